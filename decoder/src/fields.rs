@@ -1,0 +1,342 @@
+//! The one declarative table of TLD4's fields.
+//!
+//! Each field's bits are written once, in the `tld4_fields!` invocation below; decoding,
+//! encoding, the field listing (`tld4 disasm --fields`, `tld4 explain`) and the generated
+//! documentation all read them from here. Bit numbers count the 128-bit word from bit 0 of
+//! the low 64-bit half, as nvdisasm's `hi:lo` ranges do. The positions were measured by
+//! flipping one bit at a time under nvdisasm (FACTS.md) and are re-checked by the
+//! differential harness in `tests/nvdisasm-oracle`.
+
+use crate::error::DecodeError;
+use crate::values::*;
+
+/// One field of the instruction word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldSpec {
+    /// The project's name for the field (also the name of the [`Tld4`] member).
+    pub name: &'static str,
+    /// The lowest bit of the field.
+    pub lo: u8,
+    /// The highest bit of the field (inclusive).
+    pub hi: u8,
+    /// The name nvdisasm, NAK or the seed tables give the field (for cross-reference).
+    pub source_name: &'static str,
+    /// What the field means.
+    pub doc: &'static str,
+}
+
+impl FieldSpec {
+    /// The field's width in bits.
+    pub const fn width(&self) -> u32 {
+        (self.hi - self.lo) as u32 + 1
+    }
+    /// The field's mask, in place.
+    pub const fn mask(&self) -> u128 {
+        (((1u128) << self.width()) - 1) << self.lo
+    }
+    /// The field's raw value in `word`.
+    #[inline(always)]
+    pub const fn get(&self, word: u128) -> u32 {
+        ((word >> self.lo) as u32) & (((1u64 << self.width()) - 1) as u32)
+    }
+    /// `word` with the field set to `raw` (bits of `raw` above the width are dropped).
+    #[inline(always)]
+    pub const fn set(&self, word: u128, raw: u32) -> u128 {
+        (word & !self.mask()) | (((raw as u128) << self.lo) & self.mask())
+    }
+    /// The bit range as nvdisasm writes it: `hi:lo`, or a single bit number.
+    pub fn bits(&self) -> String {
+        if self.hi == self.lo {
+            format!("{}", self.lo)
+        } else {
+            format!("{}:{}", self.hi, self.lo)
+        }
+    }
+}
+
+/// How a field's raw bits map to its typed value.
+pub trait FieldValue: Sized + Copy {
+    /// The typed value of raw field bits, or why nvdisasm refuses them.
+    fn from_raw(raw: u32) -> Result<Self, DecodeError>;
+    /// The raw field bits of the value.
+    fn to_raw(self) -> u32;
+    /// The meaning of the value in words, for field listings.
+    fn describe(self) -> String;
+}
+
+macro_rules! plain_field_value {
+    ($($t:ty),*) => {$(
+        impl FieldValue for $t {
+            #[inline(always)]
+            fn from_raw(raw: u32) -> Result<Self, DecodeError> { Ok(raw as $t) }
+            #[inline(always)]
+            fn to_raw(self) -> u32 { self as u32 }
+            fn describe(self) -> String { format!("{self}") }
+        }
+    )*};
+}
+plain_field_value!(u8, u16);
+
+impl FieldValue for bool {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        Ok(raw != 0)
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self as u32
+    }
+    fn describe(self) -> String {
+        (if self { "set" } else { "clear" }).to_string()
+    }
+}
+
+macro_rules! enum_field_value {
+    ($($t:ty),*) => {$(
+        impl FieldValue for $t {
+            #[inline(always)]
+            fn from_raw(raw: u32) -> Result<Self, DecodeError> { Ok(<$t>::from_raw(raw)) }
+            #[inline(always)]
+            fn to_raw(self) -> u32 { self.raw() }
+            fn describe(self) -> String {
+                if self.name().is_empty() { "(default: nothing printed)".to_string() } else { self.name().to_string() }
+            }
+        }
+    )*};
+}
+enum_field_value!(Dimension, OffsetMode, F16Mode, Eviction, Component);
+
+impl FieldValue for HandleForm {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        HandleForm::from_opcode(raw as u16).ok_or(DecodeError::NotTld4 { opcode: raw as u16 })
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self.opcode() as u32
+    }
+    fn describe(self) -> String {
+        match self {
+            HandleForm::Register => "0xd64: TLD4, texture handle in the first Rb register (.B)",
+            HandleForm::Uniform => "0xf63: TLD4, texture handle in a uniform register",
+        }
+        .to_string()
+    }
+}
+
+impl FieldValue for Reg {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        Ok(Reg(raw as u8))
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self.0 as u32
+    }
+    fn describe(self) -> String {
+        if self.is_rz() {
+            "RZ (register 255)".into()
+        } else {
+            format!("R{}", self.0)
+        }
+    }
+}
+
+impl FieldValue for UReg {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        Ok(UReg(raw as u8))
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self.0 as u32
+    }
+    fn describe(self) -> String {
+        if self.is_urz() {
+            "URZ (uniform register 255)".into()
+        } else {
+            format!("UR{}", self.0)
+        }
+    }
+}
+
+impl FieldValue for Pred {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        Ok(Pred(raw as u8))
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self.0 as u32
+    }
+    fn describe(self) -> String {
+        if self.is_pt() {
+            "PT (predicate 7, always true)".into()
+        } else {
+            format!("P{}", self.0)
+        }
+    }
+}
+
+impl FieldValue for WriteMask {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        Ok(WriteMask(raw as u8))
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self.0 as u32
+    }
+    fn describe(self) -> String {
+        let names: String = (0..4u8)
+            .filter(|&c| self.has(c))
+            .map(|c| Component::from_raw(c as u32).name())
+            .collect();
+        if names.is_empty() {
+            "0x0: nothing written".into()
+        } else {
+            format!("{:#x}: {names}", self.0)
+        }
+    }
+}
+
+/// Bit 91, which nvdisasm requires to be set in every TLD4 ("Illegal instruction" otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct AlwaysSet;
+
+impl FieldValue for AlwaysSet {
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Result<Self, DecodeError> {
+        if raw == 1 {
+            Ok(AlwaysSet)
+        } else {
+            Err(DecodeError::Bit91Clear)
+        }
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        1
+    }
+    fn describe(self) -> String {
+        "1 (required)".into()
+    }
+}
+
+/// Declares the fields: name, typed value, `[hi:lo]`, the source's name, and a doc line.
+/// Generates [`Tld4`], [`FIELDS`], the per-field constants in [`field`], decoding and encoding.
+macro_rules! tld4_fields {
+    ( $( $(#[doc = $doc:literal])+ $name:ident : $ty:ty = [$hi:literal : $lo:literal], $src:literal; )* ) => {
+        /// One decoded SM100 TLD4 instruction: every field of the 128-bit word, typed.
+        ///
+        /// Bits that change nothing are kept too, so that `decode(w)?.encode() == w` for every
+        /// legal `w`. The members appear in bit order; see [`FIELDS`] for their bit ranges.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct Tld4 {
+            $( $(#[doc = $doc])+ pub $name: $ty, )*
+        }
+
+        /// The field table, in bit order: every bit of the word belongs to exactly one field.
+        pub const FIELDS: &[FieldSpec] = &[
+            $( FieldSpec { name: stringify!($name), lo: $lo, hi: $hi, source_name: $src,
+                           doc: concat!($($doc),+) }, )*
+        ];
+
+        /// Each field's [`FieldSpec`] by name, for code that reads or writes one field of a word.
+        #[allow(non_upper_case_globals)]
+        pub mod field {
+            use super::FieldSpec;
+            $( #[doc = concat!("The `", stringify!($name), "` field.")]
+               pub const $name: FieldSpec = FieldSpec { name: stringify!($name), lo: $lo, hi: $hi,
+                   source_name: $src, doc: concat!($($doc),+) }; )*
+        }
+
+        impl Tld4 {
+            /// Reads every field of `word` (no cross-field legality checks).
+            #[inline(always)]
+            pub(crate) fn read_fields(word: u128) -> Result<Self, DecodeError> {
+                Ok(Self { $( $name: <$ty as FieldValue>::from_raw(field::$name.get(word))?, )* })
+            }
+
+            /// The 128-bit word of this instruction. Numeric fields wider than their bit range
+            /// keep only their low bits.
+            #[inline(always)]
+            pub fn encode(&self) -> u128 {
+                let mut word = 0u128;
+                $( word = field::$name.set(word, FieldValue::to_raw(self.$name)); )*
+                word
+            }
+
+            /// Every field with its raw value and its meaning in words, in bit order.
+            pub fn field_values(&self) -> Vec<(&'static FieldSpec, u32, String)> {
+                let mut out = Vec::with_capacity(FIELDS.len());
+                let mut i = 0;
+                $( out.push((&FIELDS[i], FieldValue::to_raw(self.$name), FieldValue::describe(self.$name))); i += 1; )*
+                let _ = i;
+                out
+            }
+        }
+    };
+}
+
+tld4_fields! {
+    /// The opcode: 0xd64 (handle in a register) or 0xf63 (handle in a uniform register).
+    form: HandleForm = [11:0], "opcode";
+    /// The guard predicate; PT (7) executes unconditionally and prints nothing.
+    guard_pred: Pred = [14:12], "Pg";
+    /// Negates the guard predicate (`@!P3`).
+    guard_negated: bool = [15:15], "Pg@not";
+    /// Rd: the destination of components 0-1; printed second.
+    rd: Reg = [23:16], "Rd";
+    /// Ra: the coordinate vector ([layer], u, v or x, y, z); printed third.
+    ra: Reg = [31:24], "Ra";
+    /// Rb: the vector of [handle], [offsets], [depth reference]; printed fourth.
+    rb: Reg = [39:32], "Rb";
+    /// URc: the uniform register holding the texture handle (form 0xf63 only; kept but unused in 0xd64).
+    ur: UReg = [47:40], "URc";
+    /// No effect on nvdisasm's text; ptxas writes 0xff in bits 48-55.
+    ignored_48_59: u16 = [59:48], "(none)";
+    /// `.SCR`: ptxas sets it on every TLD4; its effect is unknown (an open question).
+    scr: bool = [60:60], "SCR";
+    /// The texture dimension: 2D, CUBE, ARRAY_2D, ARRAY_CUBE or INVALID0/2/4/6.
+    dimension: Dimension = [63:61], "dim";
+    /// Rd2: the destination of components 2-3; printed first.
+    rd2: Reg = [71:64], "Rd2";
+    /// The write mask of R, G, B, A; printed last unless 0xf.
+    write_mask: WriteMask = [75:72], "wmsk";
+    /// Offsets: none, AOFFI, PTP or INVALID3 (the seed labels it 'modi 2').
+    offset_mode: OffsetMode = [77:76], "toff";
+    /// `.DC`: depth compare against the reference in the last Rb register.
+    depth_compare: bool = [78:78], "DC";
+    /// Half-precision output: none, F16.RN, F16.RZ or INVALID3 (the seed also labels it 'modi 2').
+    f16_mode: F16Mode = [80:79], "F16";
+    /// The predicate destination, set when the footprint is not resident; PT discards it.
+    pred_dst: Pred = [83:81], "Pu";
+    /// The cache eviction priority: a hint.
+    eviction: Eviction = [86:84], "evict";
+    /// The gathered component R, G, B or A.
+    component: Component = [88:87], "comp";
+    /// No effect on nvdisasm's text.
+    ignored_89: bool = [89:89], "(none)";
+    /// `.NODEP`: a scheduling hint (no dependency on the result); changes no value.
+    nodep: bool = [90:90], "NODEP";
+    /// Must be 1: nvdisasm reports "Illegal instruction" otherwise.
+    bit_91: AlwaysSet = [91:91], "(fixed 1)";
+    /// No effect on nvdisasm's text.
+    ignored_92_101: u16 = [101:92], "(none)";
+    /// pm_pred (nvdisasm's name): performance-monitor predicate; changes no value.
+    pm_pred: u8 = [103:102], "pm_pred";
+    /// No effect on nvdisasm's text.
+    ignored_104: bool = [104:104], "(none)";
+    /// usched_info (nvdisasm): stall and yield; the low 5 bits of nvdisasm's `opex` value.
+    usched_info: u8 = [109:105], "usched_info";
+    /// dst_wr_sb (nvdisasm): the scoreboard (barrier) the result's write releases.
+    dst_wr_sb: u8 = [112:110], "dst_wr_sb";
+    /// src_rel_sb (nvdisasm): the scoreboard released when the sources have been read.
+    src_rel_sb: u8 = [115:113], "src_rel_sb";
+    /// req_bit_set (nvdisasm): the mask of scoreboards to wait on before issue.
+    req_bit_set: u8 = [121:116], "req_bit_set";
+    /// batch_t (nvdisasm; overlaps the reuse bits): the high 3 bits of nvdisasm's `opex` value.
+    batch_t: u8 = [124:122], "batch_t";
+    /// No effect on nvdisasm's text.
+    ignored_125_127: u8 = [127:125], "(none)";
+}

@@ -1,0 +1,79 @@
+//! Decode, encode, disassemble and assemble NVIDIA SM100 (Blackwell) `TLD4` instruction
+//! words exactly as nvdisasm does.
+//!
+//! ```
+//! use tld4_decoder::{decode, parse, Component, Dimension, OffsetMode};
+//!
+//! // What ptxas emits for a PTX `tld4.g.2d` with an offset (bits per FACTS.md).
+//! let text = "TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;";
+//! let insn = parse(text)?;
+//! assert_eq!(insn.component, Component::G);
+//! assert_eq!(insn.offset_mode, OffsetMode::Aoffi);
+//! assert_eq!(insn.dimension, Dimension::Tex2D);
+//! let word = insn.encode();
+//! assert_eq!(decode(word)?.to_string(), text);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The field table ([`FIELDS`], [`field`]) is the one place where bit positions are written.
+//! The crate knows nothing of textures; `tld4-emu` gives the instruction its meaning.
+
+mod error;
+mod fields;
+mod opex;
+mod operands;
+mod text;
+mod values;
+
+pub use error::{DecodeError, EncodeError, ParseError};
+pub use fields::{field, AlwaysSet, FieldSpec, FieldValue, Tld4, FIELDS};
+pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
+pub use operands::{RaLayout, RbLayout};
+pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
+pub use values::*;
+
+/// Decodes a 128-bit word (`hi << 64 | lo`, as nvdisasm's two 64-bit halves) into a TLD4.
+///
+/// Fails exactly where nvdisasm refuses the word: an opcode other than 0xd64 and 0xf63,
+/// bit 91 clear, or a scheduling pair outside nvdisasm's table `TABLES_opex_0`.
+#[inline]
+pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
+    let insn = Tld4::read_fields(word)?;
+    let opex = opex_value(insn.usched_info, insn.batch_t);
+    if !is_legal_opex(opex) {
+        return Err(DecodeError::UndefinedOpex { opex, usched_info: insn.usched_info, batch_t: insn.batch_t });
+    }
+    Ok(insn)
+}
+
+/// Assembles one line of nvdisasm's text into a word (see [`parse`] for the hidden fields).
+pub fn assemble(text: &str) -> Result<u128, ParseError> {
+    Ok(parse(text)?.encode())
+}
+
+/// Disassembles a word into nvdisasm's text, or says why nvdisasm refuses it.
+pub fn disassemble(word: u128) -> Result<String, DecodeError> {
+    decode(word).map(|insn| insn.text())
+}
+
+impl Tld4 {
+    /// The word of this instruction, checked: every numeric member fits its field and the
+    /// word is one that nvdisasm accepts.
+    pub fn try_encode(&self) -> Result<u128, EncodeError> {
+        let word = self.encode();
+        let back = decode(word)?;
+        if back != *self {
+            for ((spec, ours, _), (_, theirs, _)) in self.field_values().into_iter().zip(back.field_values()) {
+                if ours != theirs {
+                    return Err(EncodeError::TooWide { field: spec.name, bits: spec.bits(), width: spec.width(), value: ours });
+                }
+            }
+        }
+        Ok(word)
+    }
+
+    /// nvdisasm's `opex` value of this instruction (usched_info | batch_t << 5).
+    pub const fn opex(&self) -> u8 {
+        opex_value(self.usched_info, self.batch_t)
+    }
+}

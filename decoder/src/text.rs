@@ -1,0 +1,530 @@
+//! nvdisasm's text for TLD4: printing ([`core::fmt::Display`]) and parsing ([`parse`]).
+//!
+//! Every rule here was read off nvdisasm 13.5 (`nvdisasm -b SM100`, FACTS.md) and is checked
+//! by the differential harness in `tests/nvdisasm-oracle`:
+//! - the guard is left out for a plain PT; `@!PT` is printed;
+//! - modifiers come in the order `TLD4[.SCR].<comp>[.B][.F16.RN|.F16.RZ|.INVALID3]`
+//!   `[.AOFFI|.PTP|.INVALID3][.DC][.<eviction>][.NODEP]`, `.B` marking the register-handle form;
+//! - operands: `[Pu,] Rd2, Rd, Ra, [Rb,] [URc,] dimension[, mask]`, with Pu left out when PT,
+//!   Rb left out when RZ in the uniform form, and the mask left out when 0xf;
+//! - register 255 prints RZ, except as Ra (and as Rb in the register form), where nvdisasm
+//!   prints `???255`; the first `???255` of a line is preceded by one space more than the
+//!   width of the guard text (`@P3 ` = 4, `@!P3 ` = 5), as nvdisasm prints a one-word file.
+//!   In a listing of several words nvdisasm aligns that column across the listing instead,
+//!   so comparisons against multi-word listings collapse runs of spaces.
+
+use core::fmt::{self, Write};
+
+use crate::error::ParseError;
+use crate::values::*;
+use crate::Tld4;
+
+/// The values [`parse`] gives the fields that nvdisasm's text does not show.
+///
+/// Choice (documented): bits 48-55 take 0xff in the uniform-register form, as ptxas writes
+/// them (FACTS.md); everything else that the text does not show is zero (the scheduling
+/// fields, `ignored_*`, and URc in the register form). Opex 0 is legal (nvdisasm).
+pub const PARSE_DEFAULT_IGNORED_48_59_UNIFORM: u16 = 0x0ff;
+
+/// Writes `R<n>` etc. without going through the formatting machinery (the hot path of
+/// `tld4 disasm` and the disassembly benchmark).
+#[inline]
+fn push_num(out: &mut impl Write, n: u8) -> fmt::Result {
+    let mut buf = [0u8; 3];
+    let mut i = 3;
+    let mut v = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + v % 10;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    // SAFETY-free: the bytes are ASCII digits.
+    out.write_str(core::str::from_utf8(&buf[i..]).unwrap_or("?"))
+}
+
+fn push_pred(out: &mut impl Write, p: Pred) -> fmt::Result {
+    if p.is_pt() {
+        out.write_str("PT")
+    } else {
+        out.write_char('P')?;
+        push_num(out, p.0)
+    }
+}
+
+impl Tld4 {
+    /// The guard's text with its trailing space (`@P3 `, `@!PT `), or nothing for a plain PT.
+    fn guard_width(&self) -> usize {
+        if self.guard_pred.is_pt() && !self.guard_negated {
+            0
+        } else {
+            4 + self.guard_negated as usize
+        }
+    }
+
+    /// Writes nvdisasm's text of the instruction (what nvdisasm prints for a file holding
+    /// this word alone, without the address comment and leading spaces).
+    pub fn write_text(&self, out: &mut impl Write) -> fmt::Result {
+        if self.guard_width() != 0 {
+            out.write_char('@')?;
+            if self.guard_negated {
+                out.write_char('!')?;
+            }
+            push_pred(out, self.guard_pred)?;
+            out.write_char(' ')?;
+        }
+        out.write_str("TLD4")?;
+        if self.scr {
+            out.write_str(".SCR")?;
+        }
+        out.write_char('.')?;
+        out.write_str(self.component.name())?;
+        if self.form == HandleForm::Register {
+            out.write_str(".B")?;
+        }
+        for name in [self.f16_mode.name(), self.offset_mode.name()] {
+            if !name.is_empty() {
+                out.write_char('.')?;
+                out.write_str(name)?;
+            }
+        }
+        if self.depth_compare {
+            out.write_str(".DC")?;
+        }
+        if self.eviction != Eviction::Normal {
+            out.write_char('.')?;
+            out.write_str(self.eviction.name())?;
+        }
+        if self.nodep {
+            out.write_str(".NODEP")?;
+        }
+        let mut first = true;
+        let mut unknown_seen = false;
+        let mut sep = |out: &mut dyn Write, pad_unknown: bool| -> fmt::Result {
+            if !first {
+                out.write_char(',')?;
+            }
+            first = false;
+            out.write_char(' ')?;
+            if pad_unknown && !unknown_seen {
+                unknown_seen = true;
+                for _ in 0..self.guard_width() {
+                    out.write_char(' ')?;
+                }
+            }
+            Ok(())
+        };
+        let reg = |out: &mut dyn Write, r: Reg| -> fmt::Result {
+            if r.is_rz() {
+                out.write_str("RZ")
+            } else {
+                out.write_char('R')?;
+                push_num(&mut WriteDyn(out), r.0)
+            }
+        };
+        let out: &mut dyn Write = &mut WriteDyn(out);
+        if !self.pred_dst.is_pt() {
+            sep(out, false)?;
+            push_pred(&mut WriteDyn(out), self.pred_dst)?;
+        }
+        sep(out, false)?;
+        reg(out, self.rd2)?;
+        sep(out, false)?;
+        reg(out, self.rd)?;
+        if self.ra.is_rz() {
+            sep(out, true)?;
+            out.write_str("???255")?;
+        } else {
+            sep(out, false)?;
+            reg(out, self.ra)?;
+        }
+        match (self.form, self.rb.is_rz()) {
+            (HandleForm::Uniform, true) => {}
+            (HandleForm::Register, true) => {
+                sep(out, true)?;
+                out.write_str("???255")?;
+            }
+            (_, false) => {
+                sep(out, false)?;
+                reg(out, self.rb)?;
+            }
+        }
+        if self.form == HandleForm::Uniform {
+            sep(out, false)?;
+            if self.ur.is_urz() {
+                out.write_str("URZ")?;
+            } else {
+                out.write_str("UR")?;
+                push_num(&mut WriteDyn(out), self.ur.0)?;
+            }
+        }
+        sep(out, false)?;
+        out.write_str(self.dimension.name())?;
+        if self.write_mask != WriteMask::ALL {
+            sep(out, false)?;
+            out.write_str("0x")?;
+            out.write_char(char::from_digit(self.write_mask.0 as u32 & 0xf, 16).unwrap_or('?'))?;
+        }
+        out.write_str(" ;")
+    }
+
+    /// nvdisasm's text as a new string (see [`Tld4::write_text`]).
+    pub fn text(&self) -> String {
+        let mut s = String::with_capacity(64);
+        let _ = self.write_text(&mut s);
+        s
+    }
+}
+
+/// Adapts `&mut dyn Write` so that generic helpers can take it.
+struct WriteDyn<'a, W: Write + ?Sized>(&'a mut W);
+impl<W: Write + ?Sized> Write for WriteDyn<'_, W> {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.write_str(s)
+    }
+}
+
+impl fmt::Display for Tld4 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_text(f)
+    }
+}
+
+/// A cursor over one line of text, with 1-based character columns for errors.
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.text[self.pos..].chars().next() {
+            if c.is_whitespace() {
+                self.pos += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+    }
+    fn column(&self, pos: usize) -> usize {
+        self.text[..pos].chars().count() + 1
+    }
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+    fn eat(&mut self, s: &str) -> bool {
+        if self.rest().starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+    /// The next word: letters, digits, `_`, `?` (for `???255`).
+    fn peek_word(&self) -> &'a str {
+        let rest = self.rest();
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '?'))
+            .map_or(rest.len(), |(i, _)| i);
+        &rest[..end]
+    }
+    fn error(&self, pos: usize, expected: impl Into<String>) -> ParseError {
+        let rest = &self.text[pos..];
+        let found = if rest.trim().is_empty() {
+            "the end of the line".to_string()
+        } else {
+            let word: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != ',' && *c != ';')
+                .collect();
+            let word = if word.is_empty() { rest.chars().take(1).collect() } else { word };
+            format!("`{word}`")
+        };
+        ParseError { column: self.column(pos), expected: expected.into(), found }
+    }
+}
+
+/// An operand token of the text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Operand {
+    Pred(Pred),
+    Reg(Reg),
+    /// `???255`: register 255 where nvdisasm does not call it RZ.
+    Unknown255,
+    UReg(UReg),
+    Dim(Dimension),
+    Imm(u8),
+}
+
+fn parse_num(s: &str, max: u32) -> Option<u8> {
+    if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) || (s.len() > 1 && s.starts_with('0')) {
+        return None;
+    }
+    let v: u32 = s.parse().ok()?;
+    (v <= max).then_some(v as u8)
+}
+
+fn operand(word: &str) -> Option<Operand> {
+    if let Some(d) = Dimension::ALL.iter().find(|d| d.name() == word) {
+        return Some(Operand::Dim(*d));
+    }
+    match word {
+        "PT" => return Some(Operand::Pred(Pred::PT)),
+        "RZ" => return Some(Operand::Reg(Reg::RZ)),
+        "URZ" => return Some(Operand::UReg(UReg::URZ)),
+        "???255" => return Some(Operand::Unknown255),
+        _ => {}
+    }
+    if let Some(hex) = word.strip_prefix("0x") {
+        return (hex.len() == 1).then(|| u8::from_str_radix(hex, 16).ok().map(Operand::Imm)).flatten();
+    }
+    if let Some(n) = word.strip_prefix("UR") {
+        return parse_num(n, 254).map(|n| Operand::UReg(UReg(n)));
+    }
+    if let Some(n) = word.strip_prefix('R') {
+        return parse_num(n, 254).map(|n| Operand::Reg(Reg(n)));
+    }
+    if let Some(n) = word.strip_prefix('P') {
+        return parse_num(n, 6).map(|n| Operand::Pred(Pred(n)));
+    }
+    None
+}
+
+/// Parses one TLD4 in nvdisasm's syntax into the typed value.
+///
+/// Accepts exactly what nvdisasm prints (with any amount of whitespace between tokens, and
+/// with or without the final ` ;`), plus `RZ` where nvdisasm would print `???255`. Fields the
+/// text does not show take the values described at [`PARSE_DEFAULT_IGNORED_48_59_UNIFORM`].
+/// A lone `.INVALID3` is read as the offset field (the F16 field's INVALID3 prints the same;
+/// nvdisasm's text cannot tell them apart, and both encodings print back identically).
+pub fn parse(text: &str) -> Result<Tld4, ParseError> {
+    let mut c = Cursor { text, pos: 0 };
+    c.skip_ws();
+
+    // Guard.
+    let mut guard_pred = Pred::PT;
+    let mut guard_negated = false;
+    if c.eat("@") {
+        guard_negated = c.eat("!");
+        let at = c.pos;
+        match operand(c.peek_word()) {
+            Some(Operand::Pred(p)) => {
+                c.pos += c.peek_word().len();
+                guard_pred = p;
+            }
+            _ => return Err(c.error(at, "a guard predicate (P0..P6 or PT)")),
+        }
+        c.skip_ws();
+    }
+
+    let at = c.pos;
+    if c.peek_word() != "TLD4" {
+        return Err(c.error(at, "the mnemonic `TLD4`"));
+    }
+    c.pos += 4;
+
+    // Modifiers, in nvdisasm's order.
+    let mut mods: Vec<(usize, &str)> = Vec::new();
+    while c.eat(".") {
+        let at = c.pos;
+        let w = c.peek_word();
+        if w.is_empty() {
+            return Err(c.error(at, "a modifier after `.`"));
+        }
+        c.pos += w.len();
+        mods.push((at, w));
+    }
+    let mut i = 0;
+    let take = |i: &mut usize, names: &[&str]| -> Option<usize> {
+        let (_, w) = *mods.get(*i)?;
+        let k = names.iter().position(|n| *n == w)?;
+        *i += 1;
+        Some(k)
+    };
+    let scr = take(&mut i, &["SCR"]).is_some();
+    let component = match take(&mut i, &["R", "G", "B", "A"]) {
+        Some(k) => Component::ALL[k],
+        None => {
+            let at = mods.get(i).map_or(c.pos, |m| m.0);
+            return Err(c.error(at, "the component `.R`, `.G`, `.B` or `.A`"));
+        }
+    };
+    let form = if take(&mut i, &["B"]).is_some() { HandleForm::Register } else { HandleForm::Uniform };
+    // F16.RN / F16.RZ are two dot-separated words.
+    let mut f16_mode = F16Mode::None;
+    if mods.get(i).map(|m| m.1) == Some("F16") {
+        match mods.get(i + 1).map(|m| m.1) {
+            Some("RN") => f16_mode = F16Mode::Rn,
+            Some("RZ") => f16_mode = F16Mode::Rz,
+            _ => {
+                let at = mods.get(i + 1).map_or(c.pos, |m| m.0);
+                return Err(c.error(at, "`RN` or `RZ` after `.F16`"));
+            }
+        }
+        i += 2;
+    }
+    let mut offset_mode = match take(&mut i, &["AOFFI", "PTP", "INVALID3"]) {
+        Some(k) => OffsetMode::ALL[k + 1],
+        None => OffsetMode::None,
+    };
+    if f16_mode == F16Mode::None && offset_mode == OffsetMode::Invalid3 {
+        // Two INVALID3 in a row: the first was the F16 field.
+        if take(&mut i, &["AOFFI", "PTP", "INVALID3"]).map(|k| OffsetMode::ALL[k + 1]).map(|o| {
+            offset_mode = o;
+        }).is_some()
+        {
+            f16_mode = F16Mode::Invalid3;
+        }
+    }
+    let depth_compare = take(&mut i, &["DC"]).is_some();
+    let eviction_names = ["EF", "EL", "LU", "EU", "NA", "INVALID6", "INVALID7"];
+    let eviction = match take(&mut i, &eviction_names) {
+        Some(k) => Eviction::ALL[if k == 0 { 0 } else { k + 1 }],
+        None => Eviction::Normal,
+    };
+    let nodep = take(&mut i, &["NODEP"]).is_some();
+    if let Some(&(at, _)) = mods.get(i) {
+        return Err(c.error(
+            at,
+            "a modifier in nvdisasm's order: [.SCR].<R|G|B|A>[.B][.F16.RN|.F16.RZ|.INVALID3]\
+             [.AOFFI|.PTP|.INVALID3][.DC][.EF|.EL|.LU|.EU|.NA|.INVALID6|.INVALID7][.NODEP]",
+        ));
+    }
+
+    // Operands.
+    let mut ops: Vec<(usize, Operand)> = Vec::new();
+    loop {
+        c.skip_ws();
+        let at = c.pos;
+        if c.rest().is_empty() || c.rest().starts_with(';') {
+            if !ops.is_empty() {
+                return Err(c.error(at, "an operand after `,`"));
+            }
+            break;
+        }
+        let w = c.peek_word();
+        match operand(w) {
+            Some(op) => {
+                c.pos += w.len();
+                ops.push((at, op));
+            }
+            None => {
+                return Err(c.error(
+                    at,
+                    "an operand (a predicate P0..P6, a register R0..R254/RZ, UR0..UR254/URZ, a dimension, or a mask 0x0..0xf)",
+                ))
+            }
+        }
+        c.skip_ws();
+        if !c.eat(",") {
+            break;
+        }
+    }
+    c.skip_ws();
+    let at = c.pos;
+    if !(c.eat(";") || c.rest().is_empty()) {
+        return Err(c.error(at, "`,` or the closing ` ;`"));
+    }
+    c.skip_ws();
+    if !c.rest().is_empty() {
+        return Err(c.error(c.pos, "nothing after ` ;`"));
+    }
+
+    let end = c.pos;
+    let mut k = 0;
+    let next = |k: &mut usize| ops.get(*k).copied();
+    let expect = |k: &mut usize, what: &str, ok: &dyn Fn(Operand) -> Option<u8>| -> Result<u8, ParseError> {
+        match next(k) {
+            Some((at, op)) => match ok(op) {
+                Some(v) => {
+                    *k += 1;
+                    Ok(v)
+                }
+                None => Err(c.error(at, what)),
+            },
+            None => Err(c.error(end, what)),
+        }
+    };
+    let pred_dst = match ops.first() {
+        Some((_, Operand::Pred(p))) => {
+            k = 1;
+            *p
+        }
+        _ => Pred::PT,
+    };
+    let gpr = |op: Operand| match op {
+        Operand::Reg(r) => Some(r.0),
+        _ => None,
+    };
+    let gpr_or_unknown = |op: Operand| match op {
+        Operand::Reg(r) => Some(r.0),
+        Operand::Unknown255 => Some(255),
+        _ => None,
+    };
+    let rd2 = Reg(expect(&mut k, "the register Rd2 (components 2-3)", &gpr)?);
+    let rd = Reg(expect(&mut k, "the register Rd (components 0-1)", &gpr)?);
+    let ra = Reg(expect(&mut k, "the coordinate register Ra", &gpr_or_unknown)?);
+    let rb = match (form, ops.get(k).map(|o| o.1)) {
+        (HandleForm::Uniform, Some(Operand::UReg(_))) => Reg::RZ,
+        (HandleForm::Uniform, _) => Reg(expect(&mut k, "the register Rb or the uniform handle register URc", &gpr_or_unknown)?),
+        (HandleForm::Register, _) => Reg(expect(&mut k, "the register Rb (handle, offsets, depth reference)", &gpr_or_unknown)?),
+    };
+    let ur = match form {
+        HandleForm::Uniform => UReg(expect(&mut k, "the uniform handle register URc (UR0..UR254, URZ)", &|op| match op {
+            Operand::UReg(u) => Some(u.0),
+            _ => None,
+        })?),
+        HandleForm::Register => UReg(0),
+    };
+    let dimension = Dimension::ALL[expect(&mut k, "the dimension (2D, CUBE, ARRAY_2D, ARRAY_CUBE, INVALID0/2/4/6)", &|op| match op {
+        Operand::Dim(d) => Some(d.raw() as u8),
+        _ => None,
+    })? as usize];
+    let write_mask = match ops.get(k) {
+        Some(&(_, Operand::Imm(v))) => {
+            k += 1;
+            WriteMask(v)
+        }
+        _ => WriteMask::ALL,
+    };
+    if let Some(&(at, _)) = ops.get(k) {
+        return Err(c.error(at, "the end of the operands (after the dimension only a mask 0x0..0xe may follow)"));
+    }
+
+    Ok(Tld4 {
+        form,
+        guard_pred,
+        guard_negated,
+        rd,
+        ra,
+        rb,
+        ur,
+        ignored_48_59: if form == HandleForm::Uniform { PARSE_DEFAULT_IGNORED_48_59_UNIFORM } else { 0 },
+        scr,
+        dimension,
+        rd2,
+        write_mask,
+        offset_mode,
+        depth_compare,
+        f16_mode,
+        pred_dst,
+        eviction,
+        component,
+        ignored_89: false,
+        nodep,
+        bit_91: crate::fields::AlwaysSet,
+        ignored_92_101: 0,
+        pm_pred: 0,
+        ignored_104: false,
+        usched_info: 0,
+        dst_wr_sb: 0,
+        src_rel_sb: 0,
+        req_bit_set: 0,
+        batch_t: 0,
+        ignored_125_127: 0,
+    })
+}
