@@ -1,0 +1,135 @@
+//! Reading 128-bit instruction words from text and from raw files.
+
+use std::fmt;
+
+/// A line of input that is not a word, with its 1-based line number.
+#[derive(Debug)]
+pub struct BadLine {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for BadLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+/// Parses a hex number of at most `digits` digits, with or without `0x`.
+fn hex(s: &str, digits: usize) -> Result<u128, String> {
+    let h = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    if h.is_empty() || h.len() > digits || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("`{s}` is not a hexadecimal number of at most {digits} digits"));
+    }
+    u128::from_str_radix(h, 16).map_err(|e| format!("`{s}`: {e}"))
+}
+
+/// The `/* 0x... */` comments of a line (as `nvdisasm -hex` prints them, low half first).
+fn hex_comments(line: &str) -> Result<Vec<u64>, String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("/*") {
+        let after = &rest[start + 2..];
+        let end = after.find("*/").ok_or_else(|| "a `/*` comment is not closed".to_string())?;
+        let inner = after[..end].trim();
+        // nvdisasm also writes the address as a comment (`/*0010*/`): only 0x-prefixed
+        // 16-digit halves count.
+        if inner.starts_with("0x") && inner.len() == 18 {
+            out.push(hex(inner, 16)? as u64);
+        }
+        rest = &after[end + 2..];
+    }
+    Ok(out)
+}
+
+/// Reads words from text: one per line, as 32 hex digits (high half first, `hi << 64 | lo`,
+/// with or without `0x`) or as the two `/* 0x... */` halves of `nvdisasm -hex` (low half
+/// first; the halves may sit on two consecutive lines, as nvdisasm prints them, and the
+/// instruction text before them is ignored). Blank lines and `#` comments are skipped.
+pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
+    let mut out = Vec::new();
+    let mut pending_low: Option<(usize, u64)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.contains("/*") {
+            match hex_comments(line) {
+                Err(reason) => out.push(Err(BadLine { line: n, reason })),
+                Ok(halves) => {
+                    for half in halves {
+                        match pending_low.take() {
+                            None => pending_low = Some((n, half)),
+                            Some((first, lo)) => out.push(Ok((first, (half as u128) << 64 | lo as u128))),
+                        }
+                    }
+                }
+            }
+            continue;
+        }
+        if let Some((first, _)) = pending_low.take() {
+            out.push(Err(BadLine { line: first, reason: "a `/* 0x... */` low half without its high half".into() }));
+        }
+        match hex(line, 32) {
+            Ok(w) => out.push(Ok((n, w))),
+            Err(reason) => out.push(Err(BadLine {
+                line: n,
+                reason: format!("{reason}; expected 32 hex digits (high half first) or nvdisasm's two `/* 0x... */` halves"),
+            })),
+        }
+    }
+    if let Some((first, _)) = pending_low {
+        out.push(Err(BadLine { line: first, reason: "a `/* 0x... */` low half without its high half".into() }));
+    }
+    out
+}
+
+/// Reads a raw file of 16-byte words, each little-endian with the low 64 bits first, as
+/// `nvdisasm -b SM100` does. A trailing partial word is an error.
+pub fn parse_binary(bytes: &[u8]) -> Result<Vec<u128>, String> {
+    if bytes.len() % 16 != 0 {
+        return Err(format!("the file holds {} bytes, not a whole number of 16-byte words", bytes.len()));
+    }
+    Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes"))).collect())
+}
+
+/// A word as 32 hex digits, high half first.
+pub fn hex32(word: u128) -> String {
+    format!("{word:032x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_accepted_spelling() {
+        let text = "# a comment\n\n0x000000000ce5ffc930ff04ff1cc83d64\n000000000ce5ffc930ff04ff1cc83d64 # trailing\n\
+                    /* 0x30ff04ff1cc83d64 */ /* 0x000000000ce5ffc9 */\n\
+                    /*0000*/ TLD4... ; /* 0x30ff04ff1cc83d64 */\n      /* 0x000000000ce5ffc9 */\n";
+        let words: Vec<_> = parse_words(text).into_iter().map(|r| r.unwrap()).collect();
+        let w = 0x000000000ce5ffc930ff04ff1cc83d64u128;
+        assert_eq!(words, vec![(3, w), (4, w), (5, w), (6, w)]);
+    }
+
+    #[test]
+    fn names_the_line_of_bad_input() {
+        let res = parse_words("0x1\nnot hex\n/* 0x30ff04ff1cc83d64 */\n");
+        assert_eq!(res[0].as_ref().unwrap(), &(1, 1));
+        let e = res[1].as_ref().unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.reason.contains("`not hex`"), "{}", e.reason);
+        assert_eq!(res[2].as_ref().unwrap_err().line, 3);
+        assert!(parse_words("1234567890123456789012345678901234").pop().unwrap().is_err());
+    }
+
+    #[test]
+    fn binary_files_are_little_endian_low_half_first() {
+        let mut bytes = 0xd64u64.to_le_bytes().to_vec();
+        bytes.extend(0x0800_0000u64.to_le_bytes());
+        assert_eq!(parse_binary(&bytes).unwrap(), vec![0x0800_0000u128 << 64 | 0xd64]);
+        assert!(parse_binary(&bytes[..15]).is_err());
+    }
+}
