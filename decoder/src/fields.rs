@@ -19,7 +19,7 @@ pub struct FieldSpec {
     pub lo: u8,
     /// The highest bit of the field (inclusive).
     pub hi: u8,
-    /// The name nvdisasm, NAK or the seed tables give the field (for cross-reference).
+    /// Where the name comes from: nvdisasm's own field name, or the seed table's label.
     pub source_name: &'static str,
     /// What the field means.
     pub doc: &'static str,
@@ -280,63 +280,74 @@ macro_rules! tld4_fields {
 
 tld4_fields! {
     /// The opcode: 0xd64 (handle in a register) or 0xf63 (handle in a uniform register).
-    form: HandleForm = [11:0], "opcode";
+    form: HandleForm = [11:0], "seed: fixed opcode bits";
     /// The guard predicate; PT (7) executes unconditionally and prints nothing.
-    guard_pred: Pred = [14:12], "Pg";
+    guard_pred: Pred = [14:12], "seed: pred";
     /// Negates the guard predicate (`@!P3`).
-    guard_negated: bool = [15:15], "Pg@not";
+    guard_negated: bool = [15:15], "seed: pred";
     /// Rd: the destination of components 0-1; printed second.
-    rd: Reg = [23:16], "Rd";
+    rd: Reg = [23:16], "seed: operand 2";
     /// Ra: the coordinate vector ([layer], u, v or x, y, z); printed third.
-    ra: Reg = [31:24], "Ra";
+    ra: Reg = [31:24], "seed: operand 3";
     /// Rb: the vector of [handle], [offsets], [depth reference]; printed fourth.
-    rb: Reg = [39:32], "Rb";
+    rb: Reg = [39:32], "seed: operand 4";
     /// URc: the uniform register holding the texture handle (form 0xf63 only; kept but unused in 0xd64).
-    ur: UReg = [47:40], "URc";
+    ur: UReg = [47:40], "seed: operand 5 (UR tables)";
     /// No effect on nvdisasm's text; ptxas writes 0xff in bits 48-55.
-    ignored_48_59: u16 = [59:48], "(none)";
+    ignored_48_59: u16 = [59:48], "-";
     /// `.SCR`: ptxas sets it on every TLD4; its effect is unknown (an open question).
-    scr: bool = [60:60], "SCR";
+    scr: bool = [60:60], "seed: SCR";
     /// The texture dimension: 2D, CUBE, ARRAY_2D, ARRAY_CUBE or INVALID0/2/4/6.
-    dimension: Dimension = [63:61], "dim";
+    dimension: Dimension = [63:61], "seed: operand 5/6 (SNOWFLAKE)";
     /// Rd2: the destination of components 2-3; printed first.
-    rd2: Reg = [71:64], "Rd2";
+    rd2: Reg = [71:64], "seed: operand 1";
     /// The write mask of R, G, B, A; printed last unless 0xf.
-    write_mask: WriteMask = [75:72], "wmsk";
+    write_mask: WriteMask = [75:72], "seed: operand 6/7";
     /// Offsets: none, AOFFI, PTP or INVALID3 (the seed labels it 'modi 2').
-    offset_mode: OffsetMode = [77:76], "toff";
+    offset_mode: OffsetMode = [77:76], "seed: modi 2 (Modifier Group 1)";
     /// `.DC`: depth compare against the reference in the last Rb register.
-    depth_compare: bool = [78:78], "DC";
+    depth_compare: bool = [78:78], "seed: DC";
     /// Half-precision output: none, F16.RN, F16.RZ or INVALID3 (the seed also labels it 'modi 2').
-    f16_mode: F16Mode = [80:79], "F16";
+    f16_mode: F16Mode = [80:79], "seed: modi 2 (Modifier Group 2)";
     /// The predicate destination, set when the footprint is not resident; PT discards it.
-    pred_dst: Pred = [83:81], "Pu";
+    pred_dst: Pred = [83:81], "seed: operand 0";
     /// The cache eviction priority: a hint.
-    eviction: Eviction = [86:84], "evict";
+    eviction: Eviction = [86:84], "seed: modi 3";
     /// The gathered component R, G, B or A.
-    component: Component = [88:87], "comp";
+    component: Component = [88:87], "seed: modi 4";
     /// No effect on nvdisasm's text.
-    ignored_89: bool = [89:89], "(none)";
+    ignored_89: bool = [89:89], "-";
     /// `.NODEP`: a scheduling hint (no dependency on the result); changes no value.
-    nodep: bool = [90:90], "NODEP";
+    nodep: bool = [90:90], "seed: NODEP";
     /// Must be 1: nvdisasm reports "Illegal instruction" otherwise.
-    bit_91: AlwaysSet = [91:91], "(fixed 1)";
+    bit_91: AlwaysSet = [91:91], "seed: fixed 1";
     /// No effect on nvdisasm's text.
-    ignored_92_101: u16 = [101:92], "(none)";
+    ignored_92_101: u16 = [101:92], "-";
     /// pm_pred (nvdisasm's name): performance-monitor predicate; changes no value.
-    pm_pred: u8 = [103:102], "pm_pred";
+    pm_pred: u8 = [103:102], "nvdisasm: pm_pred";
     /// No effect on nvdisasm's text.
-    ignored_104: bool = [104:104], "(none)";
+    ignored_104: bool = [104:104], "-";
     /// usched_info (nvdisasm): stall and yield; the low 5 bits of nvdisasm's `opex` value.
-    usched_info: u8 = [109:105], "usched_info";
+    usched_info: u8 = [109:105], "nvdisasm: usched_info (seed: stall, y)";
     /// dst_wr_sb (nvdisasm): the scoreboard (barrier) the result's write releases.
-    dst_wr_sb: u8 = [112:110], "dst_wr_sb";
+    dst_wr_sb: u8 = [112:110], "nvdisasm: dst_wr_sb (seed: r-bar, mislabelled)";
     /// src_rel_sb (nvdisasm): the scoreboard released when the sources have been read.
-    src_rel_sb: u8 = [115:113], "src_rel_sb";
+    src_rel_sb: u8 = [115:113], "nvdisasm: src_rel_sb (seed: w-bar, mislabelled)";
     /// req_bit_set (nvdisasm): the mask of scoreboards to wait on before issue.
-    req_bit_set: u8 = [121:116], "req_bit_set";
+    req_bit_set: u8 = [121:116], "nvdisasm: req_bit_set (seed: b-mask)";
     /// batch_t (nvdisasm; overlaps the reuse bits): the high 3 bits of nvdisasm's `opex` value.
-    batch_t: u8 = [124:122], "batch_t";
+    batch_t: u8 = [124:122], "nvdisasm: batch_t (seed: reuse)";
     /// No effect on nvdisasm's text.
-    ignored_125_127: u8 = [127:125], "(none)";
+    ignored_125_127: u8 = [127:125], "-";
+}
+
+/// The field table as a Markdown table (the source of `docs/fields.md`).
+pub fn fields_markdown() -> String {
+    let mut s = String::from(
+        "| bits | field | source's name | meaning |\n|---|---|---|---|\n",
+    );
+    for f in FIELDS {
+        s.push_str(&format!("| {} | `{}` | {} | {} |\n", f.bits(), f.name, f.source_name, f.doc.trim()));
+    }
+    s
 }
