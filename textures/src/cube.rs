@@ -1,0 +1,99 @@
+//! Cube maps: face selection and projection, and where a footprint texel that falls off a
+//! face lands on its neighbour (seamless edges).
+//!
+//! Face numbers are the storage order: 0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z.
+
+/// Face selection and projection, Vulkan "Cube Map Face Selection and Transformations":
+/// the major axis is the coordinate of largest magnitude, with ties going z, then y, then x
+/// (lavapipe, FACTS.md; unmeasured on NVIDIA); a major axis of +0.0 or -0.0 counts as positive
+/// (guess, only reachable with a zero vector). Returns (face, s, t) with
+/// s = (sc / |ma| + 1) / 2 and t = (tc / |ma| + 1) / 2, evaluated in f64 with a true division
+/// (guess: the hardware's internal precision is unknown). Coordinates need not be normalized
+/// (FACTS.md, decisions).
+#[inline]
+pub fn project(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
+    let (x, y, z) = (x as f64, y as f64, z as f64);
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, sc, tc, ma) = if az >= ax && az >= ay {
+        if z >= 0.0 {
+            (4, x, -y, az)
+        } else {
+            (5, -x, -y, az)
+        }
+    } else if ay >= ax {
+        if y >= 0.0 {
+            (2, x, z, ay)
+        } else {
+            (3, x, -z, ay)
+        }
+    } else if x >= 0.0 {
+        (0, -z, -y, ax)
+    } else {
+        (1, z, -y, ax)
+    };
+    (face, (sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5)
+}
+
+/// How a coordinate on the neighbouring face is formed from the along-edge index k.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Along {
+    /// 0.
+    First,
+    /// size - 1.
+    Last,
+    /// k.
+    Same,
+    /// size - 1 - k.
+    Flipped,
+}
+
+use Along::*;
+
+/// For each face and each edge (0: i < 0, 1: i >= size, 2: j < 0, 3: j >= size): the
+/// neighbouring face and how its (i, j) come from the along-edge index k (j for edges 0 and 1,
+/// i for edges 2 and 3). Derived by hand from the face table of Vulkan "Cube Map Face
+/// Selection": the texel's centre, continued past the edge, projects onto the neighbour's
+/// edge row or column at the same distance along the shared edge. A test checks every entry
+/// against `reference`'s geometric projection.
+const EDGES: [[(u32, Along, Along); 4]; 6] = [
+    // +X
+    [(4, Last, Same), (5, First, Same), (2, Last, Flipped), (3, Last, Same)],
+    // -X
+    [(5, Last, Same), (4, First, Same), (2, First, Same), (3, First, Flipped)],
+    // +Y
+    [(1, Same, First), (0, Flipped, First), (5, Flipped, First), (4, Same, First)],
+    // -Y
+    [(1, Flipped, Last), (0, Same, Last), (4, Same, Last), (5, Flipped, Last)],
+    // +Z
+    [(1, Last, Same), (0, First, Same), (2, Same, Last), (3, Same, First)],
+    // -Z
+    [(0, Last, Same), (1, First, Same), (2, Flipped, First), (3, Flipped, Last)],
+];
+
+/// Where texel (i, j) of `face` (size x size, i and j within -1..=size) is read from under
+/// seamless addressing (Vulkan "Cube Map Edge Handling"): on the face itself, on the
+/// neighbouring face across one edge, or nowhere (a corner, both i and j off the face).
+#[inline]
+pub fn seamless_texel(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64, i64)> {
+    let i_in = (0..size).contains(&i);
+    let j_in = (0..size).contains(&j);
+    if i_in && j_in {
+        return Some((face, i, j));
+    }
+    if !i_in && !j_in {
+        return None;
+    }
+    let (edge, k) = if !i_in {
+        (if i < 0 { 0 } else { 1 }, j)
+    } else {
+        (if j < 0 { 2 } else { 3 }, i)
+    };
+    let (nf, ai, aj) = EDGES[(face % 6) as usize][edge];
+    let pick = |a: Along| match a {
+        First => 0,
+        Last => size - 1,
+        Same => k,
+        Flipped => size - 1 - k,
+    };
+    Some((nf, pick(ai), pick(aj)))
+}

@@ -1,0 +1,649 @@
+//! The fast path: a [`Gatherer`] prepared once per (texture, sampler, instruction), then
+//! [`Gatherer::gather`] per lane, with no allocation.
+//!
+//! The pipeline, one small function per step:
+//! address ([`crate::cube::project`], [`array_layer`]) -> footprint ([`texel_origin`],
+//! [`footprint`]) -> wrap ([`wrap`], [`crate::cube::seamless_texel`]) -> fetch -> convert
+//! (the format's decoder) -> swizzle and select (resolved once per [`Gatherer`]) or compare
+//! ([`clamp_dref`], [`depth_compare`]), plus [`border_value`] and [`cube_corner_value`].
+
+use crate::cube;
+use crate::error::{Error, InvalidInput, NotModeled};
+use crate::format::{Decoder, Format};
+use crate::sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+use crate::texture::{Residency, Source, Swizzle, TexelData, Texture, TextureKind};
+
+/// Which texel offsets a gather instruction carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OffsetMode {
+    /// No offsets.
+    #[default]
+    None,
+    /// One (dx, dy) for the whole footprint: `GatherQuery::offsets[0]`.
+    Aoffi,
+    /// Four per-texel offsets: `GatherQuery::offsets[0..4]`.
+    Ptp,
+}
+
+/// What one gather instruction asks for, fixed for all its lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GatherOp {
+    /// The dimension the instruction names; must equal the texture's kind.
+    pub dim: TextureKind,
+    /// Component to gather, 0..=3 (R, G, B, A after the swizzle); ignored with `compare`.
+    pub component: u8,
+    /// Texel offsets.
+    pub offsets: OffsetMode,
+    /// Depth compare (`.DC`).
+    pub compare: bool,
+}
+
+impl GatherOp {
+    /// A gather of `component` on a `dim` texture, no offsets, no compare.
+    pub fn new(dim: TextureKind, component: u8) -> Self {
+        GatherOp {
+            dim,
+            component,
+            offsets: OffsetMode::None,
+            compare: false,
+        }
+    }
+}
+
+/// How u = s * width becomes a fixed-point number before the footprint's floor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rounding {
+    /// Round to nearest, ties to even.
+    #[default]
+    #[serde(alias = "nearest")]
+    NearestEven,
+    /// Truncate toward zero.
+    #[serde(alias = "truncate")]
+    TowardZero,
+    /// Round toward negative infinity.
+    Floor,
+}
+
+/// The sub-texel precision model of texel selection.
+///
+/// Default: 8 fractional bits, round to nearest. Backing: the drivers (and lavapipe) report
+/// `subTexelPrecisionBits = 8`, and yuzu (PR 10030) and Ryujinx (PR 4703) had to bias other
+/// GPUs' coordinates to reproduce NVIDIA's texel choice at texel boundaries, which points at
+/// rounding to nearest; the rounding rule itself is unmeasured (FACTS.md, open questions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// u * 2^fraction_bits is rounded to an integer, then i0 = floor(u - 0.5) on that value.
+    Fixed {
+        /// Fractional bits, 0..=20.
+        fraction_bits: u8,
+        /// How the product is rounded.
+        rounding: Rounding,
+    },
+    /// No quantization: i0 = floor(s * width - 0.5) computed exactly (as `reference` does).
+    Exact,
+}
+
+impl Default for Precision {
+    fn default() -> Self {
+        Precision::Fixed {
+            fraction_bits: 8,
+            rounding: Rounding::NearestEven,
+        }
+    }
+}
+
+/// One lane's gather arguments.
+///
+/// ```
+/// use tld4_textures::GatherQuery;
+/// let q = GatherQuery::at(0.25, 0.5).with_layer(3).with_aoffi(-32, 31).with_dref(0.5);
+/// assert_eq!(q.offsets[0], [-32, 31]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct GatherQuery {
+    /// (s, t) for 2D kinds (the third entry unused), (x, y, z) for cube kinds.
+    pub coords: [f32; 3],
+    /// Array layer (whole cube for a cube array) as the instruction receives it; clamped to
+    /// layers - 1. Ignored by 2D and cube textures.
+    pub layer: u32,
+    /// Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP. Each is read as a 6-bit
+    /// signed value (the hardware reads 6 bits; FACTS.md), so only -32..=31 are distinct.
+    pub offsets: [[i8; 2]; 4],
+    /// Depth reference, used with depth compare.
+    pub dref: f32,
+}
+
+impl GatherQuery {
+    /// A query at (s, t).
+    pub fn at(s: f32, t: f32) -> Self {
+        GatherQuery {
+            coords: [s, t, 0.0],
+            ..Self::default()
+        }
+    }
+
+    /// A query at cube direction (x, y, z).
+    pub fn at_cube(x: f32, y: f32, z: f32) -> Self {
+        GatherQuery {
+            coords: [x, y, z],
+            ..Self::default()
+        }
+    }
+
+    /// With array layer `layer`.
+    pub fn with_layer(mut self, layer: u32) -> Self {
+        self.layer = layer;
+        self
+    }
+
+    /// With AOFFI offset (dx, dy).
+    pub fn with_aoffi(mut self, dx: i8, dy: i8) -> Self {
+        self.offsets[0] = [dx, dy];
+        self
+    }
+
+    /// With PTP offsets.
+    pub fn with_ptp(mut self, offsets: [[i8; 2]; 4]) -> Self {
+        self.offsets = offsets;
+        self
+    }
+
+    /// With depth reference `dref`.
+    pub fn with_dref(mut self, dref: f32) -> Self {
+        self.dref = dref;
+        self
+    }
+}
+
+/// The four gathered values, in the order (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+///
+/// Each is an f32 bit pattern for float, normalized and depth formats (and for every depth
+/// compare), or the raw 32-bit integer for UINT and SINT formats (SINT sign-extended).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct GatherResult {
+    /// The four values' bits.
+    pub values: [u32; 4],
+    /// False when the footprint touched a non-resident sparse tile (then all values are 0).
+    pub resident: bool,
+}
+
+impl GatherResult {
+    /// The values read as f32.
+    pub fn as_f32(&self) -> [f32; 4] {
+        self.values.map(f32::from_bits)
+    }
+
+    /// The values read as i32.
+    pub fn as_i32(&self) -> [i32; 4] {
+        self.values.map(|v| v as i32)
+    }
+}
+
+/// Which value a real (non-border) texel yields, resolved once per [`Gatherer`].
+#[derive(Debug, Clone, Copy)]
+enum Value {
+    /// Read storage element `element` of the texel and convert it.
+    Fetch { element: usize, decoder: Decoder },
+    /// A constant (swizzle ZERO/ONE, or a component the format lacks).
+    Const(u32),
+    /// Compare the depth component with dref.
+    Compare {
+        op: CompareOp,
+        decoder: Decoder,
+        clamp_dref: bool,
+    },
+}
+
+/// Borrowed texel storage.
+#[derive(Debug, Clone, Copy)]
+enum Texels<'a> {
+    U8(&'a [u8]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+}
+
+/// Everything a lane's gather needs, precomputed from a texture, a sampler and a [`GatherOp`].
+///
+/// ```
+/// use tld4_textures::*;
+/// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Uint, width: 2, height: 2, layers: 1 };
+/// // texels (x, y): (0,0)=1, (1,0)=2, (0,1)=3, (1,1)=4
+/// let tex = Texture::from_fields(desc, &[1, 2, 3, 4]).unwrap();
+/// let g = Gatherer::new(&tex, &Sampler::default(), &GatherOp::new(TextureKind::Tex2D, 0), Precision::default()).unwrap();
+/// let r = g.gather(&GatherQuery::at(0.5, 0.5));
+/// // (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+/// assert_eq!(r.values, [3, 4, 2, 1]);
+/// assert!(r.resident);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Gatherer<'a> {
+    texels: Texels<'a>,
+    words: usize,
+    width: i64,
+    height: i64,
+    row_stride: usize,
+    layer_stride: usize,
+    scale_u: f64,
+    scale_v: f64,
+    quant: Quantizer,
+    kind: TextureKind,
+    max_layer: u32,
+    address: [AddressMode; 2],
+    seamless: bool,
+    offsets: OffsetMode,
+    value: Value,
+    /// Border value (Fetch/Const), or the border depth's f32 bits (Compare).
+    border: u32,
+    integer: bool,
+    residency: Option<&'a Residency>,
+}
+
+impl<'a> Gatherer<'a> {
+    /// Check that `op` can run on this texture and sampler, and precompute what the lanes need.
+    ///
+    /// Errors: [`NotModeled`] for a texture kind differing from `op.dim`, offsets on cube kinds,
+    /// compare with the sampler's compare off or on a non-depth format (FACTS.md, decisions);
+    /// [`InvalidInput`] for a component above 3 or more than 20 fractional bits.
+    pub fn new(texture: &'a Texture, sampler: &Sampler, op: &GatherOp, precision: Precision) -> Result<Self, Error> {
+        let kind = texture.kind();
+        let format = texture.format();
+        if op.dim != kind {
+            return Err(NotModeled::KindMismatch {
+                texture: kind,
+                requested: op.dim,
+            }
+            .into());
+        }
+        if kind.is_cube() && op.offsets != OffsetMode::None {
+            return Err(NotModeled::OffsetsOnCube(kind).into());
+        }
+        if op.component > 3 {
+            return Err(InvalidInput::Component(op.component as u32).into());
+        }
+        let compare = if op.compare {
+            let Some(cmp) = sampler.compare else {
+                return Err(NotModeled::CompareOff.into());
+            };
+            if !format.is_depth() {
+                return Err(NotModeled::CompareOnColor(format).into());
+            }
+            Some(cmp)
+        } else {
+            None
+        };
+        let quant = Quantizer::new(precision)?;
+        let value = match compare {
+            Some(op) => Value::Compare {
+                op,
+                decoder: format.decoder(0),
+                clamp_dref: format.is_unorm_depth(),
+            },
+            None => resolve_value(format, texture.swizzle(), op.component as usize),
+        };
+        let border = match compare {
+            Some(_) => sampler.border.words[0],
+            None => border_value(&sampler.border, format, op.component as usize),
+        };
+        let texels = match texture.data() {
+            TexelData::U8(a) => Texels::U8(a.as_slice().ok_or_else(layout_err)?),
+            TexelData::U16(a) => Texels::U16(a.as_slice().ok_or_else(layout_err)?),
+            TexelData::U32(a) => Texels::U32(a.as_slice().ok_or_else(layout_err)?),
+        };
+        let words = format.words();
+        let (w, h) = (texture.width() as usize, texture.height() as usize);
+        Ok(Gatherer {
+            texels,
+            words,
+            width: w as i64,
+            height: h as i64,
+            row_stride: w * words,
+            layer_stride: w * h * words,
+            scale_u: w as f64 * quant.scale,
+            scale_v: h as f64 * quant.scale,
+            quant,
+            kind,
+            max_layer: texture.layers() - 1,
+            address: [sampler.address_u, sampler.address_v],
+            seamless: sampler.seamless_cube,
+            offsets: op.offsets,
+            value,
+            border,
+            integer: format.is_integer() && compare.is_none(),
+            residency: texture.residency(),
+        })
+    }
+
+    /// Gather one lane. Never fails: everything that can be wrong was checked by [`Gatherer::new`].
+    #[inline]
+    pub fn gather(&self, q: &GatherQuery) -> GatherResult {
+        match self.texels {
+            Texels::U8(d) => self.gather_in(d, q),
+            Texels::U16(d) => self.gather_in(d, q),
+            Texels::U32(d) => self.gather_in(d, q),
+        }
+    }
+
+    #[inline(always)]
+    fn gather_in<T: Copy + Into<u32>>(&self, data: &[T], q: &GatherQuery) -> GatherResult {
+        // address
+        let (s, t, face, cube_base) = match self.kind {
+            TextureKind::Tex2D => (q.coords[0] as f64, q.coords[1] as f64, 0, 0),
+            TextureKind::Tex2DArray => (
+                q.coords[0] as f64,
+                q.coords[1] as f64,
+                array_layer(q.layer, self.max_layer),
+                0,
+            ),
+            TextureKind::Cube | TextureKind::CubeArray => {
+                let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
+                let cube_base = if self.kind == TextureKind::CubeArray {
+                    array_layer(q.layer, self.max_layer) * 6
+                } else {
+                    0
+                };
+                (s, t, face, cube_base)
+            }
+        };
+        // footprint
+        let i0 = self.quant.origin(s * self.scale_u);
+        let j0 = self.quant.origin(t * self.scale_v);
+        let pos = footprint(i0, j0, self.offsets, &q.offsets);
+        let dref = match self.value {
+            Value::Compare { clamp_dref: true, .. } => clamp_dref(q.dref),
+            _ => q.dref,
+        };
+        let mut values = [0u32; 4];
+        let mut resident = true;
+        if self.kind.is_cube() && self.seamless {
+            // wrap: seamless cube edges
+            let mut corner = None;
+            for (k, &(i, j)) in pos.iter().enumerate() {
+                let i = i.clamp(-1, self.width);
+                let j = j.clamp(-1, self.width);
+                match cube::seamless_texel(face, i, j, self.width) {
+                    Some((f, x, y)) => {
+                        let layer = (cube_base + f) as usize;
+                        resident &= self.resident(layer, x as usize, y as usize);
+                        values[k] = self.texel(data, layer, x as usize, y as usize, dref);
+                    }
+                    None => corner = Some(k),
+                }
+            }
+            if let Some(c) = corner {
+                values[c] = cube_corner(&values, c, self.integer, &self.value);
+            }
+        } else {
+            // wrap: address modes
+            let layer = (cube_base + face) as usize;
+            for (k, &(i, j)) in pos.iter().enumerate() {
+                let x = wrap(i, self.width, self.address[0]);
+                let y = wrap(j, self.height, self.address[1]);
+                values[k] = match (x, y) {
+                    (Some(x), Some(y)) => {
+                        resident &= self.resident(layer, x as usize, y as usize);
+                        self.texel(data, layer, x as usize, y as usize, dref)
+                    }
+                    _ => match self.value {
+                        Value::Compare { op, .. } => depth_compare(op, dref, f32::from_bits(self.border)),
+                        _ => self.border,
+                    },
+                };
+            }
+        }
+        if !resident {
+            return GatherResult {
+                values: [0; 4],
+                resident: false,
+            };
+        }
+        GatherResult { values, resident }
+    }
+
+    /// Sparse residency of one real texel (true when the texture is not sparse).
+    #[inline(always)]
+    fn resident(&self, layer: usize, x: usize, y: usize) -> bool {
+        match self.residency {
+            None => true,
+            Some(r) => r.is_resident(layer, x, y),
+        }
+    }
+
+    /// fetch -> convert -> swizzle/compare -> select, for one real texel.
+    #[inline(always)]
+    fn texel<T: Copy + Into<u32>>(&self, data: &[T], layer: usize, x: usize, y: usize, dref: f32) -> u32 {
+        let base = layer * self.layer_stride + y * self.row_stride + x * self.words;
+        match self.value {
+            Value::Fetch { element, decoder } => decoder.decode(fetch(data, base + element)),
+            Value::Const(c) => c,
+            Value::Compare { op, decoder, .. } => {
+                depth_compare(op, dref, f32::from_bits(decoder.decode(fetch(data, base))))
+            }
+        }
+    }
+}
+
+fn layout_err() -> Error {
+    InvalidInput::Storage("texel storage is not contiguous".into()).into()
+}
+
+/// Fetch one storage element (0 if the index were ever out of range, which the wrap rules
+/// exclude).
+#[inline(always)]
+fn fetch<T: Copy + Into<u32>>(data: &[T], index: usize) -> u32 {
+    data.get(index).map_or(0, |&v| v.into())
+}
+
+/// The array layer: the instruction's unsigned layer clamped to layers - 1 (issue 3; the
+/// hardware clamps; ptxas clamps to 0..0xffff before, FACTS.md).
+#[inline(always)]
+pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
+    layer.min(max_layer)
+}
+
+/// The precision model, ready to apply.
+#[derive(Debug, Clone, Copy)]
+struct Quantizer {
+    /// 2^fraction_bits (1 for exact).
+    scale: f64,
+    bits: u32,
+    rounding: Rounding,
+    exact: bool,
+}
+
+/// Coordinates (in fixed-point units) are clamped to +-2^50 before conversion, which keeps
+/// every later integer step far from overflow; NaN reads as 0 (guess).
+const COORD_LIMIT: f64 = (1u64 << 50) as f64;
+
+impl Quantizer {
+    fn new(p: Precision) -> Result<Self, Error> {
+        Ok(match p {
+            Precision::Exact => Quantizer {
+                scale: 1.0,
+                bits: 0,
+                rounding: Rounding::NearestEven,
+                exact: true,
+            },
+            Precision::Fixed { fraction_bits, rounding } => {
+                if fraction_bits > 20 {
+                    return Err(InvalidInput::Precision(fraction_bits as u32).into());
+                }
+                Quantizer {
+                    scale: (1u64 << fraction_bits) as f64,
+                    bits: fraction_bits as u32,
+                    rounding,
+                    exact: false,
+                }
+            }
+        })
+    }
+
+    /// See [`texel_origin`]; `x` is u * 2^bits.
+    #[inline(always)]
+    fn origin(&self, x: f64) -> i64 {
+        texel_origin(x, self.bits, self.rounding, self.exact)
+    }
+}
+
+/// Footprint origin i0 = floor(u - 0.5) (Vulkan "Texel Selection", LINEAR filter), with
+/// `x_scaled` = u * 2^bits. Fixed point (issue 3's model, configurable; see [`Precision`]):
+/// round u * 2^bits to an integer n with `rounding`, then i0 = floor(n / 2^bits - 0.5),
+/// computed exactly as (2n - 2^bits) >> (bits + 1). Exact: floor(u - 0.5) with no rounding.
+/// NaN reads as u = 0 (guess).
+#[inline(always)]
+pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -> i64 {
+    let x = x_scaled.clamp(-COORD_LIMIT, COORD_LIMIT);
+    if exact {
+        let x = if x.is_nan() { 0.0 } else { x };
+        let f = x.floor();
+        // x - f is exact; floor(x - 0.5) is f when the fraction is at least one half.
+        return if x - f >= 0.5 { f as i64 } else { f as i64 - 1 };
+    }
+    // `as i64` saturates and maps NaN to 0.
+    let n = match rounding {
+        Rounding::NearestEven => {
+            // Adding and removing 1.5 * 2^52 rounds to an integer, ties to even, in the
+            // default rounding mode (valid for |x| < 2^51).
+            const MAGIC: f64 = 6_755_399_441_055_744.0;
+            ((x + MAGIC) - MAGIC) as i64
+        }
+        Rounding::TowardZero => x as i64,
+        Rounding::Floor => {
+            let t = x as i64;
+            if (t as f64) > x {
+                t - 1
+            } else {
+                t
+            }
+        }
+    };
+    (2 * n - (1i64 << bits)) >> (bits + 1)
+}
+
+/// The four texel positions in result order (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+/// (Vulkan "Texel Gathering"). AOFFI adds one (dx, dy) in whole texels after the floor; PTP
+/// puts texel k at (i0 + dx_k, j0 + dy_k) (Vulkan's ConstOffsets rule). Offsets are read as
+/// 6-bit signed values (NAK, FACTS.md).
+#[inline(always)]
+pub fn footprint(i0: i64, j0: i64, mode: OffsetMode, offsets: &[[i8; 2]; 4]) -> [(i64, i64); 4] {
+    let six = |v: i8| (((v as u8) << 2) as i8 >> 2) as i64;
+    match mode {
+        OffsetMode::None => [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)],
+        OffsetMode::Aoffi => {
+            let (dx, dy) = (six(offsets[0][0]), six(offsets[0][1]));
+            let (i, j) = (i0 + dx, j0 + dy);
+            [(i, j + 1), (i + 1, j + 1), (i + 1, j), (i, j)]
+        }
+        OffsetMode::Ptp => offsets.map(|[dx, dy]| (i0 + six(dx), j0 + six(dy))),
+    }
+}
+
+/// Wrap one integer texel coordinate (Vulkan "Wrapping Operation", table of address modes):
+/// Some(coordinate) inside the texture, or None for a border texel (clamp to border).
+#[inline(always)]
+pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
+    #[inline(always)]
+    fn mirror(a: i64) -> i64 {
+        if a >= 0 {
+            a
+        } else {
+            -(1 + a)
+        }
+    }
+    match mode {
+        AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
+        AddressMode::Repeat => Some(if size & (size - 1) == 0 {
+            i & (size - 1)
+        } else {
+            i.rem_euclid(size)
+        }),
+        AddressMode::MirroredRepeat => Some((size - 1) - mirror(i.rem_euclid(2 * size) - size)),
+        AddressMode::ClampToBorder => (0..size).contains(&i).then_some(i),
+        AddressMode::MirrorClampToEdge => Some(mirror(i).clamp(0, size - 1)),
+    }
+}
+
+/// dref clamped to [0, 1] for UNORM depth formats (Vulkan "Depth Compare Operation"; not for
+/// float depth). NaN stays NaN.
+#[inline(always)]
+pub fn clamp_dref(dref: f32) -> f32 {
+    if dref < 0.0 {
+        0.0
+    } else if dref > 1.0 {
+        1.0
+    } else {
+        dref
+    }
+}
+
+/// Depth compare (Vulkan "Depth Compare Operation"): 1.0 where `dref OP d` holds, else 0.0.
+#[inline(always)]
+pub fn depth_compare(op: CompareOp, dref: f32, d: f32) -> u32 {
+    if op.holds(dref, d) {
+        1.0f32.to_bits()
+    } else {
+        0
+    }
+}
+
+/// Swizzle, then select (Vulkan "Component Swizzle", then the gather's component; NVIDIA's
+/// header X/Y/Z/W_SOURCE): post-swizzle component `component` reads a converted component,
+/// the (0, 0, 0, 1) fill for components the format lacks, or the constant 0 or 1.
+fn resolve_value(format: Format, swizzle: Swizzle, component: usize) -> Value {
+    let fill = |c: usize| if c == 3 { format.one() } else { 0 };
+    match swizzle.0[component.min(3)] {
+        Source::Zero => Value::Const(0),
+        Source::One => Value::Const(format.one()),
+        src => {
+            let c = src as usize;
+            if c < format.components() {
+                Value::Fetch {
+                    element: if format.is_packed() { 0 } else { c },
+                    decoder: format.decoder(c),
+                }
+            } else {
+                Value::Const(fill(c))
+            }
+        }
+    }
+}
+
+/// The border texel's value of `component` (Vulkan "Texel Replacement"): the border word,
+/// read as the format reads (f32 bits or raw integer), not swizzled, and (0, 0, 1) for
+/// components the format lacks (FACTS.md, decisions).
+pub fn border_value(border: &BorderColor, format: Format, component: usize) -> u32 {
+    let c = component.min(3);
+    if c < format.components() {
+        border.words[c]
+    } else if c == 3 {
+        format.one()
+    } else {
+        0
+    }
+}
+
+/// The value of the corner texel of a seamless cube footprint, where one texel has no face
+/// (Vulkan "Cube Map Edge Handling" recommends averaging; unmeasured on NVIDIA): for float,
+/// normalized and compared values, the average of the other three, in lavapipe's arithmetic
+/// (((v(i0,j0) + v(i1,j0)) + (v(i0,j1) + v(i1,j1))) * (1/3) in f32 with the corner as 0;
+/// with depth compare the values are already compared, giving 0, 1/3, 2/3 or 1); for integer
+/// formats, a copy of the footprint texel in the same column (same i, other j), which is what
+/// lavapipe's corner handling for pure-integer formats returns; a swizzle constant stays
+/// that constant.
+#[inline]
+pub fn cube_corner_value(values: &[u32; 4], corner: usize, integer: bool) -> u32 {
+    if integer {
+        return values[3 - corner];
+    }
+    let v = |k: usize| if k == corner { 0.0 } else { f32::from_bits(values[k]) };
+    // result order: 0 = (i0, j1), 1 = (i1, j1), 2 = (i1, j0), 3 = (i0, j0)
+    (((v(3) + v(2)) + (v(0) + v(1))) * (1.0f32 / 3.0)).to_bits()
+}
+
+#[inline]
+fn cube_corner(values: &[u32; 4], corner: usize, integer: bool, value: &Value) -> u32 {
+    match value {
+        Value::Const(c) => *c,
+        _ => cube_corner_value(values, corner, integer),
+    }
+}

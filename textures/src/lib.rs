@@ -1,0 +1,62 @@
+//! The software texture unit that the TLD4 emulator executes against.
+//!
+//! Given a texture header, a sampler and one lane's gather arguments, it returns the four
+//! values NVIDIA's texture unit returns for a 2x2 gather (TLD4): which texels, in which order,
+//! converted how. It knows nothing of instruction encodings.
+//!
+//! * [`Texture`]: kind (2D, 2D array, cube, cube array), size, [`Format`], component
+//!   [`Swizzle`], texels in an `ndarray`, optional sparse [`Residency`].
+//! * [`Sampler`]: [`AddressMode`] per axis, [`BorderColor`] words, depth [`CompareOp`],
+//!   seamless cube edges.
+//! * [`TexturePool`] and [`Handle`]: header index in bits 0-19, sampler index in bits 20-31.
+//! * [`Gatherer`]: the fast path. Build one per warp (or per distinct handle) with
+//!   [`Gatherer::new`] or [`TexturePool::gatherer`], which does every check, then call
+//!   [`Gatherer::gather`] per lane: no allocation, no failure.
+//! * [`reference`]: the same gather straight from the Vulkan formulas, in f64, for tests and
+//!   comparisons.
+//! * [`cases`]: the JSON model of `tld4 gather CASES.json`.
+//!
+//! Sources: the Vulkan specification (texel selection, wrapping, conversions, cube maps,
+//! depth compare), ../shared/ref/FACTS.md (what NVIDIA's tools and Mesa's NAK show, what
+//! lavapipe does, and the project's decisions where no source speaks), and named guesses.
+//! Unmeasured on NVIDIA hardware: the sub-texel precision rule ([`Precision`]), cube-corner
+//! gathers ([`cube_corner_value`]), and whether UNORM conversion is correctly rounded.
+//!
+//! ```
+//! use tld4_textures::*;
+//! // A 4x4 RGBA8 texture whose red channel is 10 * x + y.
+//! let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::Rgba8Unorm, width: 4, height: 4, layers: 1 };
+//! let tex = Texture::from_fn(desc, |_, x, y| [10 * x + y, 0, 0, 255]).unwrap();
+//! let mut pool = TexturePool::new();
+//! let t = pool.add_texture(tex);
+//! let s = pool.add_sampler(Sampler::with_address(AddressMode::ClampToEdge));
+//! let handle = Handle::new(t, s).unwrap();
+//! // Once per warp:
+//! let g = pool.gatherer(handle, &GatherOp::new(TextureKind::Tex2D, 0), Precision::default()).unwrap();
+//! // Per lane: u = 0.5 * 4 = 2, so i0 = floor(2 - 0.5) = 1; likewise j0 = 1.
+//! let r = g.gather(&GatherQuery::at(0.5, 0.5));
+//! let expect = [12.0f32, 22.0, 21.0, 11.0].map(|c| c / 255.0); // (1,2), (2,2), (2,1), (1,1)
+//! assert_eq!(r.as_f32(), expect);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod cases;
+pub mod cube;
+mod error;
+mod format;
+mod gather;
+mod pool;
+pub mod reference;
+mod sampler;
+mod texture;
+
+pub use error::{Error, InvalidInput, NotModeled};
+pub use format::{shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, StorageWidth, ValueKind};
+pub use gather::{
+    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint, texel_origin, wrap,
+    GatherOp, GatherQuery, GatherResult, Gatherer, OffsetMode, Precision, Rounding,
+};
+pub use pool::{Handle, TexturePool};
+pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+pub use texture::{Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE};

@@ -1,0 +1,485 @@
+//! Textures: kind, size, format, component swizzle, texel storage (ndarray) and
+//! an optional sparse residency map.
+
+use ndarray::{Array3, Array4};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, InvalidInput};
+use crate::format::{Format, StorageWidth};
+
+/// The four kinds of texture TLD4 accepts (the instruction's dimension field names the same four).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TextureKind {
+    /// 2D, one layer.
+    #[serde(rename = "2d")]
+    Tex2D,
+    /// 2D array: `layers` layers.
+    #[serde(rename = "2d_array")]
+    Tex2DArray,
+    /// Cube: six faces, stored as layers +X, -X, +Y, -Y, +Z, -Z.
+    #[serde(rename = "cube")]
+    Cube,
+    /// Cube array: `layers` whole cubes; storage layer = cube * 6 + face.
+    #[serde(rename = "cube_array")]
+    CubeArray,
+}
+
+impl TextureKind {
+    /// Cube or cube array.
+    pub fn is_cube(self) -> bool {
+        matches!(self, TextureKind::Cube | TextureKind::CubeArray)
+    }
+
+    /// 2D array or cube array.
+    pub fn is_array(self) -> bool {
+        matches!(self, TextureKind::Tex2DArray | TextureKind::CubeArray)
+    }
+}
+
+/// Where a post-swizzle component comes from (Vulkan VkComponentSwizzle; NVIDIA's texture
+/// header X/Y/Z/W_SOURCE fields).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Component 0 of the converted texel.
+    #[serde(alias = "x")]
+    R,
+    /// Component 1.
+    #[serde(alias = "y")]
+    G,
+    /// Component 2.
+    #[serde(alias = "z")]
+    B,
+    /// Component 3.
+    #[serde(alias = "w")]
+    A,
+    /// Constant 0.
+    #[serde(alias = "0")]
+    Zero,
+    /// Constant 1 (1.0, or integer 1 for integer formats).
+    #[serde(alias = "1")]
+    One,
+}
+
+/// A component swizzle: post-swizzle component `c` reads `self.0[c]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Swizzle(pub [Source; 4]);
+
+impl Swizzle {
+    /// R, G, B, A.
+    pub const IDENTITY: Swizzle = Swizzle([Source::R, Source::G, Source::B, Source::A]);
+}
+
+impl Default for Swizzle {
+    fn default() -> Self {
+        Swizzle::IDENTITY
+    }
+}
+
+/// Texel storage: shape (storage layers, height, width, elements per texel), standard layout.
+/// Elements are components (u8, u16 or u32 by the format's width) or, for the packed formats,
+/// one u32 word per texel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TexelData {
+    /// 8-bit components.
+    U8(Array4<u8>),
+    /// 16-bit components.
+    U16(Array4<u16>),
+    /// 32-bit components or packed words.
+    U32(Array4<u32>),
+}
+
+impl TexelData {
+    fn shape(&self) -> &[usize] {
+        match self {
+            TexelData::U8(a) => a.shape(),
+            TexelData::U16(a) => a.shape(),
+            TexelData::U32(a) => a.shape(),
+        }
+    }
+
+    fn width(&self) -> StorageWidth {
+        match self {
+            TexelData::U8(_) => StorageWidth::U8,
+            TexelData::U16(_) => StorageWidth::U16,
+            TexelData::U32(_) => StorageWidth::U32,
+        }
+    }
+
+    fn standardize(self) -> Self {
+        match self {
+            TexelData::U8(a) => TexelData::U8(a.as_standard_layout().into_owned()),
+            TexelData::U16(a) => TexelData::U16(a.as_standard_layout().into_owned()),
+            TexelData::U32(a) => TexelData::U32(a.as_standard_layout().into_owned()),
+        }
+    }
+
+    /// Element `e` of texel (layer, y, x), widened to u32.
+    pub(crate) fn element(&self, layer: usize, y: usize, x: usize, e: usize) -> Option<u32> {
+        match self {
+            TexelData::U8(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
+            TexelData::U16(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
+            TexelData::U32(a) => a.get([layer, y, x, e]).copied(),
+        }
+    }
+}
+
+/// Size and kind of a texture. `layers` counts array layers for a 2D array and whole cubes for a
+/// cube array; it is 1 for 2D and cube textures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextureDesc {
+    /// Kind.
+    pub kind: TextureKind,
+    /// Format.
+    pub format: Format,
+    /// Width of the base level in texels.
+    pub width: u32,
+    /// Height of the base level in texels (equal to the width for cubes).
+    pub height: u32,
+    /// Array layers, or whole cubes; 1 for 2D and cube.
+    pub layers: u32,
+}
+
+/// Largest width, height or layer count accepted (NVIDIA's limits are 32768 texels, 2048 layers).
+pub const MAX_SIZE: u32 = 65536;
+
+impl TextureDesc {
+    /// Layers of storage: `layers`, times 6 for cube kinds.
+    pub fn storage_layers(&self) -> usize {
+        self.layers as usize * if self.kind.is_cube() { 6 } else { 1 }
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        let bad = |why| {
+            Err(Error::from(InvalidInput::BadSize {
+                width: self.width,
+                height: self.height,
+                layers: self.layers,
+                why,
+            }))
+        };
+        if self.width == 0 || self.height == 0 || self.layers == 0 {
+            return bad("every size must be at least 1");
+        }
+        if self.width > MAX_SIZE || self.height > MAX_SIZE || self.layers > MAX_SIZE {
+            return bad("sizes are limited to 65536");
+        }
+        if self.kind.is_cube() && self.width != self.height {
+            return bad("cube faces must be square");
+        }
+        if !self.kind.is_array() && self.layers != 1 {
+            return bad("2d and cube textures have exactly 1 layer (cube)");
+        }
+        Ok(())
+    }
+}
+
+/// A sparse residency map: which tiles of each storage layer are resident.
+///
+/// Tiles are `tile_width` x `tile_height` texels, counted from texel (0, 0); the map's shape is
+/// (storage layers, ceil(height / tile_height), ceil(width / tile_width)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Residency {
+    tile_width: u32,
+    tile_height: u32,
+    resident: Array3<bool>,
+}
+
+impl Residency {
+    /// A map for `desc` with every tile resident.
+    pub fn all_resident(desc: &TextureDesc, tile_width: u32, tile_height: u32) -> Result<Self, Error> {
+        if tile_width == 0 || tile_height == 0 {
+            return Err(InvalidInput::Residency("tile sizes must be at least 1".into()).into());
+        }
+        let shape = (
+            desc.storage_layers(),
+            desc.height.div_ceil(tile_height) as usize,
+            desc.width.div_ceil(tile_width) as usize,
+        );
+        Ok(Residency {
+            tile_width,
+            tile_height,
+            resident: Array3::from_elem(shape, true),
+        })
+    }
+
+    /// Mark tile (`tile_x`, `tile_y`) of storage layer `layer` resident or not.
+    pub fn set(&mut self, layer: usize, tile_x: usize, tile_y: usize, resident: bool) -> Result<(), Error> {
+        let shape = self.resident.shape().to_vec();
+        match self.resident.get_mut([layer, tile_y, tile_x]) {
+            Some(r) => {
+                *r = resident;
+                Ok(())
+            }
+            None => Err(InvalidInput::Residency(format!(
+                "tile (layer {layer}, x {tile_x}, y {tile_y}) is outside the map ({} layers, {}x{} tiles)",
+                shape[0], shape[2], shape[1]
+            ))
+            .into()),
+        }
+    }
+
+    /// Tile width in texels.
+    pub fn tile_width(&self) -> u32 {
+        self.tile_width
+    }
+
+    /// Tile height in texels.
+    pub fn tile_height(&self) -> u32 {
+        self.tile_height
+    }
+
+    /// The map, shape (storage layers, tiles down, tiles across).
+    pub fn map(&self) -> &Array3<bool> {
+        &self.resident
+    }
+
+    /// Whether texel (x, y) of storage layer `layer` lies in a resident tile (false outside the map).
+    #[inline]
+    pub fn is_resident(&self, layer: usize, x: usize, y: usize) -> bool {
+        self.resident
+            .get([
+                layer,
+                y / self.tile_height as usize,
+                x / self.tile_width as usize,
+            ])
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+/// A texture: the header's view of an image (kind, size, format, swizzle) and its base level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture {
+    desc: TextureDesc,
+    swizzle: Swizzle,
+    data: TexelData,
+    residency: Option<Residency>,
+}
+
+impl Texture {
+    /// A texture from its raw texel fields: layer-major, then rows (y), then texels (x),
+    /// then [`Format::fields`] values per texel.
+    ///
+    /// Each value is the raw bit pattern of its field and must fit the field's width
+    /// ([`Format::field_bits`]): UNORM/UINT codes, SNORM/SINT two's complement in the field
+    /// width, f16 or f32 bits for float formats, and for the packed formats the bit fields
+    /// (RGB10A2: r, g, b, a; R11G11B10: the r, g, b float bit patterns; RGB9E5: r, g, b
+    /// mantissas and the exponent; D24S8: depth code and stencil).
+    ///
+    /// ```
+    /// use tld4_textures::{Format, Texture, TextureDesc, TextureKind};
+    /// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Unorm, width: 2, height: 1, layers: 1 };
+    /// let tex = Texture::from_fields(desc, &[0, 255]).unwrap();
+    /// assert_eq!(tex.raw_fields(0, 1, 0), Some([255, 0, 0, 0]));
+    /// assert!(Texture::from_fields(desc, &[0, 256]).is_err());
+    /// ```
+    pub fn from_fields(desc: TextureDesc, fields: &[u32]) -> Result<Self, Error> {
+        desc.validate()?;
+        let f = desc.format;
+        let nf = f.fields();
+        let texels = desc.storage_layers() * desc.height as usize * desc.width as usize;
+        let expected = texels * nf;
+        if fields.len() != expected {
+            return Err(InvalidInput::TexelCount {
+                kind: desc.kind,
+                format: f,
+                expected,
+                got: fields.len(),
+            }
+            .into());
+        }
+        for (index, &v) in fields.iter().enumerate() {
+            let bits = f.field_bits(index % nf);
+            if bits < 32 && v >> bits != 0 {
+                return Err(InvalidInput::TexelRange {
+                    index,
+                    value: v as i64,
+                    bits,
+                }
+                .into());
+            }
+        }
+        let shape = (
+            desc.storage_layers(),
+            desc.height as usize,
+            desc.width as usize,
+            f.words(),
+        );
+        let data = if f.is_packed() {
+            let words: Vec<u32> = fields
+                .chunks_exact(nf)
+                .map(|t| {
+                    t.iter()
+                        .enumerate()
+                        .fold(0u32, |w, (i, &v)| w | v << f.field_shift(i).unwrap_or(0))
+                })
+                .collect();
+            TexelData::U32(Array4::from_shape_vec(shape, words).map_err(shape_err)?)
+        } else {
+            match f.storage() {
+                StorageWidth::U8 => TexelData::U8(
+                    Array4::from_shape_vec(shape, fields.iter().map(|&v| v as u8).collect())
+                        .map_err(shape_err)?,
+                ),
+                StorageWidth::U16 => TexelData::U16(
+                    Array4::from_shape_vec(shape, fields.iter().map(|&v| v as u16).collect())
+                        .map_err(shape_err)?,
+                ),
+                StorageWidth::U32 => {
+                    TexelData::U32(Array4::from_shape_vec(shape, fields.to_vec()).map_err(shape_err)?)
+                }
+            }
+        };
+        Ok(Texture {
+            desc,
+            swizzle: Swizzle::IDENTITY,
+            data,
+            residency: None,
+        })
+    }
+
+    /// A texture whose raw fields come from `f(storage_layer, x, y)` (first [`Format::fields`] entries used).
+    ///
+    /// ```
+    /// use tld4_textures::{Format, Texture, TextureDesc, TextureKind};
+    /// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::Rgba8Unorm, width: 4, height: 4, layers: 1 };
+    /// let tex = Texture::from_fn(desc, |_, x, y| [x * 16, y * 16, 0, 255]).unwrap();
+    /// assert_eq!(tex.raw_fields(0, 3, 2), Some([48, 32, 0, 255]));
+    /// ```
+    pub fn from_fn(desc: TextureDesc, mut f: impl FnMut(u32, u32, u32) -> [u32; 4]) -> Result<Self, Error> {
+        desc.validate()?;
+        let nf = desc.format.fields();
+        let mut fields = Vec::with_capacity(desc.storage_layers() * (desc.width * desc.height) as usize * nf);
+        for layer in 0..desc.storage_layers() as u32 {
+            for y in 0..desc.height {
+                for x in 0..desc.width {
+                    fields.extend_from_slice(&f(layer, x, y)[..nf]);
+                }
+            }
+        }
+        Texture::from_fields(desc, &fields)
+    }
+
+    /// A texture over ready storage. The array's element type must be the format's
+    /// ([`Format::storage`]) and its shape (storage layers, height, width, [`Format::words`]);
+    /// packed formats hold their words in the layout [`Texture::from_fields`] builds.
+    pub fn from_data(desc: TextureDesc, data: TexelData) -> Result<Self, Error> {
+        desc.validate()?;
+        let f = desc.format;
+        let shape = [
+            desc.storage_layers(),
+            desc.height as usize,
+            desc.width as usize,
+            f.words(),
+        ];
+        if data.width() != f.storage() || data.shape() != shape {
+            return Err(InvalidInput::TexelCount {
+                kind: desc.kind,
+                format: f,
+                expected: shape.iter().product(),
+                got: data.shape().iter().product(),
+            }
+            .into());
+        }
+        Ok(Texture {
+            desc,
+            swizzle: Swizzle::IDENTITY,
+            data: data.standardize(),
+            residency: None,
+        })
+    }
+
+    /// The same texture with component swizzle `swizzle`.
+    pub fn with_swizzle(mut self, swizzle: Swizzle) -> Self {
+        self.swizzle = swizzle;
+        self
+    }
+
+    /// The same texture with a sparse residency map (checked against the texture's shape).
+    pub fn with_residency(mut self, residency: Residency) -> Result<Self, Error> {
+        let want = [
+            self.desc.storage_layers(),
+            self.desc.height.div_ceil(residency.tile_height.max(1)) as usize,
+            self.desc.width.div_ceil(residency.tile_width.max(1)) as usize,
+        ];
+        if residency.resident.shape() != want {
+            return Err(InvalidInput::Residency(format!(
+                "map shape {:?} does not match the texture's tiles {:?}",
+                residency.resident.shape(),
+                want
+            ))
+            .into());
+        }
+        self.residency = Some(residency);
+        Ok(self)
+    }
+
+    /// Kind, size and format.
+    pub fn desc(&self) -> &TextureDesc {
+        &self.desc
+    }
+
+    /// Kind.
+    pub fn kind(&self) -> TextureKind {
+        self.desc.kind
+    }
+
+    /// Format.
+    pub fn format(&self) -> Format {
+        self.desc.format
+    }
+
+    /// Width in texels.
+    pub fn width(&self) -> u32 {
+        self.desc.width
+    }
+
+    /// Height in texels.
+    pub fn height(&self) -> u32 {
+        self.desc.height
+    }
+
+    /// Array layers or whole cubes.
+    pub fn layers(&self) -> u32 {
+        self.desc.layers
+    }
+
+    /// Component swizzle.
+    pub fn swizzle(&self) -> Swizzle {
+        self.swizzle
+    }
+
+    /// The residency map, if the texture is sparse.
+    pub fn residency(&self) -> Option<&Residency> {
+        self.residency.as_ref()
+    }
+
+    /// The texel storage.
+    pub fn data(&self) -> &TexelData {
+        &self.data
+    }
+
+    /// The raw fields of texel (x, y) of storage layer `layer` (unused entries 0), or None
+    /// outside the texture.
+    pub fn raw_fields(&self, layer: usize, x: usize, y: usize) -> Option<[u32; 4]> {
+        let f = self.desc.format;
+        let mut out = [0u32; 4];
+        if f.is_packed() {
+            let w = self.data.element(layer, y, x, 0)?;
+            for (i, o) in out.iter_mut().enumerate().take(f.fields()) {
+                let bits = f.field_bits(i);
+                *o = (w >> f.field_shift(i).unwrap_or(0)) & ((1u32 << bits) - 1);
+            }
+        } else {
+            for (i, o) in out.iter_mut().enumerate().take(f.fields()) {
+                *o = self.data.element(layer, y, x, i)?;
+            }
+        }
+        Some(out)
+    }
+}
+
+fn shape_err(e: ndarray::ShapeError) -> Error {
+    InvalidInput::Storage(e.to_string()).into()
+}
