@@ -1,0 +1,345 @@
+//! Executing one decoded TLD4 for a warp.
+//!
+//! Decode once ([`Tld4Exec::new`] checks and precomputes everything the instruction alone
+//! decides), execute many times ([`Tld4Exec::execute`]): the per-lane loop allocates nothing.
+
+use tld4_decoder::{Dimension, Eviction, F16Mode, HandleForm, OffsetMode, RaLayout, RbLayout, Tld4};
+use tld4_textures::{Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, Precision, TextureKind, TexturePool};
+
+use crate::fault::{Operand, WarpFault};
+use crate::pack::{destination_counts, pack, OutputMode};
+use crate::warp::{WarpState, RZ, WARP_SIZE};
+
+/// Settings of the executor where no source says what the hardware does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExecConfig {
+    /// Fault when a 64-bit destination pair (Rd or Rd2 receiving two registers) starts at an
+    /// odd register. Guess, no public source: off by default, since nvdisasm accepts odd
+    /// registers (FACTS.md, decisions).
+    pub require_aligned_pairs: bool,
+    /// The texture unit's sub-texel precision model (see [`Precision`]).
+    pub precision: Precision,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        Self { require_aligned_pairs: false, precision: Precision::default() }
+    }
+}
+
+/// What an execution did, lane by lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ExecReport {
+    /// Lanes that executed (active and guard true).
+    pub executed: u32,
+    /// Executed lanes whose footprint touched a non-resident tile (they read zeros).
+    pub nonresident: u32,
+}
+
+/// An operand vector the instruction reads or writes: (operand, first register, count).
+type Vector = (Operand, u8, u8);
+
+/// A decoded TLD4, checked and prepared for execution.
+///
+/// ```
+/// use tld4_emu::{ExecConfig, Tld4Exec, WarpState};
+/// use tld4_textures::*;
+///
+/// // A 2x2 R8_UINT texture, texels (x, y): (0,0)=1, (1,0)=2, (0,1)=3, (1,1)=4.
+/// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Uint, width: 2, height: 2, layers: 1 };
+/// let mut pool = TexturePool::new();
+/// let tex = pool.add_texture(Texture::from_fields(desc, &[1, 2, 3, 4])?);
+/// let smp = pool.add_sampler(Sampler::default());
+///
+/// let insn = tld4_decoder::parse("TLD4.R R10, R8, R4, UR4, 2D ;")?;
+/// let exec = Tld4Exec::new(&insn, ExecConfig::default());
+/// let mut warp = WarpState::new();
+/// warp.set_ureg(4, Handle::new(tex, smp)?.0);
+/// for lane in 0..32 {
+///     warp.set_reg_f32(lane, 4, 0.5); // u
+///     warp.set_reg_f32(lane, 5, 0.5); // v
+/// }
+/// exec.execute(&mut warp, &pool)?;
+/// // x, y, z, w = (i0, j1), (i1, j1), (i1, j0), (i0, j0) land in R8, R9, R10, R11.
+/// assert_eq!([warp.reg(0, 8), warp.reg(0, 9), warp.reg(0, 10), warp.reg(0, 11)], [3, 4, 2, 1]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Tld4Exec {
+    insn: Tld4,
+    config: ExecConfig,
+    /// The fault the instruction alone raises (illegal encoding), if any.
+    illegal: Option<String>,
+    op: GatherOp,
+    output: OutputMode,
+    ra: RaLayout,
+    rb: RbLayout,
+    vectors: [Vector; 4],
+    nvectors: usize,
+}
+
+/// The texture kind a dimension names (None for INVALIDn).
+pub fn texture_kind(dim: Dimension) -> Option<TextureKind> {
+    match dim {
+        Dimension::Tex2D => Some(TextureKind::Tex2D),
+        Dimension::Array2D => Some(TextureKind::Tex2DArray),
+        Dimension::Cube => Some(TextureKind::Cube),
+        Dimension::ArrayCube => Some(TextureKind::CubeArray),
+        _ => None,
+    }
+}
+
+/// Why the hardware cannot execute this encoding, if it cannot: an INVALID value of a field
+/// (nvdisasm prints them as INVALIDn), or an operand vector that would start at register
+/// 255 (nvdisasm prints `???255` there; FACTS.md, decisions).
+pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
+    let field = |name: &str, value: &str| Some(format!("the {name} field holds {value}, which has no meaning"));
+    if insn.dimension.is_invalid() {
+        return field("dimension", insn.dimension.name());
+    }
+    if insn.offset_mode == OffsetMode::Invalid3 {
+        return field("offset", "INVALID3");
+    }
+    if insn.f16_mode == F16Mode::Invalid3 {
+        return field("F16", "INVALID3");
+    }
+    if matches!(insn.eviction, Eviction::Invalid6 | Eviction::Invalid7) {
+        return field("eviction", insn.eviction.name());
+    }
+    if insn.ra.is_rz() {
+        return Some("Ra is register 255 (nvdisasm prints ???255): the coordinate vector cannot start at RZ".into());
+    }
+    if insn.rb.is_rz() && !insn.rb_layout().is_empty() {
+        return Some(format!(
+            "Rb is register 255 (RZ) but this form reads {} Rb register(s) (handle, offsets, depth reference)",
+            insn.rb_layout().len()
+        ));
+    }
+    None
+}
+
+/// Sign-extends the low 6 bits (the hardware reads 6-bit signed offsets; FACTS.md, NAK).
+#[inline(always)]
+fn sext6(v: u32) -> i8 {
+    (((v & 0x3f) as i8) << 2) >> 2
+}
+
+/// AOFFI: x in bits 5:0, y in bits 13:8 of one register (ptxas output: `x | (y << 8)`).
+#[inline(always)]
+pub fn aoffi_offsets(r: u32) -> [i8; 2] {
+    [sext6(r), sext6(r >> 8)]
+}
+
+/// PTP: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}, 6-bit signed each (NAK).
+#[inline(always)]
+pub fn ptp_offsets(r0: u32, r1: u32) -> [[i8; 2]; 4] {
+    [[sext6(r0), sext6(r0 >> 8)], [sext6(r0 >> 16), sext6(r0 >> 24)], [sext6(r1), sext6(r1 >> 8)], [sext6(r1 >> 16), sext6(r1 >> 24)]]
+}
+
+impl Tld4Exec {
+    /// Prepares `insn` for execution. Never fails: an illegal encoding is kept and raised by
+    /// every [`Tld4Exec::execute`] (it is a warp exception, not a decoding error).
+    pub fn new(insn: &Tld4, config: ExecConfig) -> Self {
+        let illegal = illegal_encoding(insn);
+        let output = match insn.f16_mode {
+            F16Mode::Rn => OutputMode::F16Rn,
+            F16Mode::Rz => OutputMode::F16Rz,
+            _ => OutputMode::F32,
+        };
+        let ra = insn.ra_layout();
+        let rb = insn.rb_layout();
+        let dest_counts = destination_counts(insn.write_mask.count(), output);
+        let mut vectors = [(Operand::Ra, 0, 0); 4];
+        let mut n = 0;
+        let mut push = |v: Vector| {
+            vectors[n] = v;
+            n += 1;
+        };
+        push((Operand::Ra, insn.ra.0, ra.len()));
+        if !rb.is_empty() {
+            push((Operand::Rb, insn.rb.0, rb.len()));
+        }
+        if !insn.rd.is_rz() && dest_counts.0 > 0 {
+            push((Operand::Rd, insn.rd.0, dest_counts.0));
+        }
+        if !insn.rd2.is_rz() && dest_counts.1 > 0 {
+            push((Operand::Rd2, insn.rd2.0, dest_counts.1));
+        }
+        let op = GatherOp {
+            dim: texture_kind(insn.dimension).unwrap_or(TextureKind::Tex2D),
+            component: insn.component.raw() as u8,
+            offsets: match insn.offset_mode {
+                OffsetMode::Aoffi => tld4_textures::OffsetMode::Aoffi,
+                OffsetMode::Ptp => tld4_textures::OffsetMode::Ptp,
+                _ => tld4_textures::OffsetMode::None,
+            },
+            compare: insn.depth_compare,
+        };
+        Self { insn: *insn, config, illegal, op, output, ra, rb, vectors, nvectors: n }
+    }
+
+    /// Decodes `word` and prepares it.
+    pub fn from_word(word: u128, config: ExecConfig) -> Result<Self, tld4_decoder::DecodeError> {
+        Ok(Self::new(&tld4_decoder::decode(word)?, config))
+    }
+
+    /// The instruction.
+    pub fn insn(&self) -> &Tld4 {
+        &self.insn
+    }
+
+    /// The faults the instruction alone raises with `regs_per_thread` registers, in order:
+    /// illegal encoding, out-of-range register, misaligned register.
+    pub fn static_fault(&self, regs_per_thread: u16) -> Option<WarpFault> {
+        if let Some(why) = &self.illegal {
+            return Some(WarpFault::IllegalEncoding(why.clone()));
+        }
+        for &(operand, first, count) in &self.vectors[..self.nvectors] {
+            let last = first as u16 + count as u16 - 1;
+            if last > 254 {
+                return Some(WarpFault::RegisterOutOfRange { operand, first, last, limit: 254, limit_name: "R254" });
+            }
+            if last >= regs_per_thread {
+                return Some(WarpFault::RegisterOutOfRange {
+                    operand,
+                    first,
+                    last,
+                    limit: regs_per_thread.saturating_sub(1),
+                    limit_name: "the registers per thread",
+                });
+            }
+        }
+        if self.config.require_aligned_pairs {
+            for &(operand, first, count) in &self.vectors[..self.nvectors] {
+                if matches!(operand, Operand::Rd | Operand::Rd2) && count == 2 && first % 2 == 1 {
+                    return Some(WarpFault::MisalignedRegister { operand, reg: first });
+                }
+            }
+        }
+        None
+    }
+
+    /// Prepares the texture unit for one handle; errors become warp faults of `lane`.
+    fn gatherer<'p>(&self, pool: &'p TexturePool, handle: u32, lane: usize) -> Result<Gatherer<'p>, WarpFault> {
+        let wrap = |e: TexError| match e {
+            TexError::NotModeled(m) => WarpFault::NotModeled { lane: Some(lane as u8), what: m.to_string() },
+            other => WarpFault::BadHandle { lane: lane as u8, handle, source: other },
+        };
+        let (texture, _) = pool.resolve(Handle(handle)).map_err(wrap)?;
+        if self.output != OutputMode::F32 && texture.format().is_integer() {
+            // Decision (FACTS.md): F16 output from a UINT or SINT texture is not modeled.
+            return Err(WarpFault::NotModeled {
+                lane: Some(lane as u8),
+                what: format!("{} output from the integer format {:?}", self.insn.f16_mode.name(), texture.format()),
+            });
+        }
+        pool.gatherer(Handle(handle), &self.op, self.config.precision).map_err(wrap)
+    }
+
+    /// One lane's query, read from its registers (the static checks keep every index in range).
+    #[inline(always)]
+    fn query(&self, regs: &[u32; 256]) -> GatherQuery {
+        let ra = self.insn.ra.0 as usize;
+        let rb = self.insn.rb.0 as usize;
+        let mut q = GatherQuery::default();
+        let mut at = ra;
+        if self.ra.layer {
+            // The layer is an unsigned 16-bit integer in the low half (ptxas output).
+            q.layer = regs[at] & 0xffff;
+            at += 1;
+        }
+        for k in 0..self.ra.coords as usize {
+            q.coords[k] = f32::from_bits(regs[at + k]);
+        }
+        let o = rb + self.rb.offsets_at() as usize;
+        match self.rb.offsets {
+            1 => q.offsets[0] = aoffi_offsets(regs[o]),
+            2 => q.offsets = ptp_offsets(regs[o], regs[o + 1]),
+            _ => {}
+        }
+        if self.rb.depth_ref {
+            q.dref = f32::from_bits(regs[rb + self.rb.depth_ref_at() as usize]);
+        }
+        q
+    }
+
+    /// Executes the instruction for the warp: reads every source of every executing lane,
+    /// gathers, then writes the destinations. On a fault nothing is written.
+    pub fn execute(&self, warp: &mut WarpState, pool: &TexturePool) -> Result<ExecReport, WarpFault> {
+        if let Some(fault) = self.static_fault(warp.regs_per_thread) {
+            return Err(fault);
+        }
+        let g = self.insn.guard_pred.0;
+        let neg = self.insn.guard_negated;
+        let mut executed = 0u32;
+        for lane in 0..WARP_SIZE {
+            if warp.active_mask >> lane & 1 != 0 && warp.pred(lane, g) != neg {
+                executed |= 1 << lane;
+            }
+        }
+        let mut report = ExecReport { executed, nonresident: 0 };
+        if executed == 0 {
+            return Ok(report);
+        }
+        let mut results = [GatherResult::default(); WARP_SIZE];
+        match self.insn.form {
+            HandleForm::Uniform => {
+                // One handle for the warp (the URc operand).
+                let handle = warp.ureg(self.insn.ur.0);
+                let first = executed.trailing_zeros() as usize;
+                let gatherer = self.gatherer(pool, handle, first)?;
+                let mut m = executed;
+                while m != 0 {
+                    let lane = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    results[lane] = gatherer.gather(&self.query(warp.lane_regs(lane)));
+                }
+            }
+            HandleForm::Register => {
+                // A handle per lane, the first Rb register (NAK's convention; unmeasured).
+                let mut cached: Option<(u32, Gatherer<'_>)> = None;
+                let mut m = executed;
+                while m != 0 {
+                    let lane = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let regs = warp.lane_regs(lane);
+                    let handle = regs[self.insn.rb.0 as usize];
+                    if cached.as_ref().map(|c| c.0) != Some(handle) {
+                        cached = Some((handle, self.gatherer(pool, handle, lane)?));
+                    }
+                    let gatherer = &cached.as_ref().expect("set above").1;
+                    results[lane] = gatherer.gather(&self.query(regs));
+                }
+            }
+        }
+        // All sources have been read: write the destinations.
+        let rd = self.insn.rd.0;
+        let rd2 = self.insn.rd2.0;
+        let mask = self.insn.write_mask.0;
+        let pdst = self.insn.pred_dst.0;
+        let mut m = executed;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let r = results[lane];
+            if !r.resident {
+                report.nonresident |= 1 << lane;
+            }
+            let writes = pack(r.values, mask, self.output);
+            for &(dest, value) in &writes.slots[..writes.len as usize] {
+                // Rd or Rd2 = RZ discards (set_reg drops writes to RZ).
+                let reg = match dest {
+                    0 | 1 if rd == RZ => RZ,
+                    0 | 1 => rd + dest,
+                    _ if rd2 == RZ => RZ,
+                    _ => rd2 + dest - 2,
+                };
+                warp.set_reg(lane, reg, value);
+            }
+            // The predicate destination is set when the footprint was not resident (ptxas
+            // turns PTX's "resident" predicate into its negation; FACTS.md).
+            warp.set_pred(lane, pdst, !r.resident);
+        }
+        Ok(report)
+    }
+}

@@ -1,0 +1,187 @@
+//! Packing the gathered values into destination registers: the write mask, F16 output.
+//!
+//! Sources: the mask rule (enabled components packed in R, G, B, A order into Rd, Rd+1,
+//! then Rd2, Rd2+1) is ptxas output and Mesa NAK (FACTS.md). The F16 layout (two halves a
+//! register, the lower component in the low 16 bits, the first pair into Rd and the second
+//! into Rd2, an odd last half 0) is the best evidence (Maxwell's TLD4S), not a measurement;
+//! it is kept in this module alone so that a hardware measurement changes one place.
+
+use half::f16;
+
+/// How values are written (the instruction's F16 field, less its INVALID value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputMode {
+    /// 32-bit results.
+    F32,
+    /// Binary16, rounded to nearest even (`.F16.RN`).
+    F16Rn,
+    /// Binary16, rounded toward zero (`.F16.RZ`).
+    F16Rz,
+}
+
+/// NVIDIA's canonical binary16 NaN. Decision where no source speaks (FACTS.md): every NaN
+/// becomes 0x7fff.
+pub const F16_NAN: u16 = 0x7fff;
+
+/// Rounds to binary16, to nearest even (the `half` crate's conversion), NaN -> 0x7fff.
+#[inline]
+pub fn f16_rn(x: f32) -> u16 {
+    if x.is_nan() {
+        return F16_NAN;
+    }
+    f16::from_f32(x).to_bits()
+}
+
+/// Rounds to binary16 toward zero, NaN -> 0x7fff. The `half` crate rounds to nearest only,
+/// so this takes its result and steps one unit toward zero where nearest went away from
+/// zero; finite values never round to infinity toward zero (IEEE 754 roundTowardZero).
+#[inline]
+pub fn f16_rz(x: f32) -> u16 {
+    if x.is_nan() {
+        return F16_NAN;
+    }
+    let h = f16::from_f32(x);
+    if x.is_infinite() {
+        return h.to_bits();
+    }
+    let bits = h.to_bits();
+    let sign = bits & 0x8000;
+    let mag = bits & 0x7fff;
+    if mag == 0x7c00 {
+        // Finite x rounded to infinity: toward zero it is the largest finite half.
+        return sign | 0x7bff;
+    }
+    // The widening f16 -> f32 conversion is exact.
+    if h.to_f32().abs() > x.abs() {
+        sign | (mag - 1)
+    } else {
+        bits
+    }
+}
+
+/// The registers an instruction writes: up to four (register offset, value) writes in order
+/// Rd, Rd+1, Rd2, Rd2+1 (FACTS.md: overlapping pairs are written in that order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Writes {
+    /// (destination, value); `dest` is 0 for Rd, 1 for Rd+1, 2 for Rd2, 3 for Rd2+1.
+    pub slots: [(u8, u32); 4],
+    /// How many of `slots` are used.
+    pub len: u8,
+}
+
+/// Packs `values` (in R, G, B, A order) by the write mask and output mode.
+#[inline(always)]
+pub fn pack(values: [u32; 4], mask: u8, mode: OutputMode) -> Writes {
+    let mut enabled = [0u32; 4];
+    let mut n = 0usize;
+    for (c, v) in values.iter().enumerate() {
+        if mask >> c & 1 != 0 {
+            enabled[n] = *v;
+            n += 1;
+        }
+    }
+    let mut w = Writes::default();
+    let mut push = |dest: u8, value: u32| {
+        w.slots[w.len as usize] = (dest, value);
+        w.len += 1;
+    };
+    match mode {
+        OutputMode::F32 => {
+            for (k, v) in enabled[..n].iter().enumerate() {
+                push(k as u8, *v);
+            }
+        }
+        OutputMode::F16Rn | OutputMode::F16Rz => {
+            let round = if mode == OutputMode::F16Rn { f16_rn } else { f16_rz };
+            let half = |k: usize| if k < n { round(f32::from_bits(enabled[k])) as u32 } else { 0 };
+            if n > 0 {
+                push(0, half(0) | half(1) << 16);
+            }
+            if n > 2 {
+                push(2, half(2) | half(3) << 16);
+            }
+        }
+    }
+    w
+}
+
+/// The number of registers written at Rd and at Rd2 for `n` enabled components.
+pub const fn destination_counts(n: u32, mode: OutputMode) -> (u8, u8) {
+    match mode {
+        OutputMode::F32 => (if n > 2 { 2 } else { n as u8 }, if n > 2 { n as u8 - 2 } else { 0 }),
+        _ => ((n > 0) as u8, (n > 2) as u8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rz_rounds_toward_zero() {
+        // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: RN goes to even (1.0), RZ to 1.0.
+        assert_eq!(f16_rz(1.0 + 2f32.powi(-11)), 0x3c00);
+        // 1 + 3*2^-12 is nearer 1 + 2^-10: RN rounds up, RZ down.
+        let x = 1.0 + 3.0 * 2f32.powi(-12);
+        assert_eq!(f16_rn(x), 0x3c01);
+        assert_eq!(f16_rz(x), 0x3c00);
+        assert_eq!(f16_rz(-x), 0xbc00);
+        assert_eq!(f16_rn(-x), 0xbc01);
+        // Overflow: RN gives infinity, RZ the largest finite half.
+        assert_eq!(f16_rn(70000.0), 0x7c00);
+        assert_eq!(f16_rz(70000.0), 0x7bff);
+        assert_eq!(f16_rz(-70000.0), 0xfbff);
+        assert_eq!(f16_rz(f32::INFINITY), 0x7c00);
+        assert_eq!(f16_rz(f32::NAN), F16_NAN);
+        assert_eq!(f16_rn(-f32::NAN), F16_NAN);
+        // Subnormals: 1.5 * 2^-24 truncates to 2^-24 (0x0001); RN gives 2 * 2^-24.
+        assert_eq!(f16_rz(1.5 * 2f32.powi(-24)), 0x0001);
+        assert_eq!(f16_rn(1.5 * 2f32.powi(-24)), 0x0002);
+        assert_eq!(f16_rz(2f32.powi(-26)), 0x0000);
+        assert_eq!(f16_rz(0.0), 0);
+        assert_eq!(f16_rz(-0.0), 0x8000);
+        // Exactly representable values are unchanged.
+        assert_eq!(f16_rz(0.5), 0x3800);
+    }
+
+    #[test]
+    fn rz_agrees_with_exhaustive_truncation_on_a_sweep() {
+        // Compare with an independent f64 truncation for many f32 values.
+        let mut x = 1e-9f32;
+        while x < 1e6 {
+            for v in [x, -x] {
+                let h = f16_rz(v);
+                let back = f16::from_bits(h).to_f64();
+                let next = f16::from_bits((h & 0x7fff) + 1).to_f64().copysign(v as f64);
+                assert!(back.abs() <= (v as f64).abs(), "{v}: {back}");
+                assert!(((h & 0x7fff) == 0x7bff) || next.abs() > (v as f64).abs(), "{v}: {h:#x} is not the largest below");
+            }
+            x *= 1.0001;
+        }
+    }
+
+    #[test]
+    fn mask_packs_enabled_components_in_order() {
+        let v = [10, 11, 12, 13];
+        let w = pack(v, 0b1010, OutputMode::F32);
+        assert_eq!(&w.slots[..w.len as usize], &[(0, 11), (1, 13)]);
+        let w = pack(v, 0b0111, OutputMode::F32);
+        assert_eq!(&w.slots[..w.len as usize], &[(0, 10), (1, 11), (2, 12)]);
+        let w = pack(v, 0, OutputMode::F32);
+        assert_eq!(w.len, 0);
+    }
+
+    #[test]
+    fn f16_packs_two_halves_a_register_low_first() {
+        let v = [1.0f32, 2.0, 3.0, 0.5].map(f32::to_bits);
+        let w = pack(v, 0xf, OutputMode::F16Rn);
+        assert_eq!(&w.slots[..w.len as usize], &[(0, 0x4000_3c00), (2, 0x3800_4200)]);
+        let w = pack(v, 0b0111, OutputMode::F16Rz);
+        assert_eq!(&w.slots[..w.len as usize], &[(0, 0x4000_3c00), (2, 0x0000_4200)]);
+        let w = pack(v, 0b1000, OutputMode::F16Rn);
+        assert_eq!(&w.slots[..w.len as usize], &[(0, 0x3800)]);
+        assert_eq!(destination_counts(3, OutputMode::F32), (2, 1));
+        assert_eq!(destination_counts(3, OutputMode::F16Rz), (1, 1));
+        assert_eq!(destination_counts(2, OutputMode::F16Rn), (1, 0));
+    }
+}
