@@ -1,0 +1,66 @@
+//! `tld4 gather CASES.json`: query the texture unit directly, without an instruction.
+//!
+//! The JSON model (schema, number formats, optional keys) is `tld4_textures::cases`. Without
+//! `--check` the file is printed back with a `result` added to every query; with `--check`
+//! each query's existing `result` is compared (exactly for float and integer formats, within
+//! 1 ulp for normalized ones), mismatches are listed, and the exit code is 1 if there is any.
+//! Bad input is an error naming its JSON path (`cases[3].queries[7].offset`), never a panic.
+
+use std::error::Error;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tld4_textures::cases;
+
+/// Arguments of `tld4 gather`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GatherArgs {
+    /// The cases file (JSON), or - for standard input.
+    pub cases: PathBuf,
+    /// Compare with the `result`s already in the file instead of printing them; list the
+    /// mismatches and exit with 1 if there is any.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Run `tld4 gather`, printing to standard output.
+pub fn run(args: &GatherArgs) -> Result<ExitCode, Box<dyn Error>> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    run_to(args, &mut out)
+}
+
+/// Run `tld4 gather`, printing to `out`.
+pub fn run_to(args: &GatherArgs, out: &mut dyn Write) -> Result<ExitCode, Box<dyn Error>> {
+    let text = if args.cases.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(&args.cases).map_err(|e| format!("reading {}: {e}", args.cases.display()))?
+    };
+    if args.check {
+        let report = cases::check(&text)?;
+        for m in &report.mismatches {
+            writeln!(out, "mismatch {m}")?;
+        }
+        writeln!(
+            out,
+            "checked {} queries: {} mismatch{}",
+            report.checked,
+            report.mismatches.len(),
+            if report.mismatches.len() == 1 { "" } else { "es" }
+        )?;
+        Ok(if report.mismatches.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        })
+    } else {
+        out.write_all(cases::run(&text)?.as_bytes())?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
