@@ -404,7 +404,25 @@ pub struct PreparedCase {
 /// Build the texture, sampler and precision of case `index`.
 pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
     let at = |rest: &str| format!("cases[{index}].{rest}");
-    let t = &case.texture;
+    let texture = build_texture(&case.texture, &at("texture"))?;
+    let sampler = build_sampler(&case.sampler, &at("sampler"))?;
+    let precision = case.precision.map_or(Precision::default(), |p| p.precision());
+    if let Precision::Fixed { fraction_bits, .. } = precision {
+        if fraction_bits > 20 {
+            return Err(err(at("precision.fraction_bits"), "must be 0..=20"));
+        }
+    }
+    Ok(PreparedCase {
+        texture,
+        sampler,
+        precision,
+    })
+}
+
+/// Build a texture from its JSON model; errors name paths under `path` (e.g.
+/// `cases[0].texture`). Also used by scenario files, so both read texels alike.
+pub fn build_texture(t: &TextureSpec, path: &str) -> Result<Texture, CaseError> {
+    let at = |rest: &str| if rest.is_empty() { path.to_string() } else { format!("{path}.{rest}") };
     let desc = TextureDesc {
         kind: t.dim,
         format: t.format,
@@ -420,7 +438,7 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
         .saturating_mul(nf);
     if t.texels.len() != need {
         return Err(err(
-            at("texture.texels"),
+            at("texels"),
             format!(
                 "a {}x{} {} texture with {} layer(s) of {} needs {} values ({} per texel), got {}",
                 t.width,
@@ -436,39 +454,32 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
     }
     let mut fields = Vec::with_capacity(need);
     for (k, v) in t.texels.iter().enumerate() {
-        fields.push(texel_field(f, k % nf, *v).map_err(|m| err(at(&format!("texture.texels[{k}]")), m))?);
+        fields.push(texel_field(f, k % nf, *v).map_err(|m| err(at(&format!("texels[{k}]")), m))?);
     }
-    let mut texture = Texture::from_fields(desc, &fields).map_err(|e| err(at("texture"), e))?;
+    let mut texture = Texture::from_fields(desc, &fields).map_err(|e| err(at(""), e))?;
     if let Some(sw) = t.swizzle {
         texture = texture.with_swizzle(Swizzle(sw));
     }
     if let Some(r) = &t.residency {
         let mut map = Residency::all_resident(&desc, r.tile_width, r.tile_height)
-            .map_err(|e| err(at("texture.residency"), e))?;
+            .map_err(|e| err(at("residency"), e))?;
         for (k, &[layer, tx, ty]) in r.non_resident.iter().enumerate() {
             map.set(layer as usize, tx as usize, ty as usize, false)
-                .map_err(|e| err(at(&format!("texture.residency.non_resident[{k}]")), e))?;
+                .map_err(|e| err(at(&format!("residency.non_resident[{k}]")), e))?;
         }
-        texture = texture.with_residency(map).map_err(|e| err(at("texture.residency"), e))?;
+        texture = texture.with_residency(map).map_err(|e| err(at("residency"), e))?;
     }
-    let s = &case.sampler;
-    let sampler = Sampler {
+    Ok(texture)
+}
+
+/// Build a sampler from its JSON model (`path` is kept for errors of future keys).
+pub fn build_sampler(s: &SamplerSpec, _path: &str) -> Result<Sampler, CaseError> {
+    Ok(Sampler {
         address_u: s.address_u,
         address_v: s.address_v,
         border: s.border.color(),
         compare: s.compare,
         seamless_cube: s.seamless_cube,
-    };
-    let precision = case.precision.map_or(Precision::default(), |p| p.precision());
-    if let Precision::Fixed { fraction_bits, .. } = precision {
-        if fraction_bits > 20 {
-            return Err(err(at("precision.fraction_bits"), "must be 0..=20"));
-        }
-    }
-    Ok(PreparedCase {
-        texture,
-        sampler,
-        precision,
     })
 }
 
