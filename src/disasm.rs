@@ -43,9 +43,19 @@ pub fn read_input(file: &Option<PathBuf>) -> Result<String, Box<dyn std::error::
 
 /// Writes the field table of one instruction.
 pub fn write_fields(out: &mut impl Write, insn: &Tld4) -> std::io::Result<()> {
-    writeln!(out, "    {:<16} {:>7}  {:>6}  meaning", "field", "bits", "raw")?;
+    writeln!(
+        out,
+        "    {:<16} {:>7}  {:>6}  meaning",
+        "field", "bits", "raw"
+    )?;
     for (spec, raw, meaning) in insn.field_values() {
-        writeln!(out, "    {:<16} {:>7}  {:>#6x}  {meaning}", spec.name, spec.bits(), raw)?;
+        writeln!(
+            out,
+            "    {:<16} {:>7}  {:>#6x}  {meaning}",
+            spec.name,
+            spec.bits(),
+            raw
+        )?;
     }
     Ok(())
 }
@@ -54,9 +64,16 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
     let words: Vec<Result<(usize, u128), String>> = match &args.binary {
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            parse_binary(&bytes).map_err(|e| format!("{}: {e}", p.display()))?.into_iter().map(|w| Ok((0, w))).collect()
+            parse_binary(&bytes)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .into_iter()
+                .map(|w| Ok((0, w)))
+                .collect()
         }
-        None => parse_words(&read_input(&args.file)?).into_iter().map(|r| r.map_err(|e| e.to_string())).collect(),
+        None => parse_words(&read_input(&args.file)?)
+            .into_iter()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect(),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -82,7 +99,11 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
         }
     }
     out.flush()?;
-    Ok(if bad_input { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    Ok(if bad_input {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 pub fn asm(args: &AsmArgs) -> CmdResult {
@@ -105,5 +126,9 @@ pub fn asm(args: &AsmArgs) -> CmdResult {
         }
     }
     out.flush()?;
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

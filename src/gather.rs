@@ -40,7 +40,8 @@ pub fn run_to(args: &GatherArgs, out: &mut dyn Write) -> Result<ExitCode, Box<dy
             .map_err(|e| format!("reading standard input: {e}"))?;
         s
     } else {
-        std::fs::read_to_string(&args.cases).map_err(|e| format!("reading {}: {e}", args.cases.display()))?
+        std::fs::read_to_string(&args.cases)
+            .map_err(|e| format!("reading {}: {e}", args.cases.display()))?
     };
     if args.check {
         let report = cases::check(&text)?;
@@ -52,7 +53,11 @@ pub fn run_to(args: &GatherArgs, out: &mut dyn Write) -> Result<ExitCode, Box<dy
             "checked {} queries: {} mismatch{}",
             report.checked,
             report.mismatches.len(),
-            if report.mismatches.len() == 1 { "" } else { "es" }
+            if report.mismatches.len() == 1 {
+                ""
+            } else {
+                "es"
+            }
         )?;
         Ok(if report.mismatches.is_empty() {
             ExitCode::SUCCESS

@@ -1,17 +1,26 @@
 //! `tld4`: a bit-accurate model of NVIDIA's SM100 TLD4 texture gather.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
+mod demo;
 mod disasm;
+mod gather;
+mod scenario;
 mod words;
 
 /// What a subcommand returns: its exit code, or an error to print.
 pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;
 
 #[derive(Parser, Debug)]
-#[command(name = "tld4", version, about = "A bit-accurate model of NVIDIA's SM100 TLD4 texture gather")]
+#[command(
+    name = "tld4",
+    version,
+    about = "A bit-accurate model of NVIDIA's SM100 TLD4 texture gather"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -19,17 +28,52 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the six seed variants and every modifier on built-in textures, checking each lane
+    /// against the Vulkan-formula reference.
+    Demo,
     /// Disassemble 128-bit words into nvdisasm's text.
     Disasm(disasm::DisasmArgs),
     /// Assemble nvdisasm's text into 128-bit words (32 hex digits, high half first).
     Asm(disasm::AsmArgs),
+    /// Query the texture unit directly with a JSON file of gather cases.
+    Gather(gather::GatherArgs),
+    /// Execute one TLD4 for a warp, as a scenario file describes it.
+    Run(RunArgs),
+    /// Measure decoding, disassembly and execution throughput.
+    Bench(bench::BenchArgs),
+}
+
+/// Arguments of `tld4 run`.
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The scenario file (JSON).
+    scenario: PathBuf,
+}
+
+fn run(args: &RunArgs) -> CmdResult {
+    let text = std::fs::read_to_string(&args.scenario)
+        .map_err(|e| format!("{}: {e}", args.scenario.display()))?;
+    let s = scenario::load(&text).map_err(|e| format!("{}: {e}", args.scenario.display()))?;
+    let outcome = scenario::run(s);
+    for line in &outcome.lines {
+        println!("{line}");
+    }
+    Ok(if outcome.failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
+        Command::Demo => demo::demo(),
         Command::Disasm(a) => disasm::disasm(a),
         Command::Asm(a) => disasm::asm(a),
+        Command::Gather(a) => gather::run(a),
+        Command::Run(a) => run(a),
+        Command::Bench(a) => bench::bench(a),
     };
     match result {
         Ok(code) => code,

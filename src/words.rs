@@ -17,9 +17,14 @@ impl fmt::Display for BadLine {
 
 /// Parses a hex number of at most `digits` digits, with or without `0x`.
 fn hex(s: &str, digits: usize) -> Result<u128, String> {
-    let h = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    let h = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
     if h.is_empty() || h.len() > digits || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("`{s}` is not a hexadecimal number of at most {digits} digits"));
+        return Err(format!(
+            "`{s}` is not a hexadecimal number of at most {digits} digits"
+        ));
     }
     u128::from_str_radix(h, 16).map_err(|e| format!("`{s}`: {e}"))
 }
@@ -30,7 +35,9 @@ fn hex_comments(line: &str) -> Result<Vec<u64>, String> {
     let mut rest = line;
     while let Some(start) = rest.find("/*") {
         let after = &rest[start + 2..];
-        let end = after.find("*/").ok_or_else(|| "a `/*` comment is not closed".to_string())?;
+        let end = after
+            .find("*/")
+            .ok_or_else(|| "a `/*` comment is not closed".to_string())?;
         let inner = after[..end].trim();
         // nvdisasm also writes the address as a comment (`/*0010*/`): only 0x-prefixed
         // 16-digit halves count.
@@ -62,7 +69,9 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
                     for half in halves {
                         match pending_low.take() {
                             None => pending_low = Some((n, half)),
-                            Some((first, lo)) => out.push(Ok((first, (half as u128) << 64 | lo as u128))),
+                            Some((first, lo)) => {
+                                out.push(Ok((first, (half as u128) << 64 | lo as u128)))
+                            }
                         }
                     }
                 }
@@ -70,7 +79,10 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
             continue;
         }
         if let Some((first, _)) = pending_low.take() {
-            out.push(Err(BadLine { line: first, reason: "a `/* 0x... */` low half without its high half".into() }));
+            out.push(Err(BadLine {
+                line: first,
+                reason: "a `/* 0x... */` low half without its high half".into(),
+            }));
         }
         match hex(line, 32) {
             Ok(w) => out.push(Ok((n, w))),
@@ -81,7 +93,10 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
         }
     }
     if let Some((first, _)) = pending_low {
-        out.push(Err(BadLine { line: first, reason: "a `/* 0x... */` low half without its high half".into() }));
+        out.push(Err(BadLine {
+            line: first,
+            reason: "a `/* 0x... */` low half without its high half".into(),
+        }));
     }
     out
 }
@@ -90,9 +105,15 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
 /// `nvdisasm -b SM100` does. A trailing partial word is an error.
 pub fn parse_binary(bytes: &[u8]) -> Result<Vec<u128>, String> {
     if bytes.len() % 16 != 0 {
-        return Err(format!("the file holds {} bytes, not a whole number of 16-byte words", bytes.len()));
+        return Err(format!(
+            "the file holds {} bytes, not a whole number of 16-byte words",
+            bytes.len()
+        ));
     }
-    Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes"))).collect())
+    Ok(bytes
+        .chunks_exact(16)
+        .map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes")))
+        .collect())
 }
 
 /// A word as 32 hex digits, high half first.
@@ -122,14 +143,20 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(e.reason.contains("`not hex`"), "{}", e.reason);
         assert_eq!(res[2].as_ref().unwrap_err().line, 3);
-        assert!(parse_words("1234567890123456789012345678901234").pop().unwrap().is_err());
+        assert!(parse_words("1234567890123456789012345678901234")
+            .pop()
+            .unwrap()
+            .is_err());
     }
 
     #[test]
     fn binary_files_are_little_endian_low_half_first() {
         let mut bytes = 0xd64u64.to_le_bytes().to_vec();
         bytes.extend(0x0800_0000u64.to_le_bytes());
-        assert_eq!(parse_binary(&bytes).unwrap(), vec![0x0800_0000u128 << 64 | 0xd64]);
+        assert_eq!(
+            parse_binary(&bytes).unwrap(),
+            vec![0x0800_0000u128 << 64 | 0xd64]
+        );
         assert!(parse_binary(&bytes[..15]).is_err());
     }
 }

@@ -3,8 +3,13 @@
 //! Decode once ([`Tld4Exec::new`] checks and precomputes everything the instruction alone
 //! decides), execute many times ([`Tld4Exec::execute`]): the per-lane loop allocates nothing.
 
-use tld4_decoder::{Dimension, Eviction, F16Mode, HandleForm, OffsetMode, RaLayout, RbLayout, Tld4};
-use tld4_textures::{Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, Precision, TextureKind, TexturePool};
+use tld4_decoder::{
+    Dimension, Eviction, F16Mode, HandleForm, OffsetMode, RaLayout, RbLayout, Tld4,
+};
+use tld4_textures::{
+    Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, Precision,
+    TextureKind, TexturePool,
+};
 
 use crate::fault::{Operand, WarpFault};
 use crate::pack::{destination_counts, pack, OutputMode};
@@ -23,7 +28,10 @@ pub struct ExecConfig {
 
 impl Default for ExecConfig {
     fn default() -> Self {
-        Self { require_aligned_pairs: false, precision: Precision::default() }
+        Self {
+            require_aligned_pairs: false,
+            precision: Precision::default(),
+        }
     }
 }
 
@@ -93,7 +101,11 @@ pub fn texture_kind(dim: Dimension) -> Option<TextureKind> {
 /// (nvdisasm prints them as INVALIDn), or an operand vector that would start at register
 /// 255 (nvdisasm prints `???255` there; FACTS.md, decisions).
 pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
-    let field = |name: &str, value: &str| Some(format!("the {name} field holds {value}, which has no meaning"));
+    let field = |name: &str, value: &str| {
+        Some(format!(
+            "the {name} field holds {value}, which has no meaning"
+        ))
+    };
     if insn.dimension.is_invalid() {
         return field("dimension", insn.dimension.name());
     }
@@ -107,7 +119,10 @@ pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
         return field("eviction", insn.eviction.name());
     }
     if insn.ra.is_rz() {
-        return Some("Ra is register 255 (nvdisasm prints ???255): the coordinate vector cannot start at RZ".into());
+        return Some(
+            "Ra is register 255 (nvdisasm prints ???255): the coordinate vector cannot start at RZ"
+                .into(),
+        );
     }
     if insn.rb.is_rz() && !insn.rb_layout().is_empty() {
         return Some(format!(
@@ -133,7 +148,12 @@ pub fn aoffi_offsets(r: u32) -> [i8; 2] {
 /// PTP: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}, 6-bit signed each (NAK).
 #[inline(always)]
 pub fn ptp_offsets(r0: u32, r1: u32) -> [[i8; 2]; 4] {
-    [[sext6(r0), sext6(r0 >> 8)], [sext6(r0 >> 16), sext6(r0 >> 24)], [sext6(r1), sext6(r1 >> 8)], [sext6(r1 >> 16), sext6(r1 >> 24)]]
+    [
+        [sext6(r0), sext6(r0 >> 8)],
+        [sext6(r0 >> 16), sext6(r0 >> 24)],
+        [sext6(r1), sext6(r1 >> 8)],
+        [sext6(r1 >> 16), sext6(r1 >> 24)],
+    ]
 }
 
 impl Tld4Exec {
@@ -175,7 +195,17 @@ impl Tld4Exec {
             },
             compare: insn.depth_compare,
         };
-        Self { insn: *insn, config, illegal, op, output, ra, rb, vectors, nvectors: n }
+        Self {
+            insn: *insn,
+            config,
+            illegal,
+            op,
+            output,
+            ra,
+            rb,
+            vectors,
+            nvectors: n,
+        }
     }
 
     /// Decodes `word` and prepares it.
@@ -188,6 +218,24 @@ impl Tld4Exec {
         &self.insn
     }
 
+    /// The registers an executing lane writes, in write order (Rd, Rd+1, Rd2, Rd2+1; RZ
+    /// destinations left out), as [`pack`] lays the values out.
+    pub fn destinations(&self) -> Vec<u8> {
+        let (at_rd, at_rd2) = destination_counts(self.insn.write_mask.count(), self.output);
+        let mut out = Vec::with_capacity(4);
+        for (base, n) in [(self.insn.rd, at_rd), (self.insn.rd2, at_rd2)] {
+            if !base.is_rz() {
+                out.extend((0..n).filter_map(|k| base.0.checked_add(k)));
+            }
+        }
+        out
+    }
+
+    /// How the results are written (32-bit, or binary16 rounded to nearest or toward zero).
+    pub fn output_mode(&self) -> OutputMode {
+        self.output
+    }
+
     /// The faults the instruction alone raises with `regs_per_thread` registers, in order:
     /// illegal encoding, out-of-range register, misaligned register.
     pub fn static_fault(&self, regs_per_thread: u16) -> Option<WarpFault> {
@@ -197,7 +245,13 @@ impl Tld4Exec {
         for &(operand, first, count) in &self.vectors[..self.nvectors] {
             let last = first as u16 + count as u16 - 1;
             if last > 254 {
-                return Some(WarpFault::RegisterOutOfRange { operand, first, last, limit: 254, limit_name: "R254" });
+                return Some(WarpFault::RegisterOutOfRange {
+                    operand,
+                    first,
+                    last,
+                    limit: 254,
+                    limit_name: "R254",
+                });
             }
             if last >= regs_per_thread {
                 return Some(WarpFault::RegisterOutOfRange {
@@ -212,7 +266,10 @@ impl Tld4Exec {
         if self.config.require_aligned_pairs {
             for &(operand, first, count) in &self.vectors[..self.nvectors] {
                 if matches!(operand, Operand::Rd | Operand::Rd2) && count == 2 && first % 2 == 1 {
-                    return Some(WarpFault::MisalignedRegister { operand, reg: first });
+                    return Some(WarpFault::MisalignedRegister {
+                        operand,
+                        reg: first,
+                    });
                 }
             }
         }
@@ -220,20 +277,37 @@ impl Tld4Exec {
     }
 
     /// Prepares the texture unit for one handle; errors become warp faults of `lane`.
-    fn gatherer<'p>(&self, pool: &'p TexturePool, handle: u32, lane: usize) -> Result<Gatherer<'p>, WarpFault> {
+    fn gatherer<'p>(
+        &self,
+        pool: &'p TexturePool,
+        handle: u32,
+        lane: usize,
+    ) -> Result<Gatherer<'p>, WarpFault> {
         let wrap = |e: TexError| match e {
-            TexError::NotModeled(m) => WarpFault::NotModeled { lane: Some(lane as u8), what: m.to_string() },
-            other => WarpFault::BadHandle { lane: lane as u8, handle, source: other },
+            TexError::NotModeled(m) => WarpFault::NotModeled {
+                lane: Some(lane as u8),
+                what: m.to_string(),
+            },
+            other => WarpFault::BadHandle {
+                lane: lane as u8,
+                handle,
+                source: other,
+            },
         };
         let (texture, _) = pool.resolve(Handle(handle)).map_err(wrap)?;
         if self.output != OutputMode::F32 && texture.format().is_integer() {
             // Decision (FACTS.md): F16 output from a UINT or SINT texture is not modeled.
             return Err(WarpFault::NotModeled {
                 lane: Some(lane as u8),
-                what: format!("{} output from the integer format {:?}", self.insn.f16_mode.name(), texture.format()),
+                what: format!(
+                    "{} output from the integer format {:?}",
+                    self.insn.f16_mode.name(),
+                    texture.format()
+                ),
             });
         }
-        pool.gatherer(Handle(handle), &self.op, self.config.precision).map_err(wrap)
+        pool.gatherer(Handle(handle), &self.op, self.config.precision)
+            .map_err(wrap)
     }
 
     /// One lane's query, read from its registers (the static checks keep every index in range).
@@ -265,7 +339,11 @@ impl Tld4Exec {
 
     /// Executes the instruction for the warp: reads every source of every executing lane,
     /// gathers, then writes the destinations. On a fault nothing is written.
-    pub fn execute(&self, warp: &mut WarpState, pool: &TexturePool) -> Result<ExecReport, WarpFault> {
+    pub fn execute(
+        &self,
+        warp: &mut WarpState,
+        pool: &TexturePool,
+    ) -> Result<ExecReport, WarpFault> {
         if let Some(fault) = self.static_fault(warp.regs_per_thread) {
             return Err(fault);
         }
@@ -277,7 +355,10 @@ impl Tld4Exec {
                 executed |= 1 << lane;
             }
         }
-        let mut report = ExecReport { executed, nonresident: 0 };
+        let mut report = ExecReport {
+            executed,
+            nonresident: 0,
+        };
         if executed == 0 {
             return Ok(report);
         }

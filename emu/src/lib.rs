@@ -17,7 +17,9 @@ mod fault;
 mod pack;
 mod warp;
 
-pub use exec::{aoffi_offsets, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport, Tld4Exec};
+pub use exec::{
+    aoffi_offsets, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport, Tld4Exec,
+};
 pub use fault::{Operand, WarpFault};
 pub use pack::{destination_counts, f16_rn, f16_rz, pack, OutputMode, Writes, F16_NAN};
 pub use warp::{WarpState, RZ, WARP_SIZE};

@@ -92,8 +92,18 @@ pub fn pack(values: [u32; 4], mask: u8, mode: OutputMode) -> Writes {
             }
         }
         OutputMode::F16Rn | OutputMode::F16Rz => {
-            let round = if mode == OutputMode::F16Rn { f16_rn } else { f16_rz };
-            let half = |k: usize| if k < n { round(f32::from_bits(enabled[k])) as u32 } else { 0 };
+            let round = if mode == OutputMode::F16Rn {
+                f16_rn
+            } else {
+                f16_rz
+            };
+            let half = |k: usize| {
+                if k < n {
+                    round(f32::from_bits(enabled[k])) as u32
+                } else {
+                    0
+                }
+            };
             if n > 0 {
                 push(0, half(0) | half(1) << 16);
             }
@@ -108,7 +118,10 @@ pub fn pack(values: [u32; 4], mask: u8, mode: OutputMode) -> Writes {
 /// The number of registers written at Rd and at Rd2 for `n` enabled components.
 pub const fn destination_counts(n: u32, mode: OutputMode) -> (u8, u8) {
     match mode {
-        OutputMode::F32 => (if n > 2 { 2 } else { n as u8 }, if n > 2 { n as u8 - 2 } else { 0 }),
+        OutputMode::F32 => (
+            if n > 2 { 2 } else { n as u8 },
+            if n > 2 { n as u8 - 2 } else { 0 },
+        ),
         _ => ((n > 0) as u8, (n > 2) as u8),
     }
 }
@@ -154,7 +167,10 @@ mod tests {
                 let back = f16::from_bits(h).to_f64();
                 let next = f16::from_bits((h & 0x7fff) + 1).to_f64().copysign(v as f64);
                 assert!(back.abs() <= (v as f64).abs(), "{v}: {back}");
-                assert!(((h & 0x7fff) == 0x7bff) || next.abs() > (v as f64).abs(), "{v}: {h:#x} is not the largest below");
+                assert!(
+                    ((h & 0x7fff) == 0x7bff) || next.abs() > (v as f64).abs(),
+                    "{v}: {h:#x} is not the largest below"
+                );
             }
             x *= 1.0001;
         }
@@ -175,9 +191,15 @@ mod tests {
     fn f16_packs_two_halves_a_register_low_first() {
         let v = [1.0f32, 2.0, 3.0, 0.5].map(f32::to_bits);
         let w = pack(v, 0xf, OutputMode::F16Rn);
-        assert_eq!(&w.slots[..w.len as usize], &[(0, 0x4000_3c00), (2, 0x3800_4200)]);
+        assert_eq!(
+            &w.slots[..w.len as usize],
+            &[(0, 0x4000_3c00), (2, 0x3800_4200)]
+        );
         let w = pack(v, 0b0111, OutputMode::F16Rz);
-        assert_eq!(&w.slots[..w.len as usize], &[(0, 0x4000_3c00), (2, 0x0000_4200)]);
+        assert_eq!(
+            &w.slots[..w.len as usize],
+            &[(0, 0x4000_3c00), (2, 0x0000_4200)]
+        );
         let w = pack(v, 0b1000, OutputMode::F16Rn);
         assert_eq!(&w.slots[..w.len as usize], &[(0, 0x3800)]);
         assert_eq!(destination_counts(3, OutputMode::F32), (2, 1));

@@ -7,7 +7,13 @@ use tld4_emu::*;
 use tld4_textures::*;
 
 fn desc(kind: TextureKind, format: Format, w: u32, h: u32, layers: u32) -> TextureDesc {
-    TextureDesc { kind, format, width: w, height: h, layers }
+    TextureDesc {
+        kind,
+        format,
+        width: w,
+        height: h,
+        layers,
+    }
 }
 
 /// An R32_UINT texture whose texel (x, y) of storage layer l holds x + 10 y + 100 l.
@@ -25,7 +31,10 @@ fn setup(texture: Texture, sampler: Sampler) -> Setup {
     let mut pool = TexturePool::new();
     let t = pool.add_texture(texture);
     let s = pool.add_sampler(sampler);
-    Setup { pool, handle: Handle::new(t, s).unwrap().0 }
+    Setup {
+        pool,
+        handle: Handle::new(t, s).unwrap().0,
+    }
 }
 
 /// Coordinates that put i0 = i, j0 = j on a w x h texture: u = i + 1, v = j + 1.
@@ -53,12 +62,22 @@ fn uniform_handle_2d_gathers_in_vulkan_order_into_rd_then_rd2() {
         w.set_reg_f32(lane, 21, v);
     }
     let rep = run("TLD4.R R10, R8, R20, UR4, 2D ;", &mut w, &s).unwrap();
-    assert_eq!(rep, ExecReport { executed: u32::MAX, nonresident: 0 });
+    assert_eq!(
+        rep,
+        ExecReport {
+            executed: u32::MAX,
+            nonresident: 0
+        }
+    );
     for lane in 0..32 {
         let (i, j) = ((lane % 3) as u32, (lane % 2) as u32);
         let t = |x: u32, y: u32| x + 10 * y;
         // x, y in R8, R9 (Rd); z, w in R10, R11 (Rd2).
-        assert_eq!(regs(&w, lane, 8, 4), vec![t(i, j + 1), t(i + 1, j + 1), t(i + 1, j), t(i, j)], "lane {lane}");
+        assert_eq!(
+            regs(&w, lane, 8, 4),
+            vec![t(i, j + 1), t(i + 1, j + 1), t(i + 1, j), t(i, j)],
+            "lane {lane}"
+        );
     }
 }
 
@@ -67,12 +86,20 @@ fn register_handle_comes_first_in_rb_then_offsets_then_dref() {
     // Two textures: lanes pick one by their handle (form 0xd64, NAK's Rb order).
     let mut pool = TexturePool::new();
     let a = pool.add_texture(named(TextureKind::Tex2D, 8, 8, 1));
-    let b = pool.add_texture(Texture::from_fn(desc(TextureKind::Tex2D, Format::R32Uint, 8, 8, 1), |_, x, y| [1000 + x + 10 * y, 0, 0, 0]).unwrap());
+    let b = pool.add_texture(
+        Texture::from_fn(
+            desc(TextureKind::Tex2D, Format::R32Uint, 8, 8, 1),
+            |_, x, y| [1000 + x + 10 * y, 0, 0, 0],
+        )
+        .unwrap(),
+    );
     let smp = pool.add_sampler(Sampler::default());
     let s = Setup { pool, handle: 0 };
     let mut w = WarpState::new();
     for lane in 0..32 {
-        let h = Handle::new(if lane % 2 == 0 { a } else { b }, smp).unwrap().0;
+        let h = Handle::new(if lane % 2 == 0 { a } else { b }, smp)
+            .unwrap()
+            .0;
         w.set_reg(lane, 30, h);
         // AOFFI (dx, dy) = (2, -1): x | (y << 8), 6 bits each.
         w.set_reg(lane, 31, 2 | ((-1i32 as u32) & 0x3f) << 8);
@@ -85,22 +112,35 @@ fn register_handle_comes_first_in_rb_then_offsets_then_dref() {
         let base = if lane % 2 == 0 { 0 } else { 1000 };
         // i0 = 1 + 2 = 3, j0 = 3 - 1 = 2.
         let t = |x: u32, y: u32| base + x + 10 * y;
-        assert_eq!(regs(&w, lane, 8, 4), vec![t(3, 3), t(4, 3), t(4, 2), t(3, 2)], "lane {lane}");
+        assert_eq!(
+            regs(&w, lane, 8, 4),
+            vec![t(3, 3), t(4, 3), t(4, 2), t(3, 2)],
+            "lane {lane}"
+        );
     }
 }
 
 #[test]
 fn ptp_reads_two_registers_of_six_bit_signed_bytes() {
     let d = desc(TextureKind::Tex2D, Format::R32Uint, 128, 128, 1);
-    let s = setup(Texture::from_fn(d, |_, x, y| [x + 1000 * y, 0, 0, 0]).unwrap(), Sampler::default());
+    let s = setup(
+        Texture::from_fn(d, |_, x, y| [x + 1000 * y, 0, 0, 0]).unwrap(),
+        Sampler::default(),
+    );
     let mut w = WarpState::new();
     w.set_ureg(7, s.handle);
     let (u, v) = st(40, 40, 128, 128);
     let offs: [[i8; 2]; 4] = [[-32, 31], [1, 2], [-3, -4], [5, -6]];
     let byte = |o: i8| (o as u8 & 0x3f) as u32;
     // Bits 7:6 of each byte are ignored (6-bit fields): set them to prove it.
-    let r0 = (byte(offs[0][0]) | 0xc0) | byte(offs[0][1]) << 8 | byte(offs[1][0]) << 16 | byte(offs[1][1]) << 24;
-    let r1 = byte(offs[2][0]) | byte(offs[2][1]) << 8 | (byte(offs[3][0]) | 0x40) << 16 | byte(offs[3][1]) << 24;
+    let r0 = (byte(offs[0][0]) | 0xc0)
+        | byte(offs[0][1]) << 8
+        | byte(offs[1][0]) << 16
+        | byte(offs[1][1]) << 24;
+    let r1 = byte(offs[2][0])
+        | byte(offs[2][1]) << 8
+        | (byte(offs[3][0]) | 0x40) << 16
+        | byte(offs[3][1]) << 24;
     for lane in 0..32 {
         w.set_reg_f32(lane, 2, u);
         w.set_reg_f32(lane, 3, v);
@@ -129,7 +169,11 @@ fn array_layer_is_the_low_half_of_the_first_ra_register_and_clamps() {
     run("TLD4.R R10, R8, R20, UR4, ARRAY_2D ;", &mut w, &s).unwrap();
     for lane in 0..32 {
         let layer = (lane as u32).min(2);
-        assert_eq!(w.reg(lane, 11), 100 * layer, "lane {lane}: (i0, j0) = (0, 0) of layer {layer}");
+        assert_eq!(
+            w.reg(lane, 11),
+            100 * layer,
+            "lane {lane}: (i0, j0) = (0, 0) of layer {layer}"
+        );
     }
 }
 
@@ -151,13 +195,21 @@ fn cube_coordinates_are_three_registers() {
         // At the face centre the footprint is the whole 2x2 face: all four texels of that layer.
         let mut got = regs(&w, lane, 8, 4);
         got.sort();
-        assert_eq!(got, vec![100 * face, 1 + 100 * face, 10 + 100 * face, 11 + 100 * face], "lane {lane}");
+        assert_eq!(
+            got,
+            vec![100 * face, 1 + 100 * face, 10 + 100 * face, 11 + 100 * face],
+            "lane {lane}"
+        );
     }
 }
 
 #[test]
 fn write_mask_packs_enabled_components_and_rz_discards() {
-    let tex = Texture::from_fn(desc(TextureKind::Tex2D, Format::Rgba32Uint, 4, 4, 1), |_, x, y| [x + 10 * y, 0, 0, 0]).unwrap();
+    let tex = Texture::from_fn(
+        desc(TextureKind::Tex2D, Format::Rgba32Uint, 4, 4, 1),
+        |_, x, y| [x + 10 * y, 0, 0, 0],
+    )
+    .unwrap();
     let s = setup(tex, Sampler::default());
     let mut w = WarpState::new();
     w.set_ureg(4, s.handle);
@@ -198,7 +250,11 @@ fn guard_active_mask_and_negation_select_lanes() {
     let expected: u32 = (0..16).filter(|l| l % 4 != 0).map(|l| 1u32 << l).sum();
     assert_eq!(rep.executed, expected);
     for lane in 0..32 {
-        assert_eq!(w.reg(lane, 8) != 0xdead, expected >> lane & 1 == 1, "lane {lane}");
+        assert_eq!(
+            w.reg(lane, 8) != 0xdead,
+            expected >> lane & 1 == 1,
+            "lane {lane}"
+        );
     }
 }
 
@@ -222,7 +278,10 @@ fn depth_compare_reads_dref_after_offsets() {
     let d = desc(TextureKind::Tex2D, Format::D32Float, 4, 4, 1);
     // depth(x, y) = x / 4
     let tex = Texture::from_fn(d, |_, x, _| [(x as f32 / 4.0).to_bits(), 0, 0, 0]).unwrap();
-    let sampler = Sampler { compare: Some(CompareOp::Less), ..Sampler::default() };
+    let sampler = Sampler {
+        compare: Some(CompareOp::Less),
+        ..Sampler::default()
+    };
     let s = setup(tex, sampler);
     let mut w = WarpState::new();
     w.set_ureg(4, s.handle);
@@ -243,8 +302,14 @@ fn depth_compare_reads_dref_after_offsets() {
 fn f16_output_packs_pairs_into_rd_and_rd2() {
     let d = desc(TextureKind::Tex2D, Format::R32Float, 2, 2, 1);
     // texels (x, y): values chosen to round differently under RN and RZ.
-    let vals = [1.0f32 + 3.0 * 2f32.powi(-12), 2.0, -1.0 - 3.0 * 2f32.powi(-12), 70000.0];
-    let tex = Texture::from_fn(d, |_, x, y| [vals[(x + 2 * y) as usize].to_bits(), 0, 0, 0]).unwrap();
+    let vals = [
+        1.0f32 + 3.0 * 2f32.powi(-12),
+        2.0,
+        -1.0 - 3.0 * 2f32.powi(-12),
+        70000.0,
+    ];
+    let tex =
+        Texture::from_fn(d, |_, x, y| [vals[(x + 2 * y) as usize].to_bits(), 0, 0, 0]).unwrap();
     let s = setup(tex, Sampler::default());
     let mut w = WarpState::new();
     w.set_ureg(4, s.handle);
@@ -256,7 +321,12 @@ fn f16_output_packs_pairs_into_rd_and_rd2() {
     // Gather order: (0,1), (1,1), (1,0), (0,0) = vals[2], vals[3], vals[1], vals[0].
     let order = [vals[2], vals[3], vals[1], vals[0]];
     for (mode, round) in [("RN", f16_rn as fn(f32) -> u16), ("RZ", f16_rz)] {
-        run(&format!("TLD4.R.F16.{mode} R10, R8, R20, UR4, 2D ;"), &mut w, &s).unwrap();
+        run(
+            &format!("TLD4.R.F16.{mode} R10, R8, R20, UR4, 2D ;"),
+            &mut w,
+            &s,
+        )
+        .unwrap();
         let h = |k: usize| round(order[k]) as u32;
         assert_eq!(w.reg(0, 8), h(0) | h(1) << 16, "{mode}");
         assert_eq!(w.reg(0, 10), h(2) | h(3) << 16, "{mode}");
@@ -286,7 +356,11 @@ fn predicate_destination_is_set_when_not_resident() {
     for lane in 0..32 {
         assert_eq!(w.pred(lane, 0), lane >= 16, "lane {lane}");
         if lane >= 16 {
-            assert_eq!(regs(&w, lane, 8, 4), vec![0; 4], "non-resident lanes read zeros");
+            assert_eq!(
+                regs(&w, lane, 8, 4),
+                vec![0; 4],
+                "non-resident lanes read zeros"
+            );
         }
     }
 }
@@ -317,15 +391,47 @@ fn out_of_range_registers_fault_before_anything_is_written() {
     w.set_ureg(4, s.handle);
     // Rd2 = R254 receives z, w: R254, R255 runs past R254.
     let e = run("TLD4.R R254, R8, R20, UR4, 2D ;", &mut w, &s).unwrap_err();
-    assert_eq!(e, WarpFault::RegisterOutOfRange { operand: Operand::Rd2, first: 254, last: 255, limit: 254, limit_name: "R254" });
+    assert_eq!(
+        e,
+        WarpFault::RegisterOutOfRange {
+            operand: Operand::Rd2,
+            first: 254,
+            last: 255,
+            limit: 254,
+            limit_name: "R254"
+        }
+    );
     // A 3-coordinate vector at R253.
     let e = run("TLD4.R R10, R8, R253, UR4, CUBE ;", &mut w, &s).unwrap_err();
-    assert!(matches!(e, WarpFault::RegisterOutOfRange { operand: Operand::Ra, first: 253, last: 255, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            WarpFault::RegisterOutOfRange {
+                operand: Operand::Ra,
+                first: 253,
+                last: 255,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Registers per thread.
     w.regs_per_thread = 24;
     assert!(run("TLD4.R R22, R8, R20, UR4, 2D ;", &mut w, &s).is_ok());
     let e = run("TLD4.R R23, R8, R20, UR4, 2D ;", &mut w, &s).unwrap_err();
-    assert!(matches!(e, WarpFault::RegisterOutOfRange { operand: Operand::Rd2, first: 23, last: 24, limit: 23, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            WarpFault::RegisterOutOfRange {
+                operand: Operand::Rd2,
+                first: 23,
+                last: 24,
+                limit: 23,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Illegal encoding wins over out-of-range.
     let e = run("TLD4.R R254, R8, R20, UR4, INVALID0 ;", &mut w, &s).unwrap_err();
     assert!(matches!(e, WarpFault::IllegalEncoding(_)));
@@ -337,10 +443,23 @@ fn alignment_is_a_setting_off_by_default() {
     let mut w = WarpState::new();
     w.set_ureg(4, s.handle);
     let insn = parse("TLD4.R R11, R9, R20, UR4, 2D ;").unwrap();
-    assert!(Tld4Exec::new(&insn, ExecConfig::default()).execute(&mut w, &s.pool).is_ok());
-    let strict = ExecConfig { require_aligned_pairs: true, ..ExecConfig::default() };
-    let e = Tld4Exec::new(&insn, strict).execute(&mut w, &s.pool).unwrap_err();
-    assert_eq!(e, WarpFault::MisalignedRegister { operand: Operand::Rd, reg: 9 });
+    assert!(Tld4Exec::new(&insn, ExecConfig::default())
+        .execute(&mut w, &s.pool)
+        .is_ok());
+    let strict = ExecConfig {
+        require_aligned_pairs: true,
+        ..ExecConfig::default()
+    };
+    let e = Tld4Exec::new(&insn, strict)
+        .execute(&mut w, &s.pool)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        WarpFault::MisalignedRegister {
+            operand: Operand::Rd,
+            reg: 9
+        }
+    );
     // A single register (mask with one component) needs no alignment.
     let one = parse("TLD4.R R11, R9, R20, UR4, 2D, 0x1 ;").unwrap();
     assert!(Tld4Exec::new(&one, strict).execute(&mut w, &s.pool).is_ok());
@@ -351,7 +470,15 @@ fn bad_handles_name_the_lowest_lane_and_the_index() {
     let s = setup(named(TextureKind::Tex2D, 4, 4, 1), Sampler::default());
     let mut w = WarpState::new();
     for lane in 0..32 {
-        w.set_reg(lane, 30, if lane >= 5 { Handle::new(9, 0).unwrap().0 } else { s.handle });
+        w.set_reg(
+            lane,
+            30,
+            if lane >= 5 {
+                Handle::new(9, 0).unwrap().0
+            } else {
+                s.handle
+            },
+        );
         w.set_reg(lane, 8, 0xdead);
     }
     let e = run("TLD4.R.B R10, R8, R20, R30, 2D ;", &mut w, &s).unwrap_err();
@@ -385,10 +512,20 @@ fn unmodeled_cases_are_typed_and_distinct() {
         assert!(e.is_not_modeled(), "{text}: {e}");
         assert!(e.to_string().contains(what), "{text}: {e}");
     }
-    let d = setup(Texture::from_fn(desc(TextureKind::Tex2D, Format::D32Float, 4, 4, 1), |_, _, _| [0, 0, 0, 0]).unwrap(), Sampler::default());
+    let d = setup(
+        Texture::from_fn(
+            desc(TextureKind::Tex2D, Format::D32Float, 4, 4, 1),
+            |_, _, _| [0, 0, 0, 0],
+        )
+        .unwrap(),
+        Sampler::default(),
+    );
     w.set_ureg(4, d.handle);
     let e = run("TLD4.R.DC R10, R8, R20, R24, UR4, 2D ;", &mut w, &d).unwrap_err();
-    assert!(e.is_not_modeled() && e.to_string().contains("compare"), "{e}");
+    assert!(
+        e.is_not_modeled() && e.to_string().contains("compare"),
+        "{e}"
+    );
     let c = setup(named(TextureKind::Cube, 4, 4, 1), Sampler::default());
     w.set_ureg(4, c.handle);
     let e = run("TLD4.R.AOFFI R10, R8, R20, R24, UR4, CUBE ;", &mut w, &c).unwrap_err();
@@ -412,6 +549,8 @@ fn hints_change_no_value() {
     insn.dst_wr_sb = 3;
     insn.req_bit_set = 0x3f;
     insn.pm_pred = 2;
-    Tld4Exec::new(&insn, ExecConfig::default()).execute(&mut w, &s.pool).unwrap();
+    Tld4Exec::new(&insn, ExecConfig::default())
+        .execute(&mut w, &s.pool)
+        .unwrap();
     assert_eq!(w, plain);
 }

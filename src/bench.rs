@@ -1,0 +1,211 @@
+//! `tld4 bench`: decode, disassembly and execution throughput (median of several runs).
+//! Targets (issue 4, one core): decode >= 200 M words/s; disassembly >= 12 M words/s;
+//! >= 120 M lane gathers/s for RGBA8 2D clamp-to-edge; >= 90 M/s for D32 cube-array DC.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use tld4_decoder::{decode, field, LEGAL_OPEX_VALUES};
+use tld4_emu::{ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_textures::{
+    AddressMode, CompareOp, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
+};
+
+use crate::CmdResult;
+
+/// Arguments of `tld4 bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Runs of each measurement (the median is reported).
+    #[arg(long, default_value_t = 7)]
+    pub runs: usize,
+    /// Scale of each run (1 = about 0.1-0.3 s a run).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
+}
+
+/// Times `f` (which performs `work` units) `runs` times; returns the median units per second.
+fn median_rate(runs: usize, work: u64, mut f: impl FnMut()) -> f64 {
+    f(); // warm-up
+    let mut rates: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            work as f64 / t.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(|a, b| a.partial_cmp(b).expect("finite rates"));
+    rates[rates.len() / 2]
+}
+
+/// Legal words with random fields (a legal opcode, bit 91 and opex put in).
+fn words(n: usize) -> Vec<u128> {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    (0..n)
+        .map(|_| {
+            let w: u128 = rng.gen();
+            let w = field::form.set(w, if rng.gen() { 0xd64 } else { 0xf63 });
+            let w = field::bit_91.set(w, 1);
+            let opex = LEGAL_OPEX_VALUES[rng.gen_range(0..LEGAL_OPEX_VALUES.len())] as u32;
+            field::batch_t.set(field::usched_info.set(w, opex & 0x1f), opex >> 5)
+        })
+        .collect()
+}
+
+/// One execution workload: a pool, an instruction and a warp set up for it.
+struct Workload {
+    name: &'static str,
+    pool: TexturePool,
+    exec: Tld4Exec,
+    warp: WarpState,
+}
+
+fn workload(
+    name: &'static str,
+    texture: Texture,
+    sampler: Sampler,
+    text: &str,
+    fill: impl Fn(&mut ChaCha8Rng, &mut WarpState, usize),
+) -> Workload {
+    let mut pool = TexturePool::new();
+    let t = pool.add_texture(texture);
+    let s = pool.add_sampler(sampler);
+    let insn = tld4_decoder::parse(text).expect("bench instruction");
+    let mut warp = WarpState::new();
+    warp.set_ureg(4, Handle::new(t, s).expect("handle").0);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for lane in 0..WARP_SIZE {
+        fill(&mut rng, &mut warp, lane);
+    }
+    Workload {
+        name,
+        pool,
+        exec: Tld4Exec::new(&insn, ExecConfig::default()),
+        warp,
+    }
+}
+
+fn workloads() -> Vec<Workload> {
+    let d = |kind, format, w, h, layers| TextureDesc {
+        kind,
+        format,
+        width: w,
+        height: h,
+        layers,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let rgba8 = Texture::from_fn(
+        d(TextureKind::Tex2D, Format::Rgba8Unorm, 256, 256, 1),
+        |_, _, _| {
+            [
+                rng.gen_range(0..256),
+                rng.gen_range(0..256),
+                rng.gen_range(0..256),
+                rng.gen_range(0..256),
+            ]
+        },
+    )
+    .expect("texture");
+    let depth = Texture::from_fn(
+        d(TextureKind::CubeArray, Format::D32Float, 64, 64, 4),
+        |_, _, _| [rng.gen_range(0.0f32..1.0).to_bits(), 0, 0, 0],
+    )
+    .expect("texture");
+    let rgba8_ptp = rgba8.clone();
+    let coords = |rng: &mut ChaCha8Rng, w: &mut WarpState, lane: usize| {
+        w.set_reg_f32(lane, 20, rng.gen_range(-0.1f32..1.1));
+        w.set_reg_f32(lane, 21, rng.gen_range(-0.1f32..1.1));
+    };
+    vec![
+        workload(
+            "RGBA8 UNORM 2D, clamp to edge",
+            rgba8,
+            Sampler::default(),
+            "TLD4.R R10, R8, R20, UR4, 2D ;",
+            coords,
+        ),
+        workload(
+            "D32 FLOAT cube array, depth compare",
+            depth,
+            Sampler {
+                compare: Some(CompareOp::LessOrEqual),
+                ..Sampler::default()
+            },
+            "TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;",
+            |rng, w, lane| {
+                w.set_reg(lane, 20, rng.gen_range(0..4));
+                for r in 21..24 {
+                    w.set_reg_f32(lane, r, rng.gen_range(-1.0f32..1.0));
+                }
+                w.set_reg_f32(lane, 24, rng.gen_range(0.0f32..1.0));
+            },
+        ),
+        workload(
+            "RGBA8 UNORM 2D, PTP, repeat",
+            rgba8_ptp,
+            Sampler::with_address(AddressMode::Repeat),
+            "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
+            move |rng, w, lane| {
+                coords(rng, w, lane);
+                w.set_reg(lane, 24, rng.gen());
+                w.set_reg(lane, 25, rng.gen());
+            },
+        ),
+    ]
+}
+
+pub fn bench(args: &BenchArgs) -> CmdResult {
+    let runs = args.runs;
+    let n = ((1 << 20) as f64 * args.scale).max(1024.0) as usize;
+    let ws = words(n);
+    println!("tld4 bench: median of {runs} runs, one thread\n");
+    let decode_rate = median_rate(runs, (ws.len() * 16) as u64, || {
+        for _ in 0..16 {
+            for &w in &ws {
+                let _ = black_box(decode(black_box(w)));
+            }
+        }
+    });
+    println!(
+        "{:<44} {:>10.1} M words/s   (target 200)",
+        "decode",
+        decode_rate / 1e6
+    );
+    let decoded: Vec<_> = ws
+        .iter()
+        .map(|&w| decode(w).expect("legal by construction"))
+        .collect();
+    let mut text = String::with_capacity(128);
+    let disasm_rate = median_rate(runs, decoded.len() as u64, || {
+        for insn in &decoded {
+            text.clear();
+            let _ = insn.write_text(&mut text);
+            black_box(&text);
+        }
+    });
+    println!(
+        "{:<44} {:>10.1} M words/s   (target 12)",
+        "disassembly (text)",
+        disasm_rate / 1e6
+    );
+    let warps = ((20_000.0 * args.scale) as usize).max(100);
+    for w in workloads() {
+        let mut warp = w.warp.clone();
+        let rate = median_rate(runs, warps as u64, || {
+            for _ in 0..warps {
+                let _ = black_box(w.exec.execute(&mut warp, &w.pool));
+            }
+        });
+        println!(
+            "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s",
+            format!("execute: {}", w.name),
+            rate / 1e6,
+            rate * WARP_SIZE as f64 / 1e6
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
