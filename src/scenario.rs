@@ -173,6 +173,16 @@ pub enum Expected {
     Pred(bool),
 }
 
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Float(x) => write!(f, "{x:?}"),
+            Expected::Bits(b) => write!(f, "{b:#010x}"),
+            Expected::Pred(p) => write!(f, "{p}"),
+        }
+    }
+}
+
 /// One lane's expectation: (location, value, tolerance, JSON path).
 pub type LaneExpect = Vec<(Loc, Expected, Tolerance, String)>;
 
@@ -606,7 +616,7 @@ pub fn matches(expected: Expected, tol: Tolerance, got_bits: u32, got_pred: bool
 /// Formats a register value: hex, then as f32 and u32 (and the two halves with F16 output).
 pub fn show_value(bits: u32, mode: OutputMode) -> String {
     match mode {
-        OutputMode::F32 => format!("{bits:#010x} (f32 {}, u32 {bits})", f32::from_bits(bits)),
+        OutputMode::F32 => format!("{bits:#010x} (f32 {:?}, u32 {bits})", f32::from_bits(bits)),
         _ => {
             let h = |x: u32| half::f16::from_bits(x as u16).to_f32();
             format!(
@@ -694,7 +704,7 @@ pub fn run(mut s: Scenario) -> Outcome {
                                 Loc::Reg(_) => show_value(bits, OutputMode::F32),
                                 Loc::Pred(_) => pred.to_string(),
                             };
-                            bad.push(format!("{l} = {got}, expected {want:?} ({path})"));
+                            bad.push(format!("{l} = {got}, expected {want} ({path})"));
                         }
                     }
                     if bad.is_empty() {
