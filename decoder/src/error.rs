@@ -16,7 +16,9 @@ pub enum DecodeError {
         opcode: u16,
     },
     /// Bit 91 is clear (nvdisasm: "Illegal instruction").
-    #[error("bit 91 is clear, and every TLD4 needs it set (nvdisasm reports an illegal instruction)")]
+    #[error(
+        "bit 91 is clear, and every TLD4 needs it set (nvdisasm reports an illegal instruction)"
+    )]
     Bit91Clear,
     /// The scheduling pair is not in nvdisasm's table `TABLES_opex_0`.
     #[error(

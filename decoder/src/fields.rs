@@ -343,11 +343,15 @@ tld4_fields! {
 
 /// The field table as a Markdown table (the source of `docs/fields.md`).
 pub fn fields_markdown() -> String {
-    let mut s = String::from(
-        "| bits | field | source's name | meaning |\n|---|---|---|---|\n",
-    );
+    let mut s = String::from("| bits | field | source's name | meaning |\n|---|---|---|---|\n");
     for f in FIELDS {
-        s.push_str(&format!("| {} | `{}` | {} | {} |\n", f.bits(), f.name, f.source_name, f.doc.trim()));
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {} |\n",
+            f.bits(),
+            f.name,
+            f.source_name,
+            f.doc.trim()
+        ));
     }
     s
 }

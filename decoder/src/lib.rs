@@ -20,15 +20,15 @@
 
 mod error;
 mod fields;
-mod opex;
 mod operands;
+mod opex;
 mod text;
 mod values;
 
 pub use error::{DecodeError, EncodeError, ParseError};
 pub use fields::{field, fields_markdown, AlwaysSet, FieldSpec, FieldValue, Tld4, FIELDS};
-pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use operands::{RaLayout, RbLayout};
+pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
 pub use values::*;
 
@@ -41,7 +41,11 @@ pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
     let insn = Tld4::read_fields(word)?;
     let opex = opex_value(insn.usched_info, insn.batch_t);
     if !is_legal_opex(opex) {
-        return Err(DecodeError::UndefinedOpex { opex, usched_info: insn.usched_info, batch_t: insn.batch_t });
+        return Err(DecodeError::UndefinedOpex {
+            opex,
+            usched_info: insn.usched_info,
+            batch_t: insn.batch_t,
+        });
     }
     Ok(insn)
 }
@@ -63,9 +67,16 @@ impl Tld4 {
         let word = self.encode();
         let back = decode(word)?;
         if back != *self {
-            for ((spec, ours, _), (_, theirs, _)) in self.field_values().into_iter().zip(back.field_values()) {
+            for ((spec, ours, _), (_, theirs, _)) in
+                self.field_values().into_iter().zip(back.field_values())
+            {
                 if ours != theirs {
-                    return Err(EncodeError::TooWide { field: spec.name, bits: spec.bits(), width: spec.width(), value: ours });
+                    return Err(EncodeError::TooWide {
+                        field: spec.name,
+                        bits: spec.bits(),
+                        width: spec.width(),
+                        value: ours,
+                    });
                 }
             }
         }

@@ -63,7 +63,10 @@ impl Tld4 {
     /// What the Ra vector holds for this dimension (INVALIDn dimensions read 2 coordinates:
     /// they never execute).
     pub const fn ra_layout(&self) -> RaLayout {
-        RaLayout { layer: self.dimension.is_array(), coords: if self.dimension.is_cube() { 3 } else { 2 } }
+        RaLayout {
+            layer: self.dimension.is_array(),
+            coords: if self.dimension.is_cube() { 3 } else { 2 },
+        }
     }
 
     /// What the Rb vector holds for this form and these modifiers.

@@ -26,31 +26,73 @@ use crate::Tld4;
 /// fields, `ignored_*`, and URc in the register form). Opex 0 is legal (nvdisasm).
 pub const PARSE_DEFAULT_IGNORED_48_59_UNIFORM: u16 = 0x0ff;
 
-/// Writes `R<n>` etc. without going through the formatting machinery (the hot path of
-/// `tld4 disasm` and the disassembly benchmark).
-#[inline]
-fn push_num(out: &mut impl Write, n: u8) -> fmt::Result {
-    let mut buf = [0u8; 3];
-    let mut i = 3;
-    let mut v = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + v % 10;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    // SAFETY-free: the bytes are ASCII digits.
-    out.write_str(core::str::from_utf8(&buf[i..]).unwrap_or("?"))
+/// A stack buffer the text is built in (no allocation, no formatting machinery: the hot
+/// path of `tld4 disasm` and of the disassembly benchmark). Indexing by a `u8` into 256
+/// bytes needs no bounds checks; the longest TLD4 text is under 130 bytes.
+struct TextBuf {
+    buf: [u8; 256],
+    len: u8,
 }
 
-fn push_pred(out: &mut impl Write, p: Pred) -> fmt::Result {
-    if p.is_pt() {
-        out.write_str("PT")
-    } else {
-        out.write_char('P')?;
-        push_num(out, p.0)
+/// The decimal digits of 0..=255, three bytes each, and how many of them count.
+const DIGITS: [([u8; 3], u8); 256] = {
+    let mut t = [([0u8; 3], 0u8); 256];
+    let mut n = 0;
+    while n < 256 {
+        let d = [
+            b'0' + (n / 100) as u8,
+            b'0' + (n / 10 % 10) as u8,
+            b'0' + (n % 10) as u8,
+        ];
+        t[n] = if n >= 100 {
+            (d, 3)
+        } else if n >= 10 {
+            ([d[1], d[2], 0], 2)
+        } else {
+            ([d[2], 0, 0], 1)
+        };
+        n += 1;
+    }
+    t
+};
+
+impl TextBuf {
+    #[inline(always)]
+    fn byte(&mut self, c: u8) {
+        self.buf[self.len as usize] = c;
+        self.len = self.len.wrapping_add(1);
+    }
+    #[inline(always)]
+    fn push(&mut self, s: &str) {
+        for &c in s.as_bytes() {
+            self.byte(c);
+        }
+    }
+    #[inline(always)]
+    fn num(&mut self, n: u8) {
+        let (d, k) = DIGITS[n as usize];
+        self.buf[self.len as usize] = d[0];
+        self.buf[self.len.wrapping_add(1) as usize] = d[1];
+        self.buf[self.len.wrapping_add(2) as usize] = d[2];
+        self.len = self.len.wrapping_add(k);
+    }
+    #[inline(always)]
+    fn pred(&mut self, p: Pred) {
+        if p.is_pt() {
+            self.push("PT");
+        } else {
+            self.byte(b'P');
+            self.num(p.0);
+        }
+    }
+    #[inline(always)]
+    fn reg(&mut self, r: Reg) {
+        if r.is_rz() {
+            self.push("RZ");
+        } else {
+            self.byte(b'R');
+            self.num(r.0);
+        }
     }
 }
 
@@ -67,107 +109,99 @@ impl Tld4 {
     /// Writes nvdisasm's text of the instruction (what nvdisasm prints for a file holding
     /// this word alone, without the address comment and leading spaces).
     pub fn write_text(&self, out: &mut impl Write) -> fmt::Result {
-        if self.guard_width() != 0 {
-            out.write_char('@')?;
+        let mut t = TextBuf {
+            buf: [0; 256],
+            len: 0,
+        };
+        let guard = self.guard_width();
+        if guard != 0 {
+            t.byte(b'@');
             if self.guard_negated {
-                out.write_char('!')?;
+                t.byte(b'!');
             }
-            push_pred(out, self.guard_pred)?;
-            out.write_char(' ')?;
+            t.pred(self.guard_pred);
+            t.byte(b' ');
         }
-        out.write_str("TLD4")?;
+        t.push("TLD4");
         if self.scr {
-            out.write_str(".SCR")?;
+            t.push(".SCR");
         }
-        out.write_char('.')?;
-        out.write_str(self.component.name())?;
+        t.byte(b'.');
+        t.push(self.component.name());
         if self.form == HandleForm::Register {
-            out.write_str(".B")?;
+            t.push(".B");
         }
         for name in [self.f16_mode.name(), self.offset_mode.name()] {
             if !name.is_empty() {
-                out.write_char('.')?;
-                out.write_str(name)?;
+                t.byte(b'.');
+                t.push(name);
             }
         }
         if self.depth_compare {
-            out.write_str(".DC")?;
+            t.push(".DC");
         }
         if self.eviction != Eviction::Normal {
-            out.write_char('.')?;
-            out.write_str(self.eviction.name())?;
+            t.byte(b'.');
+            t.push(self.eviction.name());
         }
         if self.nodep {
-            out.write_str(".NODEP")?;
+            t.push(".NODEP");
         }
-        let mut first = true;
+        // Operands: `[Pu,] Rd2, Rd, Ra, [Rb,] [URc,] dimension[, mask]`.
+        t.byte(b' ');
+        if !self.pred_dst.is_pt() {
+            t.pred(self.pred_dst);
+            t.push(", ");
+        }
+        t.reg(self.rd2);
+        t.push(", ");
+        t.reg(self.rd);
+        t.push(", ");
         let mut unknown_seen = false;
-        let mut sep = |out: &mut dyn Write, pad_unknown: bool| -> fmt::Result {
-            if !first {
-                out.write_char(',')?;
-            }
-            first = false;
-            out.write_char(' ')?;
-            if pad_unknown && !unknown_seen {
+        let mut unknown = |t: &mut TextBuf| {
+            // nvdisasm pads the first ???255 of a one-word listing by the guard's width.
+            if !unknown_seen {
                 unknown_seen = true;
-                for _ in 0..self.guard_width() {
-                    out.write_char(' ')?;
+                for _ in 0..guard {
+                    t.byte(b' ');
                 }
             }
-            Ok(())
+            t.push("???255");
         };
-        let reg = |out: &mut dyn Write, r: Reg| -> fmt::Result {
-            if r.is_rz() {
-                out.write_str("RZ")
-            } else {
-                out.write_char('R')?;
-                push_num(&mut WriteDyn(out), r.0)
-            }
-        };
-        let out: &mut dyn Write = &mut WriteDyn(out);
-        if !self.pred_dst.is_pt() {
-            sep(out, false)?;
-            push_pred(&mut WriteDyn(out), self.pred_dst)?;
-        }
-        sep(out, false)?;
-        reg(out, self.rd2)?;
-        sep(out, false)?;
-        reg(out, self.rd)?;
         if self.ra.is_rz() {
-            sep(out, true)?;
-            out.write_str("???255")?;
+            unknown(&mut t);
         } else {
-            sep(out, false)?;
-            reg(out, self.ra)?;
+            t.reg(self.ra);
         }
         match (self.form, self.rb.is_rz()) {
             (HandleForm::Uniform, true) => {}
             (HandleForm::Register, true) => {
-                sep(out, true)?;
-                out.write_str("???255")?;
+                t.push(", ");
+                unknown(&mut t);
             }
             (_, false) => {
-                sep(out, false)?;
-                reg(out, self.rb)?;
+                t.push(", ");
+                t.reg(self.rb);
             }
         }
         if self.form == HandleForm::Uniform {
-            sep(out, false)?;
+            t.push(", ");
             if self.ur.is_urz() {
-                out.write_str("URZ")?;
+                t.push("URZ");
             } else {
-                out.write_str("UR")?;
-                push_num(&mut WriteDyn(out), self.ur.0)?;
+                t.push("UR");
+                t.num(self.ur.0);
             }
         }
-        sep(out, false)?;
-        out.write_str(self.dimension.name())?;
+        t.push(", ");
+        t.push(self.dimension.name());
         if self.write_mask != WriteMask::ALL {
-            sep(out, false)?;
-            out.write_str("0x")?;
-            out.write_char(char::from_digit(self.write_mask.0 as u32 & 0xf, 16).unwrap_or('?'))?;
+            t.push(", 0x");
+            t.byte(b"0123456789abcdef"[(self.write_mask.0 & 0xf) as usize]);
         }
-        out.write_str(" ;")
+        t.push(" ;");
+        // Only ASCII was pushed, so this never fails.
+        out.write_str(core::str::from_utf8(&t.buf[..t.len as usize]).map_err(|_| fmt::Error)?)
     }
 
     /// nvdisasm's text as a new string (see [`Tld4::write_text`]).
@@ -175,15 +209,6 @@ impl Tld4 {
         let mut s = String::with_capacity(64);
         let _ = self.write_text(&mut s);
         s
-    }
-}
-
-/// Adapts `&mut dyn Write` so that generic helpers can take it.
-struct WriteDyn<'a, W: Write + ?Sized>(&'a mut W);
-impl<W: Write + ?Sized> Write for WriteDyn<'_, W> {
-    #[inline]
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.write_str(s)
     }
 }
 
@@ -241,10 +266,18 @@ impl<'a> Cursor<'a> {
                 .chars()
                 .take_while(|c| !c.is_whitespace() && *c != ',' && *c != ';')
                 .collect();
-            let word = if word.is_empty() { rest.chars().take(1).collect() } else { word };
+            let word = if word.is_empty() {
+                rest.chars().take(1).collect()
+            } else {
+                word
+            };
             format!("`{word}`")
         };
-        ParseError { column: self.column(pos), expected: expected.into(), found }
+        ParseError {
+            column: self.column(pos),
+            expected: expected.into(),
+            found,
+        }
     }
 }
 
@@ -261,7 +294,11 @@ enum Operand {
 }
 
 fn parse_num(s: &str, max: u32) -> Option<u8> {
-    if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) || (s.len() > 1 && s.starts_with('0')) {
+    if s.is_empty()
+        || s.len() > 3
+        || !s.bytes().all(|b| b.is_ascii_digit())
+        || (s.len() > 1 && s.starts_with('0'))
+    {
         return None;
     }
     let v: u32 = s.parse().ok()?;
@@ -280,7 +317,9 @@ fn operand(word: &str) -> Option<Operand> {
         _ => {}
     }
     if let Some(hex) = word.strip_prefix("0x") {
-        return (hex.len() == 1).then(|| u8::from_str_radix(hex, 16).ok().map(Operand::Imm)).flatten();
+        return (hex.len() == 1)
+            .then(|| u8::from_str_radix(hex, 16).ok().map(Operand::Imm))
+            .flatten();
     }
     if let Some(n) = word.strip_prefix("UR") {
         return parse_num(n, 254).map(|n| Operand::UReg(UReg(n)));
@@ -353,7 +392,11 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
             return Err(c.error(at, "the component `.R`, `.G`, `.B` or `.A`"));
         }
     };
-    let form = if take(&mut i, &["B"]).is_some() { HandleForm::Register } else { HandleForm::Uniform };
+    let form = if take(&mut i, &["B"]).is_some() {
+        HandleForm::Register
+    } else {
+        HandleForm::Uniform
+    };
     // F16.RN / F16.RZ are two dot-separated words.
     let mut f16_mode = F16Mode::None;
     if mods.get(i).map(|m| m.1) == Some("F16") {
@@ -373,9 +416,12 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
     };
     if f16_mode == F16Mode::None && offset_mode == OffsetMode::Invalid3 {
         // Two INVALID3 in a row: the first was the F16 field.
-        if take(&mut i, &["AOFFI", "PTP", "INVALID3"]).map(|k| OffsetMode::ALL[k + 1]).map(|o| {
-            offset_mode = o;
-        }).is_some()
+        if take(&mut i, &["AOFFI", "PTP", "INVALID3"])
+            .map(|k| OffsetMode::ALL[k + 1])
+            .map(|o| {
+                offset_mode = o;
+            })
+            .is_some()
         {
             f16_mode = F16Mode::Invalid3;
         }
@@ -437,18 +483,19 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
     let end = c.pos;
     let mut k = 0;
     let next = |k: &mut usize| ops.get(*k).copied();
-    let expect = |k: &mut usize, what: &str, ok: &dyn Fn(Operand) -> Option<u8>| -> Result<u8, ParseError> {
-        match next(k) {
-            Some((at, op)) => match ok(op) {
-                Some(v) => {
-                    *k += 1;
-                    Ok(v)
-                }
-                None => Err(c.error(at, what)),
-            },
-            None => Err(c.error(end, what)),
-        }
-    };
+    let expect =
+        |k: &mut usize, what: &str, ok: &dyn Fn(Operand) -> Option<u8>| -> Result<u8, ParseError> {
+            match next(k) {
+                Some((at, op)) => match ok(op) {
+                    Some(v) => {
+                        *k += 1;
+                        Ok(v)
+                    }
+                    None => Err(c.error(at, what)),
+                },
+                None => Err(c.error(end, what)),
+            }
+        };
     let pred_dst = match ops.first() {
         Some((_, Operand::Pred(p))) => {
             k = 1;
@@ -467,23 +514,43 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
     };
     let rd2 = Reg(expect(&mut k, "the register Rd2 (components 2-3)", &gpr)?);
     let rd = Reg(expect(&mut k, "the register Rd (components 0-1)", &gpr)?);
-    let ra = Reg(expect(&mut k, "the coordinate register Ra", &gpr_or_unknown)?);
+    let ra = Reg(expect(
+        &mut k,
+        "the coordinate register Ra",
+        &gpr_or_unknown,
+    )?);
     let rb = match (form, ops.get(k).map(|o| o.1)) {
         (HandleForm::Uniform, Some(Operand::UReg(_))) => Reg::RZ,
-        (HandleForm::Uniform, _) => Reg(expect(&mut k, "the register Rb or the uniform handle register URc", &gpr_or_unknown)?),
-        (HandleForm::Register, _) => Reg(expect(&mut k, "the register Rb (handle, offsets, depth reference)", &gpr_or_unknown)?),
+        (HandleForm::Uniform, _) => Reg(expect(
+            &mut k,
+            "the register Rb or the uniform handle register URc",
+            &gpr_or_unknown,
+        )?),
+        (HandleForm::Register, _) => Reg(expect(
+            &mut k,
+            "the register Rb (handle, offsets, depth reference)",
+            &gpr_or_unknown,
+        )?),
     };
     let ur = match form {
-        HandleForm::Uniform => UReg(expect(&mut k, "the uniform handle register URc (UR0..UR254, URZ)", &|op| match op {
-            Operand::UReg(u) => Some(u.0),
-            _ => None,
-        })?),
+        HandleForm::Uniform => UReg(expect(
+            &mut k,
+            "the uniform handle register URc (UR0..UR254, URZ)",
+            &|op| match op {
+                Operand::UReg(u) => Some(u.0),
+                _ => None,
+            },
+        )?),
         HandleForm::Register => UReg(0),
     };
-    let dimension = Dimension::ALL[expect(&mut k, "the dimension (2D, CUBE, ARRAY_2D, ARRAY_CUBE, INVALID0/2/4/6)", &|op| match op {
-        Operand::Dim(d) => Some(d.raw() as u8),
-        _ => None,
-    })? as usize];
+    let dimension = Dimension::ALL[expect(
+        &mut k,
+        "the dimension (2D, CUBE, ARRAY_2D, ARRAY_CUBE, INVALID0/2/4/6)",
+        &|op| match op {
+            Operand::Dim(d) => Some(d.raw() as u8),
+            _ => None,
+        },
+    )? as usize];
     let write_mask = match ops.get(k) {
         Some(&(_, Operand::Imm(v))) => {
             k += 1;
@@ -492,7 +559,10 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
         _ => WriteMask::ALL,
     };
     if let Some(&(at, _)) = ops.get(k) {
-        return Err(c.error(at, "the end of the operands (after the dimension only a mask 0x0..0xe may follow)"));
+        return Err(c.error(
+            at,
+            "the end of the operands (after the dimension only a mask 0x0..0xe may follow)",
+        ));
     }
 
     Ok(Tld4 {
@@ -503,7 +573,11 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
         ra,
         rb,
         ur,
-        ignored_48_59: if form == HandleForm::Uniform { PARSE_DEFAULT_IGNORED_48_59_UNIFORM } else { 0 },
+        ignored_48_59: if form == HandleForm::Uniform {
+            PARSE_DEFAULT_IGNORED_48_59_UNIFORM
+        } else {
+            0
+        },
         scr,
         dimension,
         rd2,

@@ -22,7 +22,10 @@ fn read_half(header: &str, row: &str, missing: Option<usize>) -> Vec<String> {
     let header: Vec<&str> = header.split('\t').collect();
     let mut cells: Vec<&str> = row.split('\t').collect();
     // The label rows drop their trailing empty cells: those belong to the last label.
-    assert!(cells.len() <= header.len(), "the label row is longer than the header row");
+    assert!(
+        cells.len() <= header.len(),
+        "the label row is longer than the header row"
+    );
     cells.resize(header.len(), "");
     let expected_cols = if missing.is_some() { 63 } else { 64 };
     assert_eq!(header.len(), expected_cols, "unexpected column count");
@@ -47,16 +50,27 @@ fn read_half(header: &str, row: &str, missing: Option<usize>) -> Vec<String> {
 }
 
 fn variants() -> Vec<Variant> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../seeds/TLD4_SM100_encodings.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../seeds/TLD4_SM100_encodings.txt"
+    );
     let text = std::fs::read_to_string(path).expect("seeds/TLD4_SM100_encodings.txt");
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         if let Some(d) = lines[i].strip_prefix("distilled: ") {
-            let key = lines[i + 2].strip_prefix("key: ").expect("key line").to_string();
+            let key = lines[i + 2]
+                .strip_prefix("key: ")
+                .expect("key line")
+                .to_string();
             let uniform = key.contains("_UR_");
-            let rows: Vec<&str> = lines[i + 3..].iter().copied().filter(|l| !l.is_empty()).take(4).collect();
+            let rows: Vec<&str> = lines[i + 3..]
+                .iter()
+                .copied()
+                .filter(|l| !l.is_empty())
+                .take(4)
+                .collect();
             let (h1, r1, h2, r2) = (rows[0], rows[1], rows[2], rows[3]);
             let mut labels = read_half(h1, r1, (!uniform).then_some(40));
             labels.extend(read_half(h2, r2, (!uniform).then_some(104 - 64)));
@@ -77,7 +91,12 @@ fn variants() -> Vec<Variant> {
                     j += 1;
                 }
             }
-            out.push(Variant { key, distilled: d.to_string(), labels, groups });
+            out.push(Variant {
+                key,
+                distilled: d.to_string(),
+                labels,
+                groups,
+            });
             i = j;
         } else {
             i += 1;
@@ -124,7 +143,10 @@ fn field_of(label: &str, bit: u8, uniform: bool) -> &'static str {
 }
 
 fn field_at(bit: u8) -> &'static FieldSpec {
-    FIELDS.iter().find(|f| f.lo <= bit && bit <= f.hi).expect("every bit has a field")
+    FIELDS
+        .iter()
+        .find(|f| f.lo <= bit && bit <= f.hi)
+        .expect("every bit has a field")
 }
 
 #[test]
@@ -148,7 +170,11 @@ fn the_seed_has_six_variants() {
 fn field_table_covers_every_bit_once() {
     let mut next = 0u8;
     for f in FIELDS {
-        assert_eq!(f.lo, next, "field {} starts at {}, expected {next}", f.name, f.lo);
+        assert_eq!(
+            f.lo, next,
+            "field {} starts at {}, expected {next}",
+            f.name, f.lo
+        );
         assert!(f.hi >= f.lo);
         next = f.hi + 1;
     }
@@ -159,7 +185,11 @@ fn field_table_covers_every_bit_once() {
 fn field_table_agrees_with_every_seed_variant() {
     for v in variants() {
         let uniform = v.key.contains("_UR_");
-        let form = if uniform { HandleForm::Uniform } else { HandleForm::Register };
+        let form = if uniform {
+            HandleForm::Uniform
+        } else {
+            HandleForm::Register
+        };
         // The seed's fixed bits form the word of the distilled text (all operands 0).
         let mut fixed = 0u128;
         for bit in 0..128u8 {
@@ -170,12 +200,20 @@ fn field_table_agrees_with_every_seed_variant() {
                 "0" => {}
                 // Glitch: no column for bits 40 and 104 in the non-UR tables.
                 "(no column)" => {
-                    assert!(!uniform && (bit == 40 || bit == 104), "{}: bit {bit} has no column", v.key);
+                    assert!(
+                        !uniform && (bit == 40 || bit == 104),
+                        "{}: bit {bit} has no column",
+                        v.key
+                    );
                     continue;
                 }
                 label => {
                     let expected = field_of(label, bit, uniform);
-                    assert_eq!(ours.name, expected, "{}: bit {bit} ({label}) is {} in our table", v.key, ours.name);
+                    assert_eq!(
+                        ours.name, expected,
+                        "{}: bit {bit} ({label}) is {} in our table",
+                        v.key, ours.name
+                    );
                     continue;
                 }
             }
@@ -183,13 +221,20 @@ fn field_table_agrees_with_every_seed_variant() {
             // or a field that changes nothing (the seed fixes those at 0); 0xd64 never reads URc.
             let allowed = ["form", "dimension", "bit_91", "ur"];
             assert!(
-                allowed.contains(&ours.name) || ours.name.starts_with("ignored_") || ours.name == "pm_pred",
+                allowed.contains(&ours.name)
+                    || ours.name.starts_with("ignored_")
+                    || ours.name == "pm_pred",
                 "{}: fixed bit {bit} lies in our field {}",
                 v.key,
                 ours.name
             );
         }
-        assert_eq!(field::form.get(fixed), form.opcode() as u32, "{}: opcode", v.key);
+        assert_eq!(
+            field::form.get(fixed),
+            form.opcode() as u32,
+            "{}: opcode",
+            v.key
+        );
         assert_eq!(field::bit_91.get(fixed), 1, "{}: bit 91", v.key);
         let dim = Dimension::from_raw(field::dimension.get(fixed));
         match v.key.rsplit('_').nth(1).unwrap() {
@@ -198,7 +243,10 @@ fn field_table_agrees_with_every_seed_variant() {
                 assert_eq!(dim, Dimension::Array2D);
                 // The ARRAY_D operand is bit 62 alone: ARRAY_2D or ARRAY_CUBE.
                 assert_eq!(field::dimension.lo + 1, 62);
-                assert_eq!(v.labels[62], if uniform { "operand 6" } else { "operand 5" });
+                assert_eq!(
+                    v.labels[62],
+                    if uniform { "operand 6" } else { "operand 5" }
+                );
             }
             "D" => assert_eq!(dim, Dimension::Tex2D),
             other => panic!("unexpected variant kind {other}"),
@@ -206,10 +254,40 @@ fn field_table_agrees_with_every_seed_variant() {
         let insn = decode(fixed).unwrap_or_else(|e| panic!("{}: {e}", v.key));
         assert_eq!(insn.text(), v.distilled, "{}", v.key);
         // The modifier groups list the enums' values in raw order.
-        let names = |all: &[&str]| all.iter().map(|n| if n.is_empty() { "(default)".to_string() } else { n.to_string() }).collect::<Vec<_>>();
-        assert_eq!(v.groups[&1], names(&OffsetMode::ALL.map(|x| x.name())), "{}: group 1", v.key);
-        assert_eq!(v.groups[&2], names(&F16Mode::ALL.map(|x| x.name())), "{}: group 2", v.key);
-        assert_eq!(v.groups[&3], names(&Eviction::ALL.map(|x| x.name())), "{}: group 3", v.key);
-        assert_eq!(v.groups[&4], names(&Component::ALL.map(|x| x.name())), "{}: group 4", v.key);
+        let names = |all: &[&str]| {
+            all.iter()
+                .map(|n| {
+                    if n.is_empty() {
+                        "(default)".to_string()
+                    } else {
+                        n.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            v.groups[&1],
+            names(&OffsetMode::ALL.map(|x| x.name())),
+            "{}: group 1",
+            v.key
+        );
+        assert_eq!(
+            v.groups[&2],
+            names(&F16Mode::ALL.map(|x| x.name())),
+            "{}: group 2",
+            v.key
+        );
+        assert_eq!(
+            v.groups[&3],
+            names(&Eviction::ALL.map(|x| x.name())),
+            "{}: group 3",
+            v.key
+        );
+        assert_eq!(
+            v.groups[&4],
+            names(&Component::ALL.map(|x| x.name())),
+            "{}: group 4",
+            v.key
+        );
     }
 }

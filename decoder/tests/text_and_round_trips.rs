@@ -37,8 +37,21 @@ fn refuses_what_nvdisasm_refuses() {
     assert_eq!(decode(ok ^ 1), Err(DecodeError::NotTld4 { opcode: 0xf62 }));
     assert_eq!(decode(ok & !(1 << 91)), Err(DecodeError::Bit91Clear));
     // usched_info = 0x10 (bit 109): nvdisasm says "undefined value 0x10 for table 'TABLES_opex_0'".
-    assert_eq!(decode(ok | 1 << 109), Err(DecodeError::UndefinedOpex { opex: 0x10, usched_info: 0x10, batch_t: 0 }));
-    assert_eq!(decode(ok | 1 << 124).unwrap_err().to_string().contains("TABLES_opex_0"), true);
+    assert_eq!(
+        decode(ok | 1 << 109),
+        Err(DecodeError::UndefinedOpex {
+            opex: 0x10,
+            usched_info: 0x10,
+            batch_t: 0
+        })
+    );
+    assert_eq!(
+        decode(ok | 1 << 124)
+            .unwrap_err()
+            .to_string()
+            .contains("TABLES_opex_0"),
+        true
+    );
     assert_eq!(LEGAL_OPEX_VALUES.len(), 157);
     assert_eq!((0..=255u8).filter(|&v| is_legal_opex(v)).count(), 157);
 }
@@ -69,19 +82,36 @@ fn parse_errors_name_the_column() {
 fn the_hidden_fields_take_documented_values() {
     let u = parse("TLD4.R R22, R20, R20, UR4, ARRAY_2D ;").unwrap();
     assert_eq!(u.ignored_48_59, PARSE_DEFAULT_IGNORED_48_59_UNIFORM);
-    assert_eq!((u.rb, u.pred_dst, u.write_mask, u.guard_pred), (Reg::RZ, Pred::PT, WriteMask::ALL, Pred::PT));
+    assert_eq!(
+        (u.rb, u.pred_dst, u.write_mask, u.guard_pred),
+        (Reg::RZ, Pred::PT, WriteMask::ALL, Pred::PT)
+    );
     assert_eq!(u.eviction, Eviction::Normal);
     let r = parse("TLD4.R.B R22, R20, R20, R24, ARRAY_2D ;").unwrap();
     assert_eq!((r.ignored_48_59, r.ur), (0, UReg(0)));
     assert_eq!(r.opex(), 0);
     // A lone INVALID3 is the offset field; two are F16 then offsets.
-    assert_eq!(parse("TLD4.R.INVALID3 R1, R2, R3, UR4, 2D ;").unwrap().offset_mode, OffsetMode::Invalid3);
+    assert_eq!(
+        parse("TLD4.R.INVALID3 R1, R2, R3, UR4, 2D ;")
+            .unwrap()
+            .offset_mode,
+        OffsetMode::Invalid3
+    );
     let two = parse("TLD4.R.INVALID3.INVALID3 R1, R2, R3, UR4, 2D ;").unwrap();
-    assert_eq!((two.f16_mode, two.offset_mode), (F16Mode::Invalid3, OffsetMode::Invalid3));
+    assert_eq!(
+        (two.f16_mode, two.offset_mode),
+        (F16Mode::Invalid3, OffsetMode::Invalid3)
+    );
     let f = parse("TLD4.R.INVALID3.PTP R1, R2, R3, UR4, 2D ;").unwrap();
-    assert_eq!((f.f16_mode, f.offset_mode), (F16Mode::Invalid3, OffsetMode::Ptp));
+    assert_eq!(
+        (f.f16_mode, f.offset_mode),
+        (F16Mode::Invalid3, OffsetMode::Ptp)
+    );
     // RZ is accepted where nvdisasm prints ???255, and prints back as nvdisasm does.
-    assert_eq!(parse("TLD4.R.B R1, R2, RZ, RZ, 2D ;").unwrap().text(), "TLD4.R.B R1, R2, ???255, ???255, 2D ;");
+    assert_eq!(
+        parse("TLD4.R.B R1, R2, RZ, RZ, 2D ;").unwrap().text(),
+        "TLD4.R.B R1, R2, ???255, ???255, 2D ;"
+    );
 }
 
 #[test]
@@ -90,18 +120,27 @@ fn try_encode_refuses_values_too_wide_for_their_field() {
     assert!(insn.try_encode().is_ok());
     insn.usched_info = 0x40;
     match insn.try_encode() {
-        Err(EncodeError::TooWide { field, width, .. }) => assert_eq!((field, width), ("usched_info", 5)),
+        Err(EncodeError::TooWide { field, width, .. }) => {
+            assert_eq!((field, width), ("usched_info", 5))
+        }
         other => panic!("{other:?}"),
     }
     insn.usched_info = 0x10;
-    assert!(matches!(insn.try_encode(), Err(EncodeError::Illegal(DecodeError::UndefinedOpex { .. }))));
+    assert!(matches!(
+        insn.try_encode(),
+        Err(EncodeError::Illegal(DecodeError::UndefinedOpex { .. }))
+    ));
 }
 
 /// Random words biased toward legal ones: a random word with a TLD4 opcode, bit 91 and a
 /// legal opex value put in.
 fn legal_word() -> impl Strategy<Value = u128> {
     (any::<u128>(), any::<bool>(), 0..LEGAL_OPEX_VALUES.len()).prop_map(|(w, uniform, k)| {
-        let form = if uniform { HandleForm::Uniform } else { HandleForm::Register };
+        let form = if uniform {
+            HandleForm::Uniform
+        } else {
+            HandleForm::Register
+        };
         let opex = LEGAL_OPEX_VALUES[k] as u32;
         let w = field::form.set(w, form.opcode() as u32);
         let w = field::bit_91.set(w, 1);
