@@ -43,9 +43,9 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::{
-    AddressMode, BorderColor, CompareOp, Error, Format, GatherOp, GatherQuery, GatherResult, Gatherer, NotModeled,
-    OffsetMode, Precision, Residency, Rounding, Sampler, Source, Swizzle, Texture, TextureDesc, TextureKind,
-    ValueKind,
+    AddressMode, BorderColor, CompareOp, Error, Format, GatherOp, GatherQuery, GatherResult,
+    Gatherer, NotModeled, OffsetMode, Precision, Residency, Rounding, Sampler, Source, Swizzle,
+    Texture, TextureDesc, TextureKind, ValueKind,
 };
 
 /// A whole cases file.
@@ -233,7 +233,13 @@ impl PrecisionSpec {
         match *self {
             PrecisionSpec::Named(PrecisionName::Exact) => Precision::Exact,
             PrecisionSpec::Named(PrecisionName::Default) => Precision::default(),
-            PrecisionSpec::Fixed { fraction_bits, rounding } => Precision::Fixed { fraction_bits, rounding },
+            PrecisionSpec::Fixed {
+                fraction_bits,
+                rounding,
+            } => Precision::Fixed {
+                fraction_bits,
+                rounding,
+            },
         }
     }
 }
@@ -305,7 +311,9 @@ impl fmt::Display for Num {
         match self {
             Num::Int(i) => write!(f, "{i}"),
             Num::Float(x) if x.is_nan() => write!(f, "\"NaN\""),
-            Num::Float(x) if x.is_infinite() => write!(f, "\"{}inf\"", if *x < 0.0 { "-" } else { "" }),
+            Num::Float(x) if x.is_infinite() => {
+                write!(f, "\"{}inf\"", if *x < 0.0 { "-" } else { "" })
+            }
             Num::Float(x) => write!(f, "{}", serde_json::Value::from(*x)),
         }
     }
@@ -386,7 +394,8 @@ fn err(path: impl Into<String>, message: impl fmt::Display) -> CaseError {
 /// Parse a cases file; structural errors name their JSON path.
 pub fn parse(text: &str) -> Result<CasesFile, CaseError> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    let file: CasesFile = serde_path_to_error::deserialize(de).map_err(|e| err(e.path().to_string(), e.inner()))?;
+    let file: CasesFile =
+        serde_path_to_error::deserialize(de).map_err(|e| err(e.path().to_string(), e.inner()))?;
     Ok(file)
 }
 
@@ -406,7 +415,9 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
     let at = |rest: &str| format!("cases[{index}].{rest}");
     let texture = build_texture(&case.texture, &at("texture"))?;
     let sampler = build_sampler(&case.sampler, &at("sampler"))?;
-    let precision = case.precision.map_or(Precision::default(), |p| p.precision());
+    let precision = case
+        .precision
+        .map_or(Precision::default(), |p| p.precision());
     if let Precision::Fixed { fraction_bits, .. } = precision {
         if fraction_bits > 20 {
             return Err(err(at("precision.fraction_bits"), "must be 0..=20"));
@@ -422,7 +433,13 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
 /// Build a texture from its JSON model; errors name paths under `path` (e.g.
 /// `cases[0].texture`). Also used by scenario files, so both read texels alike.
 pub fn build_texture(t: &TextureSpec, path: &str) -> Result<Texture, CaseError> {
-    let at = |rest: &str| if rest.is_empty() { path.to_string() } else { format!("{path}.{rest}") };
+    let at = |rest: &str| {
+        if rest.is_empty() {
+            path.to_string()
+        } else {
+            format!("{path}.{rest}")
+        }
+    };
     let desc = TextureDesc {
         kind: t.dim,
         format: t.format,
@@ -467,7 +484,9 @@ pub fn build_texture(t: &TextureSpec, path: &str) -> Result<Texture, CaseError> 
             map.set(layer as usize, tx as usize, ty as usize, false)
                 .map_err(|e| err(at(&format!("residency.non_resident[{k}]")), e))?;
         }
-        texture = texture.with_residency(map).map_err(|e| err(at("residency"), e))?;
+        texture = texture
+            .with_residency(map)
+            .map_err(|e| err(at("residency"), e))?;
     }
     Ok(texture)
 }
@@ -505,10 +524,17 @@ fn texel_field(f: Format, i: usize, v: Num) -> Result<u32, String> {
         });
     }
     let Some(n) = v.as_int() else {
-        return Err(format!("expected an integer raw value for {}, got {v}", f.name()));
+        return Err(format!(
+            "expected an integer raw value for {}, got {v}",
+            f.name()
+        ));
     };
     let max = (1i64 << bits) - 1;
-    let min = if f.field_is_signed(i) { -(1i64 << (bits - 1)) } else { 0 };
+    let min = if f.field_is_signed(i) {
+        -(1i64 << (bits - 1))
+    } else {
+        0
+    };
     if n < min || n > max {
         return Err(format!(
             "{n} does not fit the {bits}-bit field of {} ({min}..={max})",
@@ -538,7 +564,10 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
         ));
     }
     if q.component > 3 {
-        return Err(err(at("component"), format!("{} is outside 0..=3", q.component)));
+        return Err(err(
+            at("component"),
+            format!("{} is outside 0..=3", q.component),
+        ));
     }
     let mut lane = GatherQuery::default();
     let c: Vec<f32> = q.coord.iter().map(|n| n.as_f64() as f32).collect();
@@ -563,7 +592,12 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
     };
     let mut offsets = OffsetMode::None;
     match (q.offset, q.offsets) {
-        (Some(_), Some(_)) => return Err(err(at("offsets"), "give either offset (AOFFI) or offsets (PTP), not both")),
+        (Some(_), Some(_)) => {
+            return Err(err(
+                at("offsets"),
+                "give either offset (AOFFI) or offsets (PTP), not both",
+            ))
+        }
         (Some([dx, dy]), None) => {
             lane.offsets[0] = [check6(dx, at("offset[0]"))?, check6(dy, at("offset[1]"))?];
             offsets = OffsetMode::Aoffi;
@@ -603,9 +637,20 @@ pub fn float_layer(layer: f32) -> u32 {
 }
 
 /// Run one query of a prepared case.
-pub fn evaluate(case: &Case, prepared: &PreparedCase, q: &QuerySpec, path: &str) -> Result<GatherResult, CaseError> {
+pub fn evaluate(
+    case: &Case,
+    prepared: &PreparedCase,
+    q: &QuerySpec,
+    path: &str,
+) -> Result<GatherResult, CaseError> {
     let (op, lane) = query(case, q, path)?;
-    let g = Gatherer::new(&prepared.texture, &prepared.sampler, &op, prepared.precision).map_err(|e| {
+    let g = Gatherer::new(
+        &prepared.texture,
+        &prepared.sampler,
+        &op,
+        prepared.precision,
+    )
+    .map_err(|e| {
         let key = match &e {
             Error::NotModeled(NotModeled::OffsetsOnCube(_)) => {
                 if q.offset.is_some() {
@@ -617,7 +662,14 @@ pub fn evaluate(case: &Case, prepared: &PreparedCase, q: &QuerySpec, path: &str)
             Error::NotModeled(NotModeled::CompareOff | NotModeled::CompareOnColor(_)) => "dref",
             _ => "",
         };
-        err(if key.is_empty() { path.to_string() } else { format!("{path}.{key}") }, e)
+        err(
+            if key.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}.{key}")
+            },
+            e,
+        )
     })?;
     Ok(g.gather(&lane))
 }
@@ -683,8 +735,19 @@ impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let list = |v: &[Num]| v.iter().map(Num::to_string).collect::<Vec<_>>().join(", ");
         match &self.expected {
-            Some(e) => write!(f, "{}: expected [{}], got [{}]", self.path, list(e), list(&self.got)),
-            None => write!(f, "{}: no result to check, got [{}]", self.path, list(&self.got)),
+            Some(e) => write!(
+                f,
+                "{}: expected [{}], got [{}]",
+                self.path,
+                list(e),
+                list(&self.got)
+            ),
+            None => write!(
+                f,
+                "{}: no result to check, got [{}]",
+                self.path,
+                list(&self.got)
+            ),
         }
     }
 }
@@ -712,7 +775,10 @@ pub fn check(text: &str) -> Result<CheckReport, CaseError> {
             let got = result_nums(kind, &r);
             report.checked += 1;
             let ok = match &q.result {
-                Some(e) if e.len() == 4 => e.iter().zip(r.values).all(|(e, g)| value_matches(kind, *e, g)),
+                Some(e) if e.len() == 4 => e
+                    .iter()
+                    .zip(r.values)
+                    .all(|(e, g)| value_matches(kind, *e, g)),
                 Some(e) => {
                     return Err(err(
                         format!("{path}.result"),
@@ -767,19 +833,64 @@ pub fn ulp_distance(a: f32, b: f32) -> u64 {
     key(a).abs_diff(key(b))
 }
 
-/// Indented JSON with arrays of scalars kept on one line.
+/// The order keys print in: the schema's.
+const KEY_ORDER: [&str; 30] = [
+    "cases",
+    "texture",
+    "sampler",
+    "precision",
+    "queries",
+    "dim",
+    "format",
+    "width",
+    "height",
+    "layers",
+    "texels",
+    "swizzle",
+    "residency",
+    "tile_width",
+    "tile_height",
+    "non_resident",
+    "address_u",
+    "address_v",
+    "border",
+    "compare",
+    "seamless_cube",
+    "fraction_bits",
+    "rounding",
+    "coord",
+    "component",
+    "offset",
+    "offsets",
+    "dref",
+    "result",
+    "words",
+];
+
+/// Indented JSON, keys in schema order, arrays of scalars kept on one line.
 fn pretty(v: &serde_json::Value, indent: usize, out: &mut String) {
     use serde_json::Value;
     let pad = |n: usize| "  ".repeat(n);
+    let scalar = |v: &Value| !v.is_object() && !v.is_array();
     match v {
         Value::Object(map) if !map.is_empty() => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_by_key(|k| {
+                (
+                    KEY_ORDER
+                        .iter()
+                        .position(|o| o == k)
+                        .unwrap_or(KEY_ORDER.len()),
+                    k.as_str(),
+                )
+            });
             out.push_str("{\n");
-            for (k, (key, val)) in map.iter().enumerate() {
+            for (n, key) in keys.iter().enumerate() {
                 out.push_str(&pad(indent + 1));
-                out.push_str(&Value::String(key.clone()).to_string());
+                out.push_str(&Value::String((*key).clone()).to_string());
                 out.push_str(": ");
-                pretty(val, indent + 1, out);
-                if k + 1 < map.len() {
+                pretty(&map[key.as_str()], indent + 1, out);
+                if n + 1 < keys.len() {
                     out.push(',');
                 }
                 out.push('\n');
@@ -787,17 +898,27 @@ fn pretty(v: &serde_json::Value, indent: usize, out: &mut String) {
             out.push_str(&pad(indent));
             out.push('}');
         }
-        Value::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
-            if items.iter().all(|i| i.as_array().is_some_and(|a| a.iter().all(|x| !x.is_object() && !x.is_array()))) {
-                // e.g. PTP offsets: short arrays of scalars, one line
-                out.push_str(&v.to_string());
-                return;
+        Value::Array(items)
+            if items
+                .iter()
+                .all(|i| scalar(i) || i.as_array().is_some_and(|a| a.iter().all(scalar))) =>
+        {
+            // scalars, or short arrays of scalars (PTP offsets): one line
+            out.push('[');
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(", ");
+                }
+                pretty(item, indent, out);
             }
+            out.push(']');
+        }
+        Value::Array(items) => {
             out.push_str("[\n");
-            for (k, item) in items.iter().enumerate() {
+            for (n, item) in items.iter().enumerate() {
                 out.push_str(&pad(indent + 1));
                 pretty(item, indent + 1, out);
-                if k + 1 < items.len() {
+                if n + 1 < items.len() {
                     out.push(',');
                 }
                 out.push('\n');

@@ -57,17 +57,47 @@ use Along::*;
 /// against `reference`'s geometric projection.
 const EDGES: [[(u32, Along, Along); 4]; 6] = [
     // +X
-    [(4, Last, Same), (5, First, Same), (2, Last, Flipped), (3, Last, Same)],
+    [
+        (4, Last, Same),
+        (5, First, Same),
+        (2, Last, Flipped),
+        (3, Last, Same),
+    ],
     // -X
-    [(5, Last, Same), (4, First, Same), (2, First, Same), (3, First, Flipped)],
+    [
+        (5, Last, Same),
+        (4, First, Same),
+        (2, First, Same),
+        (3, First, Flipped),
+    ],
     // +Y
-    [(1, Same, First), (0, Flipped, First), (5, Flipped, First), (4, Same, First)],
+    [
+        (1, Same, First),
+        (0, Flipped, First),
+        (5, Flipped, First),
+        (4, Same, First),
+    ],
     // -Y
-    [(1, Flipped, Last), (0, Same, Last), (4, Same, Last), (5, Flipped, Last)],
+    [
+        (1, Flipped, Last),
+        (0, Same, Last),
+        (4, Same, Last),
+        (5, Flipped, Last),
+    ],
     // +Z
-    [(1, Last, Same), (0, First, Same), (2, Same, Last), (3, Same, First)],
+    [
+        (1, Last, Same),
+        (0, First, Same),
+        (2, Same, Last),
+        (3, Same, First),
+    ],
     // -Z
-    [(0, Last, Same), (1, First, Same), (2, Flipped, First), (3, Flipped, Last)],
+    [
+        (0, Last, Same),
+        (1, First, Same),
+        (2, Flipped, First),
+        (3, Flipped, Last),
+    ],
 ];
 
 /// Where texel (i, j) of `face` (size x size, i and j within -1..=size) is read from under

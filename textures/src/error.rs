@@ -70,7 +70,9 @@ pub enum InvalidInput {
         why: &'static str,
     },
     /// The texel data does not have the number of values the texture needs.
-    #[error("texel data has {got} values, a {kind:?} {format:?} texture of this size needs {expected}")]
+    #[error(
+        "texel data has {got} values, a {kind:?} {format:?} texture of this size needs {expected}"
+    )]
     TexelCount {
         /// Texture kind.
         kind: TextureKind,

@@ -51,7 +51,9 @@ impl GatherOp {
 }
 
 /// How u = s * width becomes a fixed-point number before the footprint's floor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Rounding {
     /// Round to nearest, ties to even.
@@ -245,7 +247,12 @@ impl<'a> Gatherer<'a> {
     /// Errors: [`NotModeled`] for a texture kind differing from `op.dim`, offsets on cube kinds,
     /// compare with the sampler's compare off or on a non-depth format (FACTS.md, decisions);
     /// [`InvalidInput`] for a component above 3 or more than 20 fractional bits.
-    pub fn new(texture: &'a Texture, sampler: &Sampler, op: &GatherOp, precision: Precision) -> Result<Self, Error> {
+    pub fn new(
+        texture: &'a Texture,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Self, Error> {
         let kind = texture.kind();
         let format = texture.format();
         if op.dim != kind {
@@ -350,7 +357,9 @@ impl<'a> Gatherer<'a> {
         let j0 = self.quant.origin(t * self.scale_v);
         let pos = footprint(i0, j0, self.offsets, &q.offsets);
         let dref = match self.value {
-            Value::Compare { clamp_dref: true, .. } => clamp_dref(q.dref),
+            Value::Compare {
+                clamp_dref: true, ..
+            } => clamp_dref(q.dref),
             _ => q.dref,
         };
         let mut values = [0u32; 4];
@@ -385,7 +394,9 @@ impl<'a> Gatherer<'a> {
                         self.texel(data, layer, x as usize, y as usize, dref)
                     }
                     _ => match self.value {
-                        Value::Compare { op, .. } => depth_compare(op, dref, f32::from_bits(self.border)),
+                        Value::Compare { op, .. } => {
+                            depth_compare(op, dref, f32::from_bits(self.border))
+                        }
                         _ => self.border,
                     },
                 };
@@ -411,7 +422,14 @@ impl<'a> Gatherer<'a> {
 
     /// fetch -> convert -> swizzle/compare -> select, for one real texel.
     #[inline(always)]
-    fn texel<T: Copy + Into<u32>>(&self, data: &[T], layer: usize, x: usize, y: usize, dref: f32) -> u32 {
+    fn texel<T: Copy + Into<u32>>(
+        &self,
+        data: &[T],
+        layer: usize,
+        x: usize,
+        y: usize,
+        dref: f32,
+    ) -> u32 {
         let base = layer * self.layer_stride + y * self.row_stride + x * self.words;
         match self.value {
             Value::Fetch { element, decoder } => decoder.decode(fetch(data, base + element)),
@@ -464,7 +482,10 @@ impl Quantizer {
                 rounding: Rounding::NearestEven,
                 exact: true,
             },
-            Precision::Fixed { fraction_bits, rounding } => {
+            Precision::Fixed {
+                fraction_bits,
+                rounding,
+            } => {
                 if fraction_bits > 20 {
                     return Err(InvalidInput::Precision(fraction_bits as u32).into());
                 }
@@ -635,7 +656,13 @@ pub fn cube_corner_value(values: &[u32; 4], corner: usize, integer: bool) -> u32
     if integer {
         return values[3 - corner];
     }
-    let v = |k: usize| if k == corner { 0.0 } else { f32::from_bits(values[k]) };
+    let v = |k: usize| {
+        if k == corner {
+            0.0
+        } else {
+            f32::from_bits(values[k])
+        }
+    };
     // result order: 0 = (i0, j1), 1 = (i1, j1), 2 = (i1, j0), 3 = (i0, j0)
     (((v(3) + v(2)) + (v(0) + v(1))) * (1.0f32 / 3.0)).to_bits()
 }

@@ -52,11 +52,16 @@ mod sampler;
 mod texture;
 
 pub use error::{Error, InvalidInput, NotModeled};
-pub use format::{shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, StorageWidth, ValueKind};
+pub use format::{
+    shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, StorageWidth, ValueKind,
+};
 pub use gather::{
-    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint, texel_origin, wrap,
-    GatherOp, GatherQuery, GatherResult, Gatherer, OffsetMode, Precision, Rounding,
+    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
+    texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, OffsetMode, Precision,
+    Rounding,
 };
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
-pub use texture::{Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE};
+pub use texture::{
+    Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE,
+};

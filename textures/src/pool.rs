@@ -152,7 +152,12 @@ impl TexturePool {
 
     /// Resolve a handle and prepare a [`Gatherer`] for `op`: do this once per warp (or per
     /// distinct handle), then call [`Gatherer::gather`] per lane.
-    pub fn gatherer(&self, handle: Handle, op: &GatherOp, precision: Precision) -> Result<Gatherer<'_>, Error> {
+    pub fn gatherer(
+        &self,
+        handle: Handle,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Gatherer<'_>, Error> {
         let (t, s) = self.resolve(handle)?;
         Gatherer::new(t, s, op, precision)
     }

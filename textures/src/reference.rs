@@ -54,7 +54,12 @@ impl Val {
 /// let fast = Gatherer::new(&tex, &Sampler::default(), &op, Precision::default()).unwrap();
 /// assert_eq!(fast.gather(&q), r);
 /// ```
-pub fn gather(texture: &Texture, sampler: &Sampler, op: &GatherOp, q: &GatherQuery) -> Result<GatherResult, Error> {
+pub fn gather(
+    texture: &Texture,
+    sampler: &Sampler,
+    op: &GatherOp,
+    q: &GatherQuery,
+) -> Result<GatherResult, Error> {
     let kind = texture.kind();
     let format = texture.format();
     if kind != op.dim {
@@ -88,11 +93,20 @@ pub fn gather(texture: &Texture, sampler: &Sampler, op: &GatherOp, q: &GatherQue
 
     // Coordinates and the layer (cube: the face).
     let (s, t, face, base) = if cube {
-        let (face, s, t) = face_and_coords(q.coords[0] as f64, q.coords[1] as f64, q.coords[2] as f64);
-        let base = if kind == TextureKind::CubeArray { layer_coord * 6 } else { 0 };
+        let (face, s, t) =
+            face_and_coords(q.coords[0] as f64, q.coords[1] as f64, q.coords[2] as f64);
+        let base = if kind == TextureKind::CubeArray {
+            layer_coord * 6
+        } else {
+            0
+        };
         (s, t, face, base)
     } else {
-        let layer = if kind == TextureKind::Tex2DArray { layer_coord } else { 0 };
+        let layer = if kind == TextureKind::Tex2DArray {
+            layer_coord
+        } else {
+            0
+        };
         (q.coords[0] as f64, q.coords[1] as f64, 0, layer)
     };
 
@@ -162,7 +176,9 @@ pub fn gather(texture: &Texture, sampler: &Sampler, op: &GatherOp, q: &GatherQue
                 }
                 let raw = texture
                     .raw_fields(layer as usize, x as usize, y as usize)
-                    .ok_or_else(|| InvalidInput::Storage("reference read outside the texture".into()))?;
+                    .ok_or_else(|| {
+                        InvalidInput::Storage("reference read outside the texture".into())
+                    })?;
                 let rgba = to_rgba(format, raw);
                 match compare {
                     Some(c) => compared(c, dref, rgba[0].real() as f32 as f64),
@@ -312,7 +328,9 @@ fn to_rgba(format: Format, raw: [u32; 4]) -> [Val; 4] {
         let v = raw[c];
         *o = match format.class(c) {
             Class::Unorm => Val::F(v as f64 / ((1u64 << bits) - 1) as f64),
-            Class::Snorm => Val::F((signed(v, bits) as f64 / ((1u64 << (bits - 1)) - 1) as f64).max(-1.0)),
+            Class::Snorm => {
+                Val::F((signed(v, bits) as f64 / ((1u64 << (bits - 1)) - 1) as f64).max(-1.0))
+            }
             Class::Uint => Val::Bits(v),
             Class::Sint => Val::Bits(signed(v, bits) as i32 as u32),
             Class::Float => match bits {
@@ -337,7 +355,11 @@ fn to_rgba(format: Format, raw: [u32; 4]) -> [Val; 4] {
 
 /// A float with a 5-bit exponent (bias 15) and `m` mantissa bits, signed or not.
 fn small_float(v: u32, m: u32, has_sign: bool) -> f64 {
-    let sign = if has_sign && v >> (m + 5) & 1 == 1 { -1.0 } else { 1.0 };
+    let sign = if has_sign && v >> (m + 5) & 1 == 1 {
+        -1.0
+    } else {
+        1.0
+    };
     let e = (v >> m) & 31;
     let f = (v & ((1 << m) - 1)) as f64 / (1u32 << m) as f64;
     sign * match e {

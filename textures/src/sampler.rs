@@ -107,16 +107,27 @@ impl BorderColor {
     /// (1.0, 1.0, 1.0, 1.0).
     pub const FLOAT_OPAQUE_WHITE: BorderColor = BorderColor::from_f32([1.0, 1.0, 1.0, 1.0]);
     /// (0, 0, 0, 0).
-    pub const INT_TRANSPARENT_BLACK: BorderColor = BorderColor { words: [0, 0, 0, 0] };
+    pub const INT_TRANSPARENT_BLACK: BorderColor = BorderColor {
+        words: [0, 0, 0, 0],
+    };
     /// (0, 0, 0, 1).
-    pub const INT_OPAQUE_BLACK: BorderColor = BorderColor { words: [0, 0, 0, 1] };
+    pub const INT_OPAQUE_BLACK: BorderColor = BorderColor {
+        words: [0, 0, 0, 1],
+    };
     /// (1, 1, 1, 1).
-    pub const INT_OPAQUE_WHITE: BorderColor = BorderColor { words: [1, 1, 1, 1] };
+    pub const INT_OPAQUE_WHITE: BorderColor = BorderColor {
+        words: [1, 1, 1, 1],
+    };
 
     /// From four floats.
     pub const fn from_f32(c: [f32; 4]) -> Self {
         BorderColor {
-            words: [c[0].to_bits(), c[1].to_bits(), c[2].to_bits(), c[3].to_bits()],
+            words: [
+                c[0].to_bits(),
+                c[1].to_bits(),
+                c[2].to_bits(),
+                c[3].to_bits(),
+            ],
         }
     }
 

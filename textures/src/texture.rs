@@ -187,7 +187,11 @@ pub struct Residency {
 
 impl Residency {
     /// A map for `desc` with every tile resident.
-    pub fn all_resident(desc: &TextureDesc, tile_width: u32, tile_height: u32) -> Result<Self, Error> {
+    pub fn all_resident(
+        desc: &TextureDesc,
+        tile_width: u32,
+        tile_height: u32,
+    ) -> Result<Self, Error> {
         if tile_width == 0 || tile_height == 0 {
             return Err(InvalidInput::Residency("tile sizes must be at least 1".into()).into());
         }
@@ -204,7 +208,13 @@ impl Residency {
     }
 
     /// Mark tile (`tile_x`, `tile_y`) of storage layer `layer` resident or not.
-    pub fn set(&mut self, layer: usize, tile_x: usize, tile_y: usize, resident: bool) -> Result<(), Error> {
+    pub fn set(
+        &mut self,
+        layer: usize,
+        tile_x: usize,
+        tile_y: usize,
+        resident: bool,
+    ) -> Result<(), Error> {
         let shape = self.resident.shape().to_vec();
         match self.resident.get_mut([layer, tile_y, tile_x]) {
             Some(r) => {
@@ -326,9 +336,9 @@ impl Texture {
                     Array4::from_shape_vec(shape, fields.iter().map(|&v| v as u16).collect())
                         .map_err(shape_err)?,
                 ),
-                StorageWidth::U32 => {
-                    TexelData::U32(Array4::from_shape_vec(shape, fields.to_vec()).map_err(shape_err)?)
-                }
+                StorageWidth::U32 => TexelData::U32(
+                    Array4::from_shape_vec(shape, fields.to_vec()).map_err(shape_err)?,
+                ),
             }
         };
         Ok(Texture {
@@ -347,10 +357,14 @@ impl Texture {
     /// let tex = Texture::from_fn(desc, |_, x, y| [x * 16, y * 16, 0, 255]).unwrap();
     /// assert_eq!(tex.raw_fields(0, 3, 2), Some([48, 32, 0, 255]));
     /// ```
-    pub fn from_fn(desc: TextureDesc, mut f: impl FnMut(u32, u32, u32) -> [u32; 4]) -> Result<Self, Error> {
+    pub fn from_fn(
+        desc: TextureDesc,
+        mut f: impl FnMut(u32, u32, u32) -> [u32; 4],
+    ) -> Result<Self, Error> {
         desc.validate()?;
         let nf = desc.format.fields();
-        let mut fields = Vec::with_capacity(desc.storage_layers() * (desc.width * desc.height) as usize * nf);
+        let mut fields =
+            Vec::with_capacity(desc.storage_layers() * (desc.width * desc.height) as usize * nf);
         for layer in 0..desc.storage_layers() as u32 {
             for y in 0..desc.height {
                 for x in 0..desc.width {

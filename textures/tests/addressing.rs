@@ -12,7 +12,9 @@ fn id(l: u32, x: u32, y: u32) -> u32 {
 }
 
 fn ids(kind: TextureKind, w: u32, h: u32, layers: u32) -> Texture {
-    texture(kind, Format::R32Uint, w, h, layers, |l, x, y| [id(l, x, y), 0, 0, 0])
+    texture(kind, Format::R32Uint, w, h, layers, |l, x, y| {
+        [id(l, x, y), 0, 0, 0]
+    })
 }
 
 fn op2d() -> GatherOp {
@@ -25,18 +27,39 @@ fn expect(xs: [Option<u32>; 2], ys: [Option<u32>; 2], border: u32) -> [u32; 4] {
         (Some(x), Some(y)) => id(0, x, y),
         _ => border,
     };
-    [v(xs[0], ys[1]), v(xs[1], ys[1]), v(xs[1], ys[0]), v(xs[0], ys[0])]
+    [
+        v(xs[0], ys[1]),
+        v(xs[1], ys[1]),
+        v(xs[1], ys[0]),
+        v(xs[0], ys[0]),
+    ]
 }
 
 #[test]
 fn footprint_and_result_order() {
     let tex = ids(TextureKind::Tex2D, 4, 4, 1);
     // s = 0.375: u = 1.5, i0 = floor(1.0) = 1; t = 0.625: v = 2.5, j0 = 2
-    let r = gather(&tex, &Sampler::default(), &op2d(), &GatherQuery::at(0.375, 0.625));
-    assert_eq!(r.values, [id(0, 1, 3), id(0, 2, 3), id(0, 2, 2), id(0, 1, 2)]);
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &op2d(),
+        &GatherQuery::at(0.375, 0.625),
+    );
+    assert_eq!(
+        r.values,
+        [id(0, 1, 3), id(0, 2, 3), id(0, 2, 2), id(0, 1, 2)]
+    );
     // s = 0.3: u = 1.2, i0 = floor(0.7) = 0; t = 0.1: v = 0.4, j0 = -1 -> clamped to 0
-    let r = gather(&tex, &Sampler::default(), &op2d(), &GatherQuery::at(0.3, 0.1));
-    assert_eq!(r.values, [id(0, 0, 0), id(0, 1, 0), id(0, 1, 0), id(0, 0, 0)]);
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &op2d(),
+        &GatherQuery::at(0.3, 0.1),
+    );
+    assert_eq!(
+        r.values,
+        [id(0, 0, 0), id(0, 1, 0), id(0, 1, 0), id(0, 0, 0)]
+    );
 }
 
 #[test]
@@ -44,7 +67,7 @@ fn each_address_mode_on_u() {
     use AddressMode::*;
     let tex = ids(TextureKind::Tex2D, 4, 4, 1);
     let b = 0; // float transparent black read as raw integer words
-    // t = 0.5: v = 2, j0 = 1, j1 = 2 (clamp to edge on v)
+               // t = 0.5: v = 2, j0 = 1, j1 = 2 (clamp to edge on v)
     let ys = [Some(1), Some(2)];
     // (s, mode, x of i0, x of i1)
     let table = [
@@ -115,22 +138,41 @@ fn repeat_on_sizes_that_are_not_powers_of_two() {
     // s = -0.375: u = -1.125, i0 = floor(-1.625) = -2 -> 1, i1 = -1 -> 2
     // t = 1.3: v = 6.5, j0 = 6 -> 1, j1 = 7 -> 2
     let r = gather(&tex, &sampler, &op2d(), &GatherQuery::at(-0.375, 1.3));
-    assert_eq!(r.values, [id(0, 1, 2), id(0, 2, 2), id(0, 2, 1), id(0, 1, 1)]);
+    assert_eq!(
+        r.values,
+        [id(0, 1, 2), id(0, 2, 2), id(0, 2, 1), id(0, 1, 1)]
+    );
     // mirrored repeat, size 3: i = -2 -> -2 mod 6 = 4 -> 1 -> 2 - 1 = 1; i = -1 -> 5 -> 2 -> 0
     let sampler = Sampler::with_address(AddressMode::MirroredRepeat);
     let r = gather(&tex, &sampler, &op2d(), &GatherQuery::at(-0.375, 0.5));
     // v = 2.5: j0 = 2, j1 = 3
-    assert_eq!(r.values, [id(0, 1, 3), id(0, 0, 3), id(0, 0, 2), id(0, 1, 2)]);
+    assert_eq!(
+        r.values,
+        [id(0, 1, 3), id(0, 0, 3), id(0, 0, 2), id(0, 1, 2)]
+    );
 }
 
 #[test]
 fn each_named_border_color_float_format() {
-    let tex = texture(TextureKind::Tex2D, Format::Rgba8Unorm, 2, 2, 1, |_, _, _| [255, 255, 255, 255]);
+    let tex = texture(
+        TextureKind::Tex2D,
+        Format::Rgba8Unorm,
+        2,
+        2,
+        1,
+        |_, _, _| [255, 255, 255, 255],
+    );
     let cases = [
-        (BorderColor::FLOAT_TRANSPARENT_BLACK, [0.0f32, 0.0, 0.0, 0.0]),
+        (
+            BorderColor::FLOAT_TRANSPARENT_BLACK,
+            [0.0f32, 0.0, 0.0, 0.0],
+        ),
         (BorderColor::FLOAT_OPAQUE_BLACK, [0.0, 0.0, 0.0, 1.0]),
         (BorderColor::FLOAT_OPAQUE_WHITE, [1.0, 1.0, 1.0, 1.0]),
-        (BorderColor::from_f32([0.25, -0.5, 2.0, 0.125]), [0.25, -0.5, 2.0, 0.125]),
+        (
+            BorderColor::from_f32([0.25, -0.5, 2.0, 0.125]),
+            [0.25, -0.5, 2.0, 0.125],
+        ),
     ];
     for (border, want) in cases {
         let sampler = Sampler {
@@ -139,8 +181,17 @@ fn each_named_border_color_float_format() {
         };
         for c in 0..4u8 {
             // s = -1: every texel is outside
-            let r = gather(&tex, &sampler, &GatherOp::new(TextureKind::Tex2D, c), &GatherQuery::at(-1.0, 0.5));
-            assert_eq!(r.as_f32(), [want[c as usize]; 4], "{border:?} component {c}");
+            let r = gather(
+                &tex,
+                &sampler,
+                &GatherOp::new(TextureKind::Tex2D, c),
+                &GatherQuery::at(-1.0, 0.5),
+            );
+            assert_eq!(
+                r.as_f32(),
+                [want[c as usize]; 4],
+                "{border:?} component {c}"
+            );
         }
     }
 }
@@ -148,12 +199,22 @@ fn each_named_border_color_float_format() {
 #[test]
 fn each_named_border_color_integer_format() {
     let tex = ids(TextureKind::Tex2D, 2, 2, 1);
-    let tex4 = texture(TextureKind::Tex2D, Format::Rgba32Sint, 2, 2, 1, |_, _, _| [5, 5, 5, 5]);
+    let tex4 = texture(
+        TextureKind::Tex2D,
+        Format::Rgba32Sint,
+        2,
+        2,
+        1,
+        |_, _, _| [5, 5, 5, 5],
+    );
     let cases = [
         (BorderColor::INT_TRANSPARENT_BLACK, [0u32, 0, 0, 0]),
         (BorderColor::INT_OPAQUE_BLACK, [0, 0, 0, 1]),
         (BorderColor::INT_OPAQUE_WHITE, [1, 1, 1, 1]),
-        (BorderColor::from_i32([-7, 9, 11, 13]), [(-7i32) as u32, 9, 11, 13]),
+        (
+            BorderColor::from_i32([-7, 9, 11, 13]),
+            [(-7i32) as u32, 9, 11, 13],
+        ),
     ];
     for (border, want) in cases {
         let sampler = Sampler {
@@ -163,10 +224,18 @@ fn each_named_border_color_integer_format() {
         for c in 0..4u8 {
             let op = GatherOp::new(TextureKind::Tex2D, c);
             let q = GatherQuery::at(0.5, 3.0);
-            assert_eq!(gather(&tex4, &sampler, &op, &q).values, [want[c as usize]; 4], "{border:?} {c}");
+            assert_eq!(
+                gather(&tex4, &sampler, &op, &q).values,
+                [want[c as usize]; 4],
+                "{border:?} {c}"
+            );
             // R32_UINT has one component: G, B read 0 and A reads 1 whatever the border says
             let one_comp = [want[0], 0, 0, 1][c as usize];
-            assert_eq!(gather(&tex, &sampler, &op, &q).values, [one_comp; 4], "{border:?} {c}");
+            assert_eq!(
+                gather(&tex, &sampler, &op, &q).values,
+                [one_comp; 4],
+                "{border:?} {c}"
+            );
         }
     }
 }
@@ -195,8 +264,10 @@ fn border_is_component_count_aware_for_float_formats() {
 
 #[test]
 fn swizzle_applies_to_texels_not_to_the_border() {
-    let tex = texture(TextureKind::Tex2D, Format::Rgba8Uint, 2, 1, 1, |_, x, _| [1 + x, 10 + x, 20 + x, 30 + x])
-        .with_swizzle(Swizzle([Source::B, Source::One, Source::Zero, Source::R]));
+    let tex = texture(TextureKind::Tex2D, Format::Rgba8Uint, 2, 1, 1, |_, x, _| {
+        [1 + x, 10 + x, 20 + x, 30 + x]
+    })
+    .with_swizzle(Swizzle([Source::B, Source::One, Source::Zero, Source::R]));
     let sampler = Sampler {
         address_u: AddressMode::ClampToBorder,
         address_v: AddressMode::ClampToEdge,
@@ -221,18 +292,52 @@ fn aoffi_at_minus_32_and_31() {
         ..op2d()
     };
     // s = t = 0.5: u = 32, i0 = 31; dx = -32: i = -1 -> 63, i + 1 = 0; dy = 31: j = 62, 63
-    let r = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_aoffi(-32, 31));
-    assert_eq!(r.values, [id(0, 63, 63), id(0, 0, 63), id(0, 0, 62), id(0, 63, 62)]);
+    let r = gather(
+        &tex,
+        &sampler,
+        &op,
+        &GatherQuery::at(0.5, 0.5).with_aoffi(-32, 31),
+    );
+    assert_eq!(
+        r.values,
+        [id(0, 63, 63), id(0, 0, 63), id(0, 0, 62), id(0, 63, 62)]
+    );
     // dx = 31, dy = -32: i = 62, 63; j = -1 -> 63, 0
-    let r = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_aoffi(31, -32));
-    assert_eq!(r.values, [id(0, 62, 0), id(0, 63, 0), id(0, 63, 63), id(0, 62, 63)]);
+    let r = gather(
+        &tex,
+        &sampler,
+        &op,
+        &GatherQuery::at(0.5, 0.5).with_aoffi(31, -32),
+    );
+    assert_eq!(
+        r.values,
+        [id(0, 62, 0), id(0, 63, 0), id(0, 63, 63), id(0, 62, 63)]
+    );
     // offsets are 6-bit: 32 reads as -32, -33 as 31
-    let a = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_aoffi(32, -33));
-    let b = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_aoffi(-32, 31));
+    let a = gather(
+        &tex,
+        &sampler,
+        &op,
+        &GatherQuery::at(0.5, 0.5).with_aoffi(32, -33),
+    );
+    let b = gather(
+        &tex,
+        &sampler,
+        &op,
+        &GatherQuery::at(0.5, 0.5).with_aoffi(-32, 31),
+    );
     assert_eq!(a, b);
     // without the AOFFI mode the offsets are ignored
-    let plain = gather(&tex, &sampler, &op2d(), &GatherQuery::at(0.5, 0.5).with_aoffi(5, 5));
-    assert_eq!(plain.values, [id(0, 31, 32), id(0, 32, 32), id(0, 32, 31), id(0, 31, 31)]);
+    let plain = gather(
+        &tex,
+        &sampler,
+        &op2d(),
+        &GatherQuery::at(0.5, 0.5).with_aoffi(5, 5),
+    );
+    assert_eq!(
+        plain.values,
+        [id(0, 31, 32), id(0, 32, 32), id(0, 32, 31), id(0, 31, 31)]
+    );
 }
 
 #[test]
@@ -245,8 +350,16 @@ fn ptp_offsets_place_each_texel_from_i0_j0() {
     };
     // i0 = j0 = 31
     let std = [[0, 1], [1, 1], [1, 0], [0, 0]];
-    let r = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_ptp(std));
-    assert_eq!(r, gather(&tex, &sampler, &op2d(), &GatherQuery::at(0.5, 0.5)));
+    let r = gather(
+        &tex,
+        &sampler,
+        &op,
+        &GatherQuery::at(0.5, 0.5).with_ptp(std),
+    );
+    assert_eq!(
+        r,
+        gather(&tex, &sampler, &op2d(), &GatherQuery::at(0.5, 0.5))
+    );
     let r = gather(
         &tex,
         &sampler,
@@ -254,20 +367,40 @@ fn ptp_offsets_place_each_texel_from_i0_j0() {
         &GatherQuery::at(0.5, 0.5).with_ptp([[-32, -32], [31, 31], [5, -3], [-31, 30]]),
     );
     // (31-32, 31-32) -> clamp (0, 0); (62, 62); (36, 28); (0, 61)
-    assert_eq!(r.values, [id(0, 0, 0), id(0, 62, 62), id(0, 36, 28), id(0, 0, 61)]);
+    assert_eq!(
+        r.values,
+        [id(0, 0, 0), id(0, 62, 62), id(0, 36, 28), id(0, 0, 61)]
+    );
 }
 
 #[test]
 fn array_layer_is_clamped() {
     let tex = ids(TextureKind::Tex2DArray, 2, 2, 3);
     let op = GatherOp::new(TextureKind::Tex2DArray, 0);
-    for (layer, want) in [(0u32, 0u32), (1, 1), (2, 2), (3, 2), (65535, 2), (u32::MAX, 2)] {
-        let r = gather(&tex, &Sampler::default(), &op, &GatherQuery::at(0.5, 0.5).with_layer(layer));
+    for (layer, want) in [
+        (0u32, 0u32),
+        (1, 1),
+        (2, 2),
+        (3, 2),
+        (65535, 2),
+        (u32::MAX, 2),
+    ] {
+        let r = gather(
+            &tex,
+            &Sampler::default(),
+            &op,
+            &GatherQuery::at(0.5, 0.5).with_layer(layer),
+        );
         assert_eq!(r.values[3], id(want, 0, 0), "layer {layer}");
     }
     // a 2D texture ignores the layer
     let tex2 = ids(TextureKind::Tex2D, 2, 2, 1);
-    let r = gather(&tex2, &Sampler::default(), &op2d(), &GatherQuery::at(0.5, 0.5).with_layer(9));
+    let r = gather(
+        &tex2,
+        &Sampler::default(),
+        &op2d(),
+        &GatherQuery::at(0.5, 0.5).with_layer(9),
+    );
     assert_eq!(r.values[3], id(0, 0, 0));
 }
 
@@ -285,11 +418,11 @@ fn depth_compare_each_function() {
     // footprint: i0 = 0, i1 = 1 at s = 0.5; order (0,j1) (1,j1) (1,j0) (0,j0) -> depths .25 .75 .75 .25
     let table = [
         (CompareOp::Never, [0.0f32, 0.0, 0.0, 0.0]),
-        (CompareOp::Less, [0.0, 1.0, 1.0, 0.0]),           // 0.5 < d
-        (CompareOp::Equal, [0.0, 0.0, 0.0, 0.0]),          // 0.5 == d
-        (CompareOp::LessOrEqual, [0.0, 1.0, 1.0, 0.0]),    // 0.5 <= d
-        (CompareOp::Greater, [1.0, 0.0, 0.0, 1.0]),        // 0.5 > d
-        (CompareOp::NotEqual, [1.0, 1.0, 1.0, 1.0]),       // 0.5 != d
+        (CompareOp::Less, [0.0, 1.0, 1.0, 0.0]),  // 0.5 < d
+        (CompareOp::Equal, [0.0, 0.0, 0.0, 0.0]), // 0.5 == d
+        (CompareOp::LessOrEqual, [0.0, 1.0, 1.0, 0.0]), // 0.5 <= d
+        (CompareOp::Greater, [1.0, 0.0, 0.0, 1.0]), // 0.5 > d
+        (CompareOp::NotEqual, [1.0, 1.0, 1.0, 1.0]), // 0.5 != d
         (CompareOp::GreaterOrEqual, [1.0, 0.0, 0.0, 1.0]), // 0.5 >= d
         (CompareOp::Always, [1.0, 1.0, 1.0, 1.0]),
     ];
@@ -298,7 +431,12 @@ fn depth_compare_each_function() {
             compare: Some(cmp),
             ..Sampler::default()
         };
-        let r = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_dref(0.5));
+        let r = gather(
+            &tex,
+            &sampler,
+            &op,
+            &GatherQuery::at(0.5, 0.5).with_dref(0.5),
+        );
         assert_eq!(r.as_f32(), want, "{cmp:?}");
         assert_eq!(CompareOp::from_vulkan(cmp as u32), Some(cmp));
     }
@@ -307,10 +445,20 @@ fn depth_compare_each_function() {
         compare: Some(CompareOp::Equal),
         ..Sampler::default()
     };
-    let r = gather(&tex, &sampler, &op, &GatherQuery::at(0.5, 0.5).with_dref(0.25));
+    let r = gather(
+        &tex,
+        &sampler,
+        &op,
+        &GatherQuery::at(0.5, 0.5).with_dref(0.25),
+    );
     assert_eq!(r.as_f32(), [1.0, 0.0, 0.0, 1.0]);
     // without .DC no comparison happens, whatever the sampler says
-    let r = gather(&tex, &sampler, &op2d(), &GatherQuery::at(0.5, 0.5).with_dref(0.25));
+    let r = gather(
+        &tex,
+        &sampler,
+        &op2d(),
+        &GatherQuery::at(0.5, 0.5).with_dref(0.25),
+    );
     assert_eq!(r.as_f32(), [0.25, 0.75, 0.75, 0.25]);
 }
 
@@ -326,16 +474,27 @@ fn dref_is_clamped_for_unorm_depth_only() {
     };
     let q = |d| GatherQuery::at(0.5, 0.5).with_dref(d);
     // D16 texel 65535 = 1.0: dref 1.5 clamps to 1.0 and 1.0 >= 1.0; D32 texel 1.0 too
-    let d16 = texture(TextureKind::Tex2D, Format::D16Unorm, 1, 1, 1, |_, _, _| [65535, 0, 0, 0]);
+    let d16 = texture(TextureKind::Tex2D, Format::D16Unorm, 1, 1, 1, |_, _, _| {
+        [65535, 0, 0, 0]
+    });
     assert_eq!(gather(&d16, &sampler, &op, &q(1.5)).as_f32(), [1.0; 4]);
-    let d24 = texture(TextureKind::Tex2D, Format::D24UnormS8Uint, 1, 1, 1, |_, _, _| [0, 7, 0, 0]);
+    let d24 = texture(
+        TextureKind::Tex2D,
+        Format::D24UnormS8Uint,
+        1,
+        1,
+        1,
+        |_, _, _| [0, 7, 0, 0],
+    );
     // texel 0.0; dref -3 clamps to 0 and 0 >= 0 holds; unclamped it would fail
     let le = Sampler {
         compare: Some(CompareOp::LessOrEqual),
         ..Sampler::default()
     };
     assert_eq!(gather(&d24, &le, &op, &q(-3.0)).as_f32(), [1.0; 4]);
-    let d32 = texture(TextureKind::Tex2D, Format::D32Float, 1, 1, 1, |_, _, _| [1.0f32.to_bits(), 0, 0, 0]);
+    let d32 = texture(TextureKind::Tex2D, Format::D32Float, 1, 1, 1, |_, _, _| {
+        [1.0f32.to_bits(), 0, 0, 0]
+    });
     // 1.5 <= 1.0 is false for float depth (no clamp)
     assert_eq!(gather(&d32, &le, &op, &q(1.5)).as_f32(), [0.0; 4]);
     // the border depth compares too
@@ -344,9 +503,19 @@ fn dref_is_clamped_for_unorm_depth_only() {
         compare: Some(CompareOp::Less),
         ..Sampler::with_address(AddressMode::ClampToBorder)
     };
-    let r = gather(&d32, &border, &op, &GatherQuery::at(5.0, 5.0).with_dref(0.25));
+    let r = gather(
+        &d32,
+        &border,
+        &op,
+        &GatherQuery::at(5.0, 5.0).with_dref(0.25),
+    );
     assert_eq!(r.as_f32(), [1.0; 4]);
-    let r = gather(&d32, &border, &op, &GatherQuery::at(5.0, 5.0).with_dref(0.75));
+    let r = gather(
+        &d32,
+        &border,
+        &op,
+        &GatherQuery::at(5.0, 5.0).with_dref(0.75),
+    );
     assert_eq!(r.as_f32(), [0.0; 4]);
 }
 
@@ -375,7 +544,13 @@ fn sparse_tiles() {
     assert_eq!(r.values[3], id(0, 1, 1));
     // footprint x 3..4 touches tile (1, 0): zeros and not resident
     let r = gather(&tex, &s, &op, &GatherQuery::at(0.5, 0.25));
-    assert_eq!(r, GatherResult { values: [0; 4], resident: false });
+    assert_eq!(
+        r,
+        GatherResult {
+            values: [0; 4],
+            resident: false
+        }
+    );
     // the same footprint on layer 1 is resident
     let r = gather(&tex, &s, &op, &GatherQuery::at(0.5, 0.25).with_layer(1));
     assert!(r.resident);
@@ -389,15 +564,7 @@ fn sparse_tiles() {
     assert!(r.resident);
     assert_eq!(r.values, [0, id(0, 0, 0), 0, 0]);
     // a wrong map shape is refused
-    let small = Residency::all_resident(
-        &TextureDesc {
-            width: 4,
-            ..desc
-        },
-        4,
-        4,
-    )
-    .unwrap();
+    let small = Residency::all_resident(&TextureDesc { width: 4, ..desc }, 4, 4).unwrap();
     assert!(tex.clone().with_residency(small).is_err());
 }
 
@@ -414,13 +581,26 @@ fn sparse_tile_size_is_configurable() {
     let mut map = Residency::all_resident(&desc, 3, 3).unwrap();
     assert_eq!(map.map().shape(), &[1, 1, 2]);
     map.set(0, 1, 0, false).unwrap();
-    let tex = Texture::from_fn(desc, |_, x, _| [x, 0, 0, 0]).unwrap().with_residency(map).unwrap();
+    let tex = Texture::from_fn(desc, |_, x, _| [x, 0, 0, 0])
+        .unwrap()
+        .with_residency(map)
+        .unwrap();
     let op = GatherOp::new(TextureKind::Tex2D, 0);
     // u = 2.5 (s = 2.5/6): i0 = 2, i1 = 3 -> touches tile 1
-    let r = gather(&tex, &Sampler::default(), &op, &GatherQuery::at(2.5 / 6.0, 0.5));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &op,
+        &GatherQuery::at(2.5 / 6.0, 0.5),
+    );
     assert!(!r.resident);
     // u = 2.4: i0 = 1, i1 = 2 -> tile 0 only
-    let r = gather(&tex, &Sampler::default(), &op, &GatherQuery::at(2.4 / 6.0, 0.5));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &op,
+        &GatherQuery::at(2.4 / 6.0, 0.5),
+    );
     assert!(r.resident);
     assert_eq!(r.values, [1, 2, 2, 1]);
 }

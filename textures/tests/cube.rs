@@ -12,7 +12,9 @@ fn id(l: u32, x: u32, y: u32) -> u32 {
 }
 
 fn ids(kind: TextureKind, n: u32, cubes: u32) -> Texture {
-    texture(kind, Format::R32Uint, n, n, cubes, |l, x, y| [id(l, x, y), 0, 0, 0])
+    texture(kind, Format::R32Uint, n, n, cubes, |l, x, y| {
+        [id(l, x, y), 0, 0, 0]
+    })
 }
 
 fn cube_op() -> GatherOp {
@@ -72,8 +74,22 @@ fn gather_inside_a_face() {
     for face in 0..6 {
         // s = 0.375, t = 0.625: u = 1.5, v = 2.5 -> i0 = 1, j0 = 2
         let [x, y, z] = direction(face, 0.375, 0.625, 3.0);
-        let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
-        assert_eq!(r.values, [id(face, 1, 3), id(face, 2, 3), id(face, 2, 2), id(face, 1, 2)], "face {face}");
+        let r = gather(
+            &tex,
+            &Sampler::default(),
+            &cube_op(),
+            &GatherQuery::at_cube(x, y, z),
+        );
+        assert_eq!(
+            r.values,
+            [
+                id(face, 1, 3),
+                id(face, 2, 3),
+                id(face, 2, 2),
+                id(face, 1, 2)
+            ],
+            "face {face}"
+        );
     }
 }
 
@@ -83,18 +99,42 @@ fn seamless_edge_hand_worked() {
     // On +X, s = 0.05 (u = 0.1, i0 = -1), t = 0.5 (v = 1, j0 = 0). +X's s = 0 edge is at
     // z = +1, which +Z holds at its s = 1 edge, same rows: (-1, j) -> (+Z, 1, j).
     let [x, y, z] = direction(0, 0.05, 0.5, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
-    assert_eq!(r.values, [id(4, 1, 1), id(0, 0, 1), id(0, 0, 0), id(4, 1, 0)]);
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
+    assert_eq!(
+        r.values,
+        [id(4, 1, 1), id(0, 0, 1), id(0, 0, 0), id(4, 1, 0)]
+    );
     // On +Y, t = 0.95 (v = 1.9, j1 = 2 off the t = 1 edge, at z = +1): +Z's top row (t = 0),
     // same columns: (i, 2) -> (+Z, i, 0).
     let [x, y, z] = direction(2, 0.5, 0.95, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
-    assert_eq!(r.values, [id(4, 0, 0), id(4, 1, 0), id(2, 1, 1), id(2, 0, 1)]);
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
+    assert_eq!(
+        r.values,
+        [id(4, 0, 0), id(4, 1, 0), id(2, 1, 1), id(2, 0, 1)]
+    );
     // On +X, t = 0.05 (j0 = -1, the t = 0 edge at y = +1): +Y's s = 1 column, rows flipped:
     // (i, -1) -> (+Y, 1, 1 - i).
     let [x, y, z] = direction(0, 0.5, 0.05, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
-    assert_eq!(r.values, [id(0, 0, 0), id(0, 1, 0), id(2, 1, 0), id(2, 1, 1)]);
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
+    assert_eq!(
+        r.values,
+        [id(0, 0, 0), id(0, 1, 0), id(2, 1, 0), id(2, 1, 1)]
+    );
 }
 
 #[test]
@@ -113,7 +153,8 @@ fn seamless_edges_agree_with_geometry_for_every_face_and_edge() {
                     let [x, y, z] = direction(face, s, t, 1.0);
                     let q = GatherQuery::at_cube(x, y, z);
                     let fast = gather(&tex, &Sampler::default(), &cube_op(), &q);
-                    let slow = reference::gather(&tex, &Sampler::default(), &cube_op(), &q).unwrap();
+                    let slow =
+                        reference::gather(&tex, &Sampler::default(), &cube_op(), &q).unwrap();
                     assert_eq!(fast, slow, "n {n} face {face} k {k} s {s} t {t}");
                 }
             }
@@ -132,8 +173,16 @@ fn seamless_texel_maps_every_edge_texel_to_its_geometric_neighbour() {
                     let (s, t) = ((i as f32 + 0.5) / n as f32, (j as f32 + 0.5) / n as f32);
                     let [x, y, z] = direction(face, s, t, 1.0);
                     let (f2, s2, t2) = cube::project(x, y, z);
-                    let want = (f2, ((s2 * n as f64) as i64).min(n - 1), ((t2 * n as f64) as i64).min(n - 1));
-                    assert_eq!(cube::seamless_texel(face, i, j, n), Some(want), "n {n} face {face} ({i}, {j})");
+                    let want = (
+                        f2,
+                        ((s2 * n as f64) as i64).min(n - 1),
+                        ((t2 * n as f64) as i64).min(n - 1),
+                    );
+                    assert_eq!(
+                        cube::seamless_texel(face, i, j, n),
+                        Some(want),
+                        "n {n} face {face} ({i}, {j})"
+                    );
                 }
             }
             assert_eq!(cube::seamless_texel(face, -1, -1, n), None);
@@ -156,18 +205,34 @@ fn corner_of_a_float_cube_averages_the_other_three() {
     // (i0, j1) = (-1, 0) -> +Z (1, 0) = 4*8 + 0 + 1 + 1 = 34; (i1, j1) = (0, 0) on +X = 1;
     // (i1, j0) = (0, -1) -> +Y (1, 1) = 16 + 2 + 1 + 1 = 20.
     let [x, y, z] = direction(0, 0.05, 0.05, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
     let v = r.as_f32();
     assert_eq!(&v[..3], &[34.0, 1.0, 20.0]);
     // lavapipe's arithmetic: ((0 + 20) + (34 + 1)) * (1/3 in f32)
     assert_eq!(v[3], 55.0f32 * (1.0f32 / 3.0));
     assert!(ulp_distance(v[3], 55.0 / 3.0) <= 1);
     // the reference takes the exact mean
-    let slow = reference::gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z)).unwrap();
+    let slow = reference::gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    )
+    .unwrap();
     assert_eq!(slow.as_f32()[3], (55.0f64 / 3.0) as f32);
     // the opposite corner of -Z: s = t = 0.95 -> i1 = j1 = 2, corner is (i1, j1), result 1
     let [x, y, z] = direction(5, 0.95, 0.95, 2.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
     let v = r.as_f32();
     let others = v[0] + v[2] + v[3];
     assert!(ulp_distance(v[1], others / 3.0) <= 2, "{v:?}");
@@ -198,7 +263,14 @@ fn corner_with_depth_compare_compares_then_averages() {
         ..Sampler::default()
     };
     let [x, y, z] = direction(0, 0.05, 0.05, 1.0);
-    let at = |dref: f32| gather(&tex, &sampler, &op, &GatherQuery::at_cube(x, y, z).with_dref(dref));
+    let at = |dref: f32| {
+        gather(
+            &tex,
+            &sampler,
+            &op,
+            &GatherQuery::at_cube(x, y, z).with_dref(dref),
+        )
+    };
     // order: +Z(1,0)=0.6, +X(0,0)=0.2, +Y(1,1)=0.9, corner
     assert_eq!(at(0.1).values, [1.0f32, 1.0, 1.0, 1.0].map(f32::to_bits));
     assert_eq!(at(0.3).values[..3], [1.0f32, 0.0, 1.0].map(f32::to_bits));
@@ -212,11 +284,24 @@ fn corner_of_an_integer_cube_copies_the_texel_in_the_same_column() {
     let tex = ids(TextureKind::Cube, 2, 1);
     // +X corner at (i0, j0): copies (i0, j1) = (-1, 0) -> +Z (1, 0)
     let [x, y, z] = direction(0, 0.05, 0.05, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
-    assert_eq!(r.values, [id(4, 1, 0), id(0, 0, 0), id(2, 1, 1), id(4, 1, 0)]);
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
+    assert_eq!(
+        r.values,
+        [id(4, 1, 0), id(0, 0, 0), id(2, 1, 1), id(4, 1, 0)]
+    );
     // +X corner at (i1, j1) (s = t = 0.95): copies (i1, j0) = (2, 1) -> -Z (0, 1)
     let [x, y, z] = direction(0, 0.95, 0.95, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
     assert_eq!(r.values[2], id(5, 0, 1));
     assert_eq!(r.values[1], r.values[2]);
 }
@@ -230,12 +315,18 @@ fn non_seamless_cube_uses_the_address_modes_on_the_face() {
         seamless_cube: false,
         ..Sampler::default()
     };
-    assert_eq!(gather(&tex, &clamp, &cube_op(), &q).values, [id(0, 0, 1), id(0, 0, 1), id(0, 0, 0), id(0, 0, 0)]);
+    assert_eq!(
+        gather(&tex, &clamp, &cube_op(), &q).values,
+        [id(0, 0, 1), id(0, 0, 1), id(0, 0, 0), id(0, 0, 0)]
+    );
     let repeat = Sampler {
         seamless_cube: false,
         ..Sampler::with_address(AddressMode::Repeat)
     };
-    assert_eq!(gather(&tex, &repeat, &cube_op(), &q).values, [id(0, 1, 1), id(0, 0, 1), id(0, 0, 0), id(0, 1, 0)]);
+    assert_eq!(
+        gather(&tex, &repeat, &cube_op(), &q).values,
+        [id(0, 1, 1), id(0, 0, 1), id(0, 0, 0), id(0, 1, 0)]
+    );
     // seamless ignores the address modes
     let seamless_border = Sampler::with_address(AddressMode::ClampToBorder);
     assert_eq!(
@@ -251,12 +342,22 @@ fn cube_array_layers_count_whole_cubes_and_clamp() {
     // -Y face (3), centre
     let [x, y, z] = direction(3, 0.5, 0.5, 1.0);
     for (layer, cube) in [(0u32, 0u32), (1, 1), (2, 2), (3, 2), (65535, 2)] {
-        let r = gather(&tex, &Sampler::default(), &op, &GatherQuery::at_cube(x, y, z).with_layer(layer));
+        let r = gather(
+            &tex,
+            &Sampler::default(),
+            &op,
+            &GatherQuery::at_cube(x, y, z).with_layer(layer),
+        );
         assert_eq!(r.values[3], id(cube * 6 + 3, 0, 0), "layer {layer}");
     }
     // seamless edges stay inside the cube: +X edge of cube 1 reads cube 1's +Z
     let [x, y, z] = direction(0, 0.05, 0.5, 1.0);
-    let r = gather(&tex, &Sampler::default(), &op, &GatherQuery::at_cube(x, y, z).with_layer(1));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &op,
+        &GatherQuery::at_cube(x, y, z).with_layer(1),
+    );
     assert_eq!(r.values[0], id(6 + 4, 1, 1));
 }
 
@@ -265,7 +366,12 @@ fn unnormalized_directions_project_the_same() {
     let tex = ids(TextureKind::Cube, 4, 1);
     for m in [0.001f32, 0.5, 1.0, 7.0, 1e6] {
         let [x, y, z] = direction(2, 0.3, 0.7, m);
-        let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
+        let r = gather(
+            &tex,
+            &Sampler::default(),
+            &cube_op(),
+            &GatherQuery::at_cube(x, y, z),
+        );
         // u = 1.2 -> i0 = 0; v = 2.8 -> j0 = 2
         assert_eq!(r.values[3], id(2, 0, 2), "scale {m}");
     }
@@ -282,24 +388,51 @@ fn cube_residency_is_per_face() {
     };
     let mut map = Residency::all_resident(&desc, 2, 2).unwrap();
     map.set(4, 0, 0, false).unwrap(); // +Z
-    let tex = Texture::from_fn(desc, |l, x, y| [id(l, x, y), 0, 0, 0]).unwrap().with_residency(map).unwrap();
+    let tex = Texture::from_fn(desc, |l, x, y| [id(l, x, y), 0, 0, 0])
+        .unwrap()
+        .with_residency(map)
+        .unwrap();
     let centre = direction(0, 0.5, 0.5, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(centre[0], centre[1], centre[2]));
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(centre[0], centre[1], centre[2]),
+    );
     assert!(r.resident);
     // the +X footprint that crosses onto +Z is not resident
     let [x, y, z] = direction(0, 0.05, 0.5, 1.0);
-    let r = gather(&tex, &Sampler::default(), &cube_op(), &GatherQuery::at_cube(x, y, z));
-    assert_eq!(r, GatherResult { values: [0; 4], resident: false });
+    let r = gather(
+        &tex,
+        &Sampler::default(),
+        &cube_op(),
+        &GatherQuery::at_cube(x, y, z),
+    );
+    assert_eq!(
+        r,
+        GatherResult {
+            values: [0; 4],
+            resident: false
+        }
+    );
 }
 
 #[test]
 fn offsets_on_cube_are_not_modeled() {
     let tex = ids(TextureKind::Cube, 2, 1);
     for offsets in [OffsetMode::Aoffi, OffsetMode::Ptp] {
-        let op = GatherOp { offsets, ..cube_op() };
+        let op = GatherOp {
+            offsets,
+            ..cube_op()
+        };
         let e = Gatherer::new(&tex, &Sampler::default(), &op, Precision::default()).unwrap_err();
-        assert_eq!(e, Error::NotModeled(NotModeled::OffsetsOnCube(TextureKind::Cube)));
+        assert_eq!(
+            e,
+            Error::NotModeled(NotModeled::OffsetsOnCube(TextureKind::Cube))
+        );
         assert!(e.is_not_modeled());
-        assert!(reference::gather(&tex, &Sampler::default(), &op, &GatherQuery::default()).is_err());
+        assert!(
+            reference::gather(&tex, &Sampler::default(), &op, &GatherQuery::default()).is_err()
+        );
     }
 }

@@ -5,7 +5,9 @@ use common::*;
 use tld4_textures::*;
 
 fn tex2d() -> Texture {
-    texture(TextureKind::Tex2D, Format::R8Unorm, 2, 2, 1, |_, x, _| [x, 0, 0, 0])
+    texture(TextureKind::Tex2D, Format::R8Unorm, 2, 2, 1, |_, x, _| {
+        [x, 0, 0, 0]
+    })
 }
 
 #[test]
@@ -37,7 +39,10 @@ fn pool_lookups_name_the_bad_index() {
     );
     assert!(e.to_string().contains("texture header index 7"), "{e}");
     let e = pool.resolve(Handle::new(0, 3).unwrap()).unwrap_err();
-    assert!(matches!(e, Error::Invalid(InvalidInput::BadSamplerIndex { index: 3, .. })));
+    assert!(matches!(
+        e,
+        Error::Invalid(InvalidInput::BadSamplerIndex { index: 3, .. })
+    ));
     assert!(e.to_string().contains("sampler index 3"), "{e}");
     assert!(!e.is_not_modeled());
 
@@ -66,7 +71,10 @@ fn pool_gatherer_checks_everything() {
     let op = GatherOp::new(TextureKind::Tex2D, 0);
     let g = pool.gatherer(Handle(0), &op, Precision::default()).unwrap();
     // texel x holds code x: (i1, j1) = (1, 1) reads 1/255
-    assert_eq!(g.gather(&GatherQuery::at(0.5, 0.5)).as_f32()[1], 1.0 / 255.0);
+    assert_eq!(
+        g.gather(&GatherQuery::at(0.5, 0.5)).as_f32()[1],
+        1.0 / 255.0
+    );
     assert!(pool.gatherer(Handle(1), &op, Precision::default()).is_err());
 }
 
@@ -91,8 +99,13 @@ fn not_modeled_cases() {
         compare: true,
         ..GatherOp::new(TextureKind::Tex2D, 0)
     };
-    let d = texture(TextureKind::Tex2D, Format::D16Unorm, 1, 1, 1, |_, _, _| [0; 4]);
-    assert_eq!(Gatherer::new(&d, &s, &op, p).unwrap_err(), Error::NotModeled(NotModeled::CompareOff));
+    let d = texture(TextureKind::Tex2D, Format::D16Unorm, 1, 1, 1, |_, _, _| {
+        [0; 4]
+    });
+    assert_eq!(
+        Gatherer::new(&d, &s, &op, p).unwrap_err(),
+        Error::NotModeled(NotModeled::CompareOff)
+    );
     // compare on a colour format
     let cmp = Sampler {
         compare: Some(CompareOp::Less),
@@ -104,13 +117,21 @@ fn not_modeled_cases() {
     );
     assert!(Gatherer::new(&d, &cmp, &op, p).is_ok());
     // the reference refuses the same
-    assert!(reference::gather(&d, &s, &op, &GatherQuery::default()).unwrap_err().is_not_modeled());
+    assert!(reference::gather(&d, &s, &op, &GatherQuery::default())
+        .unwrap_err()
+        .is_not_modeled());
 }
 
 #[test]
 fn invalid_cases() {
     let t = tex2d();
-    let e = Gatherer::new(&t, &Sampler::default(), &GatherOp::new(TextureKind::Tex2D, 4), Precision::default()).unwrap_err();
+    let e = Gatherer::new(
+        &t,
+        &Sampler::default(),
+        &GatherOp::new(TextureKind::Tex2D, 4),
+        Precision::default(),
+    )
+    .unwrap_err();
     assert_eq!(e, Error::Invalid(InvalidInput::Component(4)));
     let desc = |kind, w, h, layers| TextureDesc {
         kind,
@@ -128,7 +149,10 @@ fn invalid_cases() {
         desc(TextureKind::Tex2D, 70000, 1, 1),
     ] {
         let e = Texture::from_fn(d, |_, _, _| [0; 4]).unwrap_err();
-        assert!(matches!(e, Error::Invalid(InvalidInput::BadSize { .. })), "{d:?}: {e}");
+        assert!(
+            matches!(e, Error::Invalid(InvalidInput::BadSize { .. })),
+            "{d:?}: {e}"
+        );
     }
     assert!(Texture::from_fn(desc(TextureKind::CubeArray, 2, 2, 2), |_, _, _| [0; 4]).is_ok());
 }

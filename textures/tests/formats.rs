@@ -14,8 +14,16 @@ fn f(bits: u32) -> f32 {
 fn unorm8_every_code_is_correctly_rounded() {
     for c in 0..=255u32 {
         let want = rational_to_f32(c as i64, 255);
-        assert_eq!(f(sample(Format::R8Unorm, [c, 0, 0, 0], 0)), want, "code {c}");
-        assert_eq!(f(sample(Format::Rgba8Unorm, [0, 0, c, 0], 2)), want, "code {c}");
+        assert_eq!(
+            f(sample(Format::R8Unorm, [c, 0, 0, 0], 0)),
+            want,
+            "code {c}"
+        );
+        assert_eq!(
+            f(sample(Format::Rgba8Unorm, [0, 0, c, 0], 2)),
+            want,
+            "code {c}"
+        );
     }
 }
 
@@ -23,9 +31,21 @@ fn unorm8_every_code_is_correctly_rounded() {
 fn snorm8_every_code_is_correctly_rounded_and_clamped() {
     for c in 0..=255u32 {
         let v = c as i8 as i64;
-        let want = if v == -128 { -1.0 } else { rational_to_f32(v, 127) };
-        assert_eq!(f(sample(Format::R8Snorm, [c, 0, 0, 0], 0)), want, "code {c}");
-        assert_eq!(f(sample(Format::Rg8Snorm, [0, c, 0, 0], 1)), want, "code {c}");
+        let want = if v == -128 {
+            -1.0
+        } else {
+            rational_to_f32(v, 127)
+        };
+        assert_eq!(
+            f(sample(Format::R8Snorm, [c, 0, 0, 0], 0)),
+            want,
+            "code {c}"
+        );
+        assert_eq!(
+            f(sample(Format::Rg8Snorm, [0, c, 0, 0], 1)),
+            want,
+            "code {c}"
+        );
     }
     assert_eq!(f(sample(Format::R8Snorm, [0x81, 0, 0, 0], 0)), -1.0);
     assert_eq!(f(sample(Format::R8Snorm, [0x80, 0, 0, 0], 0)), -1.0);
@@ -33,22 +53,36 @@ fn snorm8_every_code_is_correctly_rounded_and_clamped() {
 
 #[test]
 fn unorm16_and_snorm16_are_correctly_rounded() {
-    for c in (0..=65535u32).step_by(7).chain([1, 32767, 32768, 65534, 65535]) {
+    for c in (0..=65535u32)
+        .step_by(7)
+        .chain([1, 32767, 32768, 65534, 65535])
+    {
         assert_eq!(
             f(sample(Format::R16Unorm, [c, 0, 0, 0], 0)),
             rational_to_f32(c as i64, 65535),
             "code {c}"
         );
         let v = c as u16 as i16 as i64;
-        let want = if v == -32768 { -1.0 } else { rational_to_f32(v, 32767) };
-        assert_eq!(f(sample(Format::Rgba16Snorm, [0, 0, 0, c], 3)), want, "code {c}");
+        let want = if v == -32768 {
+            -1.0
+        } else {
+            rational_to_f32(v, 32767)
+        };
+        assert_eq!(
+            f(sample(Format::Rgba16Snorm, [0, 0, 0, c], 3)),
+            want,
+            "code {c}"
+        );
     }
 }
 
 #[test]
 fn d16_and_d24_depth_are_correctly_rounded() {
     for c in [0u32, 1, 2, 0x7fff, 0x8000, 0xfffe, 0xffff] {
-        assert_eq!(f(sample(Format::D16Unorm, [c, 0, 0, 0], 0)), rational_to_f32(c as i64, 65535));
+        assert_eq!(
+            f(sample(Format::D16Unorm, [c, 0, 0, 0], 0)),
+            rational_to_f32(c as i64, 65535)
+        );
     }
     for c in [0u32, 1, 3, 0x7fffff, 0x800000, 0xabcdef, 0xfffffe, 0xffffff] {
         // the stencil field must not leak into depth
@@ -60,8 +94,14 @@ fn d16_and_d24_depth_are_correctly_rounded() {
     }
     // depth formats deliver (D, 0, 0, 1)
     assert_eq!(f(sample(Format::D24UnormS8Uint, [5, 0xff, 0, 0], 1)), 0.0);
-    assert_eq!(f(sample(Format::D32Float, [0.25f32.to_bits(), 0, 0, 0], 3)), 1.0);
-    assert_eq!(f(sample(Format::D32Float, [0.25f32.to_bits(), 0, 0, 0], 0)), 0.25);
+    assert_eq!(
+        f(sample(Format::D32Float, [0.25f32.to_bits(), 0, 0, 0], 3)),
+        1.0
+    );
+    assert_eq!(
+        f(sample(Format::D32Float, [0.25f32.to_bits(), 0, 0, 0], 0)),
+        0.25
+    );
 }
 
 #[test]
@@ -80,12 +120,23 @@ fn srgb_matches_hand_computed_values() {
         (255, 0x3f80_0000),
     ];
     for (code, bits) in table {
-        assert_eq!(sample(Format::Rgba8Srgb, [code, 0, 0, 0], 0), bits, "code {code}");
-        assert_eq!(sample(Format::Rgba8Srgb, [0, 0, code, 0], 2), bits, "code {code}");
+        assert_eq!(
+            sample(Format::Rgba8Srgb, [code, 0, 0, 0], 0),
+            bits,
+            "code {code}"
+        );
+        assert_eq!(
+            sample(Format::Rgba8Srgb, [0, 0, code, 0], 2),
+            bits,
+            "code {code}"
+        );
         assert_eq!(srgb_to_linear(code as u8).to_bits(), bits);
     }
     // alpha is linear
-    assert_eq!(f(sample(Format::Rgba8Srgb, [0, 0, 0, 128], 3)), rational_to_f32(128, 255));
+    assert_eq!(
+        f(sample(Format::Rgba8Srgb, [0, 0, 0, 128], 3)),
+        rational_to_f32(128, 255)
+    );
 }
 
 #[test]
@@ -123,8 +174,16 @@ fn half_floats() {
     ];
     for (h, want) in cases {
         assert_eq!(f(sample(Format::R16Float, [h, 0, 0, 0], 0)), want, "{h:#x}");
-        assert_eq!(f(sample(Format::Rgba16Float, [0, h, 0, 0], 1)), want, "{h:#x}");
-        assert_eq!(f(sample(Format::Rg16Float, [0, h, 0, 0], 1)), want, "{h:#x}");
+        assert_eq!(
+            f(sample(Format::Rgba16Float, [0, h, 0, 0], 1)),
+            want,
+            "{h:#x}"
+        );
+        assert_eq!(
+            f(sample(Format::Rg16Float, [0, h, 0, 0], 1)),
+            want,
+            "{h:#x}"
+        );
     }
     assert_eq!(sample(Format::R16Float, [0x8000, 0, 0, 0], 0), 0x8000_0000);
     assert!(f(sample(Format::R16Float, [0x7e00, 0, 0, 0], 0)).is_nan());
@@ -132,7 +191,14 @@ fn half_floats() {
 
 #[test]
 fn float32_bits_pass_through() {
-    for bits in [0x3f80_0000u32, 0xbf00_0000, 0x0000_0001, 0x7f80_0000, 0x7fc0_1234, 0x8000_0000] {
+    for bits in [
+        0x3f80_0000u32,
+        0xbf00_0000,
+        0x0000_0001,
+        0x7f80_0000,
+        0x7fc0_1234,
+        0x8000_0000,
+    ] {
         assert_eq!(sample(Format::R32Float, [bits, 0, 0, 0], 0), bits);
         assert_eq!(sample(Format::Rg32Float, [0, bits, 0, 0], 1), bits);
         assert_eq!(sample(Format::Rgba32Float, [0, 0, 0, bits], 3), bits);
@@ -144,13 +210,25 @@ fn integers_are_raw_and_sign_extended() {
     assert_eq!(sample(Format::R8Uint, [200, 0, 0, 0], 0), 200);
     assert_eq!(sample(Format::R8Sint, [0xfb, 0, 0, 0], 0), (-5i32) as u32);
     assert_eq!(sample(Format::Rg8Sint, [0, 0x7f, 0, 0], 1), 127);
-    assert_eq!(sample(Format::Rgba8Sint, [0, 0, 0x80, 0], 2), (-128i32) as u32);
+    assert_eq!(
+        sample(Format::Rgba8Sint, [0, 0, 0x80, 0], 2),
+        (-128i32) as u32
+    );
     assert_eq!(sample(Format::Rgba8Uint, [0, 0, 0, 255], 3), 255);
     assert_eq!(sample(Format::R16Uint, [65535, 0, 0, 0], 0), 65535);
-    assert_eq!(sample(Format::R16Sint, [0x8000, 0, 0, 0], 0), (-32768i32) as u32);
+    assert_eq!(
+        sample(Format::R16Sint, [0x8000, 0, 0, 0], 0),
+        (-32768i32) as u32
+    );
     assert_eq!(sample(Format::Rgba16Uint, [0, 0, 40000, 0], 2), 40000);
-    assert_eq!(sample(Format::R32Uint, [0xdead_beef, 0, 0, 0], 0), 0xdead_beef);
-    assert_eq!(sample(Format::R32Sint, [0xffff_fffe, 0, 0, 0], 0), 0xffff_fffe);
+    assert_eq!(
+        sample(Format::R32Uint, [0xdead_beef, 0, 0, 0], 0),
+        0xdead_beef
+    );
+    assert_eq!(
+        sample(Format::R32Sint, [0xffff_fffe, 0, 0, 0], 0),
+        0xffff_fffe
+    );
     assert_eq!(sample(Format::Rgba32Sint, [0, 7, 0, 0], 1), 7);
     assert_eq!(sample(Format::Rg32Uint, [0, 9, 0, 0], 1), 9);
 }
@@ -158,7 +236,13 @@ fn integers_are_raw_and_sign_extended() {
 #[test]
 fn missing_components_read_0_0_0_1() {
     // float-valued formats: 0.0, 0.0, 1.0
-    for fmt in [Format::R8Unorm, Format::R16Float, Format::R32Float, Format::D16Unorm, Format::D32Float] {
+    for fmt in [
+        Format::R8Unorm,
+        Format::R16Float,
+        Format::R32Float,
+        Format::D16Unorm,
+        Format::D32Float,
+    ] {
         assert_eq!(sample(fmt, [0, 0, 0, 0], 1), 0, "{fmt:?}");
         assert_eq!(sample(fmt, [0, 0, 0, 0], 2), 0, "{fmt:?}");
         assert_eq!(f(sample(fmt, [0, 0, 0, 0], 3)), 1.0, "{fmt:?}");
@@ -176,10 +260,19 @@ fn missing_components_read_0_0_0_1() {
 fn rgb10a2() {
     let t = [1023, 512, 1, 2];
     assert_eq!(f(sample(Format::Rgb10a2Unorm, t, 0)), 1.0);
-    assert_eq!(f(sample(Format::Rgb10a2Unorm, t, 1)), rational_to_f32(512, 1023));
-    assert_eq!(f(sample(Format::Rgb10a2Unorm, t, 2)), rational_to_f32(1, 1023));
+    assert_eq!(
+        f(sample(Format::Rgb10a2Unorm, t, 1)),
+        rational_to_f32(512, 1023)
+    );
+    assert_eq!(
+        f(sample(Format::Rgb10a2Unorm, t, 2)),
+        rational_to_f32(1, 1023)
+    );
     assert_eq!(f(sample(Format::Rgb10a2Unorm, t, 3)), 0.666_666_7);
-    assert_eq!(f(sample(Format::Rgb10a2Unorm, [0, 0, 0, 1], 3)), 0.333_333_34);
+    assert_eq!(
+        f(sample(Format::Rgb10a2Unorm, [0, 0, 0, 1], 3)),
+        0.333_333_34
+    );
 }
 
 #[test]
@@ -188,17 +281,41 @@ fn r11g11b10_unsigned_small_floats() {
     let one11 = 15 << 6;
     let one10 = 15 << 5;
     assert_eq!(f(sample(Format::R11g11b10Float, [one11, 0, 0, 0], 0)), 1.0);
-    assert_eq!(f(sample(Format::R11g11b10Float, [0, one11 | 32, 0, 0], 1)), 1.5);
-    assert_eq!(f(sample(Format::R11g11b10Float, [0, 0, one10 | 16, 0], 2)), 1.5);
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [0, one11 | 32, 0, 0], 1)),
+        1.5
+    );
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [0, 0, one10 | 16, 0], 2)),
+        1.5
+    );
     // largest finite values: 2^15 * (1 + 63/64) and 2^15 * (1 + 31/32)
-    assert_eq!(f(sample(Format::R11g11b10Float, [(30 << 6) | 63, 0, 0, 0], 0)), 65024.0);
-    assert_eq!(f(sample(Format::R11g11b10Float, [0, 0, (30 << 5) | 31, 0], 2)), 64512.0);
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [(30 << 6) | 63, 0, 0, 0], 0)),
+        65024.0
+    );
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [0, 0, (30 << 5) | 31, 0], 2)),
+        64512.0
+    );
     // denormals: m * 2^-14 / 64 and m * 2^-14 / 32
-    assert_eq!(f(sample(Format::R11g11b10Float, [1, 0, 0, 0], 0)), 2f32.powi(-20));
-    assert_eq!(f(sample(Format::R11g11b10Float, [0, 0, 3, 0], 2)), 3.0 * 2f32.powi(-19));
-    assert_eq!(f(sample(Format::R11g11b10Float, [31 << 6, 0, 0, 0], 0)), f32::INFINITY);
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [1, 0, 0, 0], 0)),
+        2f32.powi(-20)
+    );
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [0, 0, 3, 0], 2)),
+        3.0 * 2f32.powi(-19)
+    );
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [31 << 6, 0, 0, 0], 0)),
+        f32::INFINITY
+    );
     assert!(f(sample(Format::R11g11b10Float, [(31 << 6) | 1, 0, 0, 0], 0)).is_nan());
-    assert_eq!(f(sample(Format::R11g11b10Float, [0, 0, 31 << 5, 0], 2)), f32::INFINITY);
+    assert_eq!(
+        f(sample(Format::R11g11b10Float, [0, 0, 31 << 5, 0], 2)),
+        f32::INFINITY
+    );
 }
 
 #[test]
@@ -240,9 +357,18 @@ fn every_format_has_consistent_tables() {
             let _ = sample(fmt, fields, c);
         }
     }
-    assert_eq!(serde_json::to_value(Format::D24UnormS8Uint).unwrap(), "d24_unorm_s8_uint");
-    assert_eq!(serde_json::to_value(Format::R11g11b10Float).unwrap(), "r11g11b10_float");
-    assert_eq!(serde_json::to_value(Format::Rgba8Srgb).unwrap(), "rgba8_srgb");
+    assert_eq!(
+        serde_json::to_value(Format::D24UnormS8Uint).unwrap(),
+        "d24_unorm_s8_uint"
+    );
+    assert_eq!(
+        serde_json::to_value(Format::R11g11b10Float).unwrap(),
+        "r11g11b10_float"
+    );
+    assert_eq!(
+        serde_json::to_value(Format::Rgba8Srgb).unwrap(),
+        "rgba8_srgb"
+    );
 }
 
 #[test]
@@ -258,5 +384,15 @@ fn field_range_is_checked() {
     assert!(Texture::from_fields(desc(Format::Rgb10a2Unorm), &[0, 0, 0, 4]).is_err());
     assert!(Texture::from_fields(desc(Format::Rgb10a2Unorm), &[1023, 1023, 1023, 3]).is_ok());
     let e = Texture::from_fields(desc(Format::Rgba8Unorm), &[1, 2, 3]).unwrap_err();
-    assert!(matches!(e, Error::Invalid(InvalidInput::TexelCount { expected: 4, got: 3, .. })), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Invalid(InvalidInput::TexelCount {
+                expected: 4,
+                got: 3,
+                ..
+            })
+        ),
+        "{e}"
+    );
 }

@@ -7,7 +7,9 @@ use common::*;
 use tld4_textures::*;
 
 fn row() -> Texture {
-    texture(TextureKind::Tex2D, Format::R32Uint, 4, 1, 1, |_, x, _| [x + 10, 0, 0, 0])
+    texture(TextureKind::Tex2D, Format::R32Uint, 4, 1, 1, |_, x, _| {
+        [x + 10, 0, 0, 0]
+    })
 }
 
 /// i0 mod 4 picked at u (s = u / 4, exact in f32 for the values used) under `p`.
@@ -58,7 +60,12 @@ fn at_and_just_above_a_texel_centre() {
     assert_eq!(i0(1.5, fixed(8, NEAR)), 1);
     assert_eq!(i0(1.5, fixed(8, ZERO)), 1);
     let u = 1.5 + 2f64.powi(-10);
-    for p in [Precision::Exact, fixed(8, NEAR), fixed(8, ZERO), fixed(8, FLOOR)] {
+    for p in [
+        Precision::Exact,
+        fixed(8, NEAR),
+        fixed(8, ZERO),
+        fixed(8, FLOOR),
+    ] {
         assert_eq!(i0(u, p), 1, "{p:?}");
     }
 }
@@ -79,14 +86,20 @@ fn fraction_bits_is_a_parameter() {
     assert_eq!(i0(u, fixed(8, NEAR)), 0);
     assert_eq!(i0(u, fixed(5, NEAR)), 1); // 47.5, a tie -> 48
     assert_eq!(i0(u, fixed(6, NEAR)), 0); // 95 exactly
-    // 0 bits: u rounds to an integer n and i0 = n - 1
+                                          // 0 bits: u rounds to an integer n and i0 = n - 1
     assert_eq!(i0(1.25, fixed(0, NEAR)), 0); // n = 1
     assert_eq!(i0(1.75, fixed(0, NEAR)), 1); // n = 2; exact floor(1.25) = 1 too
     assert_eq!(i0(2.25, fixed(0, NEAR)), 1); // n = 2; exact floor(1.75) = 1
     assert_eq!(i0(2.5, fixed(0, NEAR)), 1); // tie -> 2
     assert_eq!(i0(2.5, Precision::Exact), 2);
     // more than 20 bits is refused
-    let e = Gatherer::new(&row(), &Sampler::default(), &GatherOp::new(TextureKind::Tex2D, 0), fixed(21, NEAR)).unwrap_err();
+    let e = Gatherer::new(
+        &row(),
+        &Sampler::default(),
+        &GatherOp::new(TextureKind::Tex2D, 0),
+        fixed(21, NEAR),
+    )
+    .unwrap_err();
     assert_eq!(e, Error::Invalid(InvalidInput::Precision(21)));
 }
 
@@ -129,8 +142,23 @@ fn extreme_coordinates_do_not_panic() {
         AddressMode::ClampToBorder,
         AddressMode::MirrorClampToEdge,
     ] {
-        let g = Gatherer::new(&tex, &Sampler::with_address(mode), &GatherOp::new(TextureKind::Tex2D, 0), Precision::default()).unwrap();
-        for s in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, f32::MIN, 1e30, -1e30, 1e-40] {
+        let g = Gatherer::new(
+            &tex,
+            &Sampler::with_address(mode),
+            &GatherOp::new(TextureKind::Tex2D, 0),
+            Precision::default(),
+        )
+        .unwrap();
+        for s in [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+            1e30,
+            -1e30,
+            1e-40,
+        ] {
             let r = g.gather(&GatherQuery::at(s, s));
             assert!(r.resident);
             if mode == AddressMode::ClampToEdge {
@@ -138,8 +166,16 @@ fn extreme_coordinates_do_not_panic() {
             }
         }
     }
-    let cube = texture(TextureKind::Cube, Format::R8Uint, 2, 2, 1, |l, _, _| [l, 0, 0, 0]);
-    let g = Gatherer::new(&cube, &Sampler::default(), &GatherOp::new(TextureKind::Cube, 0), Precision::default()).unwrap();
+    let cube = texture(TextureKind::Cube, Format::R8Uint, 2, 2, 1, |l, _, _| {
+        [l, 0, 0, 0]
+    });
+    let g = Gatherer::new(
+        &cube,
+        &Sampler::default(),
+        &GatherOp::new(TextureKind::Cube, 0),
+        Precision::default(),
+    )
+    .unwrap();
     for v in [f32::NAN, 0.0, f32::INFINITY, -0.0] {
         let r = g.gather(&GatherQuery::at_cube(v, v, v));
         assert!(r.values.iter().all(|&x| x < 6));

@@ -30,7 +30,14 @@ struct Params {
 
 fn params() -> impl Strategy<Value = Params> {
     (
-        (0..Format::ALL.len(), 0..4usize, 1..7u32, 1..7u32, 1..4u32, any::<u64>()),
+        (
+            0..Format::ALL.len(),
+            0..4usize,
+            1..7u32,
+            1..7u32,
+            1..4u32,
+            any::<u64>(),
+        ),
         (
             [0..5u8, 0..5u8],
             prop_oneof![
@@ -38,7 +45,12 @@ fn params() -> impl Strategy<Value = Params> {
                 Just([1.0f32.to_bits(); 4]),
                 Just([1, 1, 1, 1]),
                 any::<[u32; 4]>(),
-                (-2.0f32..2.0, -2.0f32..2.0).prop_map(|(a, b)| [a.to_bits(), b.to_bits(), 0x3f00_0000, 7])
+                (-2.0f32..2.0, -2.0f32..2.0).prop_map(|(a, b)| [
+                    a.to_bits(),
+                    b.to_bits(),
+                    0x3f00_0000,
+                    7
+                ])
             ],
             prop::option::of(0..8u8),
             any::<bool>(),
@@ -47,23 +59,28 @@ fn params() -> impl Strategy<Value = Params> {
             0..3u8,
         ),
     )
-        .prop_map(|((format, kind, w, h, layers, seed), (modes, border, compare, seamless, swizzle, component, offsets))| {
-            Params {
-                format,
-                kind,
-                w,
-                h,
-                layers,
-                seed,
-                modes,
-                border,
-                compare,
-                seamless,
-                swizzle,
-                component,
-                offsets,
-            }
-        })
+        .prop_map(
+            |(
+                (format, kind, w, h, layers, seed),
+                (modes, border, compare, seamless, swizzle, component, offsets),
+            )| {
+                Params {
+                    format,
+                    kind,
+                    w,
+                    h,
+                    layers,
+                    seed,
+                    modes,
+                    border,
+                    compare,
+                    seamless,
+                    swizzle,
+                    component,
+                    offsets,
+                }
+            },
+        )
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -82,7 +99,12 @@ struct Case {
 
 fn build(p: &Params) -> Case {
     let format = Format::ALL[p.format];
-    let kind = [TextureKind::Tex2D, TextureKind::Tex2DArray, TextureKind::Cube, TextureKind::CubeArray][p.kind];
+    let kind = [
+        TextureKind::Tex2D,
+        TextureKind::Tex2DArray,
+        TextureKind::Cube,
+        TextureKind::CubeArray,
+    ][p.kind];
     let h = if kind.is_cube() { p.w } else { p.h };
     let layers = if kind.is_array() { p.layers } else { 1 };
     let mut state = p.seed;
@@ -99,9 +121,19 @@ fn build(p: &Params) -> Case {
             }
         })
     });
-    let src = [Source::R, Source::G, Source::B, Source::A, Source::Zero, Source::One];
+    let src = [
+        Source::R,
+        Source::G,
+        Source::B,
+        Source::A,
+        Source::Zero,
+        Source::One,
+    ];
     let tex = tex.with_swizzle(Swizzle(p.swizzle.map(|i| src[i as usize])));
-    let compare = p.compare.filter(|_| format.is_depth()).map(|c| CompareOp::from_vulkan(c as u32).unwrap());
+    let compare = p
+        .compare
+        .filter(|_| format.is_depth())
+        .map(|c| CompareOp::from_vulkan(c as u32).unwrap());
     let sampler = Sampler {
         address_u: AddressMode::from_vulkan(p.modes[0] as u32).unwrap(),
         address_v: AddressMode::from_vulkan(p.modes[1] as u32).unwrap(),
@@ -126,7 +158,11 @@ fn build(p: &Params) -> Case {
 /// A coordinate on an axis of `size` texels, away from texel boundaries: u = m + f with
 /// f in [0.05, 0.45] or [0.55, 0.95]; returns (coordinate, i0).
 fn away(m: i64, f: f64, size: u32) -> (f64, i64) {
-    let f = if f < 0.5 { 0.05 + f * 0.8 } else { 0.55 + (f - 0.5) * 0.8 };
+    let f = if f < 0.5 {
+        0.05 + f * 0.8
+    } else {
+        0.55 + (f - 0.5) * 0.8
+    };
     let u = m as f64 + f;
     (u / size as f64, if f < 0.5 { m - 1 } else { m })
 }
@@ -159,14 +195,23 @@ fn same(a: u32, b: u32, float: bool, corner_scale: Option<f32>) -> bool {
         return true;
     }
     match corner_scale {
-        Some(m) if x.is_finite() && y.is_finite() => ((x as f64) - (y as f64)).abs() <= m as f64 * 2f64.powi(-21),
-        Some(_) => x.is_nan() == y.is_nan() && (x.is_finite() == y.is_finite()) && (x.is_nan() || !x.is_finite()),
+        Some(m) if x.is_finite() && y.is_finite() => {
+            ((x as f64) - (y as f64)).abs() <= m as f64 * 2f64.powi(-21)
+        }
+        Some(_) => {
+            x.is_nan() == y.is_nan()
+                && (x.is_finite() == y.is_finite())
+                && (x.is_nan() || !x.is_finite())
+        }
         None => false,
     }
 }
 
 fn magnitude(r: &GatherResult) -> f32 {
-    r.as_f32().iter().filter(|v| v.is_finite()).fold(f32::MIN_POSITIVE, |m, v| m.max(v.abs()))
+    r.as_f32()
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold(f32::MIN_POSITIVE, |m, v| m.max(v.abs()))
 }
 
 #[derive(Debug, Clone)]

@@ -26,7 +26,10 @@ pub fn sample(format: Format, fields: [u32; 4], component: u8) -> u32 {
     )
     .unwrap();
     let r = g.gather(&GatherQuery::at(0.5, 0.5));
-    assert!(r.values.iter().all(|&v| v == r.values[0]), "{format:?}: {r:?}");
+    assert!(
+        r.values.iter().all(|&v| v == r.values[0]),
+        "{format:?}: {r:?}"
+    );
     r.values[0]
 }
 
@@ -62,7 +65,7 @@ pub fn rational_to_f32(num: i64, den: u64) -> f32 {
     if guard == 1 && (rem != 0 || m & 1 == 1) {
         m += 1;
     }
-    let v = (m as f64) * 2f64.powi(-(s - 1)) ;
+    let v = (m as f64) * 2f64.powi(-(s - 1));
     let v = v as f32; // exact: m <= 2^24 and the exponent is normal
     if neg {
         -v
@@ -72,7 +75,14 @@ pub fn rational_to_f32(num: i64, den: u64) -> f32 {
 }
 
 /// A texture built from a closure over (storage layer, x, y).
-pub fn texture(kind: TextureKind, format: Format, w: u32, h: u32, layers: u32, f: impl FnMut(u32, u32, u32) -> [u32; 4]) -> Texture {
+pub fn texture(
+    kind: TextureKind,
+    format: Format,
+    w: u32,
+    h: u32,
+    layers: u32,
+    f: impl FnMut(u32, u32, u32) -> [u32; 4],
+) -> Texture {
     Texture::from_fn(
         TextureDesc {
             kind,
@@ -88,5 +98,7 @@ pub fn texture(kind: TextureKind, format: Format, w: u32, h: u32, layers: u32, f
 
 /// Gather with the default precision.
 pub fn gather(tex: &Texture, sampler: &Sampler, op: &GatherOp, q: &GatherQuery) -> GatherResult {
-    Gatherer::new(tex, sampler, op, Precision::default()).unwrap().gather(q)
+    Gatherer::new(tex, sampler, op, Precision::default())
+        .unwrap()
+        .gather(q)
 }
