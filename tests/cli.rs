@@ -135,7 +135,10 @@ fn asm_errors_name_line_and_column() {
 }
 
 fn run_scenario(json: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!("tld4-run-{}-{}", std::process::id(), json.len()));
+    // A directory per call: tests run in parallel.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tld4-run-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.json");
     std::fs::write(&path, json).unwrap();

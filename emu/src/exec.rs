@@ -12,7 +12,7 @@ use tld4_textures::{
 };
 
 use crate::fault::{Operand, WarpFault};
-use crate::pack::{destination_counts, pack, OutputMode};
+use crate::pack::{destination_counts, planned_value, write_plan, OutputMode};
 use crate::warp::{WarpState, RZ, WARP_SIZE};
 
 /// Settings of the executor where no source says what the hardware does.
@@ -84,6 +84,9 @@ pub struct Tld4Exec {
     rb: RbLayout,
     vectors: [Vector; 4],
     nvectors: usize,
+    /// (register, components) of each write, in order; RZ destinations left out.
+    writes: [(u8, [u8; 2]); 4],
+    nwrites: usize,
 }
 
 /// The texture kind a dimension names (None for INVALIDn).
@@ -195,6 +198,17 @@ impl Tld4Exec {
             },
             compare: insn.depth_compare,
         };
+        let plan = write_plan(insn.write_mask.0, output);
+        let mut writes = [(RZ, [0u8; 2]); 4];
+        let mut nwrites = 0;
+        for &(dest, comps) in &plan.slots[..plan.len as usize] {
+            // Rd or Rd2 = RZ discards.
+            let base = if dest < 2 { insn.rd } else { insn.rd2 };
+            if !base.is_rz() {
+                writes[nwrites] = (base.0.wrapping_add(dest & 1), comps);
+                nwrites += 1;
+            }
+        }
         Self {
             insn: *insn,
             config,
@@ -205,6 +219,8 @@ impl Tld4Exec {
             rb,
             vectors,
             nvectors: n,
+            writes,
+            nwrites,
         }
     }
 
@@ -219,16 +235,9 @@ impl Tld4Exec {
     }
 
     /// The registers an executing lane writes, in write order (Rd, Rd+1, Rd2, Rd2+1; RZ
-    /// destinations left out), as [`pack`] lays the values out.
+    /// destinations left out), as [`write_plan`] lays the values out.
     pub fn destinations(&self) -> Vec<u8> {
-        let (at_rd, at_rd2) = destination_counts(self.insn.write_mask.count(), self.output);
-        let mut out = Vec::with_capacity(4);
-        for (base, n) in [(self.insn.rd, at_rd), (self.insn.rd2, at_rd2)] {
-            if !base.is_rz() {
-                out.extend((0..n).filter_map(|k| base.0.checked_add(k)));
-            }
-        }
-        out
+        self.writes[..self.nwrites].iter().map(|w| w.0).collect()
     }
 
     /// How the results are written (32-bit, or binary16 rounded to nearest or toward zero).
@@ -394,28 +403,18 @@ impl Tld4Exec {
             }
         }
         // All sources have been read: write the destinations.
-        let rd = self.insn.rd.0;
-        let rd2 = self.insn.rd2.0;
-        let mask = self.insn.write_mask.0;
         let pdst = self.insn.pred_dst.0;
+        let writes = &self.writes[..self.nwrites];
         let mut m = executed;
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            let r = results[lane];
+            let r = &results[lane];
             if !r.resident {
                 report.nonresident |= 1 << lane;
             }
-            let writes = pack(r.values, mask, self.output);
-            for &(dest, value) in &writes.slots[..writes.len as usize] {
-                // Rd or Rd2 = RZ discards (set_reg drops writes to RZ).
-                let reg = match dest {
-                    0 | 1 if rd == RZ => RZ,
-                    0 | 1 => rd + dest,
-                    _ if rd2 == RZ => RZ,
-                    _ => rd2 + dest - 2,
-                };
-                warp.set_reg(lane, reg, value);
+            for &(reg, comps) in writes {
+                warp.set_reg(lane, reg, planned_value(&r.values, comps, self.output));
             }
             // The predicate destination is set when the footprint was not resident (ptxas
             // turns PTX's "resident" predicate into its negation; FACTS.md).

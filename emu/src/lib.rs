@@ -21,5 +21,8 @@ pub use exec::{
     aoffi_offsets, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport, Tld4Exec,
 };
 pub use fault::{Operand, WarpFault};
-pub use pack::{destination_counts, f16_rn, f16_rz, pack, OutputMode, Writes, F16_NAN};
+pub use pack::{
+    destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
+    Writes, F16_NAN, NO_COMPONENT,
+};
 pub use warp::{WarpState, RZ, WARP_SIZE};

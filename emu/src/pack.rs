@@ -59,8 +59,99 @@ pub fn f16_rz(x: f32) -> u16 {
     }
 }
 
+/// No component: the half (or register) reads 0.
+pub const NO_COMPONENT: u8 = 0xff;
+
+/// Where each enabled component goes, decided once per instruction: up to four slots in
+/// write order Rd, Rd+1, Rd2, Rd2+1 (FACTS.md: overlapping pairs are written in that order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct WritePlan {
+    /// (destination, components): `dest` is 0 for Rd, 1 for Rd+1, 2 for Rd2, 3 for Rd2+1;
+    /// the components (0 = R .. 3 = A, or [`NO_COMPONENT`]) fill the register (32-bit
+    /// output: the first only) or its low and high halves (F16 output).
+    pub slots: [(u8, [u8; 2]); 4],
+    /// How many of `slots` are used.
+    pub len: u8,
+    /// The output mode.
+    pub mode: OutputMode,
+}
+
+impl Default for OutputMode {
+    fn default() -> Self {
+        OutputMode::F32
+    }
+}
+
+/// The write plan of a write mask and output mode: the enabled components in R, G, B, A
+/// order, into Rd, Rd+1, Rd2, Rd2+1 (32-bit), or two halves a register into Rd then Rd2
+/// (F16; an odd last half is 0).
+pub fn write_plan(mask: u8, mode: OutputMode) -> WritePlan {
+    let mut enabled = [NO_COMPONENT; 4];
+    let mut n = 0usize;
+    for c in 0..4u8 {
+        if mask >> c & 1 != 0 {
+            enabled[n] = c;
+            n += 1;
+        }
+    }
+    let mut plan = WritePlan {
+        mode,
+        ..WritePlan::default()
+    };
+    let mut push = |dest: u8, comps: [u8; 2]| {
+        plan.slots[plan.len as usize] = (dest, comps);
+        plan.len += 1;
+    };
+    match mode {
+        OutputMode::F32 => {
+            for (k, &c) in enabled[..n].iter().enumerate() {
+                push(k as u8, [c, NO_COMPONENT]);
+            }
+        }
+        OutputMode::F16Rn | OutputMode::F16Rz => {
+            if n > 0 {
+                push(0, [enabled[0], enabled[1]]);
+            }
+            if n > 2 {
+                push(2, [enabled[2], enabled[3]]);
+            }
+        }
+    }
+    plan
+}
+
+/// The value of one planned register.
+#[inline(always)]
+pub fn planned_value(values: &[u32; 4], comps: [u8; 2], mode: OutputMode) -> u32 {
+    let get = |c: u8| {
+        if c == NO_COMPONENT {
+            0
+        } else {
+            values[c as usize & 3]
+        }
+    };
+    match mode {
+        OutputMode::F32 => get(comps[0]),
+        OutputMode::F16Rn | OutputMode::F16Rz => {
+            let round = if mode == OutputMode::F16Rn {
+                f16_rn
+            } else {
+                f16_rz
+            };
+            let half = |c: u8| {
+                if c == NO_COMPONENT {
+                    0
+                } else {
+                    round(f32::from_bits(get(c))) as u32
+                }
+            };
+            half(comps[0]) | half(comps[1]) << 16
+        }
+    }
+}
+
 /// The registers an instruction writes: up to four (register offset, value) writes in order
-/// Rd, Rd+1, Rd2, Rd2+1 (FACTS.md: overlapping pairs are written in that order).
+/// Rd, Rd+1, Rd2, Rd2+1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Writes {
     /// (destination, value); `dest` is 0 for Rd, 1 for Rd+1, 2 for Rd2, 3 for Rd2+1.
@@ -69,48 +160,15 @@ pub struct Writes {
     pub len: u8,
 }
 
-/// Packs `values` (in R, G, B, A order) by the write mask and output mode.
-#[inline(always)]
+/// Packs `values` (in R, G, B, A order) by the write mask and output mode ([`write_plan`]).
 pub fn pack(values: [u32; 4], mask: u8, mode: OutputMode) -> Writes {
-    let mut enabled = [0u32; 4];
-    let mut n = 0usize;
-    for (c, v) in values.iter().enumerate() {
-        if mask >> c & 1 != 0 {
-            enabled[n] = *v;
-            n += 1;
-        }
-    }
-    let mut w = Writes::default();
-    let mut push = |dest: u8, value: u32| {
-        w.slots[w.len as usize] = (dest, value);
-        w.len += 1;
+    let plan = write_plan(mask, mode);
+    let mut w = Writes {
+        len: plan.len,
+        ..Writes::default()
     };
-    match mode {
-        OutputMode::F32 => {
-            for (k, v) in enabled[..n].iter().enumerate() {
-                push(k as u8, *v);
-            }
-        }
-        OutputMode::F16Rn | OutputMode::F16Rz => {
-            let round = if mode == OutputMode::F16Rn {
-                f16_rn
-            } else {
-                f16_rz
-            };
-            let half = |k: usize| {
-                if k < n {
-                    round(f32::from_bits(enabled[k])) as u32
-                } else {
-                    0
-                }
-            };
-            if n > 0 {
-                push(0, half(0) | half(1) << 16);
-            }
-            if n > 2 {
-                push(2, half(2) | half(3) << 16);
-            }
-        }
+    for (k, &(dest, comps)) in plan.slots[..plan.len as usize].iter().enumerate() {
+        w.slots[k] = (dest, planned_value(&values, comps, mode));
     }
     w
 }
