@@ -1,0 +1,276 @@
+//! Corpus files: the cases JSON of issue 3 (compact, one case per line) and its `.meta.json`
+//! sidecar, and the comparisons of a filled corpus with the texture unit or another file.
+//!
+//! The metadata (generator seed, driver, skipped cases) lives in a sidecar because
+//! `tld4_textures::cases` rejects unknown keys, and the corpus itself must stay readable by
+//! `tld4 gather --check`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tld4_textures::cases::{self, CaseError, CasesFile};
+
+use crate::classify::{self, Ambiguity, Report};
+use crate::generate::GeneratorInfo;
+use tld4_textures::cases::{PrecisionName, PrecisionSpec};
+
+/// The driver that filled a corpus, as Vulkan reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriverInfo {
+    /// VkPhysicalDeviceProperties::deviceName.
+    pub device_name: String,
+    /// VkPhysicalDeviceDriverProperties::driverName.
+    pub driver_name: String,
+    /// VkPhysicalDeviceDriverProperties::driverInfo (Mesa's version for lavapipe).
+    pub driver_info: String,
+    /// VkDriverId, as ash prints it.
+    pub driver_id: String,
+    /// VkPhysicalDeviceDriverProperties::conformanceVersion.
+    pub conformance_version: String,
+    /// apiVersion, major.minor.patch.
+    pub api_version: String,
+    /// driverVersion, raw.
+    pub driver_version: u32,
+    /// When the corpus was filled (UTC, ISO 8601).
+    pub date: String,
+}
+
+/// A case the driver could not run, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Index in the input file.
+    pub case: usize,
+    /// Format name.
+    pub format: String,
+    /// Why.
+    pub reason: String,
+    /// Queries dropped with it.
+    pub queries: usize,
+}
+
+/// The sidecar of a corpus.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Meta {
+    /// What generated the queries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<GeneratorInfo>,
+    /// What filled the results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filled_by: Option<DriverInfo>,
+    /// Cases dropped because the driver cannot run them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
+    /// Cases and queries in the corpus.
+    #[serde(default)]
+    pub cases: usize,
+    /// Queries in the corpus.
+    #[serde(default)]
+    pub queries: usize,
+}
+
+/// `x.json` -> `x.meta.json` (any other name gets `.meta.json` appended).
+pub fn meta_path(corpus: &Path) -> PathBuf {
+    let s = corpus.to_string_lossy();
+    match s.strip_suffix(".json") {
+        Some(stem) => PathBuf::from(format!("{stem}.meta.json")),
+        None => PathBuf::from(format!("{s}.meta.json")),
+    }
+}
+
+/// Read a sidecar if there is one.
+pub fn read_meta(corpus: &Path) -> Result<Option<Meta>, String> {
+    let p = meta_path(corpus);
+    if !p.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// The sidecar as pretty JSON.
+pub fn meta_json(meta: &Meta) -> String {
+    let mut s = serde_json::to_string_pretty(meta).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Compact JSON, one case per line: small, and diffs stay readable.
+pub fn to_compact_json(file: &CasesFile) -> Result<String, serde_json::Error> {
+    let mut out = String::from("{\"cases\": [\n");
+    for (i, c) in file.cases.iter().enumerate() {
+        out.push_str(&serde_json::to_string(c)?);
+        if i + 1 < file.cases.len() {
+            out.push(',');
+        }
+        out.push('\n');
+    }
+    out.push_str("]}\n");
+    Ok(out)
+}
+
+/// Queries in a file.
+pub fn query_count(file: &CasesFile) -> usize {
+    file.cases.iter().map(|c| c.queries.len()).sum()
+}
+
+/// Compare the results a corpus holds (the reference) with the texture unit's.
+pub fn compare_with_texture_unit(file: &CasesFile) -> Result<Report, CaseError> {
+    let mut report = Report::default();
+    for (ci, case) in file.cases.iter().enumerate() {
+        let prepared = cases::prepare(case, ci)?;
+        for (qi, q) in case.queries.iter().enumerate() {
+            let path = format!("cases[{ci}].queries[{qi}]");
+            let Some(reference) = &q.result else {
+                return Err(CaseError {
+                    path: format!("{path}.result"),
+                    message: "the reference corpus has no result here".into(),
+                });
+            };
+            let r = cases::evaluate(case, &prepared, q, &path)?;
+            let kind = cases::result_kind(case.texture.format, q.dref.is_some());
+            let ours = cases::result_nums(kind, &r);
+            let before = report.ambiguous.len();
+            report.add(path.clone(), case, q, reference, &ours);
+            if report.ambiguous.len() > before
+                && report.ambiguous[before]
+                    .ambiguities
+                    .contains(Ambiguity::Boundary)
+            {
+                // Would the exact precision model (no fixed point) have agreed?
+                let mut exact = case.clone();
+                exact.precision = Some(PrecisionSpec::Named(PrecisionName::Exact));
+                let p = cases::prepare(&exact, ci)?;
+                let r = cases::evaluate(&exact, &p, q, &path)?;
+                let alt = cases::result_nums(kind, &r);
+                let same =
+                    classify::outcome(kind, classify::gathers_srgb(case, q), reference, &alt);
+                let agrees = same != classify::Outcome::Differs;
+                report.ambiguous[before].exact_precision_agrees = Some(agrees);
+                if agrees {
+                    report.boundary_explained += 1;
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Compare two filled files of the same queries: `reference` (e.g. lavapipe's) and `ours`.
+pub fn compare_files(reference: &CasesFile, ours: &CasesFile) -> Result<Report, CaseError> {
+    let bad = |path: String, message: &str| CaseError {
+        path,
+        message: message.into(),
+    };
+    if reference.cases.len() != ours.cases.len() {
+        return Err(bad(
+            "cases".into(),
+            &format!(
+                "the files hold {} and {} cases",
+                reference.cases.len(),
+                ours.cases.len()
+            ),
+        ));
+    }
+    let mut report = Report::default();
+    for (ci, (a, b)) in reference.cases.iter().zip(&ours.cases).enumerate() {
+        if a.texture != b.texture || a.sampler != b.sampler || a.queries.len() != b.queries.len() {
+            return Err(bad(
+                format!("cases[{ci}]"),
+                "the two files differ in this case's texture, sampler or query count",
+            ));
+        }
+        for (qi, (qa, qb)) in a.queries.iter().zip(&b.queries).enumerate() {
+            let path = format!("cases[{ci}].queries[{qi}]");
+            let (Some(ra), Some(rb)) = (&qa.result, &qb.result) else {
+                return Err(bad(
+                    format!("{path}.result"),
+                    "a result is missing in one of the files",
+                ));
+            };
+            if (
+                qa.coord.clone(),
+                qa.offset,
+                qa.offsets,
+                qa.dref,
+                qa.component,
+            ) != (
+                qb.coord.clone(),
+                qb.offset,
+                qb.offsets,
+                qb.dref,
+                qb.component,
+            ) {
+                return Err(bad(path, "the two files differ in this query"));
+            }
+            report.add(path, a, qa, ra, rb);
+        }
+    }
+    Ok(report)
+}
+
+/// The file with every float number replaced by its f32 value (JSON parsing may land 1 f64
+/// ulp off a long decimal; what both sides read is the f32): for equality checks in tests.
+#[cfg(test)]
+pub(crate) fn f32_canonical(file: &CasesFile) -> CasesFile {
+    let f = |n: &mut cases::Num| {
+        if let cases::Num::Float(x) = n {
+            *x = *x as f32 as f64;
+        }
+    };
+    let mut out = file.clone();
+    for c in &mut out.cases {
+        c.texture.texels.iter_mut().for_each(f);
+        for q in &mut c.queries {
+            q.coord.iter_mut().for_each(f);
+            q.dref.iter_mut().for_each(f);
+            if let Some(r) = &mut q.result {
+                r.iter_mut().for_each(f);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sidecar_names_and_compact_json_round_trip() {
+        assert_eq!(
+            meta_path(Path::new("a/b.json")),
+            PathBuf::from("a/b.meta.json")
+        );
+        assert_eq!(meta_path(Path::new("a/b")), PathBuf::from("a/b.meta.json"));
+        let (file, _) = crate::generate::generate(3, 200);
+        let text = to_compact_json(&file).unwrap();
+        assert_eq!(text.lines().count(), file.cases.len() + 2);
+        assert_eq!(
+            f32_canonical(&cases::parse(&text).unwrap()),
+            f32_canonical(&file)
+        );
+    }
+
+    #[test]
+    fn the_texture_unit_agrees_with_itself_and_a_changed_result_is_a_disagreement() {
+        let (mut file, _) = crate::generate::generate(9, 300);
+        cases::annotate(&mut file).unwrap();
+        let report = compare_with_texture_unit(&file).unwrap();
+        assert_eq!(report.total, query_count(&file));
+        assert_eq!(report.agreeing(), report.total);
+        let same = compare_files(&file, &file).unwrap();
+        assert_eq!(same.exact, same.total);
+        // Break one integer or float result.
+        let mut broken = file.clone();
+        let q = &mut broken.cases[0].queries[0];
+        let r = q.result.as_mut().unwrap();
+        r[0] = match r[0] {
+            cases::Num::Int(i) => cases::Num::Int(i ^ 1),
+            cases::Num::Float(f) => cases::Num::Float(f + 0.5),
+        };
+        let rep = compare_files(&broken, &file).unwrap();
+        assert_eq!(rep.real.len() + rep.ambiguous.len(), 1);
+    }
+}
