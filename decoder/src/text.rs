@@ -57,6 +57,17 @@ const DIGITS: [([u8; 3], u8); 256] = {
 };
 
 impl TextBuf {
+    /// The text. Every byte came from a `&str` of ASCII names, an ASCII literal or a decimal
+    /// digit, so the buffer is ASCII; a debug build checks it.
+    #[inline(always)]
+    fn as_str(&self) -> &str {
+        let bytes = &self.buf[..self.len as usize];
+        debug_assert!(bytes.is_ascii());
+        // SAFETY: ASCII is valid UTF-8 (see above); checking it again on every
+        // instruction would cost half of the disassembly time.
+        unsafe { core::str::from_utf8_unchecked(bytes) }
+    }
+
     #[inline(always)]
     fn byte(&mut self, c: u8) {
         self.buf[self.len as usize] = c;
@@ -200,8 +211,7 @@ impl Tld4 {
             t.byte(b"0123456789abcdef"[(self.write_mask.0 & 0xf) as usize]);
         }
         t.push(" ;");
-        // Only ASCII was pushed, so this never fails.
-        out.write_str(core::str::from_utf8(&t.buf[..t.len as usize]).map_err(|_| fmt::Error)?)
+        out.write_str(t.as_str())
     }
 
     /// nvdisasm's text as a new string (see [`Tld4::write_text`]).
