@@ -115,6 +115,28 @@ pub fn query_count(file: &CasesFile) -> usize {
     file.cases.iter().map(|c| c.queries.len()).sum()
 }
 
+/// The queries that `tld4 gather --check` (exact, normalized within 1 ulp) must pass as they
+/// are: those away from every ambiguous spot, and not sRGB-decoded colour channels (compared
+/// as codes, see [`classify::Outcome::SrgbCode`]). Cases left without queries are dropped.
+pub fn strict_subset(file: &CasesFile) -> CasesFile {
+    let cases = file
+        .cases
+        .iter()
+        .filter_map(|c| {
+            let mut c = c.clone();
+            let all = std::mem::take(&mut c.queries);
+            c.queries = all
+                .into_iter()
+                .filter(|q| {
+                    classify::ambiguities(&c, q).is_empty() && !classify::gathers_srgb(&c, q)
+                })
+                .collect();
+            (!c.queries.is_empty()).then_some(c)
+        })
+        .collect();
+    CasesFile { cases }
+}
+
 /// Compare the results a corpus holds (the reference) with the texture unit's.
 pub fn compare_with_texture_unit(file: &CasesFile) -> Result<Report, CaseError> {
     let mut report = Report::default();
@@ -250,6 +272,20 @@ pub fn f32_canonical(file: &CasesFile) -> CasesFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_strict_subset_has_no_ambiguous_or_srgb_queries() {
+        let (file, _) = crate::generate::generate(11, 2000);
+        let sub = strict_subset(&file);
+        let n = query_count(&sub);
+        assert!(n > 1000 && n < 2000, "{n} of 2000 kept");
+        for c in &sub.cases {
+            for q in &c.queries {
+                assert!(classify::ambiguities(c, q).is_empty());
+                assert!(!classify::gathers_srgb(c, q));
+            }
+        }
+    }
 
     #[test]
     fn sidecar_names_and_compact_json_round_trip() {

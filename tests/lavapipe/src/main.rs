@@ -6,6 +6,7 @@
 //! * `generate --seed S --count N OUT.json`: a random corpus (and OUT.meta.json with the seed).
 //! * `compare CORPUS.json [OURS.json]`: agreement report of a filled corpus against the texture
 //!   unit (or against another filled file): exact, 1 ulp, ambiguous by category, real.
+//! * `strict CORPUS.json OUT.json`: the queries `tld4 gather --check` must pass exactly.
 //! * `devices`: the Vulkan devices and drivers present.
 
 use std::path::{Path, PathBuf};
@@ -69,6 +70,14 @@ enum Cmd {
         #[arg(long, default_value_t = 50)]
         list: usize,
     },
+    /// Write the queries of a filled corpus that `tld4 gather --check` must pass exactly:
+    /// those away from ambiguous spots and not sRGB colour channels.
+    Strict {
+        /// Filled corpus.
+        corpus: PathBuf,
+        /// Subset to write.
+        output: PathBuf,
+    },
     /// List the Vulkan devices.
     Devices,
 }
@@ -88,6 +97,7 @@ fn main() -> ExitCode {
             output,
         } => gen(seed, count, &output),
         Cmd::Compare { corpus, ours, list } => compare(&corpus, ours.as_deref(), list),
+        Cmd::Strict { corpus, output } => strict(&corpus, &output),
         Cmd::Devices => devices(),
     };
     match r {
@@ -227,6 +237,19 @@ fn compare(corpus_path: &Path, ours: Option<&Path>, list: usize) -> Result<ExitC
     } else {
         ExitCode::from(1)
     })
+}
+
+fn strict(input: &Path, output: &Path) -> Result<ExitCode> {
+    let file = read_cases(input)?;
+    let sub = corpus::strict_subset(&file);
+    write(output, &corpus::to_compact_json(&sub)?)?;
+    eprintln!(
+        "kept {} of {} queries (away from ambiguous spots, no sRGB colour) -> {}",
+        corpus::query_count(&sub),
+        corpus::query_count(&file),
+        output.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn devices() -> Result<ExitCode> {
