@@ -338,10 +338,10 @@ impl Format {
             (1u32 << bits) - 1
         };
         let kind = match self.class(i) {
-            Class::Unorm => DecodeKind::Unorm(mask as f32),
+            Class::Unorm => DecodeKind::Unorm(1.0 / mask as f64),
             Class::Snorm => DecodeKind::Snorm {
                 bits,
-                max: ((1u32 << (bits - 1)) - 1) as f32,
+                inv: 1.0 / ((1u32 << (bits - 1)) - 1) as f64,
             },
             Class::Uint => DecodeKind::Uint,
             Class::Sint => DecodeKind::Sint { bits },
@@ -361,20 +361,29 @@ impl Format {
 /// Reads one component from a storage element: extract the field, then convert.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Decoder {
-    shift: u32,
-    mask: u32,
-    kind: DecodeKind,
+    pub(crate) shift: u32,
+    pub(crate) mask: u32,
+    pub(crate) kind: DecodeKind,
 }
 
 #[derive(Debug, Clone, Copy)]
-enum DecodeKind {
-    Unorm(f32),
-    Snorm { bits: u32, max: f32 },
+pub(crate) enum DecodeKind {
+    /// 1 / (2^bits - 1) in f64.
+    Unorm(f64),
+    /// 1 / (2^(bits-1) - 1) in f64.
+    Snorm {
+        bits: u32,
+        inv: f64,
+    },
     Uint,
-    Sint { bits: u32 },
+    Sint {
+        bits: u32,
+    },
     F16,
     F32,
-    SmallFloat { mantissa_bits: u32 },
+    SmallFloat {
+        mantissa_bits: u32,
+    },
     Srgb(&'static [f32; 256]),
     SharedExp,
 }
@@ -385,8 +394,8 @@ impl Decoder {
     pub(crate) fn decode(&self, word: u32) -> u32 {
         let v = (word >> self.shift) & self.mask;
         match self.kind {
-            DecodeKind::Unorm(max) => unorm(v, max).to_bits(),
-            DecodeKind::Snorm { bits, max } => snorm(v, bits, max).to_bits(),
+            DecodeKind::Unorm(inv) => unorm(v, inv).to_bits(),
+            DecodeKind::Snorm { bits, inv } => snorm(v, bits, inv).to_bits(),
             DecodeKind::Uint | DecodeKind::F32 => v,
             DecodeKind::Sint { bits } => sign_extend(v, bits) as u32,
             DecodeKind::F16 => half::f16::from_bits(v as u16).to_f32().to_bits(),
@@ -404,17 +413,25 @@ pub(crate) fn sign_extend(v: u32, bits: u32) -> i32 {
     ((v << sh) as i32) >> sh
 }
 
-/// UNORM -> float, c / (2^b - 1): one IEEE f32 division, hence correctly rounded
-/// (Vulkan "Conversion from Normalized Fixed-Point to Floating-Point"; c and 2^b - 1 are exact in f32 for b <= 24).
+/// UNORM -> float, c / (2^b - 1) (Vulkan "Conversion from Normalized Fixed-Point to
+/// Floating-Point"), correctly rounded to f32, given `inv` = 1 / (2^b - 1) rounded to f64.
+///
+/// c * inv in f64 is within 2^-52 (relative) of c / (2^b - 1), and rounding that to f32 is
+/// correct: c / (2^b - 1) is a binary fraction repeating with period b <= 24, so it never lies
+/// within 2^-52 of an f32 rounding boundary (that would take 27 equal bits in a row, hence a
+/// constant expansion, hence c = 0 or c = 2^b - 1, both exact). Tests check every 8- and
+/// 16-bit code and a sample of 24-bit ones against exact rational rounding. (An f32 division
+/// would be correctly rounded too, but costs several times more.)
 #[inline(always)]
-pub fn unorm(c: u32, max: f32) -> f32 {
-    c as f32 / max
+pub fn unorm(c: u32, inv: f64) -> f32 {
+    (c as f64 * inv) as f32
 }
 
-/// SNORM -> float, max(c / (2^(b-1) - 1), -1) (Vulkan, same section); correctly rounded.
+/// SNORM -> float, max(c / (2^(b-1) - 1), -1) (Vulkan, same section), correctly rounded as
+/// for [`unorm`]; `inv` = 1 / (2^(b-1) - 1).
 #[inline(always)]
-pub fn snorm(v: u32, bits: u32, max: f32) -> f32 {
-    (sign_extend(v, bits) as f32 / max).max(-1.0)
+pub fn snorm(v: u32, bits: u32, inv: f64) -> f32 {
+    ((sign_extend(v, bits) as f64 * inv) as f32).max(-1.0)
 }
 
 /// Unsigned 11-bit (6-bit mantissa) or 10-bit (5-bit mantissa) float -> f32, exact

@@ -9,7 +9,7 @@
 
 use crate::cube;
 use crate::error::{Error, InvalidInput, NotModeled};
-use crate::format::{Decoder, Format};
+use crate::format::{unorm, DecodeKind, Decoder, Format};
 use crate::sampler::{AddressMode, BorderColor, CompareOp, Sampler};
 use crate::texture::{Residency, Source, Swizzle, TexelData, Texture, TextureKind};
 
@@ -184,7 +184,7 @@ impl GatherResult {
 
 /// Which value a real (non-border) texel yields, resolved once per [`Gatherer`].
 #[derive(Debug, Clone, Copy)]
-enum Value {
+pub(crate) enum Value {
     /// Read storage element `element` of the texel and convert it.
     Fetch { element: usize, decoder: Decoder },
     /// A constant (swizzle ZERO/ONE, or a component the format lacks).
@@ -324,121 +324,417 @@ impl<'a> Gatherer<'a> {
     /// Gather one lane. Never fails: everything that can be wrong was checked by [`Gatherer::new`].
     #[inline]
     pub fn gather(&self, q: &GatherQuery) -> GatherResult {
+        let mut out = [NON_RESIDENT];
+        self.gather_many(std::slice::from_ref(q), &mut out);
+        out[0]
+    }
+
+    /// Gather many lanes: `out[k]` = `gather(&queries[k])` for k < min(len, len). Faster than
+    /// one call per lane: the texture's format, kind and address modes are dispatched once,
+    /// and the lane loop runs monomorphized code.
+    ///
+    /// ```
+    /// use tld4_textures::*;
+    /// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Uint, width: 2, height: 2, layers: 1 };
+    /// let tex = Texture::from_fields(desc, &[1, 2, 3, 4]).unwrap();
+    /// let g = Gatherer::new(&tex, &Sampler::default(), &GatherOp::new(TextureKind::Tex2D, 0), Precision::default()).unwrap();
+    /// let lanes = [GatherQuery::at(0.5, 0.5), GatherQuery::at(0.0, 0.0)];
+    /// let mut out = [GatherResult::default(); 2];
+    /// g.gather_many(&lanes, &mut out);
+    /// assert_eq!(out[0].values, [3, 4, 2, 1]);
+    /// assert_eq!(out[1].values, [1, 1, 1, 1]);
+    /// ```
+    pub fn gather_many(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
         match self.texels {
-            Texels::U8(d) => self.gather_in(d, q),
-            Texels::U16(d) => self.gather_in(d, q),
-            Texels::U32(d) => self.gather_in(d, q),
+            Texels::U8(d) => self.with_convert(d, queries, out),
+            Texels::U16(d) => self.with_convert(d, queries, out),
+            Texels::U32(d) => self.with_convert(d, queries, out),
         }
     }
 
+    /// Dispatch on the value rule (convert, compare or constant).
     #[inline(always)]
-    fn gather_in<T: Copy + Into<u32>>(&self, data: &[T], q: &GatherQuery) -> GatherResult {
-        // address
-        let (s, t, face, cube_base) = match self.kind {
-            TextureKind::Tex2D => (q.coords[0] as f64, q.coords[1] as f64, 0, 0),
-            TextureKind::Tex2DArray => (
-                q.coords[0] as f64,
-                q.coords[1] as f64,
-                array_layer(q.layer, self.max_layer),
-                0,
-            ),
-            TextureKind::Cube | TextureKind::CubeArray => {
-                let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-                let cube_base = if self.kind == TextureKind::CubeArray {
-                    array_layer(q.layer, self.max_layer) * 6
-                } else {
-                    0
-                };
-                (s, t, face, cube_base)
-            }
-        };
-        // footprint
-        let i0 = self.quant.origin(s * self.scale_u);
-        let j0 = self.quant.origin(t * self.scale_v);
-        let pos = footprint(i0, j0, self.offsets, &q.offsets);
-        let dref = match self.value {
-            Value::Compare {
-                clamp_dref: true, ..
-            } => clamp_dref(q.dref),
-            _ => q.dref,
-        };
-        let mut values = [0u32; 4];
-        let mut resident = true;
-        if self.kind.is_cube() && self.seamless {
-            // wrap: seamless cube edges
-            let mut corner = None;
-            for (k, &(i, j)) in pos.iter().enumerate() {
-                let i = i.clamp(-1, self.width);
-                let j = j.clamp(-1, self.width);
-                match cube::seamless_texel(face, i, j, self.width) {
-                    Some((f, x, y)) => {
-                        let layer = (cube_base + f) as usize;
-                        resident &= self.resident(layer, x as usize, y as usize);
-                        values[k] = self.texel(data, layer, x as usize, y as usize, dref);
+    fn with_convert<T: Copy + Into<u32>>(
+        &self,
+        d: &[T],
+        qs: &[GatherQuery],
+        out: &mut [GatherResult],
+    ) {
+        match self.value {
+            Value::Fetch { element, decoder } => {
+                let (shift, mask) = (decoder.shift, decoder.mask);
+                // plain formats store each component whole: no field to extract
+                let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
+                match decoder.kind {
+                    DecodeKind::Unorm(inv) if plain => {
+                        self.with_path(d, element, PlainUnorm(inv), qs, out)
                     }
-                    None => corner = Some(k),
+                    DecodeKind::F32 | DecodeKind::Uint if plain => {
+                        self.with_path(d, element, PlainRaw, qs, out)
+                    }
+                    DecodeKind::Unorm(inv) => {
+                        self.with_path(d, element, UnormConv { shift, mask, inv }, qs, out)
+                    }
+                    DecodeKind::F32 | DecodeKind::Uint => {
+                        self.with_path(d, element, RawConv { shift, mask }, qs, out)
+                    }
+                    _ => self.with_path(d, element, DecodeConv(decoder), qs, out),
                 }
             }
-            if let Some(c) = corner {
-                values[c] = cube_corner(&values, c, self.integer, &self.value);
+            Value::Const(c) => self.with_path(d, 0, ConstConv(c), qs, out),
+            Value::Compare {
+                op,
+                decoder,
+                clamp_dref,
+            } => self.with_path(
+                d,
+                0,
+                CompareConv {
+                    op,
+                    decoder,
+                    clamp_dref,
+                    dref: 0.0,
+                },
+                qs,
+                out,
+            ),
+        }
+    }
+
+    /// Dispatch on the addressing path, then run the lane loop.
+    #[inline(always)]
+    fn with_path<T: Copy + Into<u32>, C: Convert>(
+        &self,
+        d: &[T],
+        element: usize,
+        conv: C,
+        qs: &[GatherQuery],
+        out: &mut [GatherResult],
+    ) {
+        let lanes = qs.iter().zip(out.iter_mut());
+        if self.kind.is_cube() {
+            if self.seamless {
+                for (q, o) in lanes {
+                    *o = self.lane_cube(d, element, conv.for_lane(q.dref), q);
+                }
+            } else {
+                for (q, o) in lanes {
+                    *o = self.lane_planar::<T, C, AnyMode, true>(
+                        d,
+                        element,
+                        conv.for_lane(q.dref),
+                        q,
+                    );
+                }
+            }
+        } else if self.address == [AddressMode::ClampToEdge; 2] {
+            for (q, o) in lanes {
+                *o = self.lane_planar::<T, C, ClampEdge, false>(
+                    d,
+                    element,
+                    conv.for_lane(q.dref),
+                    q,
+                );
             }
         } else {
-            // wrap: address modes
-            let layer = (cube_base + face) as usize;
-            for (k, &(i, j)) in pos.iter().enumerate() {
-                let x = wrap(i, self.width, self.address[0]);
-                let y = wrap(j, self.height, self.address[1]);
-                values[k] = match (x, y) {
-                    (Some(x), Some(y)) => {
-                        resident &= self.resident(layer, x as usize, y as usize);
-                        self.texel(data, layer, x as usize, y as usize, dref)
-                    }
-                    _ => match self.value {
-                        Value::Compare { op, .. } => {
-                            depth_compare(op, dref, f32::from_bits(self.border))
-                        }
-                        _ => self.border,
-                    },
-                };
+            for (q, o) in lanes {
+                *o = self.lane_planar::<T, C, AnyMode, false>(d, element, conv.for_lane(q.dref), q);
+            }
+        }
+    }
+
+    /// address -> footprint for the planar kinds: (i0, j0, storage layer).
+    #[inline(always)]
+    fn planar_origin<const CUBE: bool>(&self, q: &GatherQuery) -> (i64, i64, usize) {
+        let layer = array_layer(q.layer, self.max_layer);
+        let (s, t, layer) = if CUBE {
+            let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
+            let per_cube = if self.kind == TextureKind::CubeArray {
+                6
+            } else {
+                0
+            };
+            (s, t, layer * per_cube + face)
+        } else {
+            (q.coords[0] as f64, q.coords[1] as f64, layer)
+        };
+        (
+            self.quant.origin(s * self.scale_u),
+            self.quant.origin(t * self.scale_v),
+            layer as usize,
+        )
+    }
+
+    /// One lane on a 2D kind, or a cube kind without seamless edges: wrap with the address modes.
+    #[inline(always)]
+    fn lane_planar<T: Copy + Into<u32>, C: Convert, A: Addr, const CUBE: bool>(
+        &self,
+        data: &[T],
+        element: usize,
+        conv: C,
+        q: &GatherQuery,
+    ) -> GatherResult {
+        let (i0, j0, layer) = self.planar_origin::<CUBE>(q);
+        let (w, h) = (self.width, self.height);
+        let [au, av] = self.address;
+        // wrap: the 2x2 footprint has two columns and two rows unless PTP moves each texel
+        let (xs, ys) = if self.offsets == OffsetMode::Ptp {
+            let p = footprint(i0, j0, self.offsets, &q.offsets);
+            let x = |k: usize| A::wrap(p[k].0, w, au);
+            let y = |k: usize| A::wrap(p[k].1, h, av);
+            ([x(0), x(1), x(2), x(3)], [y(0), y(1), y(2), y(3)])
+        } else {
+            let [_, _, _, (i, j)] = footprint(i0, j0, self.offsets, &q.offsets);
+            let (x0, x1) = (A::wrap(i, w, au), A::wrap(i + 1, w, au));
+            let (y0, y1) = (A::wrap(j, h, av), A::wrap(j + 1, h, av));
+            ([x0, x1, x1, x0], [y1, y1, y0, y0])
+        };
+        // fetch offsets: rows and columns apart, so the 2x2 case needs two of each
+        let base = layer * self.layer_stride + element;
+        // (border texels, -1, get a harmless offset that is never read)
+        let row = |y: i64| base + y.max(0) as usize * self.row_stride;
+        let col = |x: i64| x.max(0) as usize * self.words;
+        let index = if self.offsets == OffsetMode::Ptp {
+            [
+                row(ys[0]) + col(xs[0]),
+                row(ys[1]) + col(xs[1]),
+                row(ys[2]) + col(xs[2]),
+                row(ys[3]) + col(xs[3]),
+            ]
+        } else {
+            let (r0, r1) = (row(ys[3]), row(ys[0]));
+            let (c0, c1) = (col(xs[0]), col(xs[1]));
+            [r1 + c0, r1 + c1, r0 + c1, r0 + c0]
+        };
+        let border = conv.border(self.border);
+        let mut values = [border; 4];
+        let mut resident = true;
+        for k in 0..4 {
+            if A::BORDERLESS || (xs[k] >= 0 && ys[k] >= 0) {
+                if let Some(r) = self.residency {
+                    resident &= r.is_resident(layer, xs[k] as usize, ys[k] as usize);
+                }
+                values[k] = conv.convert(fetch(data, index[k]));
             }
         }
         if !resident {
-            return GatherResult {
-                values: [0; 4],
-                resident: false,
-            };
+            return NON_RESIDENT;
         }
-        GatherResult { values, resident }
-    }
-
-    /// Sparse residency of one real texel (true when the texture is not sparse).
-    #[inline(always)]
-    fn resident(&self, layer: usize, x: usize, y: usize) -> bool {
-        match self.residency {
-            None => true,
-            Some(r) => r.is_resident(layer, x, y),
+        GatherResult {
+            values,
+            resident: true,
         }
     }
 
-    /// fetch -> convert -> swizzle/compare -> select, for one real texel.
+    /// One lane on a cube kind with seamless edges.
     #[inline(always)]
-    fn texel<T: Copy + Into<u32>>(
+    fn lane_cube<T: Copy + Into<u32>, C: Convert>(
         &self,
         data: &[T],
-        layer: usize,
-        x: usize,
-        y: usize,
-        dref: f32,
-    ) -> u32 {
-        let base = layer * self.layer_stride + y * self.row_stride + x * self.words;
-        match self.value {
-            Value::Fetch { element, decoder } => decoder.decode(fetch(data, base + element)),
-            Value::Const(c) => c,
-            Value::Compare { op, decoder, .. } => {
-                depth_compare(op, dref, f32::from_bits(decoder.decode(fetch(data, base))))
+        element: usize,
+        conv: C,
+        q: &GatherQuery,
+    ) -> GatherResult {
+        let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
+        let cube_base = if self.kind == TextureKind::CubeArray {
+            array_layer(q.layer, self.max_layer) as usize * 6
+        } else {
+            0
+        };
+        let i0 = self.quant.origin(s * self.scale_u);
+        let j0 = self.quant.origin(t * self.scale_v);
+        let n = self.width;
+        let pos = footprint(i0, j0, OffsetMode::None, &q.offsets);
+        let mut values = [0u32; 4];
+        let mut corner = None;
+        let mut resident = true;
+        for (k, &(i, j)) in pos.iter().enumerate() {
+            match cube::seamless_texel(face, i.clamp(-1, n), j.clamp(-1, n), n) {
+                Some((f, x, y)) => {
+                    let (layer, x, y) = (cube_base + f as usize, x as usize, y as usize);
+                    if let Some(r) = self.residency {
+                        resident &= r.is_resident(layer, x, y);
+                    }
+                    let index = layer * self.layer_stride + y * self.row_stride + x * self.words;
+                    values[k] = conv.convert(fetch(data, index + element));
+                }
+                None => corner = Some(k),
             }
         }
+        if !resident {
+            return NON_RESIDENT;
+        }
+        if let Some(c) = corner {
+            values[c] = match self.value {
+                Value::Const(v) => v,
+                _ => cube_corner_value(&values, c, self.integer),
+            };
+        }
+        GatherResult {
+            values,
+            resident: true,
+        }
     }
+}
+
+/// What a footprint touching a non-resident tile returns.
+const NON_RESIDENT: GatherResult = GatherResult {
+    values: [0; 4],
+    resident: false,
+};
+
+/// convert (and compare): one storage element to the result bits, specialized per rule so the
+/// lane loop has no dispatch.
+trait Convert: Copy {
+    /// The rule for a lane with this depth reference.
+    #[inline(always)]
+    fn for_lane(self, _dref: f32) -> Self {
+        self
+    }
+    /// The value of a border texel, given the gatherer's border word.
+    #[inline(always)]
+    fn border(&self, border: u32) -> u32 {
+        border
+    }
+    fn convert(&self, word: u32) -> u32;
+}
+
+/// UNORM fields ([`unorm`]).
+#[derive(Clone, Copy)]
+struct UnormConv {
+    shift: u32,
+    mask: u32,
+    inv: f64,
+}
+
+impl Convert for UnormConv {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        unorm((w >> self.shift) & self.mask, self.inv).to_bits()
+    }
+}
+
+/// A whole UNORM component ([`unorm`]).
+#[derive(Clone, Copy)]
+struct PlainUnorm(f64);
+
+impl Convert for PlainUnorm {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        unorm(w, self.0).to_bits()
+    }
+}
+
+/// A whole component returned raw: UINT, and f32 bits.
+#[derive(Clone, Copy)]
+struct PlainRaw;
+
+impl Convert for PlainRaw {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        w
+    }
+}
+
+/// Fields returned raw: UINT, and f32 bits.
+#[derive(Clone, Copy)]
+struct RawConv {
+    shift: u32,
+    mask: u32,
+}
+
+impl Convert for RawConv {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        (w >> self.shift) & self.mask
+    }
+}
+
+/// Any other field, through the format's decoder.
+#[derive(Clone, Copy)]
+struct DecodeConv(Decoder);
+
+impl Convert for DecodeConv {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        self.0.decode(w)
+    }
+}
+
+/// A swizzle constant.
+#[derive(Clone, Copy)]
+struct ConstConv(u32);
+
+impl Convert for ConstConv {
+    #[inline(always)]
+    fn convert(&self, _: u32) -> u32 {
+        self.0
+    }
+}
+
+/// Depth compare against the lane's dref.
+#[derive(Clone, Copy)]
+struct CompareConv {
+    op: CompareOp,
+    decoder: Decoder,
+    clamp_dref: bool,
+    dref: f32,
+}
+
+impl Convert for CompareConv {
+    #[inline(always)]
+    fn for_lane(self, dref: f32) -> Self {
+        CompareConv {
+            dref: if self.clamp_dref {
+                clamp_dref(dref)
+            } else {
+                dref
+            },
+            ..self
+        }
+    }
+    #[inline(always)]
+    fn border(&self, border: u32) -> u32 {
+        depth_compare(self.op, self.dref, f32::from_bits(border))
+    }
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        depth_compare(self.op, self.dref, f32::from_bits(self.decoder.decode(w)))
+    }
+}
+
+/// wrap, specialized: clamp to edge on both axes (no border possible), or any mode.
+trait Addr {
+    /// True when no coordinate can be a border texel.
+    const BORDERLESS: bool;
+    /// The wrapped coordinate, or -1 for a border texel.
+    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64;
+}
+
+struct ClampEdge;
+
+impl Addr for ClampEdge {
+    const BORDERLESS: bool = true;
+    #[inline(always)]
+    fn wrap(i: i64, size: i64, _: AddressMode) -> i64 {
+        i.clamp(0, size - 1)
+    }
+}
+
+struct AnyMode;
+
+impl Addr for AnyMode {
+    const BORDERLESS: bool = false;
+    #[inline(always)]
+    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64 {
+        wrap_or_border(i, size, mode)
+    }
+}
+
+/// [`wrap`] with -1 for a border texel.
+#[inline(always)]
+fn wrap_or_border(i: i64, size: i64, mode: AddressMode) -> i64 {
+    wrap(i, size, mode).unwrap_or(-1)
 }
 
 fn layout_err() -> Error {
@@ -520,13 +816,14 @@ pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -
         // x - f is exact; floor(x - 0.5) is f when the fraction is at least one half.
         return if x - f >= 0.5 { f as i64 } else { f as i64 - 1 };
     }
-    // `as i64` saturates and maps NaN to 0.
+    // NaN reads as 0; after the clamp every value converts exactly and nothing overflows.
+    let x = if x.is_nan() { 0.0 } else { x };
     let n = match rounding {
         Rounding::NearestEven => {
-            // Adding and removing 1.5 * 2^52 rounds to an integer, ties to even, in the
-            // default rounding mode (valid for |x| < 2^51).
+            // Adding 1.5 * 2^52 rounds to an integer, ties to even (the default rounding
+            // mode), and leaves that integer in the low bits of the sum (valid for |x| < 2^51).
             const MAGIC: f64 = 6_755_399_441_055_744.0;
-            ((x + MAGIC) - MAGIC) as i64
+            (x + MAGIC).to_bits() as i64 - MAGIC.to_bits() as i64
         }
         Rounding::TowardZero => x as i64,
         Rounding::Floor => {
@@ -555,7 +852,10 @@ pub fn footprint(i0: i64, j0: i64, mode: OffsetMode, offsets: &[[i8; 2]; 4]) -> 
             let (i, j) = (i0 + dx, j0 + dy);
             [(i, j + 1), (i + 1, j + 1), (i + 1, j), (i, j)]
         }
-        OffsetMode::Ptp => offsets.map(|[dx, dy]| (i0 + six(dx), j0 + six(dy))),
+        OffsetMode::Ptp => {
+            let p = |k: usize| (i0 + six(offsets[k][0]), j0 + six(offsets[k][1]));
+            [p(0), p(1), p(2), p(3)]
+        }
     }
 }
 
@@ -610,7 +910,7 @@ pub fn depth_compare(op: CompareOp, dref: f32, d: f32) -> u32 {
 /// Swizzle, then select (Vulkan "Component Swizzle", then the gather's component; NVIDIA's
 /// header X/Y/Z/W_SOURCE): post-swizzle component `component` reads a converted component,
 /// the (0, 0, 0, 1) fill for components the format lacks, or the constant 0 or 1.
-fn resolve_value(format: Format, swizzle: Swizzle, component: usize) -> Value {
+pub(crate) fn resolve_value(format: Format, swizzle: Swizzle, component: usize) -> Value {
     let fill = |c: usize| if c == 3 { format.one() } else { 0 };
     match swizzle.0[component.min(3)] {
         Source::Zero => Value::Const(0),
@@ -665,12 +965,4 @@ pub fn cube_corner_value(values: &[u32; 4], corner: usize, integer: bool) -> u32
     };
     // result order: 0 = (i0, j1), 1 = (i1, j1), 2 = (i1, j0), 3 = (i0, j0)
     (((v(3) + v(2)) + (v(0) + v(1))) * (1.0f32 / 3.0)).to_bits()
-}
-
-#[inline]
-fn cube_corner(values: &[u32; 4], corner: usize, integer: bool, value: &Value) -> u32 {
-    match value {
-        Value::Const(c) => *c,
-        _ => cube_corner_value(values, corner, integer),
-    }
 }
