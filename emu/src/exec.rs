@@ -371,45 +371,48 @@ impl Tld4Exec {
         if executed == 0 {
             return Ok(report);
         }
+        // Read every executing lane's sources first (compacted: lane `lanes[k]` is query k).
+        let mut queries = [GatherQuery::default(); WARP_SIZE];
+        let mut lanes = [0u8; WARP_SIZE];
+        let mut n = 0;
+        let mut m = executed;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            queries[n] = self.query(warp.lane_regs(lane));
+            lanes[n] = lane as u8;
+            n += 1;
+        }
         let mut results = [GatherResult::default(); WARP_SIZE];
         match self.insn.form {
             HandleForm::Uniform => {
                 // One handle for the warp (the URc operand).
                 let handle = warp.ureg(self.insn.ur.0);
-                let first = executed.trailing_zeros() as usize;
-                let gatherer = self.gatherer(pool, handle, first)?;
-                let mut m = executed;
-                while m != 0 {
-                    let lane = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    results[lane] = gatherer.gather(&self.query(warp.lane_regs(lane)));
-                }
+                let gatherer = self.gatherer(pool, handle, lanes[0] as usize)?;
+                gatherer.gather_many(&queries[..n], &mut results[..n]);
             }
             HandleForm::Register => {
-                // A handle per lane, the first Rb register (NAK's convention; unmeasured).
-                let mut cached: Option<(u32, Gatherer<'_>)> = None;
-                let mut m = executed;
-                while m != 0 {
-                    let lane = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let regs = warp.lane_regs(lane);
-                    let handle = regs[self.insn.rb.0 as usize];
-                    if cached.as_ref().map(|c| c.0) != Some(handle) {
-                        cached = Some((handle, self.gatherer(pool, handle, lane)?));
+                // A handle per lane, the first Rb register (NAK's convention; unmeasured);
+                // lanes that share a handle are gathered together.
+                let rb = self.insn.rb.0;
+                let mut start = 0;
+                while start < n {
+                    let handle = warp.reg(lanes[start] as usize, rb);
+                    let mut end = start + 1;
+                    while end < n && warp.reg(lanes[end] as usize, rb) == handle {
+                        end += 1;
                     }
-                    let gatherer = &cached.as_ref().expect("set above").1;
-                    results[lane] = gatherer.gather(&self.query(regs));
+                    let gatherer = self.gatherer(pool, handle, lanes[start] as usize)?;
+                    gatherer.gather_many(&queries[start..end], &mut results[start..end]);
+                    start = end;
                 }
             }
         }
         // All sources have been read: write the destinations.
         let pdst = self.insn.pred_dst.0;
         let writes = &self.writes[..self.nwrites];
-        let mut m = executed;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let r = &results[lane];
+        for (r, &lane) in results[..n].iter().zip(&lanes[..n]) {
+            let lane = lane as usize;
             if !r.resident {
                 report.nonresident |= 1 << lane;
             }
