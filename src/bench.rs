@@ -26,6 +26,9 @@ pub struct BenchArgs {
     /// Scale of each run (1 = about 0.1-0.3 s a run).
     #[arg(long, default_value_t = 1.0)]
     pub scale: f64,
+    /// Only the measurements whose name contains this text (e.g. `decode`, `RGBA8`).
+    #[arg(long)]
+    pub only: Option<String>,
 }
 
 /// Times `f` (which performs `work` units) `runs` times; returns the median units per second.
@@ -161,39 +164,44 @@ fn workloads() -> Vec<Workload> {
 pub fn bench(args: &BenchArgs) -> CmdResult {
     let runs = args.runs;
     let n = ((1 << 20) as f64 * args.scale).max(1024.0) as usize;
-    let ws = words(n);
+    let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
     println!("tld4 bench: median of {runs} runs, one thread\n");
-    let decode_rate = median_rate(runs, (ws.len() * 16) as u64, || {
-        for _ in 0..16 {
-            for &w in &ws {
-                let _ = black_box(decode(black_box(w)));
+    let ws = words(n);
+    if wanted("decode") {
+        let rate = median_rate(runs, (ws.len() * 16) as u64, || {
+            for _ in 0..16 {
+                for &w in &ws {
+                    let _ = black_box(decode(black_box(w)));
+                }
             }
-        }
-    });
-    println!(
-        "{:<44} {:>10.1} M words/s   (target 200)",
-        "decode",
-        decode_rate / 1e6
-    );
-    let decoded: Vec<_> = ws
-        .iter()
-        .map(|&w| decode(w).expect("legal by construction"))
-        .collect();
-    let mut text = String::with_capacity(128);
-    let disasm_rate = median_rate(runs, decoded.len() as u64, || {
-        for insn in &decoded {
-            text.clear();
-            let _ = insn.write_text(&mut text);
-            black_box(&text);
-        }
-    });
-    println!(
-        "{:<44} {:>10.1} M words/s   (target 12)",
-        "disassembly (text)",
-        disasm_rate / 1e6
-    );
+        });
+        println!(
+            "{:<44} {:>10.1} M words/s   (target 200)",
+            "decode",
+            rate / 1e6
+        );
+    }
+    if wanted("disassembly") {
+        let decoded: Vec<_> = ws
+            .iter()
+            .map(|&w| decode(w).expect("legal by construction"))
+            .collect();
+        let mut text = String::with_capacity(128);
+        let rate = median_rate(runs, decoded.len() as u64, || {
+            for insn in &decoded {
+                text.clear();
+                let _ = insn.write_text(&mut text);
+                black_box(&text);
+            }
+        });
+        println!(
+            "{:<44} {:>10.1} M words/s   (target 12)",
+            "disassembly (text)",
+            rate / 1e6
+        );
+    }
     let warps = ((20_000.0 * args.scale) as usize).max(100);
-    for w in workloads() {
+    for w in workloads().into_iter().filter(|w| wanted(w.name)) {
         let mut warp = w.warp.clone();
         let rate = median_rate(runs, warps as u64, || {
             for _ in 0..warps {

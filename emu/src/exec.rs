@@ -416,8 +416,15 @@ impl Tld4Exec {
             if !r.resident {
                 report.nonresident |= 1 << lane;
             }
-            for &(reg, comps) in writes {
-                warp.set_reg(lane, reg, planned_value(&r.values, comps, self.output));
+            if self.output == OutputMode::F32 {
+                // 32-bit output: each register takes one component (the hot case).
+                for &(reg, comps) in writes {
+                    warp.set_reg(lane, reg, r.values[comps[0] as usize & 3]);
+                }
+            } else {
+                for &(reg, comps) in writes {
+                    warp.set_reg(lane, reg, planned_value(&r.values, comps, self.output));
+                }
             }
             // The predicate destination is set when the footprint was not resident (ptxas
             // turns PTX's "resident" predicate into its negation; FACTS.md).
