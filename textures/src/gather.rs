@@ -12,6 +12,7 @@ use crate::error::{Error, InvalidInput, NotModeled};
 use crate::format::{unorm, DecodeKind, Decoder, Format};
 use crate::sampler::{AddressMode, BorderColor, CompareOp, Sampler};
 use crate::texture::{Residency, Source, Swizzle, TexelData, Texture, TextureKind};
+use std::mem::size_of;
 
 /// Which texel offsets a gather instruction carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -386,18 +387,36 @@ impl<'a> Gatherer<'a> {
                 op,
                 decoder,
                 clamp_dref,
-            } => self.with_path(
-                d,
-                0,
-                CompareConv {
-                    op,
-                    decoder,
-                    clamp_dref,
-                    dref: 0.0,
-                },
-                qs,
-                out,
-            ),
+            } => {
+                let (shift, mask) = (decoder.shift, decoder.mask);
+                let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
+                match decoder.kind {
+                    DecodeKind::F32 => {
+                        self.with_path(d, 0, CompareConv::new(op, PlainRaw, clamp_dref), qs, out)
+                    }
+                    DecodeKind::Unorm(inv) if plain => self.with_path(
+                        d,
+                        0,
+                        CompareConv::new(op, PlainUnorm(inv), clamp_dref),
+                        qs,
+                        out,
+                    ),
+                    DecodeKind::Unorm(inv) => self.with_path(
+                        d,
+                        0,
+                        CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref),
+                        qs,
+                        out,
+                    ),
+                    _ => self.with_path(
+                        d,
+                        0,
+                        CompareConv::new(op, DecodeConv(decoder), clamp_dref),
+                        qs,
+                        out,
+                    ),
+                }
+            }
         }
     }
 
@@ -544,7 +563,50 @@ impl<'a> Gatherer<'a> {
         let i0 = self.quant.origin(s * self.scale_u);
         let j0 = self.quant.origin(t * self.scale_v);
         let n = self.width;
-        let pos = footprint(i0, j0, OffsetMode::None, &q.offsets);
+        if i0 >= 0 && j0 >= 0 && i0 + 1 < n && j0 + 1 < n {
+            // the whole footprint on the face: no edge to cross
+            let layer = cube_base + face as usize;
+            let (x0, y0) = (i0 as usize, j0 as usize);
+            if let Some(r) = self.residency {
+                let ok = r.is_resident(layer, x0, y0)
+                    && r.is_resident(layer, x0 + 1, y0)
+                    && r.is_resident(layer, x0, y0 + 1)
+                    && r.is_resident(layer, x0 + 1, y0 + 1);
+                if !ok {
+                    return NON_RESIDENT;
+                }
+            }
+            let r0 = layer * self.layer_stride + y0 * self.row_stride + x0 * self.words + element;
+            let r1 = r0 + self.row_stride;
+            let w = self.words;
+            return GatherResult {
+                values: [
+                    conv.convert(fetch(data, r1)),
+                    conv.convert(fetch(data, r1 + w)),
+                    conv.convert(fetch(data, r0 + w)),
+                    conv.convert(fetch(data, r0)),
+                ],
+                resident: true,
+            };
+        }
+        self.lane_cube_edge(data, element, conv, face, cube_base, i0, j0)
+    }
+
+    /// The seamless cube footprint that crosses a face edge or corner.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn lane_cube_edge<T: Copy + Into<u32>, C: Convert>(
+        &self,
+        data: &[T],
+        element: usize,
+        conv: C,
+        face: u32,
+        cube_base: usize,
+        i0: i64,
+        j0: i64,
+    ) -> GatherResult {
+        let n = self.width;
+        let pos = footprint(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
         let mut values = [0u32; 4];
         let mut corner = None;
         let mut resident = true;
@@ -672,16 +734,42 @@ impl Convert for ConstConv {
     }
 }
 
-/// Depth compare against the lane's dref.
+/// Depth compare against the lane's dref; `D` reads the depth as f32 bits.
 #[derive(Clone, Copy)]
-struct CompareConv {
-    op: CompareOp,
-    decoder: Decoder,
+struct CompareConv<D: Convert> {
+    /// Which outcomes satisfy the function: bit 0 less, 1 equal, 2 greater, 3 unordered.
+    holds: u8,
+    depth: D,
     clamp_dref: bool,
     dref: f32,
 }
 
-impl Convert for CompareConv {
+impl<D: Convert> CompareConv<D> {
+    fn new(op: CompareOp, depth: D, clamp_dref: bool) -> Self {
+        let holds = (0..4u8).fold(0, |m, c| {
+            // a representative (reference, test) pair for each outcome
+            let (r, t) = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (f32::NAN, 0.0)][c as usize];
+            m | (op.holds(r, t) as u8) << c
+        });
+        CompareConv {
+            holds,
+            depth,
+            clamp_dref,
+            dref: 0.0,
+        }
+    }
+
+    /// [`depth_compare`] without branches (outcomes of random depths are unpredictable).
+    #[inline(always)]
+    fn compare(&self, d: f32) -> u32 {
+        let r = self.dref;
+        let m = (r < d) as u8 | ((r == d) as u8) << 1 | ((r > d) as u8) << 2;
+        let m = m | ((m == 0) as u8) << 3;
+        ((self.holds & m != 0) as u32) * 1.0f32.to_bits()
+    }
+}
+
+impl<D: Convert> Convert for CompareConv<D> {
     #[inline(always)]
     fn for_lane(self, dref: f32) -> Self {
         CompareConv {
@@ -695,11 +783,11 @@ impl Convert for CompareConv {
     }
     #[inline(always)]
     fn border(&self, border: u32) -> u32 {
-        depth_compare(self.op, self.dref, f32::from_bits(border))
+        self.compare(f32::from_bits(border))
     }
     #[inline(always)]
     fn convert(&self, w: u32) -> u32 {
-        depth_compare(self.op, self.dref, f32::from_bits(self.decoder.decode(w)))
+        self.compare(f32::from_bits(self.depth.convert(w)))
     }
 }
 
@@ -717,7 +805,7 @@ impl Addr for ClampEdge {
     const BORDERLESS: bool = true;
     #[inline(always)]
     fn wrap(i: i64, size: i64, _: AddressMode) -> i64 {
-        i.clamp(0, size - 1)
+        i.max(0).min(size - 1)
     }
 }
 
@@ -888,13 +976,7 @@ pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
 /// float depth). NaN stays NaN.
 #[inline(always)]
 pub fn clamp_dref(dref: f32) -> f32 {
-    if dref < 0.0 {
-        0.0
-    } else if dref > 1.0 {
-        1.0
-    } else {
-        dref
-    }
+    dref.clamp(0.0, 1.0)
 }
 
 /// Depth compare (Vulkan "Depth Compare Operation"): 1.0 where `dref OP d` holds, else 0.0.

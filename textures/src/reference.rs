@@ -217,7 +217,10 @@ pub fn gather(
 
 /// Vulkan's face table: for each face, the major axis, and sc, tc as (axis, sign).
 /// Face order +X, -X, +Y, -Y, +Z, -Z.
-const FACES: [(usize, f64, (usize, f64), (usize, f64)); 6] = [
+/// (major axis, its sign, (axis, sign) of sc, (axis, sign) of tc).
+type FaceRow = (usize, f64, (usize, f64), (usize, f64));
+
+const FACES: [FaceRow; 6] = [
     (0, 1.0, (2, -1.0), (1, -1.0)),
     (0, -1.0, (2, 1.0), (1, -1.0)),
     (1, 1.0, (0, 1.0), (2, 1.0)),

@@ -113,7 +113,7 @@ fn build(p: &Params) -> Case {
             let r = splitmix(&mut state) as u32;
             if i < format.fields() && format.field_bits(i) < 32 {
                 r & ((1 << format.field_bits(i)) - 1)
-            } else if format.field_bits(i.min(format.fields() - 1)) == 32 && r % 4 == 0 {
+            } else if format.field_bits(i.min(format.fields() - 1)) == 32 && r.is_multiple_of(4) {
                 // often a tame float
                 ((r >> 8) as f32 / 1e6).to_bits()
             } else {
