@@ -335,6 +335,18 @@ proptest! {
     }
 
     #[test]
+    fn gather_many_equals_gather_lane_by_lane(p in params(), lanes in prop::collection::vec(lane(), 1..40)) {
+        let case = build(&p);
+        let g = Gatherer::new(&case.tex, &case.sampler, &case.op, Precision::default()).unwrap();
+        let qs: Vec<GatherQuery> = lanes.iter().map(|l| query(&case, l).0).collect();
+        let mut out = vec![GatherResult::default(); qs.len()];
+        g.gather_many(&qs, &mut out);
+        for (q, r) in qs.iter().zip(&out) {
+            prop_assert_eq!(*r, g.gather(q));
+        }
+    }
+
+    #[test]
     fn gathers_never_panic_on_any_bits(p in params(), raw in prop::collection::vec(any::<[u32; 3]>(), 8), layer in any::<u32>()) {
         let case = build(&p);
         let g = Gatherer::new(&case.tex, &case.sampler, &case.op, Precision::default()).unwrap();
