@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 need_install=0
 command -v glslangValidator >/dev/null 2>&1 || need_install=1
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need_install=1
-ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' || need_install=1
+{ ldconfig -p 2>/dev/null || true; } | grep 'libvulkan\.so\.1' >/dev/null || need_install=1
 if [ "$need_install" = 1 ]; then
   echo "run-live: installing mesa-vulkan-drivers glslang-tools libvulkan1"
   if ! { command -v apt-get >/dev/null 2>&1 \
