@@ -70,6 +70,7 @@ mod pool;
 pub mod reference;
 mod sampler;
 mod texture;
+pub mod trace;
 
 pub use error::{Error, InvalidInput, NotModeled};
 pub use format::{

@@ -1,0 +1,734 @@
+//! A tracing gather: one lane's gather, step by step, with every number on the way (for
+//! `tld4 explain`).
+//!
+//! [`trace`] walks the same pipeline as [`Gatherer::gather`], calling the same functions:
+//! [`crate::cube::project`] and [`array_layer`] (address), [`texel_origin`] (the fixed-point
+//! footprint origin), [`footprint`] (offsets and gather order), [`wrap`] and
+//! [`crate::cube::seamless_texel`] (wrapping), the format's decoders and the swizzle
+//! resolution of the fast path (fetch, convert, select), [`clamp_dref`] and [`depth_compare`]
+//! (compare), [`border_value`] and [`cube_corner_value`]. It first builds a [`Gatherer`], so
+//! it refuses exactly what the fast path refuses, with the same errors. A test checks, for
+//! many random queries of every kind, address mode, offset mode and compare, that the
+//! trace's four values equal [`Gatherer::gather`]'s, so the two cannot drift apart.
+//!
+//! It is slow (it allocates and records everything) and meant for one lane at a time.
+
+use crate::cube;
+use crate::error::Error;
+use crate::format::Format;
+use crate::gather::{
+    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
+    resolve_value, texel_origin, wrap, GatherOp, GatherQuery, Gatherer, OffsetMode, Precision,
+    Rounding, Value,
+};
+use crate::sampler::{AddressMode, CompareOp, Sampler};
+use crate::texture::{Source, Texture, TextureKind};
+
+/// Cube face names in storage order (0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z; [`crate::cube`]).
+pub const FACE_NAMES: [&str; 6] = ["+X", "-X", "+Y", "-Y", "+Z", "-Z"];
+
+/// The footprint origin along one axis: from the coordinate to i0 (or j0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AxisTrace {
+    /// The normalized coordinate s (or t) as the unit uses it (f64; a face coordinate for cubes).
+    pub coord: f64,
+    /// The axis' size in texels (width or height).
+    pub size: u32,
+    /// coord * size: the position in texels (u * W or v * H).
+    pub texels: f64,
+    /// The fixed-point value n = coord * size * 2^bits rounded to an integer by the precision
+    /// model, and the number of fractional bits; None with [`Precision::Exact`].
+    pub fixed: Option<(i64, u32, Rounding)>,
+    /// floor(coord * size - 0.5) computed exactly, without quantization.
+    pub exact_origin: i64,
+    /// The origin the unit uses: [`texel_origin`] of the fixed-point value.
+    pub origin: i64,
+}
+
+impl AxisTrace {
+    /// True when the fixed-point rounding chose another texel than exact arithmetic would.
+    pub fn rounding_decided(&self) -> bool {
+        self.exact_origin != self.origin
+    }
+}
+
+/// Cube face selection.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CubeTrace {
+    /// The direction (x, y, z) as given.
+    pub direction: [f32; 3],
+    /// The selected face (storage order, [`FACE_NAMES`]).
+    pub face: u32,
+    /// The face coordinates (s, t) in [0, 1] ([`crate::cube::project`]).
+    pub s: f64,
+    /// See `s`.
+    pub t: f64,
+}
+
+/// The array layer: as the instruction received it, and as used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayerTrace {
+    /// The layer operand (an unsigned integer).
+    pub given: u32,
+    /// The layer (or whole cube, for cube arrays) used: [`array_layer`], clamped to layers - 1.
+    pub used: u32,
+    /// The texture's last layer (layers - 1).
+    pub last: u32,
+}
+
+/// Where one footprint texel is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TexelSite {
+    /// A texel of the texture: storage layer (cube kinds: cube * 6 + face), x and y.
+    Texel {
+        /// Storage layer.
+        layer: u32,
+        /// x (column).
+        x: u32,
+        /// y (row).
+        y: u32,
+    },
+    /// Outside the texture under clamp-to-border: the border colour is read.
+    Border,
+    /// A seamless cube footprint's corner texel, on no face: filled from the other three.
+    Corner,
+}
+
+/// How a footprint texel's value came about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TexelValue {
+    /// The post-swizzle component read from the texel and converted.
+    Fetched,
+    /// A constant: a swizzle ZERO or ONE, or a component the format lacks.
+    Constant,
+    /// The border colour's component ([`border_value`]).
+    Border,
+    /// Depth compare: `dref OP depth`, depth being the texel's (or the border's) depth.
+    Compared {
+        /// The depth compared against.
+        depth: f32,
+    },
+    /// The corner fill ([`cube_corner_value`]).
+    CornerFill,
+}
+
+/// One texel of the footprint, in gather order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TexelTrace {
+    /// The footprint position (i, j) before wrapping, on the sampled face for cube kinds
+    /// ([`footprint`]).
+    pub position: (i64, i64),
+    /// The offset (dx, dy) that moved it, as the unit read it (6-bit signed); None without
+    /// offsets.
+    pub offset: Option<(i64, i64)>,
+    /// Where it is read from.
+    pub site: TexelSite,
+    /// True when wrapping moved it: an address mode, or a hop to another cube face.
+    pub wrapped: bool,
+    /// The texel's raw fields (unused entries 0), for a real texel.
+    pub raw: Option<[u32; 4]>,
+    /// The texel's converted components (f32 bits or raw integers; entries past
+    /// [`Format::components`] are 0), for a real texel.
+    pub converted: Option<[u32; 4]>,
+    /// Whether the texel lies in a resident tile (true for border and corner texels).
+    pub resident: bool,
+    /// How the value came about.
+    pub how: TexelValue,
+    /// The value (f32 bits, or the raw integer for UINT/SINT formats).
+    pub value: u32,
+}
+
+/// What the swizzle selects for the gathered component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    /// Converted component 0..=3 of the texel.
+    Component(usize),
+    /// A constant (bits), from a ZERO/ONE swizzle or a component the format lacks.
+    Constant(u32),
+    /// Depth compare: the texel's depth (component 0), whatever the component and swizzle.
+    Depth,
+}
+
+/// The depth comparison of a `.DC` gather.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompareTrace {
+    /// The sampler's compare function.
+    pub op: CompareOp,
+    /// The depth reference as given.
+    pub dref: f32,
+    /// The reference compared: clamped to [0, 1] for UNORM depth formats ([`clamp_dref`]).
+    pub used: f32,
+    /// True for UNORM depth formats (the clamp applies).
+    pub clamps: bool,
+}
+
+/// One lane's gather, every step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GatherTrace {
+    /// The texture's kind.
+    pub kind: TextureKind,
+    /// Its format.
+    pub format: Format,
+    /// Width, height, layers (whole cubes for cube arrays).
+    pub size: [u32; 3],
+    /// The operation.
+    pub op: GatherOp,
+    /// The query.
+    pub query: GatherQuery,
+    /// The precision model.
+    pub precision: Precision,
+    /// The sampler's address modes (u, v).
+    pub address: [AddressMode; 2],
+    /// Cube kinds: the face selection.
+    pub cube: Option<CubeTrace>,
+    /// Cube kinds: true when edges are seamless (the footprint may cross faces).
+    pub seamless: bool,
+    /// Array kinds: the layer.
+    pub layer: Option<LayerTrace>,
+    /// The storage layer sampled (cube kinds: cube * 6 + face).
+    pub storage_layer: u32,
+    /// u to i0.
+    pub u: AxisTrace,
+    /// v to j0.
+    pub v: AxisTrace,
+    /// The swizzle source of the gathered component (identity with depth compare).
+    pub swizzle_source: Source,
+    /// What is selected.
+    pub selection: Selection,
+    /// The comparison, with `.DC`.
+    pub compare: Option<CompareTrace>,
+    /// The four texels in gather order x, y, z, w = (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+    pub texels: [TexelTrace; 4],
+    /// The corner texel of a seamless cube footprint, if any (index in gather order).
+    pub corner: Option<usize>,
+    /// False when a texel lies in a non-resident tile: then every value is 0.
+    pub resident: bool,
+    /// The four results, as [`Gatherer::gather`] returns them.
+    pub values: [u32; 4],
+}
+
+/// The fixed-point value n that [`texel_origin`] floors: `x_scaled` (= coordinate * size *
+/// 2^bits) clamped to +-2^50, NaN as 0, rounded by `rounding`. [`texel_origin`] of n itself
+/// gives the same origin (a test checks it for every traced query).
+pub fn fixed_point(x_scaled: f64, rounding: Rounding) -> i64 {
+    const LIMIT: f64 = (1u64 << 50) as f64;
+    let x = x_scaled.clamp(-LIMIT, LIMIT);
+    if x.is_nan() {
+        return 0;
+    }
+    (match rounding {
+        Rounding::NearestEven => x.round_ties_even(),
+        Rounding::TowardZero => x.trunc(),
+        Rounding::Floor => x.floor(),
+    }) as i64
+}
+
+/// One axis, as the fast path computes it (the product coord * (size * 2^bits)).
+fn axis(coord: f64, size: u32, precision: Precision) -> AxisTrace {
+    let exact_origin = texel_origin(coord * size as f64, 0, Rounding::NearestEven, true);
+    let (origin, fixed) = match precision {
+        Precision::Exact => (exact_origin, None),
+        Precision::Fixed {
+            fraction_bits,
+            rounding,
+        } => {
+            let bits = fraction_bits as u32;
+            let x = coord * (size as f64 * (1u64 << bits) as f64);
+            (
+                texel_origin(x, bits, rounding, false),
+                Some((fixed_point(x, rounding), bits, rounding)),
+            )
+        }
+    };
+    AxisTrace {
+        coord,
+        size,
+        texels: coord * size as f64,
+        fixed,
+        exact_origin,
+        origin,
+    }
+}
+
+/// Texel (x, y) of storage layer `layer`: its raw fields and its converted components
+/// (the format's decoders, as the fast path converts), or None outside the texture.
+pub fn texel_components(
+    texture: &Texture,
+    layer: usize,
+    x: usize,
+    y: usize,
+) -> Option<([u32; 4], [u32; 4])> {
+    let raw = texture.raw_fields(layer, x, y)?;
+    let f = texture.format();
+    let mut conv = [0u32; 4];
+    for (c, out) in conv.iter_mut().enumerate().take(f.components()) {
+        let element = if f.is_packed() { 0 } else { c };
+        *out = f
+            .decoder(c)
+            .decode(texture.data().element(layer, y, x, element)?);
+    }
+    Some((raw, conv))
+}
+
+/// What a gather of post-swizzle `component` reads from texel (x, y) of storage layer
+/// `layer` (the fast path's swizzle resolution), or None outside the texture.
+pub fn texel_selected(
+    texture: &Texture,
+    component: u8,
+    layer: usize,
+    x: usize,
+    y: usize,
+) -> Option<u32> {
+    match resolve_value(texture.format(), texture.swizzle(), component as usize) {
+        Value::Const(c) => {
+            texture.raw_fields(layer, x, y)?;
+            Some(c)
+        }
+        Value::Fetch { element, decoder } => {
+            Some(decoder.decode(texture.data().element(layer, y, x, element)?))
+        }
+        Value::Compare { decoder, .. } => {
+            Some(decoder.decode(texture.data().element(layer, y, x, 0)?))
+        }
+    }
+}
+
+/// The depth (component 0, converted) of texel (x, y) of storage layer `layer`.
+pub fn texel_depth(texture: &Texture, layer: usize, x: usize, y: usize) -> Option<f32> {
+    let d = texture.format().decoder(0);
+    Some(f32::from_bits(
+        d.decode(texture.data().element(layer, y, x, 0)?),
+    ))
+}
+
+/// Traces one lane's gather. Errors: exactly those of [`Gatherer::new`].
+pub fn trace(
+    texture: &Texture,
+    sampler: &Sampler,
+    op: &GatherOp,
+    precision: Precision,
+    q: &GatherQuery,
+) -> Result<GatherTrace, Error> {
+    // The fast path's checks, unchanged.
+    Gatherer::new(texture, sampler, op, precision)?;
+    let kind = texture.kind();
+    let format = texture.format();
+    let (w, h) = (texture.width(), texture.height());
+    let last = texture.layers() - 1;
+
+    // Address (the fast path's `address`).
+    let (s, t, storage_layer, face, cube, layer) = match kind {
+        TextureKind::Tex2D => (q.coords[0] as f64, q.coords[1] as f64, 0, 0, None, None),
+        TextureKind::Tex2DArray => {
+            let used = array_layer(q.layer, last);
+            (
+                q.coords[0] as f64,
+                q.coords[1] as f64,
+                used,
+                0,
+                None,
+                Some(LayerTrace {
+                    given: q.layer,
+                    used,
+                    last,
+                }),
+            )
+        }
+        TextureKind::Cube | TextureKind::CubeArray => {
+            let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
+            let (base, layer) = if kind == TextureKind::CubeArray {
+                let used = array_layer(q.layer, last);
+                (
+                    used * 6,
+                    Some(LayerTrace {
+                        given: q.layer,
+                        used,
+                        last,
+                    }),
+                )
+            } else {
+                (0, None)
+            };
+            let c = CubeTrace {
+                direction: q.coords,
+                face,
+                s,
+                t,
+            };
+            (s, t, base + face, face, Some(c), layer)
+        }
+    };
+    let seamless = kind.is_cube() && sampler.seamless_cube;
+
+    // Footprint: origin, then offsets and gather order.
+    let u = axis(s, w, precision);
+    let v = axis(t, h, precision);
+    let (i0, j0) = (u.origin, v.origin);
+    let offsets = if seamless {
+        OffsetMode::None
+    } else {
+        op.offsets
+    };
+    let pos = footprint(i0, j0, offsets, &q.offsets);
+    let base = footprint(i0, j0, OffsetMode::None, &q.offsets);
+    let offset = |k: usize| -> Option<(i64, i64)> {
+        match offsets {
+            OffsetMode::None => None,
+            OffsetMode::Aoffi => Some((pos[k].0 - base[k].0, pos[k].1 - base[k].1)),
+            OffsetMode::Ptp => Some((pos[k].0 - i0, pos[k].1 - j0)),
+        }
+    };
+
+    // Swizzle and select, or compare (the fast path's resolution).
+    let compare = if op.compare { sampler.compare } else { None };
+    let value = match compare {
+        Some(op) => Value::Compare {
+            op,
+            decoder: format.decoder(0),
+            clamp_dref: format.is_unorm_depth(),
+        },
+        None => resolve_value(format, texture.swizzle(), op.component as usize),
+    };
+    let swizzle_source = if compare.is_some() {
+        Source::R
+    } else {
+        texture.swizzle().0[op.component.min(3) as usize]
+    };
+    let selection = match value {
+        Value::Compare { .. } => Selection::Depth,
+        Value::Const(c) => Selection::Constant(c),
+        Value::Fetch { .. } => Selection::Component(swizzle_source as usize),
+    };
+    let compare_trace = match value {
+        Value::Compare { op, clamp_dref, .. } => Some(CompareTrace {
+            op,
+            dref: q.dref,
+            used: if clamp_dref {
+                self::clamp_dref(q.dref)
+            } else {
+                q.dref
+            },
+            clamps: clamp_dref,
+        }),
+        _ => None,
+    };
+    let dref = compare_trace.map_or(q.dref, |c| c.used);
+    let border = match compare {
+        Some(_) => sampler.border.words[0],
+        None => border_value(&sampler.border, format, op.component as usize),
+    };
+
+    // Wrap, fetch, convert, select or compare, per texel.
+    let [au, av] = [sampler.address_u, sampler.address_v];
+    let n = w as i64;
+    let cube_base = storage_layer - face;
+    let mut texels = [TexelTrace {
+        position: (0, 0),
+        offset: None,
+        site: TexelSite::Corner,
+        wrapped: false,
+        raw: None,
+        converted: None,
+        resident: true,
+        how: TexelValue::CornerFill,
+        value: 0,
+    }; 4];
+    let mut corner = None;
+    for (k, &(i, j)) in pos.iter().enumerate() {
+        let site = if seamless {
+            match cube::seamless_texel(face, i.clamp(-1, n), j.clamp(-1, n), n) {
+                Some((f, x, y)) => TexelSite::Texel {
+                    layer: cube_base + f,
+                    x: x as u32,
+                    y: y as u32,
+                },
+                None => TexelSite::Corner,
+            }
+        } else {
+            match (wrap(i, w as i64, au), wrap(j, h as i64, av)) {
+                (Some(x), Some(y)) => TexelSite::Texel {
+                    layer: storage_layer,
+                    x: x as u32,
+                    y: y as u32,
+                },
+                _ => TexelSite::Border,
+            }
+        };
+        let t = &mut texels[k];
+        t.position = (i, j);
+        t.offset = offset(k);
+        t.site = site;
+        t.wrapped = match site {
+            TexelSite::Texel { layer, x, y } => {
+                layer != storage_layer || x as i64 != i || y as i64 != j
+            }
+            _ => true,
+        };
+        match site {
+            TexelSite::Texel { layer, x, y } => {
+                let (l, x, y) = (layer as usize, x as usize, y as usize);
+                let (raw, conv) = texel_components(texture, l, x, y)
+                    .expect("wrapped texels lie inside the texture");
+                t.raw = Some(raw);
+                t.converted = Some(conv);
+                t.resident = texture.residency().is_none_or(|r| r.is_resident(l, x, y));
+                let element = |e: usize| texture.data().element(l, y, x, e).unwrap_or(0);
+                (t.how, t.value) = match value {
+                    Value::Const(c) => (TexelValue::Constant, c),
+                    Value::Fetch {
+                        element: e,
+                        decoder,
+                    } => (TexelValue::Fetched, decoder.decode(element(e))),
+                    Value::Compare { op, decoder, .. } => {
+                        let d = f32::from_bits(decoder.decode(element(0)));
+                        (
+                            TexelValue::Compared { depth: d },
+                            depth_compare(op, dref, d),
+                        )
+                    }
+                };
+            }
+            TexelSite::Border => {
+                (t.how, t.value) = match value {
+                    Value::Compare { op, .. } => {
+                        let d = f32::from_bits(border);
+                        (
+                            TexelValue::Compared { depth: d },
+                            depth_compare(op, dref, d),
+                        )
+                    }
+                    _ => (TexelValue::Border, border),
+                };
+            }
+            TexelSite::Corner => corner = Some(k),
+        }
+    }
+    let mut values = texels.map(|t| t.value);
+    if let Some(c) = corner {
+        let integer = format.is_integer() && compare.is_none();
+        values[c] = match value {
+            Value::Const(v) => v,
+            _ => cube_corner_value(&values, c, integer),
+        };
+        texels[c].value = values[c];
+    }
+    let resident = texels.iter().all(|t| t.resident);
+    if !resident {
+        values = [0; 4];
+    }
+    Ok(GatherTrace {
+        kind,
+        format,
+        size: [w, h, texture.layers()],
+        op: *op,
+        query: *q,
+        precision,
+        address: [au, av],
+        cube,
+        seamless,
+        layer,
+        storage_layer,
+        u,
+        v,
+        swizzle_source,
+        selection,
+        compare: compare_trace,
+        texels,
+        corner,
+        resident,
+        values,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BorderColor, Residency, Swizzle, TextureDesc};
+    use proptest::prelude::*;
+
+    /// A texture of any kind with random raw fields that fit the format.
+    fn texture(
+        format: Format,
+        kind: TextureKind,
+        w: u32,
+        h: u32,
+        layers: u32,
+        seed: u64,
+    ) -> Texture {
+        let desc = TextureDesc {
+            kind,
+            format,
+            width: if kind.is_cube() { w } else { w },
+            height: if kind.is_cube() { w } else { h },
+            layers: if kind.is_array() { layers } else { 1 },
+        };
+        let mut state = seed | 1;
+        Texture::from_fn(desc, |_, _, _| {
+            let mut out = [0u32; 4];
+            for (i, o) in out.iter_mut().enumerate().take(format.fields()) {
+                // splitmix64 step: a reproducible spread of raw values
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                let bits = format.field_bits(i);
+                let mut v = if bits >= 32 {
+                    z as u32
+                } else {
+                    (z as u32) & ((1 << bits) - 1)
+                };
+                if bits == 32 && !format.is_integer() {
+                    // keep f32 fields finite and moderate
+                    v = ((z % 2001) as f32 / 1000.0 - 1.0).to_bits();
+                }
+                *o = v;
+            }
+            out
+        })
+        .unwrap()
+    }
+
+    fn source(k: u8) -> Source {
+        [
+            Source::R,
+            Source::G,
+            Source::B,
+            Source::A,
+            Source::Zero,
+            Source::One,
+        ][k as usize % 6]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn trace_values_equal_the_fast_path(
+            format in 0..Format::ALL.len(),
+            kind in 0..4usize,
+            (w, h, layers) in (1..6u32, 1..6u32, 1..4u32),
+            seed in any::<u64>(),
+            modes in [0..5u8, 0..5u8],
+            border in any::<[u32; 4]>(),
+            compare in prop::option::of(0..8u8),
+            seamless in any::<bool>(),
+            swizzle in prop_oneof![2 => Just([0u8, 1, 2, 3]), 1 => [0..6u8, 0..6u8, 0..6u8, 0..6u8]],
+            component in 0..4u8,
+            offsets in 0..3u8,
+            coords in [-1.5f32..2.5, -1.5f32..2.5, -1.5f32..2.5],
+            snap in any::<bool>(),
+            layer in 0..6u32,
+            offs in [[-40i8..40, -40i8..40], [-40i8..40, -40i8..40], [-40i8..40, -40i8..40], [-40i8..40, -40i8..40]],
+            dref in -0.5f32..1.5,
+            precision in prop_oneof![
+                3 => Just(Precision::default()),
+                1 => Just(Precision::Exact),
+                1 => (0..12u8, 0..3u8).prop_map(|(b, r)| Precision::Fixed {
+                    fraction_bits: b,
+                    rounding: [Rounding::NearestEven, Rounding::TowardZero, Rounding::Floor][r as usize],
+                }),
+            ],
+            sparse in prop::option::of((1..4u32, any::<u64>())),
+        ) {
+            let format = Format::ALL[format];
+            let kind = [TextureKind::Tex2D, TextureKind::Tex2DArray, TextureKind::Cube, TextureKind::CubeArray][kind];
+            let mut tex = texture(format, kind, w, h, layers, seed)
+                .with_swizzle(Swizzle(swizzle.map(source)));
+            if let Some((tile, bits)) = sparse {
+                let mut r = Residency::all_resident(tex.desc(), tile, tile).unwrap();
+                let shape = r.map().shape().to_vec();
+                let mut b = bits;
+                for l in 0..shape[0] { for y in 0..shape[1] { for x in 0..shape[2] {
+                    r.set(l, x, y, b & 1 == 0 || b & 2 == 0).unwrap();
+                    b = b.rotate_right(1);
+                }}}
+                tex = tex.with_residency(r).unwrap();
+            }
+            let sampler = Sampler {
+                address_u: AddressMode::from_vulkan(modes[0] as u32).unwrap(),
+                address_v: AddressMode::from_vulkan(modes[1] as u32).unwrap(),
+                border: BorderColor { words: border },
+                compare: compare.and_then(|c| CompareOp::from_vulkan(c as u32)),
+                seamless_cube: seamless,
+            };
+            let op = GatherOp {
+                dim: kind,
+                component,
+                offsets: if kind.is_cube() { OffsetMode::None } else {
+                    [OffsetMode::None, OffsetMode::Aoffi, OffsetMode::Ptp][offsets as usize]
+                },
+                compare: compare.is_some() && format.is_depth(),
+            };
+            // Snap coordinates to texel boundaries half of the time, where rounding decides.
+            let snapc = |c: f32, n: u32| if snap { (c * n as f32 * 2.0).round() / (n as f32 * 2.0) } else { c };
+            let q = GatherQuery {
+                coords: [snapc(coords[0], w), snapc(coords[1], h), coords[2]],
+                layer,
+                offsets: offs,
+                dref,
+            };
+            let g = match Gatherer::new(&tex, &sampler, &op, precision) {
+                Ok(g) => g,
+                Err(e) => {
+                    let t = trace(&tex, &sampler, &op, precision, &q);
+                    prop_assert_eq!(t.err().map(|e| e.to_string()), Some(e.to_string()));
+                    return Ok(());
+                }
+            };
+            let fast = g.gather(&q);
+            let t = trace(&tex, &sampler, &op, precision, &q).unwrap();
+            prop_assert_eq!(t.values, fast.values, "{:#?}", t);
+            prop_assert_eq!(t.resident, fast.resident);
+            // The fixed-point value shown gives the origin used.
+            for a in [t.u, t.v] {
+                if let Some((n, bits, r)) = a.fixed {
+                    prop_assert_eq!(texel_origin(n as f64, bits, r, false), a.origin);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_hand_checked_trace() {
+        // 4x4 R8_UINT, texel (x, y) = 10 * y + x, clamp to border (border 99), AOFFI (+1, 0).
+        let desc = TextureDesc {
+            kind: TextureKind::Tex2D,
+            format: Format::R8Uint,
+            width: 4,
+            height: 4,
+            layers: 1,
+        };
+        let tex = Texture::from_fn(desc, |_, x, y| [10 * y + x, 0, 0, 0]).unwrap();
+        let sampler = Sampler {
+            border: BorderColor::from_i32([99, 0, 0, 1]),
+            ..Sampler::with_address(AddressMode::ClampToBorder)
+        };
+        let mut op = GatherOp::new(TextureKind::Tex2D, 0);
+        op.offsets = OffsetMode::Aoffi;
+        // u*W = 0.874 * 4 = 3.496: fixed point round(3.496 * 256) = 895 -> 895/256 = 3.49609375,
+        // floor(3.49609375 - 0.5) = 2; exactly floor(2.996) = 2 as well.
+        // v*H = 0.3752 * 4 = 1.5008 -> 384.2 -> 384 / 256 = 1.5: floor(1.0) = 1; exact floor(1.0008) = 1.
+        let q = GatherQuery::at(0.874, 0.3752).with_aoffi(1, 0);
+        let t = trace(&tex, &sampler, &op, Precision::default(), &q).unwrap();
+        assert_eq!(t.u.fixed.map(|f| f.0), Some(895));
+        assert_eq!((t.u.origin, t.v.origin), (2, 1));
+        assert!(!t.u.rounding_decided());
+        // i = 3, 4 after the offset: column 4 is outside, so y and z read the border.
+        let pos: Vec<_> = t.texels.iter().map(|t| t.position).collect();
+        assert_eq!(pos, [(3, 2), (4, 2), (4, 1), (3, 1)]);
+        assert_eq!(t.texels[1].site, TexelSite::Border);
+        assert_eq!(t.texels[0].offset, Some((1, 0)));
+        assert_eq!(t.values, [23, 99, 99, 13]);
+        // v*H = 0.37475 * 4 = 1.499 -> 383.744 -> 384: the rounding decides j0 = 1 (exact: 0).
+        let t = trace(
+            &tex,
+            &sampler,
+            &op,
+            Precision::default(),
+            &GatherQuery::at(0.874, 0.37475),
+        )
+        .unwrap();
+        assert_eq!((t.v.exact_origin, t.v.origin), (0, 1));
+        assert!(t.v.rounding_decided());
+    }
+}
