@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod demo;
 mod disasm;
+mod explain;
 mod gather;
 mod scenario;
 mod words;
@@ -41,6 +42,9 @@ enum Command {
     Run(RunArgs),
     /// Measure decoding, disassembly and execution throughput.
     Bench(bench::BenchArgs),
+    /// Explain one TLD4: every field and operand, and with a scenario one lane's whole path
+    /// through the texture unit, with numbers and an optional picture of the footprint.
+    Explain(explain::ExplainArgs),
 }
 
 /// Arguments of `tld4 run`.
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Command::Gather(a) => gather::run(a),
         Command::Run(a) => run(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Explain(a) => explain::explain(a),
     };
     match result {
         Ok(code) => code,
