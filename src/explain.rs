@@ -71,9 +71,11 @@ pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
         match words.as_slice() {
             [Ok((_, w))] => Some(*w),
             [Err(e)] => return Err(format!("`{t}`: {}", e.reason)),
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "`{t}`: expected one instruction word (two `/* 0x... */` halves, low half first)"
-            )),
+            ))
+            }
         }
     } else {
         let h = t
@@ -599,6 +601,13 @@ fn signed_axis(sign: f64, axis: usize) -> String {
 /// The scenario with the command line's instruction in place of its own.
 fn load_scenario(path: &Path, word: u128) -> Result<(scenario::Scenario, Precision), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Errors in the file as written (with its own lines and columns), except in the
+    // instruction, which the command line replaces.
+    if let Err(e) = scenario::load(&text) {
+        if e.path != "instruction" {
+            return Err(format!("{}: {e}", path.display()));
+        }
+    }
     let mut doc: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         // The loader reports the syntax error with its line and column.
@@ -995,7 +1004,7 @@ pub fn explain_lane(
             same &= after.reg(lane, *r) == *v;
         }
         if !insn.pred_dst.is_pt() {
-            same &= after.pred(lane, insn.pred_dst.0) == !t.resident;
+            same &= after.pred(lane, insn.pred_dst.0) != t.resident;
         }
         if same {
             let _ = writeln!(
@@ -1610,7 +1619,7 @@ fn colours(
         }
     };
     let grey = |v: f64| -> u8 {
-        if !(hi > lo) || !v.is_finite() {
+        if hi <= lo || hi.is_nan() || lo.is_nan() || !v.is_finite() {
             128
         } else {
             (((v - lo) / (hi - lo)).clamp(0.0, 1.0) * 255.0).round() as u8
@@ -1935,7 +1944,7 @@ fn picture(
     );
     let title_w = title.len() as u32 * 16 + 16;
     pic.width = panels_w.max(legend_w).max(title_w);
-    let legend_y = oy + ph as i64 + (MARGIN / 2) as i64 + if trace.is_some() { 0 } else { 0 };
+    let legend_y = oy + ph as i64 + (MARGIN / 2) as i64;
     // Key: solid, dashed, hatched, sample point.
     let key_y = legend_y;
     let mut kx = MARGIN as i64;

@@ -558,7 +558,7 @@ mod tests {
         let desc = TextureDesc {
             kind,
             format,
-            width: if kind.is_cube() { w } else { w },
+            width: w,
             height: if kind.is_cube() { w } else { h },
             layers: if kind.is_array() { layers } else { 1 },
         };
