@@ -673,3 +673,40 @@ fn a_cube_picture_places_the_face_in_the_cross() {
         FOOTPRINT
     );
 }
+
+#[test]
+fn the_readme_example_picture_is_what_the_command_draws() {
+    // docs/explain-example.png is committed; the command must still draw it pixel for pixel.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = temp_dir("readme");
+    let png = d.join("example.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_tld4"))
+        .current_dir(root)
+        .args([
+            "explain",
+            "TLD4.R.F16.RN.AOFFI R10, R8, R20, R24, UR4, 2D",
+            "--scenario",
+            "docs/explain-example.json",
+            "--png",
+            png.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    // The README quotes these lines.
+    has_line(
+        &out,
+        "    w (i0,j0) = (3, -1): wrapped (v repeat) to texel (3, 3), raw (255, 255, 0, 255) = (1.0, 1.0, 0.0, 1.0) -> R = 1.0",
+    );
+    has_line(&out, "    R8    = 0x34003c00  x | y = halves 1.0, 0.25");
+    let drawn = image::open(&png).unwrap().to_rgb8();
+    let committed = image::open(root.join("docs/explain-example.png"))
+        .unwrap()
+        .to_rgb8();
+    assert_eq!(drawn.dimensions(), committed.dimensions());
+    assert!(
+        drawn.pixels().eq(committed.pixels()),
+        "docs/explain-example.png is stale: regenerate it with the README's command"
+    );
+}
