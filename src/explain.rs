@@ -720,8 +720,13 @@ pub fn explain_lane(
         "  executes: active (bit {lane} of the active mask {:#010x}), {guard_text}",
         warp.active_mask
     );
+    // With a per-lane handle (0xd64), a fault of another lane leaves this lane's path to show;
+    // with the warp's one uniform handle, the fault is every lane's.
     let other_fault = match &result {
-        Err(f) if fault_lane(f).map(|l| l as usize) != Some(lane) && fault_lane(f).is_some() => {
+        Err(f)
+            if insn.form == HandleForm::Register
+                && fault_lane(f).is_some_and(|l| l as usize != lane) =>
+        {
             Some(f.clone())
         }
         _ => None,
@@ -875,9 +880,12 @@ pub fn explain_lane(
     }
 
     if let Some(f) = &own_fault {
-        let why = match (f, &resolved) {
-            (WarpFault::BadHandle { .. }, Err(e)) => format!(" ({e})"),
-            _ => String::new(),
+        // A fault of the uniform handle names the lowest executing lane (FACTS.md, decisions).
+        let why = match fault_lane(f) {
+            Some(l) if l as usize != lane => {
+                " (the handle is the warp's: the fault names the lowest executing lane)"
+            }
+            _ => "",
         };
         let _ = writeln!(
             out,
@@ -1454,6 +1462,15 @@ pub fn explain(args: &ExplainArgs) -> CmdResult {
                         "no picture: the lane's handle names no texture of the scenario".into(),
                     );
                 };
+                if texture.width().max(texture.height()) > MAX_DRAWN {
+                    print!("{out}");
+                    return Err(format!(
+                        "no picture: the texture is {}x{}, and pictures are drawn for textures of at most {MAX_DRAWN} texels a side",
+                        texture.width(),
+                        texture.height()
+                    )
+                    .into());
+                }
                 let pic = picture(
                     texture,
                     *header,
@@ -1515,14 +1532,18 @@ pub const TEXT_RGB: [u8; 3] = [20, 20, 20];
 pub const CROSS: [(u32, u32); 6] = [(2, 1), (0, 1), (1, 0), (1, 2), (1, 1), (3, 1)];
 /// The most array layers (or cubes) drawn: a window around the sampled one.
 pub const MAX_PANELS: u32 = 8;
+/// The most cubes of a cube array drawn.
+pub const MAX_CUBES: u32 = 4;
+/// The largest texture side drawn (a larger texture is refused with an error).
+pub const MAX_DRAWN: u32 = 256;
 
 /// Texel size in pixels for a texture whose larger side is `n` texels: 40 up to 12 texels,
-/// else 480 / n, at least 2.
+/// else 480 / n, at least 1.
 pub fn texel_px(n: u32) -> u32 {
     if n <= 12 {
         40
     } else {
-        (480 / n).max(2)
+        (480 / n).max(1)
     }
 }
 
@@ -1681,7 +1702,7 @@ fn picture(
             tr.storage_layer
         }
     });
-    let count = layers.min(MAX_PANELS);
+    let count = layers.min(if cube { MAX_CUBES } else { MAX_PANELS });
     let first = sampled.saturating_sub(count / 2).min(layers - count);
     let panels: Vec<u32> = (first..first + count).collect();
     let (pw, ph) = if cube {
