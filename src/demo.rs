@@ -8,11 +8,11 @@ use rand_chacha::ChaCha8Rng;
 
 use tld4_decoder::{parse, Dimension, F16Mode, HandleForm, OffsetMode, Tld4};
 use tld4_emu::{
-    aoffi_offsets, f16_rz, ptp_offsets, texture_kind, ExecConfig, Tld4Exec, WarpState, WARP_SIZE,
+    aoffi_offsets, f16_rz, gather_op, ptp_offsets, ExecConfig, Tld4Exec, WarpState, WARP_SIZE,
 };
 use tld4_textures::{
-    reference, AddressMode, BorderColor, CompareOp, Format, GatherOp, GatherQuery, Handle,
-    Residency, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
+    reference, AddressMode, BorderColor, CompareOp, Format, GatherQuery, Handle, Residency,
+    Sampler, Texture, TextureDesc, TextureKind, TexturePool,
 };
 
 use crate::CmdResult;
@@ -440,13 +440,10 @@ fn expected(
     if insn.depth_compare {
         q.dref = f32::from_bits(regs[b]);
     }
-    let dim = texture_kind(insn.dimension).ok_or("invalid dimension")?;
-    let op = GatherOp {
-        dim,
-        component: insn.component.raw() as u8,
-        offsets,
-        compare: insn.depth_compare,
-    };
+    // The operands above are read independently of the executor (a cross-check); the op is
+    // the executor's own.
+    let op = gather_op(insn).ok_or("invalid dimension")?;
+    debug_assert_eq!(op.offsets, offsets);
     let r = reference::gather(texture, sampler, &op, &q).map_err(|e| e.to_string())?;
     let enabled: Vec<u32> = (0..4)
         .filter(|&c| insn.write_mask.has(c))

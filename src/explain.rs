@@ -16,8 +16,8 @@ use std::process::ExitCode;
 
 use tld4_decoder::{decode, parse, Dimension, F16Mode, HandleForm, OffsetMode, Tld4};
 use tld4_emu::{
-    aoffi_offsets, f16_rn, f16_rz, planned_value, ptp_offsets, texture_kind, write_plan,
-    OutputMode, WarpFault, WarpState, NO_COMPONENT, WARP_SIZE,
+    aoffi_offsets, f16_rn, f16_rz, gather_op, planned_value, ptp_offsets, write_plan, OutputMode,
+    WarpFault, WarpState, NO_COMPONENT, WARP_SIZE,
 };
 use tld4_textures::cases::PrecisionSpec;
 use tld4_textures::trace::{
@@ -25,8 +25,8 @@ use tld4_textures::trace::{
     TexelValue, FACE_NAMES,
 };
 use tld4_textures::{
-    Class, CompareOp, Format, GatherOp, GatherQuery, Handle, Precision, Rounding, Sampler, Source,
-    Swizzle, Texture, ValueKind,
+    Class, CompareOp, Format, GatherQuery, Handle, Precision, Rounding, Sampler, Source, Swizzle,
+    Texture, ValueKind,
 };
 
 use crate::scenario;
@@ -472,20 +472,6 @@ fn modifiers(out: &mut String, insn: &Tld4) {
         insn.ignored_104 as u8,
         insn.ignored_125_127
     );
-}
-
-/// The GatherOp of an instruction, as `Tld4Exec::new` prepares it.
-fn gather_op(insn: &Tld4) -> Option<GatherOp> {
-    Some(GatherOp {
-        dim: texture_kind(insn.dimension)?,
-        component: insn.component.raw() as u8,
-        offsets: match insn.offset_mode {
-            OffsetMode::Aoffi => tld4_textures::OffsetMode::Aoffi,
-            OffsetMode::Ptp => tld4_textures::OffsetMode::Ptp,
-            _ => tld4_textures::OffsetMode::None,
-        },
-        compare: insn.depth_compare,
-    })
 }
 
 /// A serde snake_case name (formats, kinds, address modes).

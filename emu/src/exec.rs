@@ -100,6 +100,21 @@ pub fn texture_kind(dim: Dimension) -> Option<TextureKind> {
     }
 }
 
+/// What the texture unit is asked for: the dimension, component, offset mode and depth
+/// compare of the instruction (None for an INVALIDn dimension).
+pub fn gather_op(insn: &Tld4) -> Option<GatherOp> {
+    Some(GatherOp {
+        dim: texture_kind(insn.dimension)?,
+        component: insn.component.raw() as u8,
+        offsets: match insn.offset_mode {
+            OffsetMode::Aoffi => tld4_textures::OffsetMode::Aoffi,
+            OffsetMode::Ptp => tld4_textures::OffsetMode::Ptp,
+            _ => tld4_textures::OffsetMode::None,
+        },
+        compare: insn.depth_compare,
+    })
+}
+
 /// Why the hardware cannot execute this encoding, if it cannot: an INVALID value of a field
 /// (nvdisasm prints them as INVALIDn), or an operand vector that would start at register
 /// 255 (nvdisasm prints `???255` there; FACTS.md, decisions).
@@ -188,16 +203,8 @@ impl Tld4Exec {
         if !insn.rd2.is_rz() && dest_counts.1 > 0 {
             push((Operand::Rd2, insn.rd2.0, dest_counts.1));
         }
-        let op = GatherOp {
-            dim: texture_kind(insn.dimension).unwrap_or(TextureKind::Tex2D),
-            component: insn.component.raw() as u8,
-            offsets: match insn.offset_mode {
-                OffsetMode::Aoffi => tld4_textures::OffsetMode::Aoffi,
-                OffsetMode::Ptp => tld4_textures::OffsetMode::Ptp,
-                _ => tld4_textures::OffsetMode::None,
-            },
-            compare: insn.depth_compare,
-        };
+        // INVALIDn dimensions never execute (an illegal encoding): any op will do.
+        let op = gather_op(insn).unwrap_or(GatherOp::new(TextureKind::Tex2D, 0));
         let plan = write_plan(insn.write_mask.0, output);
         let mut writes = [(RZ, [0u8; 2]); 4];
         let mut nwrites = 0;

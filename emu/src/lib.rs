@@ -18,7 +18,8 @@ mod pack;
 mod warp;
 
 pub use exec::{
-    aoffi_offsets, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport, Tld4Exec,
+    aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport,
+    Tld4Exec,
 };
 pub use fault::{Operand, WarpFault};
 pub use pack::{
