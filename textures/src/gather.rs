@@ -281,14 +281,7 @@ impl<'a> Gatherer<'a> {
             None
         };
         let quant = Quantizer::new(precision)?;
-        let value = match compare {
-            Some(op) => Value::Compare {
-                op,
-                decoder: format.decoder(0),
-                clamp_dref: format.is_unorm_depth(),
-            },
-            None => resolve_value(format, texture.swizzle(), op.component as usize),
-        };
+        let value = lane_value(format, texture.swizzle(), op.component, compare);
         let border = match compare {
             Some(_) => sampler.border.words[0],
             None => border_value(&sampler.border, format, op.component as usize),
@@ -986,6 +979,25 @@ pub fn depth_compare(op: CompareOp, dref: f32, d: f32) -> u32 {
         1.0f32.to_bits()
     } else {
         0
+    }
+}
+
+/// The value rule of a gather's real texels: compare the depth component with dref under
+/// depth compare (Vulkan "Depth Compare Operation"; the swizzle and component select do not
+/// apply), else the swizzled, selected component ([`resolve_value`]).
+pub(crate) fn lane_value(
+    format: Format,
+    swizzle: Swizzle,
+    component: u8,
+    compare: Option<CompareOp>,
+) -> Value {
+    match compare {
+        Some(op) => Value::Compare {
+            op,
+            decoder: format.decoder(0),
+            clamp_dref: format.is_unorm_depth(),
+        },
+        None => resolve_value(format, swizzle, component as usize),
     }
 }
 

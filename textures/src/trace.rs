@@ -17,7 +17,7 @@ use crate::cube;
 use crate::error::Error;
 use crate::format::Format;
 use crate::gather::{
-    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
+    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint, lane_value,
     resolve_value, texel_origin, wrap, GatherOp, GatherQuery, Gatherer, OffsetMode, Precision,
     Rounding, Value,
 };
@@ -381,14 +381,7 @@ pub fn trace(
 
     // Swizzle and select, or compare (the fast path's resolution).
     let compare = if op.compare { sampler.compare } else { None };
-    let value = match compare {
-        Some(op) => Value::Compare {
-            op,
-            decoder: format.decoder(0),
-            clamp_dref: format.is_unorm_depth(),
-        },
-        None => resolve_value(format, texture.swizzle(), op.component as usize),
-    };
+    let value = lane_value(format, texture.swizzle(), op.component, compare);
     let swizzle_source = if compare.is_some() {
         Source::R
     } else {
