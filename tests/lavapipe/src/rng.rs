@@ -1,39 +1,28 @@
-//! A small seeded generator (xoshiro256**, seeded through SplitMix64), so that a corpus is
-//! replayed exactly from its recorded seed without depending on a crate's stream stability.
+//! The corpus generator's seeded generator: xoshiro256** (the `rand_xoshiro` crate, seeded
+//! through SplitMix64 by `seed_from_u64`), whose stream is fixed by its specification, so that
+//! a corpus is replayed exactly from its recorded seed (a test regenerates the golden corpus
+//! from it). The helpers below are the generator's own distribution choices.
 
-/// xoshiro256** by Blackman and Vigna.
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256StarStar;
+
+/// The generator.
 #[derive(Clone, Debug)]
 pub struct Rng {
-    s: [u64; 4],
+    inner: Xoshiro256StarStar,
 }
 
 impl Rng {
     /// A generator whose whole stream is fixed by `seed`.
     pub fn new(seed: u64) -> Self {
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
         Rng {
-            s: [next(), next(), next(), next()],
+            inner: Xoshiro256StarStar::seed_from_u64(seed),
         }
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = self.s[1] << 17;
-        self.s[2] ^= self.s[0];
-        self.s[3] ^= self.s[1];
-        self.s[1] ^= self.s[2];
-        self.s[0] ^= self.s[3];
-        self.s[2] ^= t;
-        self.s[3] = self.s[3].rotate_left(45);
-        result
+        self.inner.next_u64()
     }
 
     /// The low `n` bits of a random value (1 <= `n` <= 32).
