@@ -199,7 +199,8 @@ pub const LIBCUDA_NAMES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
 /// An initialised driver with the primary context of device 0 current.
 pub struct Cuda {
     api: Api,
-    _lib: Library,
+    /// Never closed: unloading libcuda while its contexts live can crash at exit.
+    _lib: &'static Library,
     /// Device 0.
     pub device: c_int,
 }
@@ -231,7 +232,8 @@ impl Cuda {
                 }
             })
             .ok_or_else(|| format!("no libcuda: the NVIDIA driver is not installed here ({})", errs.join("; ")))?;
-        let api = unsafe { Api::load(&lib)? };
+        let lib: &'static Library = Box::leak(Box::new(lib));
+        let api = unsafe { Api::load(lib)? };
         let mut cuda = Cuda { api, _lib: lib, device: 0 };
         cuda.check("cuInit", unsafe { (cuda.api.init)(0) }).map_err(|e| e.to_string())?;
         let mut dev = 0;

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use tld4_hw_probe::{kernels, layout, nvdisasm, patch, probe, ptx, report, sm90};
 
 #[derive(Parser)]
-#[command(name = "tld4-hw-probe", about = "TLD4 on real NVIDIA hardware: kernels, patched variants, runs and reports")]
+#[command(name = "tld4-hw-probe", version, about = "TLD4 on real NVIDIA hardware: kernels, patched variants, runs and reports")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

@@ -183,6 +183,12 @@ struct Run {
     queries: Vec<Vec<u32>>,
     /// nat: d0..d3, P (PTX's resident flag); raw: P word, C[0..4] after the TLD4.
     results: Vec<Vec<u32>>,
+    /// Raw runs: queries whose A or B did not come back unchanged (0 when the patch kept them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    echo_mismatches: Option<usize>,
+    /// Why the run gave no results (a driver error), if it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 impl Ctx {
@@ -270,8 +276,8 @@ impl Ctx {
     }
 
     /// Runs a raw variant over (A, B) records; C starts as [`SENTINELS`]. Returns (P word, C
-    /// after) per query, after checking that A and B came back unchanged.
-    pub fn raw(&mut self, variant: &str, tex: &Tex, qs: &[[u32; 8]]) -> Result<Vec<[u32; 5]>, String> {
+    /// after) per query, and how many queries' A or B did not come back unchanged.
+    pub fn raw(&mut self, variant: &str, tex: &Tex, qs: &[[u32; 8]]) -> Result<(Vec<[u32; 5]>, usize), String> {
         let f = self.raw_function(variant)?;
         let mut q = Vec::with_capacity(qs.len() * RAW_Q_WORDS);
         for r in qs {
@@ -280,13 +286,12 @@ impl Ctx {
         }
         let o = self.launch(f, tex, &q, qs.len(), RAW_R_WORDS)?;
         let mut res = Vec::with_capacity(qs.len());
+        let mut changed = 0;
         for (i, c) in o.chunks_exact(RAW_R_WORDS).enumerate() {
-            if c[12..20] != qs[i][..] {
-                return Err(format!("{variant}: query {i}: A/B came back changed: {:x?} != {:x?}", &c[12..20], qs[i]));
-            }
+            changed += (c[12..20] != qs[i][..]) as usize;
             res.push([c[4], c[8], c[9], c[10], c[11]]);
         }
-        Ok(res)
+        Ok((res, changed))
     }
 
     fn raw_function(&mut self, variant: &str) -> Result<Function, String> {
@@ -309,29 +314,33 @@ impl Ctx {
         }
     }
 
-    /// A native run recorded whole.
-    fn nat_run(&self, kernel: &str, tex: &Tex, tex_name: &str, qs: &[[u32; 7]]) -> Result<Run, String> {
-        let r = self.nat(kernel, tex, qs)?;
-        Ok(Run {
+    /// A native run recorded whole (a driver error is recorded in the run, not raised).
+    fn nat_run(&self, kernel: &str, tex: &Tex, tex_name: &str, qs: &[[u32; 7]]) -> Run {
+        let r = self.nat(kernel, tex, qs);
+        Run {
             kernel: kernel.into(),
             sass: self.sass_of(kernel),
             texture: tex_name.into(),
             queries: qs.iter().map(|q| q.to_vec()).collect(),
-            results: r.iter().map(|x| x.to_vec()).collect(),
-        })
+            results: r.as_ref().map(|r| r.iter().map(|x| x.to_vec()).collect()).unwrap_or_default(),
+            echo_mismatches: None,
+            error: r.err(),
+        }
     }
 
-    /// A raw run recorded whole.
-    fn raw_run(&mut self, variant: &str, tex: &Tex, tex_name: &str, qs: &[[u32; 8]]) -> Result<Run, String> {
-        let r = self.raw(variant, tex, qs)?;
+    /// A raw run recorded whole (a driver error is recorded in the run, not raised).
+    fn raw_run(&mut self, variant: &str, tex: &Tex, tex_name: &str, qs: &[[u32; 8]]) -> Run {
+        let r = self.raw(variant, tex, qs);
         let k = format!("raw:{variant}");
-        Ok(Run {
+        Run {
             sass: self.sass_of(&k),
             kernel: k,
             texture: tex_name.into(),
             queries: qs.iter().map(|q| q.to_vec()).collect(),
-            results: r.iter().map(|x| x.to_vec()).collect(),
-        })
+            results: r.as_ref().map(|r| r.0.iter().map(|x| x.to_vec()).collect()).unwrap_or_default(),
+            echo_mismatches: r.as_ref().ok().map(|r| r.1),
+            error: r.err(),
+        }
     }
 }
 
@@ -375,7 +384,7 @@ fn phase_info(cx: &mut Ctx) -> Result<Value, String> {
     }
     let t = index_texture("idx4", Kind::D2, 4, 4, 1);
     let tex = cx.texture(&t)?;
-    let run = cx.nat_run("nat_2d_r", &tex, "idx4", &[nq2(0.5, 0.5), nq2(0.125, 0.125)])?;
+    let run = cx.nat_run("nat_2d_r", &tex, "idx4", &[nq2(0.5, 0.5), nq2(0.125, 0.125)]);
     cx.drop_texture(tex)?;
     Ok(json!({ "attributes": a, "smoke": run }))
 }
@@ -392,11 +401,11 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
         }
     }
     for k in ["nat_2d_r", "nat_2d_g", "nat_2d_b", "nat_2d_a", "nat_2d_r_s32", "nat_2d_r_u32"] {
-        runs.push(cx.nat_run(k, &tex, "idx8", &qs)?);
+        runs.push(cx.nat_run(k, &tex, "idx8", &qs));
     }
     // The same queries through raw registers, and PTX's AOFFI+DC against the raw copy of its word.
     let rqs: Vec<[u32; 8]> = qs.iter().map(|q| rq([q[0], q[1], 0, 0], [0, 0, 0, 0])).collect();
-    runs.push(cx.raw_run("2d", &tex, "idx8", &rqs)?);
+    runs.push(cx.raw_run("2d", &tex, "idx8", &rqs));
     let offs = [(0, 0), (1, 0), (0, 1), (-1, -1), (3, -2), (-8, 7)];
     let mut q2 = Vec::new();
     let mut r2 = Vec::new();
@@ -408,8 +417,8 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
         let packed = (o.0 as u32 & 0x3f) | ((o.1 as u32) << 8 & 0x3f00);
         r2.push(rq([q[0], q[1], 0, 0], [packed, f(dref), 0, 0]));
     }
-    runs.push(cx.nat_run("nat_2d_r_aoffi_dc", &tex, "idx8", &q2)?);
-    runs.push(cx.raw_run("same_2d_aoffi_dc", &tex, "idx8", &r2)?);
+    runs.push(cx.nat_run("nat_2d_r_aoffi_dc", &tex, "idx8", &q2));
+    runs.push(cx.raw_run("same_2d_aoffi_dc", &tex, "idx8", &r2));
     // The unpatched raw kernel (a TLD4 that ptxas set up itself, from the first coordinate
     // a0 ^ (c0 & b3) with b3 = 0): Rb = {offset packed by ptxas from B[0], B[1]; dref B[2]}.
     let f_raw = cx.cuda.function(&cx.native, "raw").map_err(|e| e.to_string())?;
@@ -419,20 +428,23 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
         q3.extend_from_slice(&[q[0], q[1], 0, 0, o.0 as u32, o.1 as u32, f(0.5), 0]);
         q3.extend_from_slice(&SENTINELS);
     }
-    let o3 = cx.launch(f_raw, &tex, &q3, qs.len(), RAW_R_WORDS)?;
+    let o3 = cx.launch(f_raw, &tex, &q3, qs.len(), RAW_R_WORDS);
     runs.push(Run {
         kernel: "raw (unpatched)".into(),
         sass: kernels::kernel(&cx.layout, "raw")?.tld4_sass.clone(),
         texture: "idx8".into(),
         queries: q3.chunks_exact(RAW_Q_WORDS).map(|c| c[..8].to_vec()).collect(),
-        results: o3.chunks_exact(RAW_R_WORDS).map(|c| vec![c[4], c[0], c[1], c[2], c[3]]).collect(),
+        // D, the TLD4's own destination here, then P: recorded as (P, D[0..4]).
+        results: o3.as_ref().map(|o| o.chunks_exact(RAW_R_WORDS).map(|c| vec![c[4], c[0], c[1], c[2], c[3]]).collect()).unwrap_or_default(),
+        echo_mismatches: None,
+        error: o3.err(),
     });
     cx.drop_texture(tex)?;
     // Without the CUDA_ARRAY3D_TEXTURE_GATHER flag.
     let mut t2 = index_texture("idx8_nogatherflag", Kind::D2, 8, 8, 1);
     t2.gather_flag = false;
     let tex = cx.texture(&t2)?;
-    runs.push(cx.nat_run("nat_2d_r", &tex, "idx8_nogatherflag", &qs)?);
+    runs.push(cx.nat_run("nat_2d_r", &tex, "idx8_nogatherflag", &qs));
     cx.drop_texture(tex)?;
     Ok(runs_json(runs))
 }
@@ -591,7 +603,7 @@ fn phase_components(cx: &mut Ctx) -> Result<Value, String> {
         t.content = "f32 channels: channel c of texel (i, j) = 1 + i + 4j + 100c".into();
         let tex = cx.texture(&t)?;
         for k in kernels4 {
-            runs.push(cx.nat_run(k, &tex, &t.name, &qs)?);
+            runs.push(cx.nat_run(k, &tex, &t.name, &qs));
         }
         cx.drop_texture(tex)?;
     }
@@ -607,7 +619,7 @@ fn phase_components(cx: &mut Ctx) -> Result<Value, String> {
         }
         let tex = cx.texture(&t)?;
         for k in kernels4 {
-            runs.push(cx.nat_run(k, &tex, &name, &qs)?);
+            runs.push(cx.nat_run(k, &tex, &name, &qs));
         }
         cx.drop_texture(tex)?;
     }
@@ -629,10 +641,10 @@ fn phase_address(cx: &mut Ctx) -> Result<Value, String> {
         t.addr = mode;
         t.border = border;
         let tex = cx.texture(&t)?;
-        runs.push(cx.nat_run("nat_2d_r", &tex, &t.name, &qs)?);
+        runs.push(cx.nat_run("nat_2d_r", &tex, &t.name, &qs));
         if mode == cuda::ADDR_BORDER {
             for k in ["nat_2d_g", "nat_2d_b", "nat_2d_a"] {
-                runs.push(cx.nat_run(k, &tex, &t.name, &qs)?);
+                runs.push(cx.nat_run(k, &tex, &t.name, &qs));
             }
         }
         cx.drop_texture(tex)?;
@@ -651,7 +663,7 @@ fn phase_address(cx: &mut Ctx) -> Result<Value, String> {
         t.border = border;
         t.flags &= !cuda::TRSF_NORMALIZED_COORDINATES;
         let tex = cx.texture(&t)?;
-        runs.push(cx.nat_run("nat_2d_r", &tex, &t.name, &qu)?);
+        runs.push(cx.nat_run("nat_2d_r", &tex, &t.name, &qu));
         cx.drop_texture(tex)?;
     }
     Ok(runs_json(runs))
@@ -685,7 +697,7 @@ fn phase_offsets(cx: &mut Ctx) -> Result<Value, String> {
     for (x, y) in [(5, -7), (-32, 31), (31, -32), (63, 64), (-33, 100)] {
         qn.push(nq([c, c, 0, 0], (x, y), 0.0));
     }
-    runs.push(cx.nat_run("nat_2d_r_aoffi", &tex, "idx64", &qn)?);
+    runs.push(cx.nat_run("nat_2d_r_aoffi", &tex, "idx64", &qn));
     // The AOFFI register written raw: every byte value of x and of y, and high bits.
     let mut qa = Vec::new();
     for b in 0..256u32 {
@@ -695,7 +707,7 @@ fn phase_offsets(cx: &mut Ctx) -> Result<Value, String> {
     for hi in [0x0001_0000u32, 0x00ff_0000, 0xff00_0000, 0xffff_0000, 0x8000_0000] {
         qa.push(rq([c, c, 0, 0], [hi | 3 | 5 << 8, 0, 0, 0]));
     }
-    runs.push(cx.raw_run("2d_aoffi", &tex, "idx64", &qa)?);
+    runs.push(cx.raw_run("2d_aoffi", &tex, "idx64", &qa));
     // PTP: each byte of the two registers alone, then random registers.
     let mut qp = Vec::new();
     for reg in 0..2 {
@@ -710,14 +722,14 @@ fn phase_offsets(cx: &mut Ctx) -> Result<Value, String> {
     for r in splitmix(5, 256).chunks_exact(2) {
         qp.push(rq([c, c, 0, 0], [r[0] as u32, r[1] as u32, 0, 0]));
     }
-    runs.push(cx.raw_run("2d_ptp", &tex, "idx64", &qp)?);
+    runs.push(cx.raw_run("2d_ptp", &tex, "idx64", &qp));
     let qpd: Vec<[u32; 8]> = qp.iter().take(80).map(|q| rq([q[0], q[1], 0, 0], [q[4], q[5], f(100.0), 0])).collect();
-    runs.push(cx.raw_run("2d_ptp_dc", &tex, "idx64", &qpd)?);
+    runs.push(cx.raw_run("2d_ptp_dc", &tex, "idx64", &qpd));
     cx.drop_texture(tex)?;
     let ta = index_texture("idx64x3layers", Kind::Layered, 64, 64, 3);
     let tex = cx.texture(&ta)?;
     let qal: Vec<[u32; 8]> = qp.iter().take(72).map(|q| rq([1, c, c, 0], [q[4], q[5], 0, 0])).collect();
-    runs.push(cx.raw_run("a2d_ptp", &tex, "idx64x3layers", &qal)?);
+    runs.push(cx.raw_run("a2d_ptp", &tex, "idx64x3layers", &qal));
     cx.drop_texture(tex)?;
     Ok(runs_json(runs))
 }
@@ -762,18 +774,18 @@ fn phase_f16(cx: &mut Ctx) -> Result<Value, String> {
     t.content = "R32F: block b = (j/2)*16 + i/2 holds f16_test_values(1024)[4b .. 4b+4], slot (j%2)*2 + i%2".into();
     let tex = cx.texture(&t)?;
     let qs: Vec<[u32; 8]> = (0..256).map(|b| rq([f(((b % 16) * 2 + 1) as f32 / 32.0), f(((b / 16) * 2 + 1) as f32 / 32.0), 0, 0], [0; 4])).collect();
-    runs.push(cx.raw_run("2d", &tex, "f16vals", &qs)?);
+    runs.push(cx.raw_run("2d", &tex, "f16vals", &qs));
     for v in patch::variants().iter().filter(|v| v.name.starts_with("f16") && !v.risky) {
         let n = if v.mask == 0xf { 256 } else { 32 };
-        runs.push(cx.raw_run(&v.name, &tex, "f16vals", &qs[..n])?);
+        runs.push(cx.raw_run(&v.name, &tex, "f16vals", &qs[..n]));
     }
     cx.drop_texture(tex)?;
     // UNORM8 codes straight to F16.
     let (tu, qu) = block_texture("unorm8_blocks", cuda::FMT_U8, 1, 256, 16, "2x2 blocks, block b = code b");
     let tex = cx.texture(&tu)?;
     let qr: Vec<[u32; 8]> = qu.iter().map(|q| rq([q[0], q[1], 0, 0], [0; 4])).collect();
-    runs.push(cx.raw_run("f16rn_mf", &tex, "unorm8_blocks", &qr)?);
-    runs.push(cx.raw_run("f16rz_mf", &tex, "unorm8_blocks", &qr)?);
+    runs.push(cx.raw_run("f16rn_mf", &tex, "unorm8_blocks", &qr));
+    runs.push(cx.raw_run("f16rz_mf", &tex, "unorm8_blocks", &qr));
     cx.drop_texture(tex)?;
     Ok(json!({ "values_f32_bits": vals.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), "runs": runs }))
 }
@@ -804,7 +816,7 @@ fn phase_masks(cx: &mut Ctx) -> Result<Value, String> {
         .map(|v| v.name)
         .collect();
     for n in names {
-        runs.push(cx.raw_run(&n, &tex, "rgba32f", &qs)?);
+        runs.push(cx.raw_run(&n, &tex, "rgba32f", &qs));
     }
     cx.drop_texture(tex)?;
     Ok(runs_json(runs))
@@ -829,9 +841,9 @@ fn phase_pred(cx: &mut Ctx) -> Result<Value, String> {
                 continue;
             }
         };
-        runs.push(cx.nat_run("nat_2d_r", &tex, &t.name, &qs)?);
+        runs.push(cx.nat_run("nat_2d_r", &tex, &t.name, &qs));
         for v in ["2d", "pred_pt", "pred_p1"] {
-            runs.push(cx.raw_run(v, &tex, &t.name, &rqs)?);
+            runs.push(cx.raw_run(v, &tex, &t.name, &rqs));
         }
         cx.drop_texture(tex)?;
     }
@@ -880,9 +892,9 @@ fn phase_cube(cx: &mut Ctx) -> Result<Value, String> {
         }
         let tex = cx.texture(&t)?;
         let qn: Vec<[u32; 7]> = dirs.iter().map(|d| nq([f(d[0]), f(d[1]), f(d[2]), 0], (0, 0), 0.0)).collect();
-        runs.push(cx.nat_run("nat_cube_r", &tex, name, &qn)?);
+        runs.push(cx.nat_run("nat_cube_r", &tex, name, &qn));
         if seamless {
-            runs.push(cx.nat_run("nat_cube_g", &tex, name, &qn)?);
+            runs.push(cx.nat_run("nat_cube_g", &tex, name, &qn));
             // Raw: the direction unnormalized, scaled by 1, 2, 1/2 and 1000 (ptxas divides by the
             // major axis first; the raw word shows what the unit does with other lengths).
             let mut qr = Vec::new();
@@ -891,8 +903,8 @@ fn phase_cube(cx: &mut Ctx) -> Result<Value, String> {
                     qr.push(rq([f(d[0] * s), f(d[1] * s), f(d[2] * s), 0], [0; 4]));
                 }
             }
-            runs.push(cx.raw_run("cube", &tex, name, &qr)?);
-            runs.push(cx.raw_run("scr_cube", &tex, name, &qr)?);
+            runs.push(cx.raw_run("cube", &tex, name, &qr));
+            runs.push(cx.raw_run("scr_cube", &tex, name, &qr));
         }
         cx.drop_texture(tex)?;
     }
@@ -908,8 +920,8 @@ fn phase_cube(cx: &mut Ctx) -> Result<Value, String> {
             qr.push(rq([layer as u32, f(d[0]), f(d[1]), f(d[2])], [0; 4]));
         }
     }
-    runs.push(cx.nat_run("nat_acube_r", &tex, "cube8x3", &qn)?);
-    runs.push(cx.raw_run("acube", &tex, "cube8x3", &qr)?);
+    runs.push(cx.nat_run("nat_acube_r", &tex, "cube8x3", &qn));
+    runs.push(cx.raw_run("acube", &tex, "cube8x3", &qr));
     cx.drop_texture(tex)?;
     Ok(json!({ "directions": dirs, "runs": runs }))
 }
@@ -921,15 +933,15 @@ fn phase_layers(cx: &mut Ctx) -> Result<Value, String> {
     let c = f(4.25 / 8.0);
     let ptx_layers: [i32; 12] = [i32::MIN, -70000, -1, 0, 1, 2, 3, 4, 5, 65535, 65536, i32::MAX];
     let qn: Vec<[u32; 7]> = ptx_layers.iter().map(|&l| nq([l as u32, c, c, 0], (0, 0), 0.0)).collect();
-    runs.push(cx.nat_run("nat_a2d_r", &tex, "idx8x4layers", &qn)?);
+    runs.push(cx.nat_run("nat_a2d_r", &tex, "idx8x4layers", &qn));
     let raw_layers: [u32; 18] = [
         0, 1, 2, 3, 4, 5, 0xffff, 0x1_0000, 0x1_0001, 0x1_0003, 0x1_ffff, 0xffff_0001, 0xffff_ffff,
         0x8000_0000, 0x7fff_ffff, 0x3f80_0000, 0x4000_0000, 0x0002_0002,
     ];
     let qr: Vec<[u32; 8]> = raw_layers.iter().map(|&l| rq([l, c, c, 0], [0; 4])).collect();
-    runs.push(cx.raw_run("a2d", &tex, "idx8x4layers", &qr)?);
+    runs.push(cx.raw_run("a2d", &tex, "idx8x4layers", &qr));
     let qo: Vec<[u32; 7]> = [0i32, 2, 5].iter().map(|&l| nq([l as u32, c, c, 0], (1, -1), 0.0)).collect();
-    runs.push(cx.nat_run("nat_a2d_r_aoffi", &tex, "idx8x4layers", &qo)?);
+    runs.push(cx.nat_run("nat_a2d_r_aoffi", &tex, "idx8x4layers", &qo));
     cx.drop_texture(tex)?;
     Ok(json!({ "ptx_layers": ptx_layers, "raw_layers": raw_layers, "runs": runs }))
 }
@@ -947,10 +959,10 @@ fn phase_dc(cx: &mut Ctx) -> Result<Value, String> {
         t.content = "R32F: texel x = i + 4j holds 0.1 * x".into();
         let tex = cx.texture(&t)?;
         let qn: Vec<[u32; 7]> = drefs.iter().map(|&d| nq([f(0.5), f(0.5), 0, 0], (0, 0), d)).collect();
-        runs.push(cx.nat_run("nat_2d_r_dc", &tex, name, &qn)?);
-        runs.push(cx.nat_run("nat_2d_r", &tex, name, &qn)?);
+        runs.push(cx.nat_run("nat_2d_r_dc", &tex, name, &qn));
+        runs.push(cx.nat_run("nat_2d_r", &tex, name, &qn));
         let qr: Vec<[u32; 8]> = drefs.iter().map(|&d| rq([f(0.5), f(0.5), 0, 0], [f(d), 0, 0, 0])).collect();
-        runs.push(cx.raw_run("2d_dc", &tex, name, &qr)?);
+        runs.push(cx.raw_run("2d_dc", &tex, name, &qr));
         cx.drop_texture(tex)?;
     }
     Ok(json!({ "drefs_f32_bits": drefs.iter().map(|d| d.to_bits()).collect::<Vec<_>>(), "runs": runs }))
@@ -974,8 +986,8 @@ fn phase_scr(cx: &mut Ctx) -> Result<Value, String> {
             rq([f(u), f(v), 0, 0], [0; 4])
         })
         .collect();
-    let base = cx.raw("2d", &tex, &qs)?;
-    let scr = cx.raw("scr", &tex, &qs)?;
+    let base = cx.raw("2d", &tex, &qs)?.0;
+    let scr = cx.raw("scr", &tex, &qs)?.0;
     cx.drop_texture(tex)?;
     let diffs: Vec<Value> = qs
         .iter()
@@ -1008,10 +1020,10 @@ fn phase_risky(cx: &mut Ctx, variant: &str) -> Result<Value, String> {
     let tex = cx.texture(&t)?;
     let run = cx.raw_run(variant, &tex, &t.name, &qs);
     let _ = cx.drop_texture(tex);
-    match run {
-        Ok(r) => Ok(json!({ "outcome": "completed", "run": r })),
-        Err(e) => Ok(json!({ "outcome": "error", "error": e })),
-    }
+    Ok(match &run.error {
+        None => json!({ "outcome": "completed", "run": run }),
+        Some(e) => json!({ "outcome": "error", "error": e, "run": run }),
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1115,7 +1127,8 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
         "compute_capability": format!("{}.{}", cuda.attribute(cuda::ATTR_CC_MAJOR).unwrap_or(-1), cuda.attribute(cuda::ATTR_CC_MINOR).unwrap_or(-1)),
         "proc_driver_version": std::fs::read_to_string("/proc/driver/nvidia/version").unwrap_or_default().lines().next().unwrap_or("").to_string(),
     });
-    drop(cuda);
+    // The parent's context stays until exit; the phases run in processes of their own.
+    let _ = &cuda;
     let date = utc_now();
     eprintln!("tld4-hw-probe: {} (driver API {}), {date}", device["name"], device["driver_api_version"]);
     let mut names: Vec<String> = PHASES.iter().map(|p| p.name.to_string()).collect();
@@ -1130,7 +1143,10 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
             children.push(json!({ "phase": n, "outcome": "skipped: time budget spent" }));
             continue;
         }
-        let limit = Duration::from_secs(if n.starts_with("risky:") { 30 } else { 120 });
+        // Each phase gets its own limit, cut to what is left of the budget (at least 10 s), so
+        // that the whole run ends within budget_s plus a little.
+        let left = budget_s.saturating_sub(started.elapsed().as_secs()).max(10);
+        let limit = Duration::from_secs((if n.starts_with("risky:") { 30 } else { 120 }).min(left));
         let r = run_one(n, out, limit);
         eprintln!("  {n}: {} ({:.1}s)", r["outcome"].as_str().unwrap_or("?"), r["seconds"].as_f64().unwrap_or(0.0));
         children.push(r);

@@ -156,7 +156,7 @@ fn find<'a>(runs: &'a [RunView], kernel: &str, texture: &str) -> Option<&'a RunV
 /// A gathered value of an index texture (1 + i + w*j + w*h*l) as (l, i, j), or None.
 fn texel_of(bits: u32, w: u32, h: u32) -> Option<(u32, u32, u32)> {
     let x = f32::from_bits(bits);
-    if !(x >= 1.0) || x.fract() != 0.0 {
+    if x.is_nan() || x < 1.0 || x.fract() != 0.0 {
         return None;
     }
     let k = x as u32 - 1;
