@@ -84,7 +84,10 @@ fn d16_and_d24_depth_are_correctly_rounded() {
             rational_to_f32(c as i64, 65535)
         );
     }
-    for c in (0..=0xffffffu32).step_by(997).chain([1, 3, 0x7fffff, 0x800000, 0xabcdef, 0xfffffe, 0xffffff]) {
+    for c in (0..=0xffffffu32)
+        .step_by(997)
+        .chain([1, 3, 0x7fffff, 0x800000, 0xabcdef, 0xfffffe, 0xffffff])
+    {
         // the stencil field must not leak into depth
         assert_eq!(
             f(sample(Format::D24UnormS8Uint, [c, 0xa5, 0, 0], 0)),
