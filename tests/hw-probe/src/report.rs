@@ -304,8 +304,9 @@ fn unorm(ph: &Value) -> Section {
             let rec = if rec < -1.0 { -1.0 } else { rec };
             if got == want.to_bits() {
                 cr += 1;
-            } else if mism.len() < 64 {
-                mism.push(json!({ "code": c, "got_bits": got, "correctly_rounded_bits": want.to_bits(), "ulps": got as i64 - want.to_bits() as i64 }));
+            } else {
+                // Every mismatch, compactly: [code, got bits, correctly rounded bits].
+                mism.push(json!([c, got, want.to_bits()]));
             }
             if got == rec.to_bits() {
                 recip += 1;
@@ -314,7 +315,7 @@ fn unorm(ph: &Value) -> Section {
         s.lines.push(format!(
             "- {name}: {cr} of {} codes correctly rounded (c/{max}); {recip} equal c * (1/{max}) in f32. {}",
             table.len(),
-            if mism.is_empty() { String::new() } else { format!("First mismatches: {}", mism.iter().take(6).map(|m| format!("{} -> {:#010x} (cr {:#010x})", m["code"], u(&m["got_bits"]), u(&m["correctly_rounded_bits"]))).collect::<Vec<_>>().join(", ")) }
+            if mism.is_empty() { String::new() } else { format!("First mismatches (code -> got, correctly rounded): {}", mism.iter().take(6).map(|m| format!("{} -> {:#010x}, {:#010x}", m[0], u(&m[1]), u(&m[2]))).collect::<Vec<_>>().join("; ")) }
         ));
         sum.insert(name.into(), json!({ "codes": table.len(), "correctly_rounded": cr, "equal_to_reciprocal_multiply": recip, "mismatches": mism,
                                         "differing_components": d[name]["blocks_with_differing_components"] }));
@@ -796,7 +797,12 @@ pub fn report(results: &Value) -> (Value, String) {
         "probe": results["probe"],
         "children": results["children"],
         "summary": summary,
-        "unorm_tables": phases.get("unorm").map(|p| p["data"].clone()),
+        // The 8-bit tables whole; the 16-bit ones are in the summary as every mismatch against
+        // the correctly rounded value (and whole in hw_results.json).
+        "unorm8_tables": phases.get("unorm").map(|p| {
+            let d = &p["data"];
+            json!({ "unorm8": d["unorm8"], "snorm8": d["snorm8"], "uint8": d["uint8"], "sint8": d["sint8"] })
+        }),
     });
     (golden, md)
 }
