@@ -1554,6 +1554,26 @@ struct Mark {
     style: MarkStyle,
 }
 
+/// Where a mark's label goes: its top-left corner and side, inside the mark's corner given
+/// by [`label_corner`], clear of the outline.
+fn label_box(m: &Mark, label_scale: i64) -> (i64, i64, i64) {
+    let (right, bottom) = label_corner(m.k);
+    let size = 8 * label_scale + 2;
+    let inset = OUTLINE as i64 + 1;
+    let ms = m.size as i64;
+    let lx = if right {
+        m.x + ms - inset - size
+    } else {
+        m.x + inset
+    };
+    let ly = if bottom {
+        m.y + ms - inset - size
+    } else {
+        m.y + inset
+    };
+    (lx, ly, size)
+}
+
 /// A text run.
 #[derive(Clone, Debug)]
 struct Text {
@@ -2116,20 +2136,7 @@ fn render(pic: &Picture) -> image::RgbImage {
     for m in &pic.marks {
         let ls = label_scale(m.size);
         if ls > 0 {
-            let (right, bottom) = label_corner(m.k);
-            let size = 8 * ls as i64 + 2;
-            let inset = OUTLINE as i64 + 1;
-            let ms = m.size as i64;
-            let lx = if right {
-                m.x + ms - inset - size
-            } else {
-                m.x + inset
-            };
-            let ly = if bottom {
-                m.y + ms - inset - size
-            } else {
-                m.y + inset
-            };
+            let (lx, ly, _) = label_box(m, ls as i64);
             draw_text(
                 &mut img,
                 lx,
@@ -2303,20 +2310,7 @@ fn svg(pic: &Picture) -> String {
     }
     for m in &pic.marks {
         let ls = label_scale(m.size).max(1) as i64;
-        let (right, bottom) = label_corner(m.k);
-        let size = 8 * ls + 2;
-        let inset = OUTLINE as i64 + 1;
-        let ms = m.size as i64;
-        let lx = if right {
-            m.x + ms - inset - size
-        } else {
-            m.x + inset
-        };
-        let ly = if bottom {
-            m.y + ms - inset - size
-        } else {
-            m.y + inset
-        };
+        let (lx, ly, size) = label_box(m, ls);
         let _ = writeln!(
             s,
             r#"<rect x="{lx}" y="{ly}" width="{size}" height="{size}" fill="white"/><text x="{}" y="{}" font-size="{}" text-anchor="middle">{}</text>"#,
