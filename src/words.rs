@@ -104,7 +104,7 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
 /// Reads a raw file of 16-byte words, each little-endian with the low 64 bits first, as
 /// `nvdisasm -b SM100` does. A trailing partial word is an error.
 pub fn parse_binary(bytes: &[u8]) -> Result<Vec<u128>, String> {
-    if bytes.len() % 16 != 0 {
+    if !bytes.len().is_multiple_of(16) {
         return Err(format!(
             "the file holds {} bytes, not a whole number of 16-byte words",
             bytes.len()

@@ -16,7 +16,7 @@ use crate::pack::{destination_counts, planned_value, write_plan, OutputMode};
 use crate::warp::{WarpState, RZ, WARP_SIZE};
 
 /// Settings of the executor where no source says what the hardware does.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct ExecConfig {
     /// Fault when a 64-bit destination pair (Rd or Rd2 receiving two registers) starts at an
     /// odd register. Guess, no public source: off by default, since nvdisasm accepts odd
@@ -24,15 +24,6 @@ pub struct ExecConfig {
     pub require_aligned_pairs: bool,
     /// The texture unit's sub-texel precision model (see [`Precision`]).
     pub precision: Precision,
-}
-
-impl Default for ExecConfig {
-    fn default() -> Self {
-        Self {
-            require_aligned_pairs: false,
-            precision: Precision::default(),
-        }
-    }
 }
 
 /// What an execution did, lane by lane.

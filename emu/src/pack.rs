@@ -9,9 +9,10 @@
 use half::f16;
 
 /// How values are written (the instruction's F16 field, less its INVALID value).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum OutputMode {
     /// 32-bit results.
+    #[default]
     F32,
     /// Binary16, rounded to nearest even (`.F16.RN`).
     F16Rn,
@@ -74,12 +75,6 @@ pub struct WritePlan {
     pub len: u8,
     /// The output mode.
     pub mode: OutputMode,
-}
-
-impl Default for OutputMode {
-    fn default() -> Self {
-        OutputMode::F32
-    }
 }
 
 /// The write plan of a write mask and output mode: the enabled components in R, G, B, A

@@ -231,18 +231,34 @@ impl Cuda {
                     None
                 }
             })
-            .ok_or_else(|| format!("no libcuda: the NVIDIA driver is not installed here ({})", errs.join("; ")))?;
+            .ok_or_else(|| {
+                format!(
+                    "no libcuda: the NVIDIA driver is not installed here ({})",
+                    errs.join("; ")
+                )
+            })?;
         let lib: &'static Library = Box::leak(Box::new(lib));
         let api = unsafe { Api::load(lib)? };
-        let mut cuda = Cuda { api, _lib: lib, device: 0 };
-        cuda.check("cuInit", unsafe { (cuda.api.init)(0) }).map_err(|e| e.to_string())?;
+        let mut cuda = Cuda {
+            api,
+            _lib: lib,
+            device: 0,
+        };
+        cuda.check("cuInit", unsafe { (cuda.api.init)(0) })
+            .map_err(|e| e.to_string())?;
         let mut dev = 0;
-        cuda.check("cuDeviceGet", unsafe { (cuda.api.device_get)(&mut dev, 0) }).map_err(|e| e.to_string())?;
+        cuda.check("cuDeviceGet", unsafe { (cuda.api.device_get)(&mut dev, 0) })
+            .map_err(|e| e.to_string())?;
         cuda.device = dev;
         let mut ctx: Handle = std::ptr::null_mut();
-        cuda.check("cuDevicePrimaryCtxRetain", unsafe { (cuda.api.primary_ctx_retain)(&mut ctx, dev) })
-            .map_err(|e| e.to_string())?;
-        cuda.check("cuCtxSetCurrent", unsafe { (cuda.api.ctx_set_current)(ctx) }).map_err(|e| e.to_string())?;
+        cuda.check("cuDevicePrimaryCtxRetain", unsafe {
+            (cuda.api.primary_ctx_retain)(&mut ctx, dev)
+        })
+        .map_err(|e| e.to_string())?;
+        cuda.check("cuCtxSetCurrent", unsafe {
+            (cuda.api.ctx_set_current)(ctx)
+        })
+        .map_err(|e| e.to_string())?;
         Ok(cuda)
     }
 
@@ -256,27 +272,39 @@ impl Cuda {
         } else {
             format!("CUresult {r}")
         };
-        Err(CudaError { call, code: r, name })
+        Err(CudaError {
+            call,
+            code: r,
+            name,
+        })
     }
 
     /// `cuDriverGetVersion` (e.g. 12040 for CUDA 12.4).
     pub fn driver_version(&self) -> Result<i32, CudaError> {
         let mut v = 0;
-        self.check("cuDriverGetVersion", unsafe { (self.api.driver_get_version)(&mut v) })?;
+        self.check("cuDriverGetVersion", unsafe {
+            (self.api.driver_get_version)(&mut v)
+        })?;
         Ok(v)
     }
 
     /// `cuDeviceGetName`.
     pub fn device_name(&self) -> Result<String, CudaError> {
         let mut buf = [0 as c_char; 256];
-        self.check("cuDeviceGetName", unsafe { (self.api.device_get_name)(buf.as_mut_ptr(), 256, self.device) })?;
-        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned())
+        self.check("cuDeviceGetName", unsafe {
+            (self.api.device_get_name)(buf.as_mut_ptr(), 256, self.device)
+        })?;
+        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned())
     }
 
     /// `cuDeviceGetAttribute`.
     pub fn attribute(&self, attr: c_int) -> Result<i32, CudaError> {
         let mut v = 0;
-        self.check("cuDeviceGetAttribute", unsafe { (self.api.device_get_attribute)(&mut v, attr, self.device) })?;
+        self.check("cuDeviceGetAttribute", unsafe {
+            (self.api.device_get_attribute)(&mut v, attr, self.device)
+        })?;
         Ok(v)
     }
 
@@ -284,9 +312,13 @@ impl Cuda {
     pub fn upload(&self, data: &[u32]) -> Result<DevPtr, CudaError> {
         let bytes = std::mem::size_of_val(data).max(4);
         let mut p = 0;
-        self.check("cuMemAlloc_v2", unsafe { (self.api.mem_alloc)(&mut p, bytes) })?;
+        self.check("cuMemAlloc_v2", unsafe {
+            (self.api.mem_alloc)(&mut p, bytes)
+        })?;
         if !data.is_empty() {
-            self.check("cuMemcpyHtoD_v2", unsafe { (self.api.memcpy_htod)(p, data.as_ptr().cast(), bytes) })?;
+            self.check("cuMemcpyHtoD_v2", unsafe {
+                (self.api.memcpy_htod)(p, data.as_ptr().cast(), bytes)
+            })?;
         }
         Ok(p)
     }
@@ -294,8 +326,12 @@ impl Cuda {
     /// A device buffer of `words` u32, every one set to `fill`.
     pub fn alloc_filled(&self, words: usize, fill: u32) -> Result<DevPtr, CudaError> {
         let mut p = 0;
-        self.check("cuMemAlloc_v2", unsafe { (self.api.mem_alloc)(&mut p, words.max(1) * 4) })?;
-        self.check("cuMemsetD32_v2", unsafe { (self.api.memset_d32)(p, fill, words.max(1)) })?;
+        self.check("cuMemAlloc_v2", unsafe {
+            (self.api.mem_alloc)(&mut p, words.max(1) * 4)
+        })?;
+        self.check("cuMemsetD32_v2", unsafe {
+            (self.api.memset_d32)(p, fill, words.max(1))
+        })?;
         Ok(p)
     }
 
@@ -303,7 +339,9 @@ impl Cuda {
     pub fn download(&self, p: DevPtr, words: usize) -> Result<Vec<u32>, CudaError> {
         let mut v = vec![0u32; words];
         if words > 0 {
-            self.check("cuMemcpyDtoH_v2", unsafe { (self.api.memcpy_dtoh)(v.as_mut_ptr().cast(), p, words * 4) })?;
+            self.check("cuMemcpyDtoH_v2", unsafe {
+                (self.api.memcpy_dtoh)(v.as_mut_ptr().cast(), p, words * 4)
+            })?;
         }
         Ok(v)
     }
@@ -316,13 +354,22 @@ impl Cuda {
     /// `cuArray3DCreate_v2` (Depth = 0 makes a 2D array).
     pub fn array_create(&self, d: &Array3dDescriptor) -> Result<Array, CudaError> {
         let mut a: Handle = std::ptr::null_mut();
-        self.check("cuArray3DCreate_v2", unsafe { (self.api.array3d_create)(&mut a, d) })?;
+        self.check("cuArray3DCreate_v2", unsafe {
+            (self.api.array3d_create)(&mut a, d)
+        })?;
         Ok(Array(a))
     }
 
     /// Fills a whole array from host bytes, rows of `row_bytes`, `rows` rows per layer, `layers`
     /// layers (1 for a 2D array).
-    pub fn array_fill(&self, a: &Array, bytes: &[u8], row_bytes: usize, rows: usize, layers: usize) -> Result<(), CudaError> {
+    pub fn array_fill(
+        &self,
+        a: &Array,
+        bytes: &[u8],
+        row_bytes: usize,
+        rows: usize,
+        layers: usize,
+    ) -> Result<(), CudaError> {
         assert_eq!(bytes.len(), row_bytes * rows * layers, "texel data size");
         let m = Memcpy3d {
             src_x_in_bytes: 0,
@@ -361,24 +408,41 @@ impl Cuda {
 
     /// `cuTexObjectCreate` on a whole array.
     pub fn tex_object(&self, a: &Array, desc: &TextureDesc) -> Result<TexObject, CudaError> {
-        let res = ResourceDesc { res_type: RESOURCE_TYPE_ARRAY, h_array: a.0, pad: [0; 120], flags: 0 };
+        let res = ResourceDesc {
+            res_type: RESOURCE_TYPE_ARRAY,
+            h_array: a.0,
+            pad: [0; 120],
+            flags: 0,
+        };
         let mut t = 0;
-        self.check("cuTexObjectCreate", unsafe { (self.api.tex_object_create)(&mut t, &res, desc, std::ptr::null()) })?;
+        self.check("cuTexObjectCreate", unsafe {
+            (self.api.tex_object_create)(&mut t, &res, desc, std::ptr::null())
+        })?;
         Ok(t)
     }
 
     /// `cuTexObjectDestroy`.
     pub fn tex_destroy(&self, t: TexObject) -> Result<(), CudaError> {
-        self.check("cuTexObjectDestroy", unsafe { (self.api.tex_object_destroy)(t) })
+        self.check("cuTexObjectDestroy", unsafe {
+            (self.api.tex_object_destroy)(t)
+        })
     }
 
     /// `cuModuleLoadData` of a cubin image.
     pub fn load_module(&self, image: &[u8]) -> Result<Module, CudaError> {
         // The driver reads the ELF from memory; keep it 8-byte aligned, as ELF64 headers are.
         let mut aligned = vec![0u64; image.len().div_ceil(8)];
-        unsafe { std::ptr::copy_nonoverlapping(image.as_ptr(), aligned.as_mut_ptr().cast::<u8>(), image.len()) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                image.as_ptr(),
+                aligned.as_mut_ptr().cast::<u8>(),
+                image.len(),
+            )
+        };
         let mut m: Handle = std::ptr::null_mut();
-        self.check("cuModuleLoadData", unsafe { (self.api.module_load_data)(&mut m, aligned.as_ptr().cast()) })?;
+        self.check("cuModuleLoadData", unsafe {
+            (self.api.module_load_data)(&mut m, aligned.as_ptr().cast())
+        })?;
         Ok(Module(m))
     }
 
@@ -391,12 +455,21 @@ impl Cuda {
     pub fn function(&self, m: &Module, name: &str) -> Result<Function, CudaError> {
         let c = std::ffi::CString::new(name).expect("kernel name");
         let mut f: Handle = std::ptr::null_mut();
-        self.check("cuModuleGetFunction", unsafe { (self.api.module_get_function)(&mut f, m.0, c.as_ptr()) })?;
+        self.check("cuModuleGetFunction", unsafe {
+            (self.api.module_get_function)(&mut f, m.0, c.as_ptr())
+        })?;
         Ok(Function(f))
     }
 
     /// Runs a probe kernel `(tex, q, o, n)` over `n` threads, 128 per block, and waits.
-    pub fn launch(&self, f: Function, tex: TexObject, q: DevPtr, o: DevPtr, n: u32) -> Result<(), CudaError> {
+    pub fn launch(
+        &self,
+        f: Function,
+        tex: TexObject,
+        q: DevPtr,
+        o: DevPtr,
+        n: u32,
+    ) -> Result<(), CudaError> {
         let (mut tex, mut q, mut o, mut n_) = (tex, q, o, n);
         let mut params: [*mut c_void; 4] = [
             (&mut tex as *mut u64).cast(),
@@ -406,7 +479,19 @@ impl Cuda {
         ];
         let blocks = n.div_ceil(128).max(1);
         self.check("cuLaunchKernel", unsafe {
-            (self.api.launch_kernel)(f.0, blocks, 1, 1, 128, 1, 1, 0, std::ptr::null_mut(), params.as_mut_ptr(), std::ptr::null_mut())
+            (self.api.launch_kernel)(
+                f.0,
+                blocks,
+                1,
+                1,
+                128,
+                1,
+                1,
+                0,
+                std::ptr::null_mut(),
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
         })?;
         self.check("cuCtxSynchronize", unsafe { (self.api.ctx_synchronize)() })
     }

@@ -49,7 +49,10 @@ pub fn sections(b: &[u8]) -> Result<Vec<Section>, ElfError> {
         return Err(ElfError("no ELF magic".into()));
     }
     if b[4] != 2 || b[5] != 1 {
-        return Err(ElfError(format!("class {} data {} (want 2, 1)", b[4], b[5])));
+        return Err(ElfError(format!(
+            "class {} data {} (want 2, 1)",
+            b[4], b[5]
+        )));
     }
     // ELF64 header: e_shoff at 0x28 (8 bytes), e_shentsize at 0x3a, e_shnum at 0x3c,
     // e_shstrndx at 0x3e (gABI, "ELF Header").
@@ -58,22 +61,38 @@ pub fn sections(b: &[u8]) -> Result<Vec<Section>, ElfError> {
     let shnum = u16_at(b, 0x3c)? as usize;
     let shstrndx = u16_at(b, 0x3e)? as usize;
     if shentsize != 64 {
-        return Err(ElfError(format!("section header size {shentsize} (want 64)")));
+        return Err(ElfError(format!(
+            "section header size {shentsize} (want 64)"
+        )));
     }
     // Elf64_Shdr: sh_name (4) at 0, sh_offset (8) at 0x18, sh_size (8) at 0x20.
     let raw: Vec<(u32, usize, usize)> = (0..shnum)
         .map(|i| {
             let h = shoff + i * shentsize;
-            Ok((u32_at(b, h)?, u64_at(b, h + 0x18)? as usize, u64_at(b, h + 0x20)? as usize))
+            Ok((
+                u32_at(b, h)?,
+                u64_at(b, h + 0x18)? as usize,
+                u64_at(b, h + 0x20)? as usize,
+            ))
         })
         .collect::<Result<_, ElfError>>()?;
-    let &(_, stroff, strsize) = raw.get(shstrndx).ok_or_else(|| ElfError("no string table".into()))?;
-    let strtab = b.get(stroff..stroff + strsize).ok_or_else(|| ElfError("string table out of the file".into()))?;
+    let &(_, stroff, strsize) = raw
+        .get(shstrndx)
+        .ok_or_else(|| ElfError("no string table".into()))?;
+    let strtab = b
+        .get(stroff..stroff + strsize)
+        .ok_or_else(|| ElfError("string table out of the file".into()))?;
     raw.into_iter()
         .map(|(name, offset, size)| {
-            let s = strtab.get(name as usize..).ok_or_else(|| ElfError("name out of the string table".into()))?;
+            let s = strtab
+                .get(name as usize..)
+                .ok_or_else(|| ElfError("name out of the string table".into()))?;
             let end = s.iter().position(|&c| c == 0).unwrap_or(s.len());
-            Ok(Section { name: String::from_utf8_lossy(&s[..end]).into_owned(), offset, size })
+            Ok(Section {
+                name: String::from_utf8_lossy(&s[..end]).into_owned(),
+                offset,
+                size,
+            })
         })
         .collect()
 }
@@ -90,7 +109,10 @@ pub fn kernel_text(b: &[u8], kernel: &str) -> Result<Section, ElfError> {
 /// The 128-bit instruction words of a text section (each 16 bytes, little-endian, low 64 bits
 /// first: FACTS.md, "The oracles").
 pub fn words(b: &[u8], s: &Section) -> Vec<u128> {
-    b[s.offset..s.offset + s.size].chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect()
+    b[s.offset..s.offset + s.size]
+        .chunks_exact(16)
+        .map(|c| u128::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// `b` with the instruction at `index` of section `s` replaced by `word`.

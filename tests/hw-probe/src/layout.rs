@@ -65,7 +65,9 @@ pub struct Layout {
 
 /// FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3: the FNV reference).
 pub fn fnv1a64(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| (h ^ c as u64).wrapping_mul(0x0000_0100_0000_01b3))
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
+        (h ^ c as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Parses a word written as 32 hex digits.
@@ -80,13 +82,21 @@ pub fn word_hex(w: u128) -> String {
 
 /// The mnemonic of a listing line, without its guard.
 fn mnemonic(text: &str) -> &str {
-    let body = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
+    let body = if text.starts_with('@') {
+        text.split_once(' ').map_or("", |x| x.1)
+    } else {
+        text
+    };
     body.split(' ').next().unwrap_or("")
 }
 
 /// Operands of a line (after the mnemonic), split at ", ".
 fn operands(text: &str) -> Vec<String> {
-    let body = if text.starts_with('@') { text.split_once(' ').map_or("", |x| x.1) } else { text };
+    let body = if text.starts_with('@') {
+        text.split_once(' ').map_or("", |x| x.1)
+    } else {
+        text
+    };
     match body.split_once(' ') {
         Some((_, ops)) => ops.split(", ").map(|s| s.trim().to_string()).collect(),
         None => Vec::new(),
@@ -111,11 +121,16 @@ fn addr_offset(op: &str) -> Option<u32> {
 fn written_regs(text: &str) -> Vec<u8> {
     let m = mnemonic(text);
     let base = m.split('.').next().unwrap_or("");
-    if matches!(base, "STG" | "ST" | "STS" | "STL" | "EXIT" | "BRA" | "NOP" | "BAR" | "RET") {
+    if matches!(
+        base,
+        "STG" | "ST" | "STS" | "STL" | "EXIT" | "BRA" | "NOP" | "BAR" | "RET"
+    ) {
         return Vec::new();
     }
     let ops = operands(text);
-    let Some(r) = ops.first().and_then(|o| reg_num(o)) else { return Vec::new() };
+    let Some(r) = ops.first().and_then(|o| reg_num(o)) else {
+        return Vec::new();
+    };
     let width = if m.contains(".128") {
         4
     } else if m.contains(".64") || m.contains(".WIDE") || base == "CS2R" {
@@ -140,13 +155,20 @@ fn reuse_flags(word: u128) -> u32 {
 }
 
 /// Derives and checks the layout from a cubin and nvdisasm's listing of it.
-pub fn analyze(cubin: &[u8], listing: &BTreeMap<String, Vec<Line>>, ptxas: &str) -> Result<Layout, String> {
+pub fn analyze(
+    cubin: &[u8],
+    listing: &BTreeMap<String, Vec<Line>>,
+    ptxas: &str,
+) -> Result<Layout, String> {
     let mut kernels = Vec::new();
     let mut raw = None;
     for (name, lines) in listing {
         let sec = elf::kernel_text(cubin, name).map_err(|e| e.to_string())?;
         let words = elf::words(cubin, &sec);
-        let tld4: Vec<&Line> = lines.iter().filter(|l| mnemonic(&l.text).starts_with("TLD4")).collect();
+        let tld4: Vec<&Line> = lines
+            .iter()
+            .filter(|l| mnemonic(&l.text).starts_with("TLD4"))
+            .collect();
         if tld4.len() != 1 {
             return Err(format!("{name}: {} TLD4 instructions, want 1", tld4.len()));
         }
@@ -183,7 +205,11 @@ fn analyze_raw(lines: &[Line], words: &[u128], t: usize) -> Result<RawLayout, St
             .filter(|l| mnemonic(&l.text).starts_with(mn))
             .filter_map(|l| {
                 let ops = operands(&l.text);
-                let (reg, addr) = if mn.starts_with("LDG") { (&ops[0], &ops[1]) } else { (&ops[1], &ops[0]) };
+                let (reg, addr) = if mn.starts_with("LDG") {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
                 (addr_offset(addr)? == off).then_some((at(l), reg_num(reg)?))
             })
             .collect();
@@ -201,7 +227,9 @@ fn analyze_raw(lines: &[Line], words: &[u128], t: usize) -> Result<RawLayout, St
     let (sa, a2) = find("STG.E.128", 0x30)?;
     let (sb, b2) = find("STG.E.128", 0x40)?;
     if (a, b, c) != (a2, b2, c2) {
-        return Err(format!("raw: loads to R{a}/R{b}/R{c} but stores from R{a2}/R{b2}/R{c2}"));
+        return Err(format!(
+            "raw: loads to R{a}/R{b}/R{c} but stores from R{a2}/R{b2}/R{c2}"
+        ));
     }
     for (name, r) in [("A", a), ("B", b), ("C", c)] {
         if r % 4 != 0 || r > 250 {
@@ -216,9 +244,16 @@ fn analyze_raw(lines: &[Line], words: &[u128], t: usize) -> Result<RawLayout, St
     }
     // No instruction other than the TLD4 writes a quad between its load and its store.
     for (name, r, from, to) in [("A", a, la, sa), ("B", b, lb, sb), ("C", c, lc, sc)] {
-        for l in lines.iter().filter(|l| at(l) > from && at(l) < to && at(l) != t) {
+        for l in lines
+            .iter()
+            .filter(|l| at(l) > from && at(l) < to && at(l) != t)
+        {
             if written_regs(&l.text).iter().any(|x| (r..r + 4).contains(x)) {
-                return Err(format!("raw: `{}` writes quad {name} (R{r}..R{}) while it is live", l.text, r + 3));
+                return Err(format!(
+                    "raw: `{}` writes quad {name} (R{r}..R{}) while it is live",
+                    l.text,
+                    r + 3
+                ));
             }
         }
     }
@@ -226,26 +261,38 @@ fn analyze_raw(lines: &[Line], words: &[u128], t: usize) -> Result<RawLayout, St
     let orig = decode(words[t]).map_err(|e| e.to_string())?;
     for d in [orig.rd.0, orig.rd.0 + 1, orig.rd2.0, orig.rd2.0 + 1] {
         if [a, b, c].iter().any(|&q| (q..q + 4).contains(&d)) {
-            return Err(format!("raw: the original TLD4 writes R{d}, inside A, B or C"));
+            return Err(format!(
+                "raw: the original TLD4 writes R{d}, inside A, B or C"
+            ));
         }
     }
     // Some instruction after the TLD4 and up to the store of C waits for the TLD4's results,
     // so that the store of C (in-order issue) sees what the patched TLD4 wrote there.
     let sb = orig.dst_wr_sb;
     if sb > 5 {
-        return Err(format!("raw: the TLD4 releases no scoreboard (dst_wr_sb = {sb})"));
+        return Err(format!(
+            "raw: the TLD4 releases no scoreboard (dst_wr_sb = {sb})"
+        ));
     }
     if !(t + 1..=sc).any(|i| wait_mask(words[i]) >> sb & 1 == 1) {
-        return Err(format!("raw: nothing between the TLD4 and the store of C waits on scoreboard {sb}"));
+        return Err(format!(
+            "raw: nothing between the TLD4 and the store of C waits on scoreboard {sb}"
+        ));
     }
     // The instruction before the TLD4 caches no operand for it.
     if reuse_flags(words[t - 1]) != 0 {
         return Err("raw: the instruction before the TLD4 sets operand-reuse flags".into());
     }
     if orig.batch_t != 0 {
-        return Err(format!("raw: the TLD4 has batch_t = {} (reuse bits)", orig.batch_t));
+        return Err(format!(
+            "raw: the TLD4 has batch_t = {} (reuse bits)",
+            orig.batch_t
+        ));
     }
-    let load_scoreboards: Vec<u8> = [la, lb, lc].iter().map(|&i| field::dst_wr_sb.get(words[i]) as u8).collect();
+    let load_scoreboards: Vec<u8> = [la, lb, lc]
+        .iter()
+        .map(|&i| field::dst_wr_sb.get(words[i]) as u8)
+        .collect();
     if load_scoreboards.iter().any(|&s| s > 5) {
         return Err("raw: a load without a write scoreboard".into());
     }
@@ -261,7 +308,8 @@ fn analyze_raw(lines: &[Line], words: &[u128], t: usize) -> Result<RawLayout, St
         if s == "RZ" {
             Ok(0)
         } else {
-            u32::from_str_radix(s.trim_start_matches("0x"), 16).map_err(|_| format!("raw: SEL operand {s}"))
+            u32::from_str_radix(s.trim_start_matches("0x"), 16)
+                .map_err(|_| format!("raw: SEL operand {s}"))
         }
     };
     let (if_set, if_clear) = if ops[3] == pn {
@@ -289,14 +337,26 @@ mod tests {
     #[test]
     fn operand_parsing() {
         assert_eq!(mnemonic("@P0 EXIT"), "EXIT");
-        assert_eq!(operands("LDG.E.128 R4, desc[UR6][R2.64+0x10]"), vec!["R4", "desc[UR6][R2.64+0x10]"]);
+        assert_eq!(
+            operands("LDG.E.128 R4, desc[UR6][R2.64+0x10]"),
+            vec!["R4", "desc[UR6][R2.64+0x10]"]
+        );
         assert_eq!(addr_offset("desc[UR6][R2.64+0x10]"), Some(0x10));
         assert_eq!(addr_offset("desc[UR6][R2.64]"), Some(0));
-        assert_eq!(written_regs("LDG.E.128 R4, desc[UR6][R2.64+0x10]"), vec![4, 5, 6, 7]);
+        assert_eq!(
+            written_regs("LDG.E.128 R4, desc[UR6][R2.64+0x10]"),
+            vec![4, 5, 6, 7]
+        );
         assert_eq!(written_regs("IMAD.WIDE.U32 R2, R25, 0x50, R22"), vec![2, 3]);
         assert_eq!(written_regs("CS2R R22, SRZ"), vec![22, 23]);
-        assert_eq!(written_regs("STG.E.128.STRONG.SYS desc[UR6][R2.64+0x20], R12"), Vec::<u8>::new());
-        assert_eq!(written_regs("ISETP.GE.U32.AND P0, PT, R25, UR4, PT"), Vec::<u8>::new());
+        assert_eq!(
+            written_regs("STG.E.128.STRONG.SYS desc[UR6][R2.64+0x20], R12"),
+            Vec::<u8>::new()
+        );
+        assert_eq!(
+            written_regs("ISETP.GE.U32.AND P0, PT, R25, UR4, PT"),
+            Vec::<u8>::new()
+        );
         assert_eq!(written_regs("SEL R20, RZ, 0x1, P0"), vec![20]);
     }
 

@@ -14,7 +14,11 @@ use clap::{Parser, Subcommand};
 use tld4_hw_probe::{kernels, layout, nvdisasm, patch, probe, ptx, report, sm90};
 
 #[derive(Parser)]
-#[command(name = "tld4-hw-probe", version, about = "TLD4 on real NVIDIA hardware: kernels, patched variants, runs and reports")]
+#[command(
+    name = "tld4-hw-probe",
+    version,
+    about = "TLD4 on real NVIDIA hardware: kernels, patched variants, runs and reports"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -98,36 +102,70 @@ fn nvdisasm_path(p: Option<PathBuf>) -> Result<PathBuf, String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
         Cmd::GenPtx => print!("{}", ptx::ptx_source()),
-        Cmd::Layout { cubin, ptxas, nvdisasm, out } => {
+        Cmd::Layout {
+            cubin,
+            ptxas,
+            nvdisasm,
+            out,
+        } => {
             let nv = nvdisasm_path(nvdisasm)?;
             let bytes = std::fs::read(&cubin).map_err(|e| format!("{}: {e}", cubin.display()))?;
             let listing = nvdisasm::listing(&nv, &cubin).map_err(|e| e.to_string())?;
             let l = layout::analyze(&bytes, &listing, &ptxas)?;
             let json = serde_json::to_string_pretty(&l).unwrap() + "\n";
             std::fs::write(&out, json).map_err(|e| e.to_string())?;
-            eprintln!("layout: {} kernels; raw A=R{} B=R{} C=R{}", l.kernels.len(), l.raw.a_reg, l.raw.b_reg, l.raw.c_reg);
+            eprintln!(
+                "layout: {} kernels; raw A=R{} B=R{} C=R{}",
+                l.kernels.len(),
+                l.raw.a_reg,
+                l.raw.b_reg,
+                l.raw.c_reg
+            );
         }
-        Cmd::Variants { cubin, layout: lp, nvdisasm, out } => {
+        Cmd::Variants {
+            cubin,
+            layout: lp,
+            nvdisasm,
+            out,
+        } => {
             let nv = nvdisasm_path(nvdisasm)?;
             let bytes = std::fs::read(&cubin).map_err(|e| e.to_string())?;
-            let l: layout::Layout = serde_json::from_str(&std::fs::read_to_string(&lp).map_err(|e| e.to_string())?)
-                .map_err(|e| e.to_string())?;
+            let l: layout::Layout =
+                serde_json::from_str(&std::fs::read_to_string(&lp).map_err(|e| e.to_string())?)
+                    .map_err(|e| e.to_string())?;
             kernels::check_layout(&l, &bytes)?;
             let tsv = kernels::variants_tsv(&bytes, &l, &nv)?;
             std::fs::write(&out, tsv).map_err(|e| e.to_string())?;
-            eprintln!("variants: {} written to {}", patch::variants().len(), out.display());
+            eprintln!(
+                "variants: {} written to {}",
+                patch::variants().len(),
+                out.display()
+            );
         }
-        Cmd::VerifySm90 { nvdisasm, random, seed, out } => {
+        Cmd::VerifySm90 {
+            nvdisasm,
+            random,
+            seed,
+            out,
+        } => {
             let nv = nvdisasm_path(nvdisasm)?;
             let l = kernels::layout()?;
-            let mut bases: Vec<u128> = l.kernels.iter().map(|k| layout::parse_word(&k.tld4_word)).collect::<Result<_, _>>()?;
+            let mut bases: Vec<u128> = l
+                .kernels
+                .iter()
+                .map(|k| layout::parse_word(&k.tld4_word))
+                .collect::<Result<_, _>>()?;
             bases.sort();
             bases.dedup();
             // Four bases are enough for the structured words (one per dimension where possible).
             let mut picked: Vec<u128> = Vec::new();
             for b in &bases {
                 let dim = tld4_decoder::field::dimension.get(*b);
-                if picked.len() < 4 && !picked.iter().any(|p| tld4_decoder::field::dimension.get(*p) == dim) {
+                if picked.len() < 4
+                    && !picked
+                        .iter()
+                        .any(|p| tld4_decoder::field::dimension.get(*p) == dim)
+                {
                     picked.push(*b);
                 }
             }
@@ -137,23 +175,49 @@ fn run(cli: Cli) -> Result<(), String> {
             let ver = std::process::Command::new(&nv)
                 .arg("--version")
                 .output()
-                .map(|o| String::from_utf8_lossy(&o.stdout).lines().last().unwrap_or("").to_string())
+                .map(|o| {
+                    String::from_utf8_lossy(&o.stdout)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                        .to_string()
+                })
                 .unwrap_or_default();
             std::fs::write(&out, sm90::markdown(&rep, &ver)).map_err(|e| e.to_string())?;
-            let other = rep.disagreements.iter().filter(|d| !sm90::is_d64_form(d)).count();
-            eprintln!("verify-sm90: {} words, {} disagreements ({} other than the 0xd64 form)", words.len(), rep.disagreements.len(), other);
+            let other = rep
+                .disagreements
+                .iter()
+                .filter(|d| !sm90::is_d64_form(d))
+                .count();
+            eprintln!(
+                "verify-sm90: {} words, {} disagreements ({} other than the 0xd64 form)",
+                words.len(),
+                rep.disagreements.len(),
+                other
+            );
             if other > 0 {
-                return Err(format!("{other} unexpected disagreements: see {}", out.display()));
+                return Err(format!(
+                    "{other} unexpected disagreements: see {}",
+                    out.display()
+                ));
             }
         }
-        Cmd::Run { out, phase, budget_s } => probe::run_all(&out, &phase, budget_s)?,
+        Cmd::Run {
+            out,
+            phase,
+            budget_s,
+        } => probe::run_all(&out, &phase, budget_s)?,
         Cmd::Phases => {
             for p in probe::PHASES {
                 println!("{}\t{}", p.name, p.about);
             }
         }
         Cmd::Child { phase, out } => probe::run_child(&phase, &out)?,
-        Cmd::Report { results, golden, report: rp } => report::report_files(&results, &golden, &rp)?,
+        Cmd::Report {
+            results,
+            golden,
+            report: rp,
+        } => report::report_files(&results, &golden, &rp)?,
     }
     Ok(())
 }

@@ -13,11 +13,15 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where `build-kernels.sh` installs nvdisasm and ptxas (the CUDA 13.5 wheels from PyPI).
-pub const DEFAULT_CU13_BIN: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/ptxas-venv/lib/python3.11/site-packages/nvidia/cu13/bin");
+pub const DEFAULT_CU13_BIN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../target/ptxas-venv/lib/python3.11/site-packages/nvidia/cu13/bin"
+);
 /// Where `build-kernels.sh` installs ptxas 11.8 (`nvidia-cuda-nvcc-cu11` from PyPI).
-pub const DEFAULT_CU118_BIN: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/ptxas11-venv/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin");
+pub const DEFAULT_CU118_BIN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../target/ptxas11-venv/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin"
+);
 
 /// nvdisasm's path: `$NVDISASM`, else the default venv's, if the file exists.
 pub fn find_nvdisasm() -> Option<PathBuf> {
@@ -54,7 +58,11 @@ fn parse_line(l: &str) -> Option<Line> {
         None => rest,
     };
     let text = collapse(text);
-    let text = text.strip_suffix(';').unwrap_or(&text).trim_end().to_string();
+    let text = text
+        .strip_suffix(';')
+        .unwrap_or(&text)
+        .trim_end()
+        .to_string();
     Some(Line { addr, text })
 }
 
@@ -62,7 +70,10 @@ fn parse_line(l: &str) -> Option<Line> {
 pub fn listing(nvdisasm: &Path, cubin: &Path) -> io::Result<BTreeMap<String, Vec<Line>>> {
     let out = Command::new(nvdisasm).arg("-c").arg(cubin).output()?;
     if !out.status.success() {
-        return Err(io::Error::other(format!("nvdisasm failed: {}", String::from_utf8_lossy(&out.stderr))));
+        return Err(io::Error::other(format!(
+            "nvdisasm failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )));
     }
     Ok(parse_listing(&String::from_utf8_lossy(&out.stdout)))
 }
@@ -90,19 +101,34 @@ static SEQ: AtomicU64 = AtomicU64::new(0);
 /// What nvdisasm says of each word of a raw file, for `arch` (e.g. "SM90"): `Ok(text)` per
 /// word, or `Err(message)` for the whole file when any word is refused (nvdisasm then prints
 /// no instruction at all).
-pub fn raw_words(nvdisasm: &Path, arch: &str, words: &[u128]) -> io::Result<Result<Vec<String>, String>> {
+pub fn raw_words(
+    nvdisasm: &Path,
+    arch: &str,
+    words: &[u128],
+) -> io::Result<Result<Vec<String>, String>> {
     let dir = std::env::temp_dir();
-    let path = dir.join(format!("tld4-hw-probe-{}-{}.bin", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed)));
+    let path = dir.join(format!(
+        "tld4-hw-probe-{}-{}.bin",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes)?;
-    let out = Command::new(nvdisasm).args(["-b", arch, "-hex"]).arg(&path).output();
+    let out = Command::new(nvdisasm)
+        .args(["-b", arch, "-hex"])
+        .arg(&path)
+        .output();
     let _ = std::fs::remove_file(&path);
     let out = out?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<Line> = stdout.lines().filter_map(parse_line).collect();
     if lines.len() != words.len() {
         let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
-        return Ok(Err(if err.is_empty() { format!("{} lines for {} words", lines.len(), words.len()) } else { err }));
+        return Ok(Err(if err.is_empty() {
+            format!("{} lines for {} words", lines.len(), words.len())
+        } else {
+            err
+        }));
     }
     Ok(Ok(lines.into_iter().map(|l| l.text).collect()))
 }
@@ -122,7 +148,13 @@ mod tests {
         let m = parse_listing(s);
         let raw = &m["raw"];
         assert_eq!(raw.len(), 2);
-        assert_eq!(raw[0], Line { addr: 0x150, text: "TLD4.R.AOFFI.DC P0, R18, R16, R16, R18, UR4, 0x0, 2D".into() });
+        assert_eq!(
+            raw[0],
+            Line {
+                addr: 0x150,
+                text: "TLD4.R.AOFFI.DC P0, R18, R16, R16, R18, UR4, 0x0, 2D".into()
+            }
+        );
         assert_eq!(raw[1].text, "EXIT");
     }
 }

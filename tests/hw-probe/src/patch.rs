@@ -79,7 +79,10 @@ pub fn patch(orig: u128, raw: &RawLayout, v: &Variant) -> Result<u128, String> {
     let rd = raw.c_reg + v.rd_shift;
     let rd2 = if v.rd2_rz { 255 } else { raw.c_reg + 2 };
     let rb = if needs_rb { raw.b_reg } else { 255 };
-    let waits = raw.load_scoreboards.iter().fold(o.req_bit_set as u32, |m, &s| m | 1 << s);
+    let waits = raw
+        .load_scoreboards
+        .iter()
+        .fold(o.req_bit_set as u32, |m, &s| m | 1 << s);
     let mut w = orig;
     w = field::ra.set(w, raw.a_reg as u32);
     w = field::rb.set(w, rb as u32);
@@ -102,7 +105,16 @@ pub fn patch(orig: u128, raw: &RawLayout, v: &Variant) -> Result<u128, String> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check(d: &Tld4, o: &Tld4, raw: &RawLayout, v: &Variant, rd: u8, rd2: u8, rb: u8, waits: u32) -> Result<(), String> {
+fn check(
+    d: &Tld4,
+    o: &Tld4,
+    raw: &RawLayout,
+    v: &Variant,
+    rd: u8,
+    rd2: u8,
+    rb: u8,
+    waits: u32,
+) -> Result<(), String> {
     let want = Tld4 {
         ra: tld4_decoder::Reg(raw.a_reg),
         rb: tld4_decoder::Reg(rb),
@@ -169,15 +181,23 @@ pub fn variants() -> Vec<Variant> {
         }),
         b("rd2rz_mf").with(|x| x.rd2_rz = true),
     ];
-    for e in [Eviction::EvictFirst, Eviction::EvictLast, Eviction::LastUse, Eviction::EvictUnchanged, Eviction::NoAllocate] {
+    for e in [
+        Eviction::EvictFirst,
+        Eviction::EvictLast,
+        Eviction::LastUse,
+        Eviction::EvictUnchanged,
+        Eviction::NoAllocate,
+    ] {
         v.push(b(&format!("ev_{}", e.name().to_lowercase())).with(|x| x.eviction = e));
     }
     for c in [R, G, B, A] {
         for m in 1..16u8 {
-            v.push(b(&format!("mask_{}_{m:x}", c.name().to_lowercase())).with(|x| {
-                x.component = c;
-                x.mask = m;
-            }));
+            v.push(
+                b(&format!("mask_{}_{m:x}", c.name().to_lowercase())).with(|x| {
+                    x.component = c;
+                    x.mask = m;
+                }),
+            );
         }
     }
     for (f, n) in [(F16Mode::Rn, "rn"), (F16Mode::Rz, "rz")] {
@@ -231,7 +251,8 @@ mod tests {
 
     #[test]
     fn every_variant_patches_and_decodes_as_intended() {
-        let names: std::collections::BTreeSet<String> = variants().iter().map(|v| v.name.clone()).collect();
+        let names: std::collections::BTreeSet<String> =
+            variants().iter().map(|v| v.name.clone()).collect();
         assert_eq!(names.len(), variants().len(), "variant names are unique");
         for v in variants() {
             let w = patch(ORIG, &raw(), &v).unwrap();
@@ -250,10 +271,19 @@ mod tests {
     #[test]
     fn ptp_reads_b_and_plain_reads_no_rb() {
         let w = patch(ORIG, &raw(), &variant("2d_ptp").unwrap()).unwrap();
-        assert_eq!(decode(w).unwrap().text(), "TLD4.R.PTP P0, R14, R12, R8, R4, UR4, 2D ;");
+        assert_eq!(
+            decode(w).unwrap().text(),
+            "TLD4.R.PTP P0, R14, R12, R8, R4, UR4, 2D ;"
+        );
         let w = patch(ORIG, &raw(), &variant("2d").unwrap()).unwrap();
-        assert_eq!(decode(w).unwrap().text(), "TLD4.R P0, R14, R12, R8, UR4, 2D ;");
+        assert_eq!(
+            decode(w).unwrap().text(),
+            "TLD4.R P0, R14, R12, R8, UR4, 2D ;"
+        );
         let w = patch(ORIG, &raw(), &variant("f16rz_m5").unwrap()).unwrap();
-        assert_eq!(decode(w).unwrap().text(), "TLD4.R.F16.RZ P0, R14, R12, R8, UR4, 2D, 0x5 ;");
+        assert_eq!(
+            decode(w).unwrap().text(),
+            "TLD4.R.F16.RZ P0, R14, R12, R8, UR4, 2D, 0x5 ;"
+        );
     }
 }

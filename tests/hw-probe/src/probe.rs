@@ -35,25 +35,86 @@ pub struct Phase {
 
 /// Every phase, in run order (the risky variants come after these, one process each).
 pub const PHASES: &[Phase] = &[
-    Phase { name: "info", about: "device attributes and a smoke gather", run: phase_info },
-    Phase { name: "basics", about: "gather order at texel centres; raw-patched kernels against ptxas's own", run: phase_basics },
-    Phase { name: "subtexel", about: "1-ulp coordinate sweeps across texel boundaries: sub-texel precision and rounding", run: phase_subtexel },
-    Phase { name: "unorm", about: "UNORM/SNORM 8 and 16, HALF -> f32 for every code; 8-bit integer reads", run: phase_unorm },
-    Phase { name: "components", about: "components R, G, B, A of 1-, 2- and 4-channel textures", run: phase_components },
-    Phase { name: "address", about: "address modes, border colours, coordinates outside [0, 1], unnormalized coordinates", run: phase_address },
-    Phase { name: "offsets", about: "AOFFI through PTX and raw registers; PTP", run: phase_offsets },
-    Phase { name: "f16", about: "F16.RN / F16.RZ packing and rounding", run: phase_f16 },
-    Phase { name: "masks", about: "write masks, Rd2 = RZ, eviction and NODEP", run: phase_masks },
-    Phase { name: "pred", about: "predicate destination on a sparse (unmapped) texture", run: phase_pred },
-    Phase { name: "cube", about: "cube maps: faces, edges, corners, ties, unnormalized directions, cube arrays", run: phase_cube },
-    Phase { name: "layers", about: "array layer selection and clamping, through PTX and raw registers", run: phase_layers },
-    Phase { name: "dc", about: "depth compare (.DC) with CUDA's sampler, which has no compare function", run: phase_dc },
-    Phase { name: "scr", about: ".SCR set against clear", run: phase_scr },
+    Phase {
+        name: "info",
+        about: "device attributes and a smoke gather",
+        run: phase_info,
+    },
+    Phase {
+        name: "basics",
+        about: "gather order at texel centres; raw-patched kernels against ptxas's own",
+        run: phase_basics,
+    },
+    Phase {
+        name: "subtexel",
+        about: "1-ulp coordinate sweeps across texel boundaries: sub-texel precision and rounding",
+        run: phase_subtexel,
+    },
+    Phase {
+        name: "unorm",
+        about: "UNORM/SNORM 8 and 16, HALF -> f32 for every code; 8-bit integer reads",
+        run: phase_unorm,
+    },
+    Phase {
+        name: "components",
+        about: "components R, G, B, A of 1-, 2- and 4-channel textures",
+        run: phase_components,
+    },
+    Phase {
+        name: "address",
+        about:
+            "address modes, border colours, coordinates outside [0, 1], unnormalized coordinates",
+        run: phase_address,
+    },
+    Phase {
+        name: "offsets",
+        about: "AOFFI through PTX and raw registers; PTP",
+        run: phase_offsets,
+    },
+    Phase {
+        name: "f16",
+        about: "F16.RN / F16.RZ packing and rounding",
+        run: phase_f16,
+    },
+    Phase {
+        name: "masks",
+        about: "write masks, Rd2 = RZ, eviction and NODEP",
+        run: phase_masks,
+    },
+    Phase {
+        name: "pred",
+        about: "predicate destination on a sparse (unmapped) texture",
+        run: phase_pred,
+    },
+    Phase {
+        name: "cube",
+        about: "cube maps: faces, edges, corners, ties, unnormalized directions, cube arrays",
+        run: phase_cube,
+    },
+    Phase {
+        name: "layers",
+        about: "array layer selection and clamping, through PTX and raw registers",
+        run: phase_layers,
+    },
+    Phase {
+        name: "dc",
+        about: "depth compare (.DC) with CUDA's sampler, which has no compare function",
+        run: phase_dc,
+    },
+    Phase {
+        name: "scr",
+        about: ".SCR set against clear",
+        run: phase_scr,
+    },
 ];
 
 /// The risky variants, each a phase `risky:<variant>` of its own.
 pub fn risky_phases() -> Vec<String> {
-    patch::variants().into_iter().filter(|v| v.risky).map(|v| format!("risky:{}", v.name)).collect()
+    patch::variants()
+        .into_iter()
+        .filter(|v| v.risky)
+        .map(|v| format!("risky:{}", v.name))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,8 +256,16 @@ impl Ctx {
     fn open() -> Result<Self, String> {
         let cuda = Cuda::open()?;
         let layout = kernels::layout()?;
-        let native = cuda.load_module(kernels::CUBIN).map_err(|e| format!("loading the cubin: {e}"))?;
-        Ok(Ctx { cuda, layout, native, patched: BTreeMap::new(), textures: Vec::new() })
+        let native = cuda
+            .load_module(kernels::CUBIN)
+            .map_err(|e| format!("loading the cubin: {e}"))?;
+        Ok(Ctx {
+            cuda,
+            layout,
+            native,
+            patched: BTreeMap::new(),
+            textures: Vec::new(),
+        })
     }
 
     /// Makes a texture (array flags tried with the gather flag first when asked).
@@ -215,7 +284,14 @@ impl Ctx {
         let mut errs = Vec::new();
         let mut made = None;
         for flags in tries {
-            let d = Array3dDescriptor { width: s.w, height: s.h, depth, format: s.format, num_channels: s.channels, flags };
+            let d = Array3dDescriptor {
+                width: s.w,
+                height: s.h,
+                depth,
+                format: s.format,
+                num_channels: s.channels,
+                flags,
+            };
             match self.cuda.array_create(&d) {
                 Ok(a) => {
                     made = Some((a, flags));
@@ -224,10 +300,13 @@ impl Ctx {
                 Err(e) => errs.push(format!("flags {flags:#x}: {e}")),
             }
         }
-        let (arr, array_flags) = made.ok_or_else(|| format!("texture {}: {}", s.name, errs.join("; ")))?;
+        let (arr, array_flags) =
+            made.ok_or_else(|| format!("texture {}: {}", s.name, errs.join("; ")))?;
         if !s.sparse {
             let row = s.w * s.bytes_per_texel();
-            self.cuda.array_fill(&arr, &s.data, row, s.h, s.layers.max(1)).map_err(|e| format!("texture {}: {e}", s.name))?;
+            self.cuda
+                .array_fill(&arr, &s.data, row, s.h, s.layers.max(1))
+                .map_err(|e| format!("texture {}: {e}", s.name))?;
         }
         let desc = TextureDesc {
             address_mode: [s.addr, s.addr, s.addr],
@@ -236,12 +315,19 @@ impl Ctx {
             border_color: s.border,
             ..Default::default()
         };
-        let obj = self.cuda.tex_object(&arr, &desc).map_err(|e| format!("texture {}: {e}", s.name))?;
+        let obj = self
+            .cuda
+            .tex_object(&arr, &desc)
+            .map_err(|e| format!("texture {}: {e}", s.name))?;
         let mut v = serde_json::to_value(s).unwrap();
         v["array_flags"] = json!(array_flags);
         v["array_create_refusals"] = json!(errs);
         self.textures.push(v);
-        Ok(Tex { obj, array_flags, arr: Some(arr) })
+        Ok(Tex {
+            obj,
+            array_flags,
+            arr: Some(arr),
+        })
     }
 
     /// Frees a texture.
@@ -253,11 +339,28 @@ impl Ctx {
         Ok(())
     }
 
-    fn launch(&self, f: Function, tex: &Tex, q: &[u32], n: usize, out_words: usize) -> Result<Vec<u32>, String> {
+    fn launch(
+        &self,
+        f: Function,
+        tex: &Tex,
+        q: &[u32],
+        n: usize,
+        out_words: usize,
+    ) -> Result<Vec<u32>, String> {
         let qp = self.cuda.upload(q).map_err(|e| e.to_string())?;
-        let op = self.cuda.alloc_filled(n * out_words, 0xdead_beef).map_err(|e| e.to_string())?;
-        let r = self.cuda.launch(f, tex.obj, qp, op, n as u32).map_err(|e| e.to_string());
-        let out = r.and_then(|_| self.cuda.download(op, n * out_words).map_err(|e| e.to_string()));
+        let op = self
+            .cuda
+            .alloc_filled(n * out_words, 0xdead_beef)
+            .map_err(|e| e.to_string())?;
+        let r = self
+            .cuda
+            .launch(f, tex.obj, qp, op, n as u32)
+            .map_err(|e| e.to_string());
+        let out = r.and_then(|_| {
+            self.cuda
+                .download(op, n * out_words)
+                .map_err(|e| e.to_string())
+        });
         let _ = self.cuda.free(qp);
         let _ = self.cuda.free(op);
         out
@@ -265,19 +368,29 @@ impl Ctx {
 
     /// Runs a native kernel over query records (c0..c3, offx, offy, dref).
     pub fn nat(&self, kernel: &str, tex: &Tex, qs: &[[u32; 7]]) -> Result<Vec<[u32; 5]>, String> {
-        let f = self.cuda.function(&self.native, kernel).map_err(|e| e.to_string())?;
+        let f = self
+            .cuda
+            .function(&self.native, kernel)
+            .map_err(|e| e.to_string())?;
         let mut q = Vec::with_capacity(qs.len() * NAT_Q_WORDS);
         for r in qs {
             q.extend_from_slice(r);
             q.push(0);
         }
         let o = self.launch(f, tex, &q, qs.len(), NAT_R_WORDS)?;
-        Ok(o.chunks_exact(NAT_R_WORDS).map(|c| [c[0], c[1], c[2], c[3], c[4]]).collect())
+        Ok(o.chunks_exact(NAT_R_WORDS)
+            .map(|c| [c[0], c[1], c[2], c[3], c[4]])
+            .collect())
     }
 
     /// Runs a raw variant over (A, B) records; C starts as [`SENTINELS`]. Returns (P word, C
     /// after) per query, and how many queries' A or B did not come back unchanged.
-    pub fn raw(&mut self, variant: &str, tex: &Tex, qs: &[[u32; 8]]) -> Result<(Vec<[u32; 5]>, usize), String> {
+    pub fn raw(
+        &mut self,
+        variant: &str,
+        tex: &Tex,
+        qs: &[[u32; 8]],
+    ) -> Result<(Vec<[u32; 5]>, usize), String> {
         let f = self.raw_function(variant)?;
         let mut q = Vec::with_capacity(qs.len() * RAW_Q_WORDS);
         for r in qs {
@@ -300,7 +413,10 @@ impl Ctx {
         }
         let v = patch::variant(variant).ok_or_else(|| format!("no variant {variant}"))?;
         let (img, _) = kernels::patched_cubin(&self.layout, &v)?;
-        let m = self.cuda.load_module(&img).map_err(|e| format!("{variant}: {e}"))?;
+        let m = self
+            .cuda
+            .load_module(&img)
+            .map_err(|e| format!("{variant}: {e}"))?;
         let f = self.cuda.function(&m, "raw").map_err(|e| e.to_string())?;
         self.patched.insert(variant.to_string(), (m, f));
         Ok(f)
@@ -308,9 +424,15 @@ impl Ctx {
 
     fn sass_of(&self, kernel: &str) -> String {
         if let Some(v) = kernel.strip_prefix("raw:") {
-            kernels::variant_rows(kernels::VARIANTS_TSV).into_iter().find(|r| r.0 == v).map(|r| r.2).unwrap_or_default()
+            kernels::variant_rows(kernels::VARIANTS_TSV)
+                .into_iter()
+                .find(|r| r.0 == v)
+                .map(|r| r.2)
+                .unwrap_or_default()
         } else {
-            kernels::kernel(&self.layout, kernel).map(|k| k.tld4_sass.clone()).unwrap_or_default()
+            kernels::kernel(&self.layout, kernel)
+                .map(|k| k.tld4_sass.clone())
+                .unwrap_or_default()
         }
     }
 
@@ -322,7 +444,10 @@ impl Ctx {
             sass: self.sass_of(kernel),
             texture: tex_name.into(),
             queries: qs.iter().map(|q| q.to_vec()).collect(),
-            results: r.as_ref().map(|r| r.iter().map(|x| x.to_vec()).collect()).unwrap_or_default(),
+            results: r
+                .as_ref()
+                .map(|r| r.iter().map(|x| x.to_vec()).collect())
+                .unwrap_or_default(),
             echo_mismatches: None,
             error: r.err(),
         }
@@ -337,7 +462,10 @@ impl Ctx {
             kernel: k,
             texture: tex_name.into(),
             queries: qs.iter().map(|q| q.to_vec()).collect(),
-            results: r.as_ref().map(|r| r.0.iter().map(|x| x.to_vec()).collect()).unwrap_or_default(),
+            results: r
+                .as_ref()
+                .map(|r| r.0.iter().map(|x| x.to_vec()).collect())
+                .unwrap_or_default(),
             echo_mismatches: r.as_ref().ok().map(|r| r.1),
             error: r.err(),
         }
@@ -350,7 +478,15 @@ fn f(x: f32) -> u32 {
 
 /// A native query: coordinates (as f32 unless noted), offsets, depth reference.
 fn nq(c: [u32; 4], off: (i32, i32), dref: f32) -> [u32; 7] {
-    [c[0], c[1], c[2], c[3], off.0 as u32, off.1 as u32, dref.to_bits()]
+    [
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        off.0 as u32,
+        off.1 as u32,
+        dref.to_bits(),
+    ]
 }
 
 fn nq2(u: f32, v: f32) -> [u32; 7] {
@@ -380,11 +516,21 @@ fn phase_info(cx: &mut Ctx) -> Result<Value, String> {
     ];
     let mut a = serde_json::Map::new();
     for (n, id) in attrs {
-        a.insert(n.into(), c.attribute(id).map(|v| json!(v)).unwrap_or_else(|e| json!(e.to_string())));
+        a.insert(
+            n.into(),
+            c.attribute(id)
+                .map(|v| json!(v))
+                .unwrap_or_else(|e| json!(e.to_string())),
+        );
     }
     let t = index_texture("idx4", Kind::D2, 4, 4, 1);
     let tex = cx.texture(&t)?;
-    let run = cx.nat_run("nat_2d_r", &tex, "idx4", &[nq2(0.5, 0.5), nq2(0.125, 0.125)]);
+    let run = cx.nat_run(
+        "nat_2d_r",
+        &tex,
+        "idx4",
+        &[nq2(0.5, 0.5), nq2(0.125, 0.125)],
+    );
     cx.drop_texture(tex)?;
     Ok(json!({ "attributes": a, "smoke": run }))
 }
@@ -400,11 +546,21 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
             qs.push(nq2((i as f32 + 0.5) / 8.0, (j as f32 + 0.75) / 8.0));
         }
     }
-    for k in ["nat_2d_r", "nat_2d_g", "nat_2d_b", "nat_2d_a", "nat_2d_r_s32", "nat_2d_r_u32"] {
+    for k in [
+        "nat_2d_r",
+        "nat_2d_g",
+        "nat_2d_b",
+        "nat_2d_a",
+        "nat_2d_r_s32",
+        "nat_2d_r_u32",
+    ] {
         runs.push(cx.nat_run(k, &tex, "idx8", &qs));
     }
     // The same queries through raw registers, and PTX's AOFFI+DC against the raw copy of its word.
-    let rqs: Vec<[u32; 8]> = qs.iter().map(|q| rq([q[0], q[1], 0, 0], [0, 0, 0, 0])).collect();
+    let rqs: Vec<[u32; 8]> = qs
+        .iter()
+        .map(|q| rq([q[0], q[1], 0, 0], [0, 0, 0, 0]))
+        .collect();
     runs.push(cx.raw_run("2d", &tex, "idx8", &rqs));
     let offs = [(0, 0), (1, 0), (0, 1), (-1, -1), (3, -2), (-8, 7)];
     let mut q2 = Vec::new();
@@ -421,7 +577,10 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
     runs.push(cx.raw_run("same_2d_aoffi_dc", &tex, "idx8", &r2));
     // The unpatched raw kernel (a TLD4 that ptxas set up itself, from the first coordinate
     // a0 ^ (c0 & b3) with b3 = 0): Rb = {offset packed by ptxas from B[0], B[1]; dref B[2]}.
-    let f_raw = cx.cuda.function(&cx.native, "raw").map_err(|e| e.to_string())?;
+    let f_raw = cx
+        .cuda
+        .function(&cx.native, "raw")
+        .map_err(|e| e.to_string())?;
     let mut q3 = Vec::new();
     for (n, q) in qs.iter().enumerate() {
         let o = offs[n % offs.len()];
@@ -433,9 +592,19 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
         kernel: "raw (unpatched)".into(),
         sass: kernels::kernel(&cx.layout, "raw")?.tld4_sass.clone(),
         texture: "idx8".into(),
-        queries: q3.chunks_exact(RAW_Q_WORDS).map(|c| c[..8].to_vec()).collect(),
+        queries: q3
+            .chunks_exact(RAW_Q_WORDS)
+            .map(|c| c[..8].to_vec())
+            .collect(),
         // D, the TLD4's own destination here, then P: recorded as (P, D[0..4]).
-        results: o3.as_ref().map(|o| o.chunks_exact(RAW_R_WORDS).map(|c| vec![c[4], c[0], c[1], c[2], c[3]]).collect()).unwrap_or_default(),
+        results: o3
+            .as_ref()
+            .map(|o| {
+                o.chunks_exact(RAW_R_WORDS)
+                    .map(|c| vec![c[4], c[0], c[1], c[2], c[3]])
+                    .collect()
+            })
+            .unwrap_or_default(),
         echo_mismatches: None,
         error: o3.err(),
     });
@@ -503,10 +672,21 @@ fn phase_subtexel(cx: &mut Ctx) -> Result<Value, String> {
             let n = steps / stride;
             let coords = ulp_sweep(centre, n, stride);
             // The other coordinate at a texel centre + 1/4 texel, away from its own boundary.
-            let other = if normalized { ((if axis == 'u' { h } else { w }) as f32 / 2.0 + 0.25) / (if axis == 'u' { h } else { w }) as f32 } else { (if axis == 'u' { h } else { w }) as f32 / 2.0 + 0.25 };
+            let other = if normalized {
+                ((if axis == 'u' { h } else { w }) as f32 / 2.0 + 0.25)
+                    / (if axis == 'u' { h } else { w }) as f32
+            } else {
+                (if axis == 'u' { h } else { w }) as f32 / 2.0 + 0.25
+            };
             let qs: Vec<[u32; 7]> = coords
                 .iter()
-                .map(|&c| if axis == 'u' { nq([c, f(other), 0, 0], (0, 0), 0.0) } else { nq([f(other), c, 0, 0], (0, 0), 0.0) })
+                .map(|&c| {
+                    if axis == 'u' {
+                        nq([c, f(other), 0, 0], (0, 0), 0.0)
+                    } else {
+                        nq([f(other), c, 0, 0], (0, 0), 0.0)
+                    }
+                })
                 .collect();
             let res = cx.nat("nat_2d_r", &tex, &qs)?;
             out.push(json!({
@@ -524,7 +704,14 @@ fn phase_subtexel(cx: &mut Ctx) -> Result<Value, String> {
 
 /// A texture of 2x2 blocks, block b (row-major, `bw` blocks per row) filled with code b, each
 /// code `bytes` bytes little-endian; the query at each block's centre gathers four copies.
-fn block_texture(name: &str, format: u32, bytes: usize, codes: usize, bw: usize, content: &str) -> (TexSpec, Vec<[u32; 7]>) {
+fn block_texture(
+    name: &str,
+    format: u32,
+    bytes: usize,
+    codes: usize,
+    bw: usize,
+    content: &str,
+) -> (TexSpec, Vec<[u32; 7]>) {
     let bh = codes.div_ceil(bw);
     let (w, h) = (2 * bw, 2 * bh);
     let mut data = vec![0u8; w * h * bytes];
@@ -536,7 +723,12 @@ fn block_texture(name: &str, format: u32, bytes: usize, codes: usize, bw: usize,
         }
     }
     let qs = (0..codes)
-        .map(|b| nq2((2 * (b % bw) + 1) as f32 / w as f32, (2 * (b / bw) + 1) as f32 / h as f32))
+        .map(|b| {
+            nq2(
+                (2 * (b % bw) + 1) as f32 / w as f32,
+                (2 * (b / bw) + 1) as f32 / h as f32,
+            )
+        })
         .collect();
     let mut t = index_texture(name, Kind::D2, 1, 1, 1);
     t.w = w;
@@ -566,7 +758,14 @@ fn phase_unorm(cx: &mut Ctx) -> Result<Value, String> {
     ];
     for (name, fmt, bytes, codes, int, kernel) in cases {
         let bw = if codes == 256 { 16 } else { 256 };
-        let (mut t, qs) = block_texture(name, fmt, bytes, codes, bw, "2x2 blocks, block b (row-major) = code b");
+        let (mut t, qs) = block_texture(
+            name,
+            fmt,
+            bytes,
+            codes,
+            bw,
+            "2x2 blocks, block b (row-major) = code b",
+        );
         if int {
             t.flags |= cuda::TRSF_READ_AS_INTEGER;
         }
@@ -574,7 +773,12 @@ fn phase_unorm(cx: &mut Ctx) -> Result<Value, String> {
         let res = cx.nat(kernel, &tex, &qs)?;
         cx.drop_texture(tex)?;
         // Every block gathers four copies of one code: all four must agree.
-        let disagree: Vec<usize> = res.iter().enumerate().filter(|(_, r)| !(r[0] == r[1] && r[1] == r[2] && r[2] == r[3])).map(|(i, _)| i).collect();
+        let disagree: Vec<usize> = res
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !(r[0] == r[1] && r[1] == r[2] && r[2] == r[3]))
+            .map(|(i, _)| i)
+            .collect();
         let table: Vec<u32> = res.iter().map(|r| r[3]).collect();
         out.insert(
             name.into(),
@@ -596,7 +800,8 @@ fn phase_components(cx: &mut Ctx) -> Result<Value, String> {
         for j in 0..4 {
             for i in 0..4 {
                 for c in 0..ch as usize {
-                    t.data.extend_from_slice(&((1 + i + 4 * j + 100 * c) as f32).to_le_bytes());
+                    t.data
+                        .extend_from_slice(&((1 + i + 4 * j + 100 * c) as f32).to_le_bytes());
                 }
             }
         }
@@ -612,7 +817,9 @@ fn phase_components(cx: &mut Ctx) -> Result<Value, String> {
         let mut t = index_texture(&name, Kind::D2, 4, 4, 1);
         t.format = cuda::FMT_U8;
         t.channels = ch;
-        t.data = (0..16).flat_map(|x| (0..ch).map(move |c| (x * 4 + c * 64 + 3) as u8)).collect();
+        t.data = (0..16)
+            .flat_map(|x| (0..ch).map(move |c| (x * 4 + c * 64 + 3) as u8))
+            .collect();
         t.content = "u8 channels: channel c of texel x = i + 4j is 4x + 64c + 3".into();
         if int {
             t.flags |= cuda::TRSF_READ_AS_INTEGER;
@@ -628,7 +835,9 @@ fn phase_components(cx: &mut Ctx) -> Result<Value, String> {
 
 fn phase_address(cx: &mut Ctx) -> Result<Value, String> {
     let mut runs = Vec::new();
-    let coords = [-1.125f32, -0.6, -0.125, -0.01, 0.01, 0.125, 0.5, 0.99, 1.01, 1.125, 1.6, 2.125];
+    let coords = [
+        -1.125f32, -0.6, -0.125, -0.01, 0.01, 0.125, 0.5, 0.99, 1.01, 1.125, 1.6, 2.125,
+    ];
     let mut qs = Vec::new();
     for &v in &coords {
         for &u in &coords {
@@ -636,7 +845,12 @@ fn phase_address(cx: &mut Ctx) -> Result<Value, String> {
         }
     }
     let border = [-1.5f32, -2.5, -3.5, -4.5];
-    for (mode, name) in [(cuda::ADDR_WRAP, "wrap"), (cuda::ADDR_CLAMP, "clamp"), (cuda::ADDR_MIRROR, "mirror"), (cuda::ADDR_BORDER, "border")] {
+    for (mode, name) in [
+        (cuda::ADDR_WRAP, "wrap"),
+        (cuda::ADDR_CLAMP, "clamp"),
+        (cuda::ADDR_MIRROR, "mirror"),
+        (cuda::ADDR_BORDER, "border"),
+    ] {
         let mut t = index_texture(&format!("idx4_{name}"), Kind::D2, 4, 4, 1);
         t.addr = mode;
         t.border = border;
@@ -704,7 +918,13 @@ fn phase_offsets(cx: &mut Ctx) -> Result<Value, String> {
         qa.push(rq([c, c, 0, 0], [b, 0, 0, 0]));
         qa.push(rq([c, c, 0, 0], [b << 8, 0, 0, 0]));
     }
-    for hi in [0x0001_0000u32, 0x00ff_0000, 0xff00_0000, 0xffff_0000, 0x8000_0000] {
+    for hi in [
+        0x0001_0000u32,
+        0x00ff_0000,
+        0xff00_0000,
+        0xffff_0000,
+        0x8000_0000,
+    ] {
         qa.push(rq([c, c, 0, 0], [hi | 3 | 5 << 8, 0, 0, 0]));
     }
     runs.push(cx.raw_run("2d_aoffi", &tex, "idx64", &qa));
@@ -723,12 +943,20 @@ fn phase_offsets(cx: &mut Ctx) -> Result<Value, String> {
         qp.push(rq([c, c, 0, 0], [r[0] as u32, r[1] as u32, 0, 0]));
     }
     runs.push(cx.raw_run("2d_ptp", &tex, "idx64", &qp));
-    let qpd: Vec<[u32; 8]> = qp.iter().take(80).map(|q| rq([q[0], q[1], 0, 0], [q[4], q[5], f(100.0), 0])).collect();
+    let qpd: Vec<[u32; 8]> = qp
+        .iter()
+        .take(80)
+        .map(|q| rq([q[0], q[1], 0, 0], [q[4], q[5], f(100.0), 0]))
+        .collect();
     runs.push(cx.raw_run("2d_ptp_dc", &tex, "idx64", &qpd));
     cx.drop_texture(tex)?;
     let ta = index_texture("idx64x3layers", Kind::Layered, 64, 64, 3);
     let tex = cx.texture(&ta)?;
-    let qal: Vec<[u32; 8]> = qp.iter().take(72).map(|q| rq([1, c, c, 0], [q[4], q[5], 0, 0])).collect();
+    let qal: Vec<[u32; 8]> = qp
+        .iter()
+        .take(72)
+        .map(|q| rq([1, c, c, 0], [q[4], q[5], 0, 0]))
+        .collect();
     runs.push(cx.raw_run("a2d_ptp", &tex, "idx64x3layers", &qal));
     cx.drop_texture(tex)?;
     Ok(runs_json(runs))
@@ -739,11 +967,47 @@ fn phase_offsets(cx: &mut Ctx) -> Result<Value, String> {
 pub fn f16_test_values(n: usize) -> Vec<f32> {
     let h = |bits: u32| f32::from_bits(bits);
     let mut v: Vec<f32> = vec![
-        1.0, -1.0, 0.0, -0.0, 0.5, 2.0, 65504.0, -65504.0, 65519.0, 65520.0, 65536.0, 1e6, -1e6,
-        f32::INFINITY, f32::NEG_INFINITY, f32::NAN, h(0x7fc0_1234), h(0xffc0_0000), h(0x7f80_0001),
-        1.0 + 1.0 / 2048.0, 1.0 + 3.0 / 2048.0, 1.0 + 1.0 / 4096.0, 1.0 + 3.0 / 4096.0, -(1.0 + 3.0 / 4096.0),
-        2f32.powi(-14), 2f32.powi(-15), 2f32.powi(-24), 2f32.powi(-25), 2f32.powi(-26), 3.0 * 2f32.powi(-26),
-        -2f32.powi(-24), 1e-10, -1e-10, 0.1, 0.2, 0.3, 1.0 / 3.0, -1.0 / 3.0, 1000.1, 2049.0, 4097.0,
+        1.0,
+        -1.0,
+        0.0,
+        -0.0,
+        0.5,
+        2.0,
+        65504.0,
+        -65504.0,
+        65519.0,
+        65520.0,
+        65536.0,
+        1e6,
+        -1e6,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        h(0x7fc0_1234),
+        h(0xffc0_0000),
+        h(0x7f80_0001),
+        1.0 + 1.0 / 2048.0,
+        1.0 + 3.0 / 2048.0,
+        1.0 + 1.0 / 4096.0,
+        1.0 + 3.0 / 4096.0,
+        -(1.0 + 3.0 / 4096.0),
+        2f32.powi(-14),
+        2f32.powi(-15),
+        2f32.powi(-24),
+        2f32.powi(-25),
+        2f32.powi(-26),
+        3.0 * 2f32.powi(-26),
+        -2f32.powi(-24),
+        1e-10,
+        -1e-10,
+        0.1,
+        0.2,
+        0.3,
+        1.0 / 3.0,
+        -1.0 / 3.0,
+        1000.1,
+        2049.0,
+        4097.0,
     ];
     for (i, r) in splitmix(16, n).into_iter().enumerate() {
         if v.len() >= n {
@@ -773,21 +1037,45 @@ fn phase_f16(cx: &mut Ctx) -> Result<Value, String> {
     }
     t.content = "R32F: block b = (j/2)*16 + i/2 holds f16_test_values(1024)[4b .. 4b+4], slot (j%2)*2 + i%2".into();
     let tex = cx.texture(&t)?;
-    let qs: Vec<[u32; 8]> = (0..256).map(|b| rq([f(((b % 16) * 2 + 1) as f32 / 32.0), f(((b / 16) * 2 + 1) as f32 / 32.0), 0, 0], [0; 4])).collect();
+    let qs: Vec<[u32; 8]> = (0..256)
+        .map(|b| {
+            rq(
+                [
+                    f(((b % 16) * 2 + 1) as f32 / 32.0),
+                    f(((b / 16) * 2 + 1) as f32 / 32.0),
+                    0,
+                    0,
+                ],
+                [0; 4],
+            )
+        })
+        .collect();
     runs.push(cx.raw_run("2d", &tex, "f16vals", &qs));
-    for v in patch::variants().iter().filter(|v| v.name.starts_with("f16") && !v.risky) {
+    for v in patch::variants()
+        .iter()
+        .filter(|v| v.name.starts_with("f16") && !v.risky)
+    {
         let n = if v.mask == 0xf { 256 } else { 32 };
         runs.push(cx.raw_run(&v.name, &tex, "f16vals", &qs[..n]));
     }
     cx.drop_texture(tex)?;
     // UNORM8 codes straight to F16.
-    let (tu, qu) = block_texture("unorm8_blocks", cuda::FMT_U8, 1, 256, 16, "2x2 blocks, block b = code b");
+    let (tu, qu) = block_texture(
+        "unorm8_blocks",
+        cuda::FMT_U8,
+        1,
+        256,
+        16,
+        "2x2 blocks, block b = code b",
+    );
     let tex = cx.texture(&tu)?;
     let qr: Vec<[u32; 8]> = qu.iter().map(|q| rq([q[0], q[1], 0, 0], [0; 4])).collect();
     runs.push(cx.raw_run("f16rn_mf", &tex, "unorm8_blocks", &qr));
     runs.push(cx.raw_run("f16rz_mf", &tex, "unorm8_blocks", &qr));
     cx.drop_texture(tex)?;
-    Ok(json!({ "values_f32_bits": vals.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), "runs": runs }))
+    Ok(
+        json!({ "values_f32_bits": vals.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), "runs": runs }),
+    )
 }
 
 fn rgba_index_texture() -> TexSpec {
@@ -797,7 +1085,8 @@ fn rgba_index_texture() -> TexSpec {
     for j in 0..4 {
         for i in 0..4 {
             for c in 0..4 {
-                t.data.extend_from_slice(&((1 + i + 4 * j + 100 * c) as f32).to_le_bytes());
+                t.data
+                    .extend_from_slice(&((1 + i + 4 * j + 100 * c) as f32).to_le_bytes());
             }
         }
     }
@@ -809,10 +1098,23 @@ fn phase_masks(cx: &mut Ctx) -> Result<Value, String> {
     let mut runs = Vec::new();
     let t = rgba_index_texture();
     let tex = cx.texture(&t)?;
-    let qs = [rq([f(0.5), f(0.5), 0, 0], [0; 4]), rq([f(0.25), f(0.75), 0, 0], [0; 4])];
+    let qs = [
+        rq([f(0.5), f(0.5), 0, 0], [0; 4]),
+        rq([f(0.25), f(0.75), 0, 0], [0; 4]),
+    ];
     let names: Vec<String> = patch::variants()
         .into_iter()
-        .filter(|v| !v.risky && (v.name.starts_with("mask_") || v.name.starts_with("rd2rz") || v.name.starts_with("ev_") || v.name == "nodep" || v.name.starts_with("2d")) && !v.name.contains("ptp") && !v.name.contains("aoffi") && !v.name.contains("dc"))
+        .filter(|v| {
+            !v.risky
+                && (v.name.starts_with("mask_")
+                    || v.name.starts_with("rd2rz")
+                    || v.name.starts_with("ev_")
+                    || v.name == "nodep"
+                    || v.name.starts_with("2d"))
+                && !v.name.contains("ptp")
+                && !v.name.contains("aoffi")
+                && !v.name.contains("dc")
+        })
         .map(|v| v.name)
         .collect();
     for n in names {
@@ -828,7 +1130,17 @@ fn phase_pred(cx: &mut Ctx) -> Result<Value, String> {
     let rqs: Vec<[u32; 8]> = qs.iter().map(|q| rq([q[0], q[1], 0, 0], [0; 4])).collect();
     let mut notes = Vec::new();
     for sparse in [false, true] {
-        let mut t = index_texture(if sparse { "sparse256_unmapped" } else { "dense256" }, Kind::D2, 256, 256, 1);
+        let mut t = index_texture(
+            if sparse {
+                "sparse256_unmapped"
+            } else {
+                "dense256"
+            },
+            Kind::D2,
+            256,
+            256,
+            1,
+        );
         t.sparse = sparse;
         t.gather_flag = false;
         if sparse {
@@ -847,8 +1159,10 @@ fn phase_pred(cx: &mut Ctx) -> Result<Value, String> {
         }
         cx.drop_texture(tex)?;
     }
-    Ok(json!({ "pred_store": cx.layout.raw.pred_store, "pred_stored_if_set": cx.layout.raw.pred_stored_if_set,
-               "pred_stored_if_clear": cx.layout.raw.pred_stored_if_clear, "notes": notes, "runs": runs }))
+    Ok(
+        json!({ "pred_store": cx.layout.raw.pred_store, "pred_stored_if_set": cx.layout.raw.pred_stored_if_set,
+               "pred_stored_if_clear": cx.layout.raw.pred_stored_if_clear, "notes": notes, "runs": runs }),
+    )
 }
 
 /// Directions for the cube tests: face centres, points near edges and corners, and ties.
@@ -877,7 +1191,14 @@ pub fn cube_directions() -> Vec<[f32; 3]> {
         }
     }
     // Ties of the major axis.
-    v.extend([[1.0, 1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 0.5, 1.0], [1.0, 1.0, 1.0], [-1.0, -1.0, -1.0], [1.0, -1.0, 0.0]]);
+    v.extend([
+        [1.0, 1.0, 0.5],
+        [0.5, 1.0, 1.0],
+        [1.0, 0.5, 1.0],
+        [1.0, 1.0, 1.0],
+        [-1.0, -1.0, -1.0],
+        [1.0, -1.0, 0.0],
+    ]);
     v
 }
 
@@ -891,7 +1212,10 @@ fn phase_cube(cx: &mut Ctx) -> Result<Value, String> {
             t.flags |= cuda::TRSF_SEAMLESS_CUBEMAP;
         }
         let tex = cx.texture(&t)?;
-        let qn: Vec<[u32; 7]> = dirs.iter().map(|d| nq([f(d[0]), f(d[1]), f(d[2]), 0], (0, 0), 0.0)).collect();
+        let qn: Vec<[u32; 7]> = dirs
+            .iter()
+            .map(|d| nq([f(d[0]), f(d[1]), f(d[2]), 0], (0, 0), 0.0))
+            .collect();
         runs.push(cx.nat_run("nat_cube_r", &tex, name, &qn));
         if seamless {
             runs.push(cx.nat_run("nat_cube_g", &tex, name, &qn));
@@ -931,16 +1255,54 @@ fn phase_layers(cx: &mut Ctx) -> Result<Value, String> {
     let t = index_texture("idx8x4layers", Kind::Layered, 8, 8, 4);
     let tex = cx.texture(&t)?;
     let c = f(4.25 / 8.0);
-    let ptx_layers: [i32; 12] = [i32::MIN, -70000, -1, 0, 1, 2, 3, 4, 5, 65535, 65536, i32::MAX];
-    let qn: Vec<[u32; 7]> = ptx_layers.iter().map(|&l| nq([l as u32, c, c, 0], (0, 0), 0.0)).collect();
+    let ptx_layers: [i32; 12] = [
+        i32::MIN,
+        -70000,
+        -1,
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        65535,
+        65536,
+        i32::MAX,
+    ];
+    let qn: Vec<[u32; 7]> = ptx_layers
+        .iter()
+        .map(|&l| nq([l as u32, c, c, 0], (0, 0), 0.0))
+        .collect();
     runs.push(cx.nat_run("nat_a2d_r", &tex, "idx8x4layers", &qn));
     let raw_layers: [u32; 18] = [
-        0, 1, 2, 3, 4, 5, 0xffff, 0x1_0000, 0x1_0001, 0x1_0003, 0x1_ffff, 0xffff_0001, 0xffff_ffff,
-        0x8000_0000, 0x7fff_ffff, 0x3f80_0000, 0x4000_0000, 0x0002_0002,
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        0xffff,
+        0x1_0000,
+        0x1_0001,
+        0x1_0003,
+        0x1_ffff,
+        0xffff_0001,
+        0xffff_ffff,
+        0x8000_0000,
+        0x7fff_ffff,
+        0x3f80_0000,
+        0x4000_0000,
+        0x0002_0002,
     ];
-    let qr: Vec<[u32; 8]> = raw_layers.iter().map(|&l| rq([l, c, c, 0], [0; 4])).collect();
+    let qr: Vec<[u32; 8]> = raw_layers
+        .iter()
+        .map(|&l| rq([l, c, c, 0], [0; 4]))
+        .collect();
     runs.push(cx.raw_run("a2d", &tex, "idx8x4layers", &qr));
-    let qo: Vec<[u32; 7]> = [0i32, 2, 5].iter().map(|&l| nq([l as u32, c, c, 0], (1, -1), 0.0)).collect();
+    let qo: Vec<[u32; 7]> = [0i32, 2, 5]
+        .iter()
+        .map(|&l| nq([l as u32, c, c, 0], (1, -1), 0.0))
+        .collect();
     runs.push(cx.nat_run("nat_a2d_r_aoffi", &tex, "idx8x4layers", &qo));
     cx.drop_texture(tex)?;
     Ok(json!({ "ptx_layers": ptx_layers, "raw_layers": raw_layers, "runs": runs }))
@@ -952,20 +1314,34 @@ fn phase_dc(cx: &mut Ctx) -> Result<Value, String> {
     drefs.extend((0..17).map(|k| 0.05 + 0.1 * k as f32));
     drefs.extend([2.0, f32::INFINITY, f32::NAN]);
     for filter in [cuda::FILTER_POINT, cuda::FILTER_LINEAR] {
-        let name = if filter == cuda::FILTER_POINT { "depth4_point" } else { "depth4_linear" };
+        let name = if filter == cuda::FILTER_POINT {
+            "depth4_point"
+        } else {
+            "depth4_linear"
+        };
         let mut t = index_texture(name, Kind::D2, 4, 4, 1);
         t.filter = filter;
-        t.data = (0..16).flat_map(|x| (0.1 * x as f32).to_le_bytes()).collect();
+        t.data = (0..16)
+            .flat_map(|x| (0.1 * x as f32).to_le_bytes())
+            .collect();
         t.content = "R32F: texel x = i + 4j holds 0.1 * x".into();
         let tex = cx.texture(&t)?;
-        let qn: Vec<[u32; 7]> = drefs.iter().map(|&d| nq([f(0.5), f(0.5), 0, 0], (0, 0), d)).collect();
+        let qn: Vec<[u32; 7]> = drefs
+            .iter()
+            .map(|&d| nq([f(0.5), f(0.5), 0, 0], (0, 0), d))
+            .collect();
         runs.push(cx.nat_run("nat_2d_r_dc", &tex, name, &qn));
         runs.push(cx.nat_run("nat_2d_r", &tex, name, &qn));
-        let qr: Vec<[u32; 8]> = drefs.iter().map(|&d| rq([f(0.5), f(0.5), 0, 0], [f(d), 0, 0, 0])).collect();
+        let qr: Vec<[u32; 8]> = drefs
+            .iter()
+            .map(|&d| rq([f(0.5), f(0.5), 0, 0], [f(d), 0, 0, 0]))
+            .collect();
         runs.push(cx.raw_run("2d_dc", &tex, name, &qr));
         cx.drop_texture(tex)?;
     }
-    Ok(json!({ "drefs_f32_bits": drefs.iter().map(|d| d.to_bits()).collect::<Vec<_>>(), "runs": runs }))
+    Ok(
+        json!({ "drefs_f32_bits": drefs.iter().map(|d| d.to_bits()).collect::<Vec<_>>(), "runs": runs }),
+    )
 }
 
 fn phase_scr(cx: &mut Ctx) -> Result<Value, String> {
@@ -997,15 +1373,21 @@ fn phase_scr(cx: &mut Ctx) -> Result<Value, String> {
         .map(|(q, (a, b))| json!({ "query": q, "scr_clear": a, "scr_set": b }))
         .collect();
     let ndiff = base.iter().zip(&scr).filter(|(a, b)| a != b).count();
-    Ok(json!({ "texture": "idx16", "queries": qs.len(), "differing": ndiff, "first_differences": diffs,
-               "sass_clear": cx.sass_of("raw:2d"), "sass_set": cx.sass_of("raw:scr") }))
+    Ok(
+        json!({ "texture": "idx16", "queries": qs.len(), "differing": ndiff, "first_differences": diffs,
+               "sass_clear": cx.sass_of("raw:2d"), "sass_set": cx.sass_of("raw:scr") }),
+    )
 }
 
 fn phase_risky(cx: &mut Ctx, variant: &str) -> Result<Value, String> {
     let (t, qs): (TexSpec, Vec<[u32; 8]>) = match variant {
-        "risky_cube_aoffi" | "risky_cube_ptp" => {
-            (index_texture("cube8", Kind::Cube, 8, 8, 6), vec![rq([f(1.0), f(0.3), f(-0.2), 0], [1 | 1 << 8, 0x0101_0101, 0, 0])])
-        }
+        "risky_cube_aoffi" | "risky_cube_ptp" => (
+            index_texture("cube8", Kind::Cube, 8, 8, 6),
+            vec![rq(
+                [f(1.0), f(0.3), f(-0.2), 0],
+                [1 | 1 << 8, 0x0101_0101, 0, 0],
+            )],
+        ),
         "risky_f16rn_int" => {
             let mut t = index_texture("u8_int", Kind::D2, 4, 4, 1);
             t.format = cuda::FMT_U8;
@@ -1013,9 +1395,18 @@ fn phase_risky(cx: &mut Ctx, variant: &str) -> Result<Value, String> {
             t.data = (0..16).map(|x| x as u8 * 16 + 1).collect();
             (t, vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])])
         }
-        "risky_2d_on_array" => (index_texture("idx8x4layers", Kind::Layered, 8, 8, 4), vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])]),
-        "risky_rd_odd_overlap" => (rgba_index_texture(), vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])]),
-        _ => (index_texture("idx4", Kind::D2, 4, 4, 1), vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])]),
+        "risky_2d_on_array" => (
+            index_texture("idx8x4layers", Kind::Layered, 8, 8, 4),
+            vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])],
+        ),
+        "risky_rd_odd_overlap" => (
+            rgba_index_texture(),
+            vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])],
+        ),
+        _ => (
+            index_texture("idx4", Kind::D2, 4, 4, 1),
+            vec![rq([f(0.5), f(0.5), 0, 0], [0; 4])],
+        ),
     };
     let tex = cx.texture(&t)?;
     let run = cx.raw_run(variant, &tex, &t.name, &qs);
@@ -1038,7 +1429,10 @@ pub fn run_child(name: &str, out: &Path) -> Result<(), String> {
     let data = if let Some(v) = name.strip_prefix("risky:") {
         phase_risky(&mut cx, v)
     } else {
-        let p = PHASES.iter().find(|p| p.name == name).ok_or_else(|| format!("no phase {name}"))?;
+        let p = PHASES
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| format!("no phase {name}"))?;
         (p.run)(&mut cx)
     };
     let (ok, data, error) = match data {
@@ -1073,10 +1467,18 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 /// The current UTC time, ISO 8601.
 pub fn utc_now() -> String {
-    let s = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+    let s = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
     let (y, m, d) = civil_from_days(s.div_euclid(86_400));
     let t = s.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", t / 3600, t / 60 % 60, t % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        t / 3600,
+        t / 60 % 60,
+        t % 60
+    )
 }
 
 fn run_one(name: &str, out: &Path, limit: Duration) -> Value {
@@ -1085,7 +1487,12 @@ fn run_one(name: &str, out: &Path, limit: Duration) -> Value {
         Ok(e) => e,
         Err(e) => return json!({ "phase": name, "outcome": "not started", "error": e.to_string() }),
     };
-    let child = Command::new(exe).args(["child", "--phase", name, "--out"]).arg(out).stdout(Stdio::null()).stderr(Stdio::piped()).spawn();
+    let child = Command::new(exe)
+        .args(["child", "--phase", name, "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn();
     let mut child = match child {
         Ok(c) => c,
         Err(e) => return json!({ "phase": name, "outcome": "not started", "error": e.to_string() }),
@@ -1106,7 +1513,14 @@ fn run_one(name: &str, out: &Path, limit: Duration) -> Value {
     if let Some(mut e) = child.stderr.take() {
         let _ = e.read_to_string(&mut err);
     }
-    let tail: String = err.chars().rev().take(2000).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = err
+        .chars()
+        .rev()
+        .take(2000)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     json!({
         "phase": name,
         "outcome": match status { Some(s) if s.success() => "ok".to_string(), Some(s) => format!("exit {s}"), None => format!("killed after {}s", limit.as_secs()) },
@@ -1130,7 +1544,10 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
     // The parent's context stays until exit; the phases run in processes of their own.
     let _ = &cuda;
     let date = utc_now();
-    eprintln!("tld4-hw-probe: {} (driver API {}), {date}", device["name"], device["driver_api_version"]);
+    eprintln!(
+        "tld4-hw-probe: {} (driver API {}), {date}",
+        device["name"], device["driver_api_version"]
+    );
     let mut names: Vec<String> = PHASES.iter().map(|p| p.name.to_string()).collect();
     names.extend(risky_phases());
     if !only.is_empty() {
@@ -1148,12 +1565,18 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
         let left = budget_s.saturating_sub(started.elapsed().as_secs()).max(10);
         let limit = Duration::from_secs((if n.starts_with("risky:") { 30 } else { 120 }).min(left));
         let r = run_one(n, out, limit);
-        eprintln!("  {n}: {} ({:.1}s)", r["outcome"].as_str().unwrap_or("?"), r["seconds"].as_f64().unwrap_or(0.0));
+        eprintln!(
+            "  {n}: {} ({:.1}s)",
+            r["outcome"].as_str().unwrap_or("?"),
+            r["seconds"].as_f64().unwrap_or(0.0)
+        );
         children.push(r);
     }
     let mut phases = serde_json::Map::new();
     for n in &names {
-        let file = out.join("phases").join(format!("{}.json", n.replace(':', "_")));
+        let file = out
+            .join("phases")
+            .join(format!("{}.json", n.replace(':', "_")));
         if let Ok(s) = std::fs::read_to_string(&file) {
             if let Ok(v) = serde_json::from_str::<Value>(&s) {
                 phases.insert(n.clone(), v);
@@ -1195,7 +1618,10 @@ mod tests {
         assert_eq!(s[3], 0.5f32.to_bits());
         assert_eq!(s[4] - s[3], 2);
         let r = rle(&[1, 2, 3, 4], &[[0; 5], [0; 5], [1, 0, 0, 0, 0], [0; 5]]);
-        assert_eq!(r, vec![(1, 2, [0; 5]), (3, 3, [1, 0, 0, 0, 0]), (4, 4, [0; 5])]);
+        assert_eq!(
+            r,
+            vec![(1, 2, [0; 5]), (3, 3, [1, 0, 0, 0, 0]), (4, 4, [0; 5])]
+        );
     }
 
     #[test]
@@ -1204,19 +1630,42 @@ mod tests {
         assert_eq!(t.data.len(), 4 * 2 * 3 * 4);
         // Texel (3, 1) of layer 2: 1 + 3 + 4 + 16 = 24.
         let at = ((2 * 2 + 1) * 4 + 3) * 4;
-        assert_eq!(f32::from_le_bytes(t.data[at..at + 4].try_into().unwrap()), 24.0);
+        assert_eq!(
+            f32::from_le_bytes(t.data[at..at + 4].try_into().unwrap()),
+            24.0
+        );
         let (b, qs) = block_texture("b", cuda::FMT_U16, 2, 300, 16, "");
         assert_eq!((b.w, b.h), (32, 38));
         assert_eq!(qs.len(), 300);
         // Block 17 is (1, 1): texels (2..4, 2..4) hold 17.
         let at = (3 * 32 + 3) * 2;
-        assert_eq!(u16::from_le_bytes(b.data[at..at + 2].try_into().unwrap()), 17);
+        assert_eq!(
+            u16::from_le_bytes(b.data[at..at + 2].try_into().unwrap()),
+            17
+        );
         assert_eq!(f32::from_bits(qs[17][0]), 3.0 / 32.0);
     }
 
     #[test]
     fn every_phase_variant_exists() {
-        for v in ["2d", "2d_aoffi", "2d_ptp", "2d_ptp_dc", "a2d_ptp", "f16rn_mf", "f16rz_mf", "pred_pt", "pred_p1", "cube", "scr_cube", "acube", "a2d", "2d_dc", "scr", "same_2d_aoffi_dc"] {
+        for v in [
+            "2d",
+            "2d_aoffi",
+            "2d_ptp",
+            "2d_ptp_dc",
+            "a2d_ptp",
+            "f16rn_mf",
+            "f16rz_mf",
+            "pred_pt",
+            "pred_p1",
+            "cube",
+            "scr_cube",
+            "acube",
+            "a2d",
+            "2d_dc",
+            "scr",
+            "same_2d_aoffi_dc",
+        ] {
             assert!(patch::variant(v).is_some(), "{v}");
         }
         assert_eq!(risky_phases().len(), 6);

@@ -103,7 +103,14 @@ pub fn nat_kernels() -> Vec<NatKernel> {
         if dc {
             name.push_str("_dc");
         }
-        v.push(NatKernel { name, geom, comp, dtype, aoffi, dc });
+        v.push(NatKernel {
+            name,
+            geom,
+            comp,
+            dtype,
+            aoffi,
+            dc,
+        });
     };
     for comp in ['r', 'g', 'b', 'a'] {
         push(Geom::D2, comp, "f32", false, false);

@@ -59,11 +59,19 @@ pub fn f32_to_f16(x: f32, mode: HalfRound) -> u16 {
     let exp = ((b >> 23) & 0xff) as i32;
     let man = b & 0x7f_ffff;
     if exp == 0xff {
-        return if man == 0 { sign | 0x7c00 } else { sign | 0x7e00 | (man >> 13) as u16 };
+        return if man == 0 {
+            sign | 0x7c00
+        } else {
+            sign | 0x7e00 | (man >> 13) as u16
+        };
     }
     // Value = 1.man * 2^(exp-127); half: normal exponents -14..15.
     let e = exp - 127;
-    let full: u64 = if exp == 0 { man as u64 } else { (man | 0x80_0000) as u64 }; // * 2^(e_eff - 23)
+    let full: u64 = if exp == 0 {
+        man as u64
+    } else {
+        (man | 0x80_0000) as u64
+    }; // * 2^(e_eff - 23)
     let e_eff = if exp == 0 { -126 } else { e };
     // Target: integer count of half ulps; half ulp = 2^(max(e_eff, -14) - 10).
     let ulp_exp = e_eff.max(-14) - 10;
@@ -95,7 +103,12 @@ pub fn f32_to_f16(x: f32, mode: HalfRound) -> u16 {
         }
     };
     if bits >= 0x7c00 {
-        return sign | if mode == HalfRound::Rn { 0x7c00 } else { 0x7bff };
+        return sign
+            | if mode == HalfRound::Rn {
+                0x7c00
+            } else {
+                0x7bff
+            };
     }
     sign | bits as u16
 }
@@ -108,7 +121,9 @@ pub fn f16_to_f32(h: u16) -> f32 {
     match e {
         0 => sign * m * 2f32.powi(-24),
         31 if m == 0.0 => sign * f32::INFINITY,
-        31 => f32::from_bits(0x7fc0_0000 | ((h & 0x3ff) as u32) << 13 | ((h & 0x8000) as u32) << 16),
+        31 => {
+            f32::from_bits(0x7fc0_0000 | ((h & 0x3ff) as u32) << 13 | ((h & 0x8000) as u32) << 16)
+        }
         _ => sign * (1.0 + m / 1024.0) * 2f32.powi(e - 15),
     }
 }
@@ -121,7 +136,17 @@ fn u(v: &Value) -> u32 {
 }
 
 fn rows(v: &Value) -> Vec<Vec<u32>> {
-    v.as_array().map(|a| a.iter().map(|r| r.as_array().map(|x| x.iter().map(u).collect()).unwrap_or_default()).collect()).unwrap_or_default()
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|r| {
+                    r.as_array()
+                        .map(|x| x.iter().map(u).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// One recorded run.
@@ -150,7 +175,8 @@ fn run_views(v: &Value) -> Vec<RunView> {
 }
 
 fn find<'a>(runs: &'a [RunView], kernel: &str, texture: &str) -> Option<&'a RunView> {
-    runs.iter().find(|r| r.kernel == kernel && (texture.is_empty() || r.texture == texture))
+    runs.iter()
+        .find(|r| r.kernel == kernel && (texture.is_empty() || r.texture == texture))
 }
 
 /// A gathered value of an index texture (1 + i + w*j + w*h*l) as (l, i, j), or None.
@@ -182,7 +208,11 @@ struct Section {
 }
 
 fn section(title: &str) -> Section {
-    Section { title: title.into(), lines: Vec::new(), summary: json!({}) }
+    Section {
+        title: title.into(),
+        lines: Vec::new(),
+        summary: json!({}),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,32 +242,73 @@ fn basics(ph: &Value) -> Section {
             *orders.entry(slots.join(" ")).or_default() += 1;
         }
     }
-    s.lines.push(format!("Slots (x, y, z, w) relative to (i0, j0), interior footprints: {orders:?}"));
-    s.lines.push("Vulkan's order would read `(+0,+1) (+1,+1) (+1,+0) (+0,+0)`.".into());
+    s.lines.push(format!(
+        "Slots (x, y, z, w) relative to (i0, j0), interior footprints: {orders:?}"
+    ));
+    s.lines
+        .push("Vulkan's order would read `(+0,+1) (+1,+1) (+1,+0) (+0,+0)`.".into());
     let mut checks = serde_json::Map::new();
     let eq = |a: &str, b: &str, cols: usize| -> Option<(usize, usize)> {
         let (x, y) = (find(&runs, a, "")?, find(&runs, b, "")?);
-        let same = x.results.iter().zip(&y.results).filter(|(p, q)| p[..cols] == q[1..1 + cols]).count();
+        let same = x
+            .results
+            .iter()
+            .zip(&y.results)
+            .filter(|(p, q)| p[..cols] == q[1..1 + cols])
+            .count();
         Some((same, x.results.len()))
     };
     for (a, b, what) in [
-        ("nat_2d_r", "raw:2d", "raw `2d` (A = {u, v}) against PTX tld4.r.2d"),
-        ("nat_2d_r_aoffi_dc", "raw:same_2d_aoffi_dc", "raw copy of ptxas's AOFFI.DC word against PTX"),
-        ("nat_2d_r_aoffi_dc", "raw (unpatched)", "the unpatched raw kernel against PTX"),
+        (
+            "nat_2d_r",
+            "raw:2d",
+            "raw `2d` (A = {u, v}) against PTX tld4.r.2d",
+        ),
+        (
+            "nat_2d_r_aoffi_dc",
+            "raw:same_2d_aoffi_dc",
+            "raw copy of ptxas's AOFFI.DC word against PTX",
+        ),
+        (
+            "nat_2d_r_aoffi_dc",
+            "raw (unpatched)",
+            "the unpatched raw kernel against PTX",
+        ),
     ] {
         if let Some((same, n)) = eq(a, b, 4) {
-            s.lines.push(format!("- {what}: {same} of {n} queries give the same four words."));
+            s.lines.push(format!(
+                "- {what}: {same} of {n} queries give the same four words."
+            ));
             checks.insert(b.into(), json!({ "same": same, "of": n }));
         }
     }
-    if let (Some(a), Some(b)) = (find(&runs, "nat_2d_r", "idx8"), find(&runs, "nat_2d_r", "idx8_nogatherflag")) {
-        let same = a.results.iter().zip(&b.results).filter(|(p, q)| p == q).count();
-        s.lines.push(format!("- Without CUDA_ARRAY3D_TEXTURE_GATHER: {same} of {} queries unchanged.", a.results.len()));
+    if let (Some(a), Some(b)) = (
+        find(&runs, "nat_2d_r", "idx8"),
+        find(&runs, "nat_2d_r", "idx8_nogatherflag"),
+    ) {
+        let same = a
+            .results
+            .iter()
+            .zip(&b.results)
+            .filter(|(p, q)| p == q)
+            .count();
+        s.lines.push(format!(
+            "- Without CUDA_ARRAY3D_TEXTURE_GATHER: {same} of {} queries unchanged.",
+            a.results.len()
+        ));
         checks.insert("no_gather_flag_same".into(), json!(same));
     }
     for k in ["nat_2d_r_s32", "nat_2d_r_u32"] {
         if let (Some(a), Some(b)) = (find(&runs, "nat_2d_r", "idx8"), find(&runs, k, "idx8")) {
-            s.lines.push(format!("- {k} (same word as f32, per ptxas): same results in {} of {} queries.", a.results.iter().zip(&b.results).filter(|(p, q)| p == q).count(), a.results.len()));
+            s.lines.push(format!(
+                "- {k} (same word as f32, per ptxas): same results in {} of {} queries.",
+                a.results
+                    .iter()
+                    .zip(&b.results)
+                    .filter(|(p, q)| p == q)
+                    .count(),
+                a.results.len()
+            ));
         }
     }
     s.summary = json!({ "slot_orders": orders, "patch_checks": checks });
@@ -245,10 +316,15 @@ fn basics(ph: &Value) -> Section {
 }
 
 fn subtexel(ph: &Value) -> Section {
-    let mut s = section("Sub-texel precision and rounding of texel selection (phase subtexel) - open question 3");
+    let mut s = section(
+        "Sub-texel precision and rounding of texel selection (phase subtexel) - open question 3",
+    );
     let mut out = Vec::new();
     s.lines.push("For each sweep: where the smaller texel index of the footprint turns from k-1 to k, as d = (x*size - 0.5 - k) * 256 (x the coordinate; d in 1/256 texel). Candidate rules: floor of an exact x*size - 0.5 puts the turn at d = 0; rounding x*size - 0.5 to 8 fractional bits (nearest) puts it at d = -0.5; truncating to 8 bits also at d = 0.".into());
-    s.lines.push("| texture | axis | k | normalized | filter | turns | last before (d) | first after (d) |".into());
+    s.lines.push(
+        "| texture | axis | k | normalized | filter | turns | last before (d) | first after (d) |"
+            .into(),
+    );
     s.lines.push("|---|---|---|---|---|---|---|---|".into());
     for sw in ph["data"]["sweeps"].as_array().into_iter().flatten() {
         let (w, h) = (u(&sw["w"]), u(&sw["h"]));
@@ -261,10 +337,22 @@ fn subtexel(ph: &Value) -> Section {
             .as_array()
             .into_iter()
             .flatten()
-            .map(|r| (u(&r[0]), u(&r[1]), r[2].as_array().map(|x| x.iter().map(u).collect()).unwrap_or_default()))
+            .map(|r| {
+                (
+                    u(&r[0]),
+                    u(&r[1]),
+                    r[2].as_array()
+                        .map(|x| x.iter().map(u).collect())
+                        .unwrap_or_default(),
+                )
+            })
             .collect();
         let idx_of = |res: &[u32]| -> Option<i64> {
-            res[..4].iter().filter_map(|&b| texel_of(b, w, h)).map(|(_, i, j)| if axis == "u" { i as i64 } else { j as i64 }).min()
+            res[..4]
+                .iter()
+                .filter_map(|&b| texel_of(b, w, h))
+                .map(|(_, i, j)| if axis == "u" { i as i64 } else { j as i64 })
+                .min()
         };
         let d_of = |bits: u32| (f32::from_bits(bits) as f64 * scale - 0.5 - k as f64) * 256.0;
         let mut turns = Vec::new();
@@ -276,9 +364,19 @@ fn subtexel(ph: &Value) -> Section {
         }
         let (lb, fa) = turns
             .first()
-            .map(|t| (format!("{:.6}", t["d_last_before"].as_f64().unwrap_or(f64::NAN)), format!("{:.6}", t["d_first_after"].as_f64().unwrap_or(f64::NAN))))
+            .map(|t| {
+                (
+                    format!("{:.6}", t["d_last_before"].as_f64().unwrap_or(f64::NAN)),
+                    format!("{:.6}", t["d_first_after"].as_f64().unwrap_or(f64::NAN)),
+                )
+            })
             .unwrap_or(("-".into(), "-".into()));
-        s.lines.push(format!("| {} | {axis} | {k} | {normalized} | {} | {} | {lb} | {fa} |", sw["texture"].as_str().unwrap_or(""), sw["filter"], turns.len()));
+        s.lines.push(format!(
+            "| {} | {axis} | {k} | {normalized} | {} | {} | {lb} | {fa} |",
+            sw["texture"].as_str().unwrap_or(""),
+            sw["filter"],
+            turns.len()
+        ));
         out.push(json!({ "texture": sw["texture"], "axis": axis, "k": k, "normalized": normalized, "filter": sw["filter"],
                          "stride_ulps": sw["stride_ulps"], "turns": turns }));
     }
@@ -290,16 +388,39 @@ fn unorm(ph: &Value) -> Section {
     let mut s = section("UNORM/SNORM -> float (phase unorm) - open question 5");
     let mut sum = serde_json::Map::new();
     let d = &ph["data"];
-    for (name, bits, signed) in [("unorm8", 8u32, false), ("snorm8", 8, true), ("unorm16", 16, false), ("snorm16", 16, true)] {
-        let Some(hex) = d[name]["table_hex"].as_str() else { continue };
-        let table: Vec<u32> = hex.as_bytes().chunks(8).map(|c| u32::from_str_radix(std::str::from_utf8(c).unwrap_or("0"), 16).unwrap_or(0)).collect();
-        let max = if signed { (1u64 << (bits - 1)) - 1 } else { (1u64 << bits) - 1 };
+    for (name, bits, signed) in [
+        ("unorm8", 8u32, false),
+        ("snorm8", 8, true),
+        ("unorm16", 16, false),
+        ("snorm16", 16, true),
+    ] {
+        let Some(hex) = d[name]["table_hex"].as_str() else {
+            continue;
+        };
+        let table: Vec<u32> = hex
+            .as_bytes()
+            .chunks(8)
+            .map(|c| u32::from_str_radix(std::str::from_utf8(c).unwrap_or("0"), 16).unwrap_or(0))
+            .collect();
+        let max = if signed {
+            (1u64 << (bits - 1)) - 1
+        } else {
+            (1u64 << bits) - 1
+        };
         let (mut cr, mut recip) = (0usize, 0usize);
         let mut mism = Vec::new();
         for (code, &got) in table.iter().enumerate() {
-            let c: i64 = if signed { ((code as i64) << (64 - bits)) >> (64 - bits) } else { code as i64 };
+            let c: i64 = if signed {
+                ((code as i64) << (64 - bits)) >> (64 - bits)
+            } else {
+                code as i64
+            };
             // Correctly rounded c/max, clamped at -1 for SNORM (Vulkan's conversion formula).
-            let want = if c < 0 { -ratio_to_f32((-c) as u64, max).min(1.0) } else { ratio_to_f32(c as u64, max) };
+            let want = if c < 0 {
+                -ratio_to_f32((-c) as u64, max).min(1.0)
+            } else {
+                ratio_to_f32(c as u64, max)
+            };
             let rec = c as f32 * (1.0f32 / max as f32);
             let rec = if rec < -1.0 { -1.0 } else { rec };
             if got == want.to_bits() {
@@ -321,7 +442,11 @@ fn unorm(ph: &Value) -> Section {
                                         "differing_components": d[name]["blocks_with_differing_components"] }));
     }
     if let Some(hex) = d["half"]["table_hex"].as_str() {
-        let table: Vec<u32> = hex.as_bytes().chunks(8).map(|c| u32::from_str_radix(std::str::from_utf8(c).unwrap_or("0"), 16).unwrap_or(0)).collect();
+        let table: Vec<u32> = hex
+            .as_bytes()
+            .chunks(8)
+            .map(|c| u32::from_str_radix(std::str::from_utf8(c).unwrap_or("0"), 16).unwrap_or(0))
+            .collect();
         let (mut exact, mut nan_forms) = (0usize, BTreeMap::<String, usize>::new());
         for (h, &got) in table.iter().enumerate() {
             let want = f16_to_f32(h as u16);
@@ -331,16 +456,50 @@ fn unorm(ph: &Value) -> Section {
                 exact += 1;
             }
         }
-        s.lines.push(format!("- half: {exact} of {} non-NaN codes exact; NaN codes read as {nan_forms:?}", table.len() - nan_forms.values().sum::<usize>()));
-        sum.insert("half".into(), json!({ "exact_non_nan": exact, "nan_results": nan_forms }));
+        s.lines.push(format!(
+            "- half: {exact} of {} non-NaN codes exact; NaN codes read as {nan_forms:?}",
+            table.len() - nan_forms.values().sum::<usize>()
+        ));
+        sum.insert(
+            "half".into(),
+            json!({ "exact_non_nan": exact, "nan_results": nan_forms }),
+        );
     }
-    for (name, signed) in [("uint8", false), ("sint8", true), ("uint16", false), ("sint16", true)] {
-        let Some(hex) = d[name]["table_hex"].as_str() else { continue };
-        let table: Vec<u32> = hex.as_bytes().chunks(8).map(|c| u32::from_str_radix(std::str::from_utf8(c).unwrap_or("0"), 16).unwrap_or(0)).collect();
+    for (name, signed) in [
+        ("uint8", false),
+        ("sint8", true),
+        ("uint16", false),
+        ("sint16", true),
+    ] {
+        let Some(hex) = d[name]["table_hex"].as_str() else {
+            continue;
+        };
+        let table: Vec<u32> = hex
+            .as_bytes()
+            .chunks(8)
+            .map(|c| u32::from_str_radix(std::str::from_utf8(c).unwrap_or("0"), 16).unwrap_or(0))
+            .collect();
         let bits = if name.ends_with('8') { 8 } else { 16 };
-        let ok = table.iter().enumerate().filter(|(c, &g)| g == if signed { (((*c as i32) << (32 - bits)) >> (32 - bits)) as u32 } else { *c as u32 }).count();
-        s.lines.push(format!("- {name} read as integer: {ok} of {} codes {}-extended exactly.", table.len(), if signed { "sign" } else { "zero" }));
-        sum.insert(name.into(), json!({ "extended_exactly": ok, "codes": table.len() }));
+        let ok = table
+            .iter()
+            .enumerate()
+            .filter(|(c, &g)| {
+                g == if signed {
+                    (((*c as i32) << (32 - bits)) >> (32 - bits)) as u32
+                } else {
+                    *c as u32
+                }
+            })
+            .count();
+        s.lines.push(format!(
+            "- {name} read as integer: {ok} of {} codes {}-extended exactly.",
+            table.len(),
+            if signed { "sign" } else { "zero" }
+        ));
+        sum.insert(
+            name.into(),
+            json!({ "extended_exactly": ok, "codes": table.len() }),
+        );
     }
     s.summary = Value::Object(sum);
     s
@@ -350,8 +509,22 @@ fn components(ph: &Value) -> Section {
     let mut s = section("Components of textures with fewer channels (phase components)");
     let mut sum = Vec::new();
     for r in run_views(&ph["data"]) {
-        let vals: Vec<String> = r.results.first().map(|x| x[..4].iter().map(|&b| format!("{} ({b:#x})", f32::from_bits(b))).collect()).unwrap_or_default();
-        s.lines.push(format!("- {} on {}: first query -> {}", r.kernel, r.texture, vals.join(", ")));
+        let vals: Vec<String> = r
+            .results
+            .first()
+            .map(|x| {
+                x[..4]
+                    .iter()
+                    .map(|&b| format!("{} ({b:#x})", f32::from_bits(b)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        s.lines.push(format!(
+            "- {} on {}: first query -> {}",
+            r.kernel,
+            r.texture,
+            vals.join(", ")
+        ));
         sum.push(json!({ "kernel": r.kernel, "texture": r.texture, "results": r.results }));
     }
     s.summary = json!(sum);
@@ -389,7 +562,11 @@ fn address(ph: &Value) -> Section {
         let mut bad = Vec::new();
         for (q, res) in r.queries.iter().zip(&r.results) {
             let (x, y) = (f32::from_bits(q[0]) as f64, f32::from_bits(q[1]) as f64);
-            let (x, y) = if unnorm { (x - 0.5, y - 0.5) } else { (x * 4.0 - 0.5, y * 4.0 - 0.5) };
+            let (x, y) = if unnorm {
+                (x - 0.5, y - 0.5)
+            } else {
+                (x * 4.0 - 0.5, y * 4.0 - 0.5)
+            };
             let (i0, j0) = (x.floor() as i64, y.floor() as i64);
             // Texel selection is ambiguous within 2^-8 texel of a boundary: skip those queries.
             if (x - x.round()).abs() < 1.0 / 256.0 || (y - y.round()).abs() < 1.0 / 256.0 {
@@ -398,22 +575,37 @@ fn address(ph: &Value) -> Section {
             n += 1;
             let want: Vec<u32> = VULKAN_SLOTS
                 .iter()
-                .map(|&(di, dj)| match (wrap(i0 + di as i64, 4, mode), wrap(j0 + dj as i64, 4, mode)) {
-                    (Some(i), Some(j)) => {
-                        if comp == 0 {
-                            (1.0 + i as f32 + 4.0 * j as f32).to_bits()
-                        } else {
-                            // A 1-channel texture's missing G, B, A read 0, 0, 1 (Vulkan's rule).
-                            [0.0f32, 0.0, 1.0][comp - 1].to_bits()
+                .map(|&(di, dj)| {
+                    match (wrap(i0 + di as i64, 4, mode), wrap(j0 + dj as i64, 4, mode)) {
+                        (Some(i), Some(j)) => {
+                            if comp == 0 {
+                                (1.0 + i as f32 + 4.0 * j as f32).to_bits()
+                            } else {
+                                // A 1-channel texture's missing G, B, A read 0, 0, 1 (Vulkan's rule).
+                                [0.0f32, 0.0, 1.0][comp - 1].to_bits()
+                            }
                         }
+                        _ => border.to_bits(),
                     }
-                    _ => border.to_bits(),
                 })
                 .collect();
             if res[..4] == want[..] {
                 agree += 1;
             } else if bad.len() < 8 {
-                bad.push(format!("({:.3},{:.3}) -> [{}] want [{}]", f32::from_bits(q[0]), f32::from_bits(q[1]), res[..4].iter().map(|&b| fmt_texel(b, 4, 4)).collect::<Vec<_>>().join(" "), want.iter().map(|&b| fmt_texel(b, 4, 4)).collect::<Vec<_>>().join(" ")));
+                bad.push(format!(
+                    "({:.3},{:.3}) -> [{}] want [{}]",
+                    f32::from_bits(q[0]),
+                    f32::from_bits(q[1]),
+                    res[..4]
+                        .iter()
+                        .map(|&b| fmt_texel(b, 4, 4))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    want.iter()
+                        .map(|&b| fmt_texel(b, 4, 4))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
             }
         }
         s.lines.push(format!("- {} on {}: {agree} of {n} unambiguous queries match Vulkan's rule with Vulkan's slot order{}", r.kernel, r.texture, if bad.is_empty() { ".".into() } else { format!("; e.g. {}", bad.join("; ")) }));
@@ -445,7 +637,10 @@ fn offsets(ph: &Value) -> Section {
             }
         }
         s.lines.push(format!("- PTX AOFFI: {ok} of {} queries move (i0, j0) by the offsets' low 6 bits, sign-extended (ptxas masks to 6 bits).", r.queries.len()));
-        sum.insert("ptx_aoffi_6bit".into(), json!({ "agree": ok, "of": r.queries.len() }));
+        sum.insert(
+            "ptx_aoffi_6bit".into(),
+            json!({ "agree": ok, "of": r.queries.len() }),
+        );
     }
     if let Some(r) = find(&runs, "raw:2d_aoffi", "") {
         let (mut six, mut eight) = (0, 0);
@@ -454,7 +649,10 @@ fn offsets(ph: &Value) -> Section {
             let got = base(&res[1..], 3, 64, 64);
             let x = q[4];
             let m6 = (sext6(x).clamp(-31, 32), sext6(x >> 8).clamp(-31, 32));
-            let m8 = (((x & 0xff) as i8 as i64).clamp(-31, 32), (((x >> 8) & 0xff) as i8 as i64).clamp(-31, 32));
+            let m8 = (
+                ((x & 0xff) as i8 as i64).clamp(-31, 32),
+                (((x >> 8) & 0xff) as i8 as i64).clamp(-31, 32),
+            );
             six += (got == Some(m6)) as usize;
             eight += (got == Some(m8)) as usize;
             table.push(json!([x, got]));
@@ -463,7 +661,9 @@ fn offsets(ph: &Value) -> Section {
         sum.insert("raw_aoffi".into(), json!({ "six_bit": six, "eight_bit": eight, "of": r.queries.len(), "register_to_offset": table }));
     }
     for k in ["raw:2d_ptp", "raw:2d_ptp_dc", "raw:a2d_ptp"] {
-        let Some(r) = find(&runs, k, "") else { continue };
+        let Some(r) = find(&runs, k, "") else {
+            continue;
+        };
         let (w, h) = (64, 64);
         // Model (GLSL textureGatherOffsets, NAK's byte order): slot s fetches (i0, j0) +
         // (sext6(byte 2s), sext6(byte 2s+1)) of {ptp0, ptp1}, clamped to the texture.
@@ -471,8 +671,12 @@ fn offsets(ph: &Value) -> Section {
         let mut n = 0;
         let mut rows_out = Vec::new();
         for (q, res) in r.queries.iter().zip(&r.results) {
-            let bytes: Vec<u32> = (0..8).map(|b| (q[4 + b / 4] >> (8 * (b % 4))) & 0xff).collect();
-            let got: Vec<Option<(u32, u32)>> = (0..4).map(|sl| texel_of(res[1 + sl], w, h).map(|(_, i, j)| (i, j))).collect();
+            let bytes: Vec<u32> = (0..8)
+                .map(|b| (q[4 + b / 4] >> (8 * (b % 4))) & 0xff)
+                .collect();
+            let got: Vec<Option<(u32, u32)>> = (0..4)
+                .map(|sl| texel_of(res[1 + sl], w, h).map(|(_, i, j)| (i, j)))
+                .collect();
             let mut m_own = true;
             let mut m_i0j0 = true;
             for sl in 0..4 {
@@ -504,8 +708,15 @@ fn f16(ph: &Value) -> Section {
         return s;
     };
     s.lines.push("For each variant: what each of Rd, Rd+1, Rd2, Rd2+1 (C0..C3) held after the TLD4, as `slot.half` (the f32 slot value of the same query's 32-bit gather, converted by the named rounding) or `untouched` (the sentinel survived). Halves: lo = bits 0-15.".into());
-    for r in runs.iter().filter(|r| r.kernel.starts_with("raw:f16") && r.texture == "f16vals") {
-        let mode = if r.kernel.contains("rn") { HalfRound::Rn } else { HalfRound::Rz };
+    for r in runs
+        .iter()
+        .filter(|r| r.kernel.starts_with("raw:f16") && r.texture == "f16vals")
+    {
+        let mode = if r.kernel.contains("rn") {
+            HalfRound::Rn
+        } else {
+            HalfRound::Rz
+        };
         let mut layouts: BTreeMap<String, usize> = BTreeMap::new();
         let mut rounding_ok = 0;
         let mut rounding_n = 0;
@@ -521,12 +732,20 @@ fn f16(ph: &Value) -> Section {
                 }
                 let mut halves = Vec::new();
                 for (hn, hv) in [("lo", v as u16), ("hi", (v >> 16) as u16)] {
-                    let hits: Vec<usize> = (0..4).filter(|&sl| f32_to_f16(f32::from_bits(slots[sl]), mode) == hv).collect();
+                    let hits: Vec<usize> = (0..4)
+                        .filter(|&sl| f32_to_f16(f32::from_bits(slots[sl]), mode) == hv)
+                        .collect();
                     halves.push(match hits.as_slice() {
                         [] if hv == 0 => format!("{hn}=0"),
                         [] => format!("{hn}=?"),
                         [one] => format!("{hn}=s{one}"),
-                        many => format!("{hn}=s{}", many.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("|s")),
+                        many => format!(
+                            "{hn}=s{}",
+                            many.iter()
+                                .map(|x| x.to_string())
+                                .collect::<Vec<_>>()
+                                .join("|s")
+                        ),
                     });
                 }
                 desc.push(format!("C{reg}:{}", halves.join(",")));
@@ -535,7 +754,11 @@ fn f16(ph: &Value) -> Section {
             // Rounding check where the layout is plain: C0 = s0|s1, C1 = s2|s3 (mask 0xf only).
             if r.kernel.ends_with("_mf") {
                 for (reg, sl) in [(0, 0), (0, 1), (1, 2), (1, 3)] {
-                    let hv = if sl % 2 == 0 { res[1 + reg] as u16 } else { (res[1 + reg] >> 16) as u16 };
+                    let hv = if sl % 2 == 0 {
+                        res[1 + reg] as u16
+                    } else {
+                        (res[1 + reg] >> 16) as u16
+                    };
                     let x = f32::from_bits(slots[sl]);
                     let want = f32_to_f16(x, mode);
                     rounding_n += 1;
@@ -550,15 +773,30 @@ fn f16(ph: &Value) -> Section {
         let top: Vec<String> = {
             let mut v: Vec<(&String, &usize)> = layouts.iter().collect();
             v.sort_by(|a, b| b.1.cmp(a.1));
-            v.iter().take(3).map(|(k, n)| format!("`{k}` x{n}")).collect()
+            v.iter()
+                .take(3)
+                .map(|(k, n)| format!("`{k}` x{n}"))
+                .collect()
         };
         s.lines.push(format!("- {}: {}{}", r.kernel, top.join("; "), if rounding_n > 0 { format!(" - under the plain layout, {rounding_ok} of {rounding_n} halves equal IEEE {mode:?} of the f32 value") } else { String::new() }));
         sum.insert(r.kernel.clone(), json!({ "layouts": layouts, "ieee_agree": rounding_ok, "of": rounding_n, "misses": misses }));
     }
     for r in runs.iter().filter(|r| r.texture == "unorm8_blocks") {
-        let first: Vec<String> = r.results.iter().take(4).map(|x| format!("{:#010x}", x[1])).collect();
-        s.lines.push(format!("- {} on UNORM8 codes 0..3: C0 = {}", r.kernel, first.join(", ")));
-        sum.insert(format!("{}_unorm8", r.kernel), json!(r.results.iter().map(|x| x[1]).collect::<Vec<_>>()));
+        let first: Vec<String> = r
+            .results
+            .iter()
+            .take(4)
+            .map(|x| format!("{:#010x}", x[1]))
+            .collect();
+        s.lines.push(format!(
+            "- {} on UNORM8 codes 0..3: C0 = {}",
+            r.kernel,
+            first.join(", ")
+        ));
+        sum.insert(
+            format!("{}_unorm8", r.kernel),
+            json!(r.results.iter().map(|x| x[1]).collect::<Vec<_>>()),
+        );
     }
     s.summary = Value::Object(sum);
     s
@@ -576,16 +814,41 @@ fn masks(ph: &Value) -> Section {
         let x = f32::from_bits(v);
         if x >= 1.0 && x.fract() == 0.0 {
             let k = x as u32 - 1;
-            return format!("{}({},{})", ["R", "G", "B", "A"][(k / 100).min(3) as usize], (k % 100) % 4, (k % 100) / 4);
+            return format!(
+                "{}({},{})",
+                ["R", "G", "B", "A"][(k / 100).min(3) as usize],
+                (k % 100) % 4,
+                (k % 100) / 4
+            );
         }
         format!("{v:#x}")
     };
     for r in runs.iter().filter(|r| r.kernel.starts_with("raw:")) {
-        let regs: Vec<String> = r.results[0][1..5].iter().enumerate().map(|(i, &v)| name(v, i)).collect();
+        let regs: Vec<String> = r.results[0][1..5]
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| name(v, i))
+            .collect();
         // The slot each written register holds, by the 32-bit base gather of the same component.
-        let same_as_base = base.as_ref().map(|b| b.iter().zip(&r.results).filter(|(x, y)| x == y).count());
-        s.lines.push(format!("- {}: C0..C3 = {}{}", r.kernel, regs.join(" "), match (r.kernel.starts_with("raw:ev_") || r.kernel == "raw:nodep", same_as_base) { (true, Some(n)) => format!(" (same as 2d in {n} of {} queries)", r.results.len()), _ => String::new() }));
-        sum.insert(r.kernel.clone(), json!({ "sass": r.sass, "results": r.results }));
+        let same_as_base = base
+            .as_ref()
+            .map(|b| b.iter().zip(&r.results).filter(|(x, y)| x == y).count());
+        s.lines.push(format!(
+            "- {}: C0..C3 = {}{}",
+            r.kernel,
+            regs.join(" "),
+            match (
+                r.kernel.starts_with("raw:ev_") || r.kernel == "raw:nodep",
+                same_as_base
+            ) {
+                (true, Some(n)) => format!(" (same as 2d in {n} of {} queries)", r.results.len()),
+                _ => String::new(),
+            }
+        ));
+        sum.insert(
+            r.kernel.clone(),
+            json!({ "sass": r.sass, "results": r.results }),
+        );
     }
     s.summary = Value::Object(sum);
     s
@@ -595,9 +858,14 @@ fn pred(ph: &Value, results: &Value) -> Section {
     let mut s = section("Predicate destination (phase pred)");
     let d = &ph["data"];
     let if_set = u(&d["pred_stored_if_set"]);
-    s.lines.push(format!("The P word is written by `{}`: {} when the hardware predicate is set.", d["pred_store"].as_str().unwrap_or(""), if_set));
+    s.lines.push(format!(
+        "The P word is written by `{}`: {} when the hardware predicate is set.",
+        d["pred_store"].as_str().unwrap_or(""),
+        if_set
+    ));
     for n in d["notes"].as_array().into_iter().flatten() {
-        s.lines.push(format!("- note: {}", n.as_str().unwrap_or("")));
+        s.lines
+            .push(format!("- note: {}", n.as_str().unwrap_or("")));
     }
     let mut sum = Vec::new();
     for r in run_views(&d["runs"]) {
@@ -606,13 +874,18 @@ fn pred(ph: &Value, results: &Value) -> Section {
             .iter()
             .map(|x| {
                 if r.kernel.starts_with("raw:") {
-                    format!("hw predicate {} , C = {:x?}", if x[0] == if_set { "set" } else { "clear" }, &x[1..5])
+                    format!(
+                        "hw predicate {} , C = {:x?}",
+                        if x[0] == if_set { "set" } else { "clear" },
+                        &x[1..5]
+                    )
                 } else {
                     format!("PTX resident = {}, d = {:x?}", x[4], &x[..4])
                 }
             })
             .collect();
-        s.lines.push(format!("- {} on {}: {}", r.kernel, r.texture, p.join("; ")));
+        s.lines
+            .push(format!("- {} on {}: {}", r.kernel, r.texture, p.join("; ")));
         sum.push(json!({ "kernel": r.kernel, "texture": r.texture, "results": r.results }));
     }
     let _ = results;
@@ -623,9 +896,17 @@ fn pred(ph: &Value, results: &Value) -> Section {
 fn cube(ph: &Value) -> Section {
     let mut s = section("Cube maps (phase cube) - open question 4");
     let d = &ph["data"];
-    let dirs: Vec<[f32; 3]> = d["directions"].as_array().into_iter().flatten().map(|a| [0, 1, 2].map(|i| a[i].as_f64().unwrap_or(0.0) as f32)).collect();
+    let dirs: Vec<[f32; 3]> = d["directions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|a| [0, 1, 2].map(|i| a[i].as_f64().unwrap_or(0.0) as f32))
+        .collect();
     let mut sum = Vec::new();
-    s.lines.push("Texels as F(i,j) with F the face (CUDA's layer order +x, -x, +y, -y, +z, -z = 0..5).".into());
+    s.lines.push(
+        "Texels as F(i,j) with F the face (CUDA's layer order +x, -x, +y, -y, +z, -z = 0..5)."
+            .into(),
+    );
     for r in run_views(&d["runs"]) {
         let raw = r.kernel.starts_with("raw:");
         let (w, h) = (8, 8);
@@ -633,10 +914,30 @@ fn cube(ph: &Value) -> Section {
         let mut corner_faces: BTreeMap<usize, usize> = BTreeMap::new();
         for (qi, res) in r.results.iter().enumerate() {
             let vals = if raw { &res[1..5] } else { &res[..4] };
-            let t: Vec<String> = vals.iter().map(|&b| match texel_of(b, w, h) { Some((l, i, j)) => format!("{}{}({i},{j})", if l >= 6 { format!("L{}:", l / 6) } else { String::new() }, l % 6), None => format!("{}", f32::from_bits(b)) }).collect();
-            let faces: std::collections::BTreeSet<u32> = vals.iter().filter_map(|&b| texel_of(b, w, h).map(|x| x.0)).collect();
+            let t: Vec<String> = vals
+                .iter()
+                .map(|&b| match texel_of(b, w, h) {
+                    Some((l, i, j)) => format!(
+                        "{}{}({i},{j})",
+                        if l >= 6 {
+                            format!("L{}:", l / 6)
+                        } else {
+                            String::new()
+                        },
+                        l % 6
+                    ),
+                    None => format!("{}", f32::from_bits(b)),
+                })
+                .collect();
+            let faces: std::collections::BTreeSet<u32> = vals
+                .iter()
+                .filter_map(|&b| texel_of(b, w, h).map(|x| x.0))
+                .collect();
             if r.texture.starts_with("cube8") && !r.texture.contains("x3") {
-                let dir = dirs.get(qi % dirs.len().max(1)).copied().unwrap_or([0.0; 3]);
+                let dir = dirs
+                    .get(qi % dirs.len().max(1))
+                    .copied()
+                    .unwrap_or([0.0; 3]);
                 let near_corner = dir.iter().filter(|c| c.abs() > 0.99).count() == 3;
                 if near_corner {
                     *corner_faces.entry(faces.len()).or_default() += 1;
@@ -651,15 +952,33 @@ fn cube(ph: &Value) -> Section {
         s.lines.push(format!("- {} on {}: corner queries (|x|,|y|,|z| > 0.99) by number of distinct faces in the footprint: {corner_faces:?}", r.kernel, r.texture));
         sum.push(json!({ "kernel": r.kernel, "texture": r.texture, "corner_face_counts": corner_faces, "texels": lines, "results": r.results }));
     }
-    if let (Some(a), Some(b)) = (run_views(&d["runs"]).iter().find(|r| r.kernel == "raw:cube").map(|r| r.results.clone()), run_views(&d["runs"]).iter().find(|r| r.kernel == "raw:scr_cube").map(|r| r.results.clone())) {
-        s.lines.push(format!("- .SCR on cube gathers: {} of {} queries unchanged.", a.iter().zip(&b).filter(|(x, y)| x == y).count(), a.len()));
+    if let (Some(a), Some(b)) = (
+        run_views(&d["runs"])
+            .iter()
+            .find(|r| r.kernel == "raw:cube")
+            .map(|r| r.results.clone()),
+        run_views(&d["runs"])
+            .iter()
+            .find(|r| r.kernel == "raw:scr_cube")
+            .map(|r| r.results.clone()),
+    ) {
+        s.lines.push(format!(
+            "- .SCR on cube gathers: {} of {} queries unchanged.",
+            a.iter().zip(&b).filter(|(x, y)| x == y).count(),
+            a.len()
+        ));
     }
-    if let Some(r) = run_views(&d["runs"]).iter().find(|r| r.kernel == "raw:cube") {
+    if let Some(r) = run_views(&d["runs"])
+        .iter()
+        .find(|r| r.kernel == "raw:cube")
+    {
         let n = dirs.len();
         if r.results.len() == 4 * n && n > 0 {
             let scales = ["x2", "x1/2", "x1000"];
             for (k, sname) in scales.iter().enumerate() {
-                let same = (0..n).filter(|&i| r.results[i] == r.results[(k + 1) * n + i]).count();
+                let same = (0..n)
+                    .filter(|&i| r.results[i] == r.results[(k + 1) * n + i])
+                    .count();
                 s.lines.push(format!("- raw cube, direction scaled {sname}: {same} of {n} gathers equal the unscaled one."));
             }
         }
@@ -680,7 +999,15 @@ fn layers(ph: &Value) -> Section {
             let layer = texel_of(v, 8, 8).map(|x| x.0);
             table.push(json!([q[0], layer]));
         }
-        s.lines.push(format!("- {}: layer word -> layer used: {}", r.kernel, table.iter().map(|t| format!("{:#x}->{}", u(&t[0]), t[1])).collect::<Vec<_>>().join(", ")));
+        s.lines.push(format!(
+            "- {}: layer word -> layer used: {}",
+            r.kernel,
+            table
+                .iter()
+                .map(|t| format!("{:#x}->{}", u(&t[0]), t[1]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
         sum.insert(r.kernel.clone(), json!(table));
     }
     s.summary = Value::Object(sum);
@@ -698,12 +1025,27 @@ fn dc(ph: &Value) -> Section {
             .iter()
             .zip(&r.results)
             .map(|(q, res)| {
-                let dref = if raw { f32::from_bits(q[4]) } else { f32::from_bits(q[6]) };
+                let dref = if raw {
+                    f32::from_bits(q[4])
+                } else {
+                    f32::from_bits(q[6])
+                };
                 let v = if raw { &res[1..5] } else { &res[..4] };
-                format!("{dref}:[{}]", v.iter().map(|&b| format!("{}", f32::from_bits(b))).collect::<Vec<_>>().join(","))
+                format!(
+                    "{dref}:[{}]",
+                    v.iter()
+                        .map(|&b| format!("{}", f32::from_bits(b)))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
             })
             .collect();
-        s.lines.push(format!("- {} on {}: {}", r.kernel, r.texture, vals.join(" ")));
+        s.lines.push(format!(
+            "- {} on {}: {}",
+            r.kernel,
+            r.texture,
+            vals.join(" ")
+        ));
         sum.insert(format!("{}@{}", r.kernel, r.texture), json!(r.results));
     }
     s.summary = Value::Object(sum);
@@ -713,7 +1055,13 @@ fn dc(ph: &Value) -> Section {
 fn scr(ph: &Value) -> Section {
     let mut s = section(".SCR (phase scr) - open question 2");
     let d = &ph["data"];
-    s.lines.push(format!("`{}` against `{}`: {} of {} gathers differ.", d["sass_set"].as_str().unwrap_or(""), d["sass_clear"].as_str().unwrap_or(""), d["differing"], d["queries"]));
+    s.lines.push(format!(
+        "`{}` against `{}`: {} of {} gathers differ.",
+        d["sass_set"].as_str().unwrap_or(""),
+        d["sass_clear"].as_str().unwrap_or(""),
+        d["differing"],
+        d["queries"]
+    ));
     s.summary = json!({ "differing": d["differing"], "queries": d["queries"], "first_differences": d["first_differences"] });
     s
 }
@@ -721,7 +1069,12 @@ fn scr(ph: &Value) -> Section {
 fn risky(phases: &Value) -> Section {
     let mut s = section("Risky variants (one process each)");
     let mut sum = serde_json::Map::new();
-    for (name, ph) in phases.as_object().into_iter().flatten().filter(|(n, _)| n.starts_with("risky:")) {
+    for (name, ph) in phases
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(n, _)| n.starts_with("risky:"))
+    {
         let d = &ph["data"];
         let line = match d["outcome"].as_str() {
             Some("completed") => format!("completed: P, C = {:?}", rows(&d["run"]["results"])),
@@ -776,7 +1129,13 @@ pub fn report(results: &Value) -> (Value, String) {
     md.push_str("Open questions of FACTS.md and the sections that answer them: 1 F16 packing -> F16; 2 .SCR -> .SCR; 3 sub-texel precision -> Sub-texel; 4 cube corners -> Cube maps; 5 UNORM rounding -> UNORM. These are SM90 (Hopper) measurements; SM100 may differ.\n\n");
     md.push_str("## Phases run\n\n");
     for c in results["children"].as_array().into_iter().flatten() {
-        let _ = writeln!(md, "- {}: {} ({:.1} s)", c["phase"].as_str().unwrap_or(""), c["outcome"].as_str().unwrap_or(""), c["seconds"].as_f64().unwrap_or(0.0));
+        let _ = writeln!(
+            md,
+            "- {}: {} ({:.1} s)",
+            c["phase"].as_str().unwrap_or(""),
+            c["outcome"].as_str().unwrap_or(""),
+            c["seconds"].as_f64().unwrap_or(0.0)
+        );
     }
     md.push('\n');
     let mut summary = serde_json::Map::new();
@@ -812,10 +1171,16 @@ pub fn report_files(results: &Path, golden: &Path, report_md: &Path) -> Result<(
     let s = std::fs::read_to_string(results).map_err(|e| format!("{}: {e}", results.display()))?;
     let v: Value = serde_json::from_str(&s).map_err(|e| format!("{}: {e}", results.display()))?;
     if v["schema"].as_u64() != Some(crate::probe::SCHEMA as u64) {
-        return Err(format!("{}: schema {} (want {})", results.display(), v["schema"], crate::probe::SCHEMA));
+        return Err(format!(
+            "{}: schema {} (want {})",
+            results.display(),
+            v["schema"],
+            crate::probe::SCHEMA
+        ));
     }
     let (g, md) = report(&v);
-    std::fs::write(golden, serde_json::to_string_pretty(&g).unwrap() + "\n").map_err(|e| e.to_string())?;
+    std::fs::write(golden, serde_json::to_string_pretty(&g).unwrap() + "\n")
+        .map_err(|e| e.to_string())?;
     std::fs::write(report_md, md).map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -830,7 +1195,11 @@ mod tests {
             let r = ratio_to_f32(c, 255);
             // The exact value lies within half an ulp of r (checked in f64, exact enough here).
             let exact = c as f64 / 255.0;
-            let ulp = if r == 0.0 { f64::MIN_POSITIVE } else { (f32::from_bits(r.to_bits() + 1) - r) as f64 };
+            let ulp = if r == 0.0 {
+                f64::MIN_POSITIVE
+            } else {
+                (f32::from_bits(r.to_bits() + 1) - r) as f64
+            };
             assert!((r as f64 - exact).abs() <= ulp / 2.0, "{c}");
         }
         assert_eq!(ratio_to_f32(1, 2), 0.5);
@@ -846,10 +1215,17 @@ mod tests {
             if x.is_nan() {
                 continue;
             }
-            assert_eq!(f32_to_f16(x, HalfRound::Rn), half::f16::from_f32(x).to_bits(), "{x:e}");
+            assert_eq!(
+                f32_to_f16(x, HalfRound::Rn),
+                half::f16::from_f32(x).to_bits(),
+                "{x:e}"
+            );
             let z = f32_to_f16(x, HalfRound::Rz);
             let back = f16_to_f32(z);
-            assert!(back.abs() <= x.abs(), "RZ moves away from zero: {x:e} -> {back:e}");
+            assert!(
+                back.abs() <= x.abs(),
+                "RZ moves away from zero: {x:e} -> {back:e}"
+            );
         }
         assert_eq!(f32_to_f16(65520.0, HalfRound::Rn), 0x7c00);
         assert_eq!(f32_to_f16(65520.0, HalfRound::Rz), 0x7bff);

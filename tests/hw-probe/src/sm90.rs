@@ -68,7 +68,11 @@ pub fn verdicts(nvdisasm: &Path, words: &[u128]) -> std::io::Result<Vec<Result<S
                         let bad = a / 16;
                         let line = msg.lines().find(|l| l.contains("at address")).unwrap_or("");
                         let m = line.split(" at address").next().unwrap_or(line);
-                        out[idx[bad]] = Some(Err(m.trim_start_matches("nvdisasm error").trim_start_matches([' ', ':']).trim().to_string()));
+                        out[idx[bad]] = Some(Err(m
+                            .trim_start_matches("nvdisasm error")
+                            .trim_start_matches([' ', ':'])
+                            .trim()
+                            .to_string()));
                         let mut rest = idx.clone();
                         rest.remove(bad);
                         todo.push(rest);
@@ -83,7 +87,10 @@ pub fn verdicts(nvdisasm: &Path, words: &[u128]) -> std::io::Result<Vec<Result<S
             }
         }
     }
-    Ok(out.into_iter().map(|v| v.expect("every word judged")).collect())
+    Ok(out
+        .into_iter()
+        .map(|v| v.expect("every word judged"))
+        .collect())
 }
 
 /// One disagreement between the rule and nvdisasm SM90.
@@ -185,7 +192,9 @@ pub fn words(bases: &[u128], random: usize, seed: u64) -> Vec<(String, u128)> {
 pub fn verify(nvdisasm: &Path, words: &[(String, u128)]) -> std::io::Result<Sm90Report> {
     let ws: Vec<u128> = words.iter().map(|w| w.1).collect();
     let legal: Vec<usize> = (0..ws.len()).filter(|&i| expected(ws[i]).is_ok()).collect();
-    let illegal: Vec<usize> = (0..ws.len()).filter(|&i| expected(ws[i]).is_err()).collect();
+    let illegal: Vec<usize> = (0..ws.len())
+        .filter(|&i| expected(ws[i]).is_err())
+        .collect();
     let mut got: Vec<Result<String, String>> = vec![Err(String::new()); ws.len()];
     for chunk in legal.chunks(2000) {
         let batch: Vec<u128> = chunk.iter().map(|&i| ws[i]).collect();
@@ -198,9 +207,17 @@ pub fn verify(nvdisasm: &Path, words: &[(String, u128)]) -> std::io::Result<Sm90
         let halves: Vec<&[usize]> = illegal.chunks(illegal.len().div_ceil(2).max(1)).collect();
         let hs: Vec<_> = halves
             .into_iter()
-            .map(|part| sc.spawn(move || part.iter().map(|&i| crate::nvdisasm::raw_word(nvdisasm, "SM90", wsr[i])).collect::<Vec<_>>()))
+            .map(|part| {
+                sc.spawn(move || {
+                    part.iter()
+                        .map(|&i| crate::nvdisasm::raw_word(nvdisasm, "SM90", wsr[i]))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
-        hs.into_iter().flat_map(|h| h.join().expect("nvdisasm thread")).collect()
+        hs.into_iter()
+            .flat_map(|h| h.join().expect("nvdisasm thread"))
+            .collect()
     });
     for (&i, v) in illegal.iter().zip(singles) {
         got[i] = v?;
@@ -269,10 +286,17 @@ pub fn markdown(rep: &Sm90Report, nvdisasm_version: &str) -> String {
          - ptxas 11.8 for sm_90 leaves `.SCR` (bit 60) clear and writes 0 in bits 48-55 (ptxas 13.5 for sm_100 sets\n\
            `.SCR` and writes 0xff in 48-55: FACTS.md).\n\n"
     ));
-    let other: Vec<&Disagreement> = rep.disagreements.iter().filter(|d| !is_d64_form(d)).collect();
+    let other: Vec<&Disagreement> = rep
+        .disagreements
+        .iter()
+        .filter(|d| !is_d64_form(d))
+        .collect();
     s.push_str(&format!("## Other disagreements: {}\n\n", other.len()));
     for d in other.iter().take(50) {
-        s.push_str(&format!("- {} `{:032x}`: expected `{}`, SM90 `{}`\n", d.origin, d.word, d.expected, d.sm90));
+        s.push_str(&format!(
+            "- {} `{:032x}`: expected `{}`, SM90 `{}`\n",
+            d.origin, d.word, d.expected, d.sm90
+        ));
     }
     s
 }
@@ -285,7 +309,10 @@ mod tests {
     fn strips_the_immediate() {
         assert_eq!(
             strip_sm90_immediate("TLD4.G.AOFFI.DC P0, R10, R8, R6, R8, UR4, 0x80, 2D ;"),
-            ("TLD4.G.AOFFI.DC P0, R10, R8, R6, R8, UR4, 2D".to_string(), Some(0x80))
+            (
+                "TLD4.G.AOFFI.DC P0, R10, R8, R6, R8, UR4, 2D".to_string(),
+                Some(0x80)
+            )
         );
         assert_eq!(
             strip_sm90_immediate("TLD4.R R6, R4, R4, UR4, 0x0, 2D, 0x7"),
@@ -302,6 +329,9 @@ mod tests {
         assert_eq!(t, "TLD4.G.AOFFI.DC P0, R10, R8, R6, R8, UR4, 2D");
         // Bit 47 is the immediate's bit 1 on SM90, the UR's bit 7 on SM100.
         let (t, imm) = expected(w | 1 << 47).unwrap();
-        assert_eq!((t.as_str(), imm), ("TLD4.G.AOFFI.DC P0, R10, R8, R6, R8, UR4, 2D", 2));
+        assert_eq!(
+            (t.as_str(), imm),
+            ("TLD4.G.AOFFI.DC P0, R10, R8, R6, R8, UR4, 2D", 2)
+        );
     }
 }

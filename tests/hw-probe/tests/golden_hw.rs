@@ -11,10 +11,19 @@ fn committed_hardware_golden_is_a_measurement_of_this_probe() {
         return;
     };
     let g: serde_json::Value = serde_json::from_str(&s).expect("hw_h200.json parses");
-    assert_eq!(g["synthetic"], false, "synthetic data must never be committed as golden");
+    assert_eq!(
+        g["synthetic"], false,
+        "synthetic data must never be committed as golden"
+    );
     assert!(g["device"]["name"].as_str().is_some_and(|n| !n.is_empty()));
-    assert!(g["device"]["driver_api_version"].as_u64().is_some_and(|v| v > 0));
+    assert!(g["device"]["driver_api_version"]
+        .as_u64()
+        .is_some_and(|v| v > 0));
     assert!(g["date_utc"].as_str().is_some_and(|d| d.len() == 20));
     let l = kernels::layout().unwrap();
-    assert_eq!(g["probe"]["cubin_fnv1a64"].as_str(), Some(l.cubin_fnv1a64.as_str()), "golden data from another cubin");
+    assert_eq!(
+        g["probe"]["cubin_fnv1a64"].as_str(),
+        Some(l.cubin_fnv1a64.as_str()),
+        "golden data from another cubin"
+    );
 }

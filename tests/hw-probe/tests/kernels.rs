@@ -9,7 +9,11 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels");
 #[test]
 fn committed_ptx_is_the_generators() {
     let committed = std::fs::read_to_string(format!("{DIR}/tld4_probe.ptx")).unwrap();
-    assert_eq!(committed, ptx::ptx_source(), "rerun tests/hw-probe/build-kernels.sh");
+    assert_eq!(
+        committed,
+        ptx::ptx_source(),
+        "rerun tests/hw-probe/build-kernels.sh"
+    );
 }
 
 #[test]
@@ -27,7 +31,10 @@ fn layout_belongs_to_the_cubin_and_to_its_listing() {
     }
     // The raw kernel's quads, as nvdisasm showed them for ptxas 11.8: A = R8, B = R4, C = R12.
     assert_eq!((l.raw.a_reg, l.raw.b_reg, l.raw.c_reg), (8, 4, 12));
-    assert_eq!(l.raw.pred_stored_if_set, 0, "ptxas stores PTX's resident flag, the hardware predicate's negation");
+    assert_eq!(
+        l.raw.pred_stored_if_set, 0,
+        "ptxas stores PTX's resident flag, the hardware predicate's negation"
+    );
 }
 
 #[test]
@@ -35,8 +42,15 @@ fn dtype_does_not_change_the_word() {
     // ptxas writes the same TLD4 for .f32, .s32 and .u32 results: the type comes from the texture.
     let l = kernels::layout().unwrap();
     let w = |n: &str| kernels::kernel(&l, n).unwrap().tld4_word.clone();
-    let (f, s, u) = (decode(layout::parse_word(&w("nat_2d_r")).unwrap()).unwrap(), decode(layout::parse_word(&w("nat_2d_r_s32")).unwrap()).unwrap(), decode(layout::parse_word(&w("nat_2d_r_u32")).unwrap()).unwrap());
-    assert_eq!((f.component, f.offset_mode, f.f16_mode, f.write_mask), (s.component, s.offset_mode, s.f16_mode, s.write_mask));
+    let (f, s, u) = (
+        decode(layout::parse_word(&w("nat_2d_r")).unwrap()).unwrap(),
+        decode(layout::parse_word(&w("nat_2d_r_s32")).unwrap()).unwrap(),
+        decode(layout::parse_word(&w("nat_2d_r_u32")).unwrap()).unwrap(),
+    );
+    assert_eq!(
+        (f.component, f.offset_mode, f.f16_mode, f.write_mask),
+        (s.component, s.offset_mode, s.f16_mode, s.write_mask)
+    );
     assert_eq!(s, u);
 }
 
@@ -51,14 +65,20 @@ fn variants_tsv_is_what_patch_makes() {
         let (img, w) = kernels::patched_cubin(&l, v).unwrap();
         assert_eq!(layout::word_hex(w), *word, "{name}");
         // The patched cubin differs from the original in exactly the 16 bytes of the TLD4.
-        let diff: Vec<usize> = (0..img.len()).filter(|&i| img[i] != kernels::CUBIN[i]).collect();
+        let diff: Vec<usize> = (0..img.len())
+            .filter(|&i| img[i] != kernels::CUBIN[i])
+            .collect();
         let sec = elf::kernel_text(kernels::CUBIN, "raw").unwrap();
         let at = sec.offset + kernels::kernel(&l, "raw").unwrap().tld4_index * 16;
         assert!(diff.iter().all(|&i| (at..at + 16).contains(&i)), "{name}");
         // nvdisasm SM90's text (recorded) is the decoder's, immediate aside.
         let (stripped, imm) = sm90::strip_sm90_immediate(text);
         let dec = decode(w).unwrap().text();
-        assert_eq!(stripped, nvdisasm::collapse(dec.trim_end_matches(';').trim_end()), "{name}");
+        assert_eq!(
+            stripped,
+            nvdisasm::collapse(dec.trim_end_matches(';').trim_end()),
+            "{name}"
+        );
         assert_eq!(imm, Some(0));
     }
 }

@@ -23,14 +23,22 @@ fn ptxas_118_rebuilds_the_committed_cubin() {
     }
     let out = std::env::temp_dir().join(format!("tld4-hw-probe-test-{}.cubin", std::process::id()));
     let st = Command::new(&ptxas)
-        .args(["-arch=sm_90", concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/tld4_probe.ptx"), "-o"])
+        .args([
+            "-arch=sm_90",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/tld4_probe.ptx"),
+            "-o",
+        ])
         .arg(&out)
         .status()
         .unwrap();
     assert!(st.success());
     let built = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);
-    assert_eq!(built, kernels::CUBIN, "ptxas 11.8 output differs from the committed cubin");
+    assert_eq!(
+        built,
+        kernels::CUBIN,
+        "ptxas 11.8 output differs from the committed cubin"
+    );
 }
 
 #[test]
@@ -39,7 +47,10 @@ fn nvdisasm_listing_gives_the_committed_layout() {
     let cubin = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/tld4_probe.sm90.cubin");
     let listing = nvdisasm::listing(&nv, cubin.as_ref()).unwrap();
     let l = kernels::layout().unwrap();
-    assert_eq!(layout::analyze(kernels::CUBIN, &listing, &l.ptxas).unwrap(), l);
+    assert_eq!(
+        layout::analyze(kernels::CUBIN, &listing, &l.ptxas).unwrap(),
+        l
+    );
 }
 
 #[test]
@@ -54,10 +65,17 @@ fn every_patched_cubin_disassembles_as_recorded() {
 fn sm90_reads_the_field_table_bits() {
     let Some(nv) = nv() else { return };
     let l = kernels::layout().unwrap();
-    let bases: Vec<u128> = ["raw", "nat_cube_r_dc"].iter().map(|k| layout::parse_word(&kernels::kernel(&l, k).unwrap().tld4_word).unwrap()).collect();
+    let bases: Vec<u128> = ["raw", "nat_cube_r_dc"]
+        .iter()
+        .map(|k| layout::parse_word(&kernels::kernel(&l, k).unwrap().tld4_word).unwrap())
+        .collect();
     let words = sm90::words(&bases, 300, 7);
     let rep = sm90::verify(&nv, &words).unwrap();
-    let other: Vec<_> = rep.disagreements.iter().filter(|d| !sm90::is_d64_form(d)).collect();
+    let other: Vec<_> = rep
+        .disagreements
+        .iter()
+        .filter(|d| !sm90::is_d64_form(d))
+        .collect();
     assert!(other.is_empty(), "{other:#?}");
     // The 0xd64 form is refused on SM90 for each base.
     assert_eq!(rep.disagreements.len(), bases.len());
