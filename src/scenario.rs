@@ -382,11 +382,25 @@ fn generate(t: &TextureDoc, g: &Generate) -> Vec<Num> {
     out
 }
 
+/// The most texel values (texels x fields) a `generate` pattern makes (256 MiB of values).
+pub const MAX_GENERATED_VALUES: u64 = 1 << 26;
+
 /// Builds a texture through `tld4 gather`'s texture model, so both read texels alike.
 fn build_texture(t: &TextureDoc, path: &str) -> Result<Texture, ScenarioError> {
     let texels = match (&t.texels, &t.generate) {
         (Some(v), None) => v.clone(),
-        (None, Some(g)) => generate(t, g),
+        (None, Some(g)) => {
+            // Generated data is bounded before anything is allocated.
+            let layers = t.layers as u64 * if t.dim.is_cube() { 6 } else { 1 };
+            let values = t.width as u64 * t.height as u64 * layers * t.format.fields() as u64;
+            if values > MAX_GENERATED_VALUES {
+                return Err(err(
+                    path,
+                    format!("a generated texture is limited to {MAX_GENERATED_VALUES} texel values; this one needs {values}"),
+                ));
+            }
+            generate(t, g)
+        }
         (Some(_), Some(_)) => {
             return Err(err(path, "give either `texels` or `generate`, not both"))
         }
@@ -723,4 +737,79 @@ pub fn run(mut s: Scenario) -> Outcome {
         lines.push(format!("{passed} passed, {failed} failed"));
     }
     Outcome { lines, failed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const EXAMPLE: &str = include_str!("../examples/scenarios/gather_green.json");
+
+    #[test]
+    fn the_example_runs_and_passes() {
+        let outcome = run(load(EXAMPLE).expect("example loads"));
+        assert_eq!(outcome.failed, 0, "{:?}", outcome.lines);
+        assert!(outcome
+            .lines
+            .last()
+            .unwrap()
+            .contains("32 passed, 0 failed"));
+    }
+
+    #[test]
+    fn lane_selectors() {
+        assert_eq!(lane_set(&Value::from("all"), "p").unwrap(), u32::MAX);
+        assert_eq!(lane_set(&Value::from("0-3,31"), "p").unwrap(), 0x8000_000f);
+        assert_eq!(lane_set(&Value::from(5u64), "p").unwrap(), 1 << 5);
+        for bad in ["32", "3-1", "x", "1-40", ""] {
+            assert_eq!(
+                lane_set(&Value::from(bad), "lanes[0].lanes")
+                    .unwrap_err()
+                    .path,
+                "lanes[0].lanes",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn register_values() {
+        let h = BTreeMap::from([("tex".to_string(), 0x0010_0002u32)]);
+        let v = |j: &str| reg_value(&serde_json::from_str(j).unwrap(), &h, "p");
+        assert_eq!(v("0.5").unwrap(), Expected::Float(0.5));
+        assert_eq!(v("1.0").unwrap(), Expected::Float(1.0));
+        assert_eq!(v("1").unwrap(), Expected::Bits(1));
+        assert_eq!(v("-1").unwrap(), Expected::Bits(u32::MAX));
+        assert_eq!(v("\"0x3f800000\"").unwrap(), Expected::Bits(0x3f80_0000));
+        assert_eq!(v("\"tex\"").unwrap(), Expected::Bits(0x0010_0002));
+        assert!(v("4294967296").is_err());
+        assert!(v("-2147483649").is_err());
+        assert!(v("\"nope\"").is_err());
+        assert!(v("[1]").is_err());
+    }
+
+    #[test]
+    fn ulps_count_representable_steps() {
+        assert_eq!(ulps(1.0, 1.0), 0);
+        assert_eq!(ulps(1.0, f32::from_bits(1.0f32.to_bits() + 3)), 3);
+        assert_eq!(ulps(-0.0, 0.0), 0);
+        assert_eq!(ulps(f32::from_bits(1), -f32::from_bits(1)), 2);
+        assert_eq!(ulps(f32::NAN, 1.0), u64::MAX);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Damaged scenarios give errors or results, never a panic.
+        #[test]
+        fn damaged_scenarios_never_panic(cut in 0usize..EXAMPLE.len(), junk in "[ -~]{0,8}", drop in 0usize..40) {
+            let end = (cut + drop).min(EXAMPLE.len());
+            let (a, b) = (&EXAMPLE[..cut], &EXAMPLE[end..]);
+            let text = format!("{a}{junk}{b}");
+            if let Ok(s) = load(&text) {
+                let _ = run(s);
+            }
+        }
+    }
 }

@@ -214,6 +214,13 @@ fn malformed_scenarios_name_the_json_path() {
     }
     let out = run_scenario("{not json");
     assert_eq!(out.status.code(), Some(2));
+    // A huge generated texture is refused before anything is allocated.
+    let huge = r#"{"textures": [{"dim": "2d_array", "format": "rgba32_float", "width": 65536, "height": 65536,
+        "layers": 65536, "generate": {"pattern": "gradient"}}], "samplers": [], "instruction": "TLD4.R R10, R8, R20, UR4, 2D ;"}"#;
+    let out = run_scenario(huge);
+    let e = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("textures[0]") && e.contains("limited"), "{e}");
 }
 
 #[test]
