@@ -23,16 +23,18 @@ pub enum AddressMode {
 }
 
 impl AddressMode {
+    /// Every address mode, in Vulkan's numbering (VkSamplerAddressMode).
+    pub const ALL: [AddressMode; 5] = [
+        AddressMode::Repeat,
+        AddressMode::MirroredRepeat,
+        AddressMode::ClampToEdge,
+        AddressMode::ClampToBorder,
+        AddressMode::MirrorClampToEdge,
+    ];
+
     /// From Vulkan's numbering.
     pub fn from_vulkan(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => AddressMode::Repeat,
-            1 => AddressMode::MirroredRepeat,
-            2 => AddressMode::ClampToEdge,
-            3 => AddressMode::ClampToBorder,
-            4 => AddressMode::MirrorClampToEdge,
-            _ => return None,
-        })
+        Self::ALL.get(v as usize).copied()
     }
 }
 
@@ -54,20 +56,21 @@ pub enum CompareOp {
 }
 
 impl CompareOp {
+    /// Every compare function, in Vulkan's numbering (VkCompareOp).
+    pub const ALL: [CompareOp; 8] = [
+        CompareOp::Never,
+        CompareOp::Less,
+        CompareOp::Equal,
+        CompareOp::LessOrEqual,
+        CompareOp::Greater,
+        CompareOp::NotEqual,
+        CompareOp::GreaterOrEqual,
+        CompareOp::Always,
+    ];
+
     /// From Vulkan's numbering.
     pub fn from_vulkan(v: u32) -> Option<Self> {
-        use CompareOp::*;
-        Some(match v {
-            0 => Never,
-            1 => Less,
-            2 => Equal,
-            3 => LessOrEqual,
-            4 => Greater,
-            5 => NotEqual,
-            6 => GreaterOrEqual,
-            7 => Always,
-            _ => return None,
-        })
+        Self::ALL.get(v as usize).copied()
     }
 
     /// `reference OP test` with IEEE comparisons: ordered, except NOT_EQUAL, true on NaN

@@ -61,6 +61,18 @@ pub enum Source {
     One,
 }
 
+impl Source {
+    /// Every source: R, G, B, A, ZERO, ONE.
+    pub const ALL: [Source; 6] = [
+        Source::R,
+        Source::G,
+        Source::B,
+        Source::A,
+        Source::Zero,
+        Source::One,
+    ];
+}
+
 /// A component swizzle: post-swizzle component `c` reads `self.0[c]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Swizzle(pub [Source; 4]);

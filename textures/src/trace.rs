@@ -583,14 +583,7 @@ mod tests {
     }
 
     fn source(k: u8) -> Source {
-        [
-            Source::R,
-            Source::G,
-            Source::B,
-            Source::A,
-            Source::Zero,
-            Source::One,
-        ][k as usize % 6]
+        Source::ALL[k as usize % 6]
     }
 
     proptest! {

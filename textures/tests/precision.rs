@@ -135,13 +135,7 @@ fn texel_origin_directly() {
 #[test]
 fn extreme_coordinates_do_not_panic() {
     let tex = row();
-    for mode in [
-        AddressMode::Repeat,
-        AddressMode::MirroredRepeat,
-        AddressMode::ClampToEdge,
-        AddressMode::ClampToBorder,
-        AddressMode::MirrorClampToEdge,
-    ] {
+    for mode in AddressMode::ALL {
         let g = Gatherer::new(
             &tex,
             &Sampler::with_address(mode),

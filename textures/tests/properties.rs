@@ -121,15 +121,7 @@ fn build(p: &Params) -> Case {
             }
         })
     });
-    let src = [
-        Source::R,
-        Source::G,
-        Source::B,
-        Source::A,
-        Source::Zero,
-        Source::One,
-    ];
-    let tex = tex.with_swizzle(Swizzle(p.swizzle.map(|i| src[i as usize])));
+    let tex = tex.with_swizzle(Swizzle(p.swizzle.map(|i| Source::ALL[i as usize])));
     let compare = p
         .compare
         .filter(|_| format.is_depth())

@@ -39,34 +39,6 @@ const KINDS: [TextureKind; 4] = [
     TextureKind::CubeArray,
 ];
 
-const ADDRESS: [AddressMode; 5] = [
-    AddressMode::Repeat,
-    AddressMode::MirroredRepeat,
-    AddressMode::ClampToEdge,
-    AddressMode::ClampToBorder,
-    AddressMode::MirrorClampToEdge,
-];
-
-const COMPARE: [CompareOp; 8] = [
-    CompareOp::Never,
-    CompareOp::Less,
-    CompareOp::Equal,
-    CompareOp::LessOrEqual,
-    CompareOp::Greater,
-    CompareOp::NotEqual,
-    CompareOp::GreaterOrEqual,
-    CompareOp::Always,
-];
-
-const SOURCES: [Source; 6] = [
-    Source::R,
-    Source::G,
-    Source::B,
-    Source::A,
-    Source::Zero,
-    Source::One,
-];
-
 /// Generate a corpus of at least `count` queries from `seed`.
 pub fn generate(seed: u64, count: usize) -> (CasesFile, GeneratorInfo) {
     let mut rng = Rng::new(seed);
@@ -124,11 +96,11 @@ fn gen_case(rng: &mut Rng, queries: usize) -> Case {
             texels.push(texel_field(rng, format, i));
         }
     }
-    let address_u = rng.pick(&ADDRESS);
-    let address_v = rng.pick(&ADDRESS);
+    let address_u = rng.pick(&AddressMode::ALL);
+    let address_v = rng.pick(&AddressMode::ALL);
     let border = gen_border(rng, format);
     let compare = if format.is_depth() && rng.chance(0.7) {
-        Some(rng.pick(&COMPARE))
+        Some(rng.pick(&CompareOp::ALL))
     } else {
         // Depth compare needs a depth format (Vulkan VUID-vkCmdDispatch: a shadow sampler's
         // view must have a depth format).
@@ -141,7 +113,7 @@ fn gen_case(rng: &mut Rng, queries: usize) -> Case {
     let border_reachable = !dim.is_cube()
         && (address_u == AddressMode::ClampToBorder || address_v == AddressMode::ClampToBorder);
     let swizzle = if !format.is_depth() && !border_reachable && rng.chance(0.15) {
-        Some([0; 4].map(|_| rng.pick(&SOURCES)))
+        Some([0; 4].map(|_| rng.pick(&Source::ALL)))
     } else {
         None
     };
