@@ -4,7 +4,7 @@
 //! instruction `/*addr*/  TEXT ;  /* 0xLOW */` and a second line `/* 0xHIGH */` (nvdisasm
 //! 13.5). `nvdisasm -b SM90 -hex RAW` does the same for a raw file of 16-byte words; it prints
 //! nothing when any word is illegal and names the byte address of the first bad one on stderr
-//! (FACTS.md, "The oracles").
+//! (docs/sources.md, The oracles).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -12,25 +12,150 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Where `build-kernels.sh` installs nvdisasm and ptxas (the CUDA 13.5 wheels from PyPI).
-pub const DEFAULT_CU13_BIN: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../target/ptxas-venv/lib/python3.11/site-packages/nvidia/cu13/bin"
-);
-/// Where `build-kernels.sh` installs ptxas 11.8 (`nvidia-cuda-nvcc-cu11` from PyPI).
-pub const DEFAULT_CU118_BIN: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../target/ptxas11-venv/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin"
-);
+/// The repository's `target/` folder, where the install scripts put their virtual environments.
+const TARGET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target");
 
-/// nvdisasm's path: `$NVDISASM`, else the default venv's, if the file exists.
-pub fn find_nvdisasm() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NVDISASM") {
-        let p = PathBuf::from(p);
-        return p.exists().then_some(p);
+/// A build-time tool of the probe, and where the repository's scripts install it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// NVIDIA's nvdisasm (CUDA 13.5, PyPI `nvidia-cuda-nvdisasm`).
+    Nvdisasm,
+    /// ptxas 11.8 (PyPI `nvidia-cuda-nvcc-cu11`), the oldest toolkit with sm_90, which built
+    /// the committed cubin.
+    Ptxas118,
+}
+
+impl Tool {
+    /// The tool's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Nvdisasm => "nvdisasm",
+            Tool::Ptxas118 => "ptxas 11.8",
+        }
     }
-    let p = PathBuf::from(DEFAULT_CU13_BIN).join("nvdisasm");
-    p.exists().then_some(p)
+
+    /// The environment variable that names the binary, overriding the search.
+    pub fn env_var(self) -> &'static str {
+        match self {
+            Tool::Nvdisasm => "NVDISASM",
+            Tool::Ptxas118 => "PTXAS_11_8",
+        }
+    }
+
+    /// (virtual environment under `target/`, the binary's path under its site-packages'
+    /// `nvidia/` folder with `*` for any one name part), in search order: build-kernels.sh's
+    /// venvs first, then `tests/nvdisasm-oracle/install.sh`'s (the one `.ci/run` installs).
+    fn places(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Tool::Nvdisasm => &[
+                ("ptxas-venv", "cu*/bin/nvdisasm"),
+                ("oracle-venv", "cu*/bin/nvdisasm"),
+            ],
+            Tool::Ptxas118 => &[("ptxas11-venv", "cuda_nvcc/bin/ptxas")],
+        }
+    }
+
+    /// How to install the tool.
+    pub fn install_hint(self) -> &'static str {
+        match self {
+            Tool::Nvdisasm => {
+                "run `bash tests/nvdisasm-oracle/install.sh` or tests/hw-probe/build-kernels.sh, or set NVDISASM"
+            }
+            Tool::Ptxas118 => "run tests/hw-probe/build-kernels.sh, or set PTXAS_11_8",
+        }
+    }
+}
+
+/// A tool that [`locate`] did not find, with where it looked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolMissing {
+    /// The tool.
+    pub tool: Tool,
+    /// The patterns searched (or the file the environment variable named).
+    pub looked: Vec<String>,
+}
+
+impl std::fmt::Display for ToolMissing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} not found (looked for {}); {}",
+            self.tool.name(),
+            self.looked.join(", "),
+            self.tool.install_hint()
+        )
+    }
+}
+
+impl std::error::Error for ToolMissing {}
+
+/// The entries of `dir` whose names start with `prefix` (all of them for `*`), sorted.
+fn entries(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+    let prefix = pattern.strip_suffix('*');
+    let mut v: Vec<PathBuf> = match prefix {
+        None => vec![dir.join(pattern)],
+        Some(prefix) => std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(prefix))
+            })
+            .collect(),
+    };
+    v.sort();
+    v
+}
+
+/// The files matching `root/<pattern>`, where each `/`-separated part of `pattern` is a name or
+/// a prefix followed by `*`.
+fn glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut found = vec![root.to_path_buf()];
+    for part in pattern.split('/') {
+        found = found.iter().flat_map(|d| entries(d, part)).collect();
+    }
+    found.into_iter().filter(|p| p.is_file()).collect()
+}
+
+/// The tool's path: the file its environment variable names (an error if that file is
+/// missing), else the first match under the venvs the repository's scripts make in `target/`
+/// (`<venv>/lib/python*/site-packages/nvidia/...`, the search tests/nvdisasm-oracle makes for
+/// the nvdisasm its install.sh installs).
+pub fn locate(tool: Tool) -> Result<PathBuf, ToolMissing> {
+    if let Some(p) = std::env::var_os(tool.env_var()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(ToolMissing {
+                tool,
+                looked: vec![format!("${} = {}", tool.env_var(), p.display())],
+            })
+        };
+    }
+    let mut looked = Vec::new();
+    for (venv, bin) in tool.places() {
+        let pattern = format!("lib/python*/site-packages/nvidia/{bin}");
+        if let Some(p) = glob(&Path::new(TARGET).join(venv), &pattern).into_iter().next() {
+            return Ok(p);
+        }
+        looked.push(format!("target/{venv}/{pattern}"));
+    }
+    Err(ToolMissing { tool, looked })
+}
+
+/// nvdisasm's path ([`locate`]), if found.
+pub fn find_nvdisasm() -> Option<PathBuf> {
+    locate(Tool::Nvdisasm).ok()
+}
+
+/// Whether this is a CI run (environment variable `CI` set, and not empty, `0` or `false`):
+/// there a missing tool fails a test instead of skipping it.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"))
 }
 
 /// One instruction of a listing.
@@ -141,6 +266,31 @@ pub fn raw_word(nvdisasm: &Path, arch: &str, word: u128) -> io::Result<Result<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn glob_finds_the_venv_layout_whatever_the_python_version() {
+        let root = std::env::temp_dir().join(format!("tld4-hw-probe-glob-{}", std::process::id()));
+        let bin = root.join("lib/python3.13/site-packages/nvidia/cu13/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(root.join("lib/python3.12/site-packages/nvidia/cu12/bin")).unwrap();
+        std::fs::write(bin.join("nvdisasm"), b"").unwrap();
+        let found = glob(&root, "lib/python*/site-packages/nvidia/cu*/bin/nvdisasm");
+        let missing = glob(&root, "lib/python*/site-packages/nvidia/cuda_nvcc/bin/ptxas");
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(found, vec![bin.join("nvdisasm")]);
+        assert!(missing.is_empty(), "{missing:?}");
+    }
+
+    #[test]
+    fn a_missing_tool_says_where_it_looked_and_how_to_install_it() {
+        let m = ToolMissing {
+            tool: Tool::Nvdisasm,
+            looked: vec!["target/oracle-venv/lib/python*/site-packages/nvidia/cu*/bin/nvdisasm".into()],
+        };
+        let text = m.to_string();
+        assert!(text.starts_with("nvdisasm not found (looked for target/oracle-venv/"), "{text}");
+        assert!(text.contains("tests/nvdisasm-oracle/install.sh"), "{text}");
+    }
 
     #[test]
     fn parses_listing_lines() {
