@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Live lavapipe check (issue 5): a fresh random corpus, filled by lavapipe (Mesa's software
+# Live lavapipe check: a fresh random corpus, filled by lavapipe (Mesa's software
 # Vulkan driver), checked against the texture unit.
 #
 #   bash tests/lavapipe/run-live.sh            fresh corpus, new seed (SEED=..., COUNT=... to override)
 #   bash tests/lavapipe/run-live.sh --golden   regenerate tests/golden/lavapipe_gather.json
 #
-# Gates: `tld4-lavapipe compare` (the issue-5 rules: exact, normalized within 1 ulp, sRGB as
-# codes; disagreements at ambiguous spots counted, any other one fails), and
+# Gates: `tld4-lavapipe compare` (the agreement rules, docs/sources.md, Agreement rules: exact,
+# normalized within 1 ulp, sRGB as codes; disagreements at ambiguous spots counted, any other one fails), and
 # `tld4 gather --check` on the queries away from ambiguous spots, which must match exactly.
 # Installs mesa-vulkan-drivers, glslang-tools and libvulkan1 when missing (Debian); exits
 # non-zero with a message if that fails. About a minute on 2 cores after the build.

@@ -1,5 +1,6 @@
 //! Checks, with nvdisasm `-b SM90`, that SM90 reads TLD4's fields at the bits of the
-//! project's (SM100) field table, as issue 5 says; and records where it does not.
+//! project's (SM100) field table, as the probe assumes when it runs SM100's model on an H200
+//! (docs/sources.md, SM90); and records where it does not.
 //!
 //! Rule compared: for a word `w`, nvdisasm SM90's text with the immediate operand SM90 prints
 //! after the uniform register removed must equal tld4-decoder's text of `w` with bits 46-53

@@ -1,6 +1,7 @@
 //! Comparison of two sets of gather results (a Vulkan driver's and the texture unit's) under
-//! the agreement rules of issue 5: exact everywhere, normalized formats within 1 ulp
-//! (FACTS.md: lavapipe's UNORM8/SNORM8 -> float is not correctly rounded), and the ambiguous
+//! the agreement rules (docs/sources.md, Agreement rules): exact everywhere, normalized formats
+//! within 1 ulp (lavapipe's UNORM8/SNORM8 -> float is not correctly rounded: docs/sources.md,
+//! lavapipe), sRGB colour channels by 8-bit code, and the ambiguous
 //! spots, where each disagreement is classified and counted but nothing is loosened elsewhere.
 
 use std::collections::BTreeMap;
@@ -10,14 +11,14 @@ use tld4_textures::cases::{result_kind, ulp_distance, Case, Num, QuerySpec};
 use tld4_textures::{Format, TextureKind, ValueKind};
 
 /// Half-width of the band around a texel boundary where the 8-bit sub-texel precision model
-/// and an exact float path may choose different texels (issue 5: 2^-8 texel).
+/// and an exact float path may choose different texels (2^-8 texel: docs/sources.md, Agreement rules).
 pub const BOUNDARY_BAND: f64 = 1.0 / 256.0;
 
 /// A spot where two correct implementations may legitimately return different texels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Ambiguity {
     /// The array layer converts differently: Vulkan rounds to nearest even (lavapipe), NVIDIA's
-    /// compiler takes floor(layer + 0.5) in f32 (FACTS.md, decisions); they differ at exact
+    /// compiler takes floor(layer + 0.5) in f32 (docs/sources.md, Decisions); they differ at exact
     /// halves and where layer + 0.5 rounds up in f32.
     Layer,
     /// Two or three cube coordinates share the largest magnitude: the face depends on the tie
@@ -28,11 +29,12 @@ pub enum Ambiguity {
     /// Edge Handling"); NVIDIA is unmeasured.
     CubeCorner,
     /// u - 0.5 or v - 0.5 lies within 2^-8 texel of an integer: the sub-texel precision model
-    /// decides (Vulkan: subTexelPrecisionBits; issue 3).
+    /// decides (Vulkan: subTexelPrecisionBits; docs/sources.md, Sub-texel model).
     Boundary,
     /// Depth compare on a UNORM depth format with dref within 1 ulp of a representable depth:
     /// the comparison then depends on the texel's UNORM -> float rounding, which lavapipe does
-    /// not round correctly (FACTS.md; the 1-ulp rule for normalized formats carried over).
+    /// not round correctly (docs/sources.md, lavapipe; the 1-ulp rule for normalized formats
+    /// carried over).
     UnormDrefTie,
 }
 
@@ -115,14 +117,14 @@ pub fn vulkan_layer(layer: f32, layers: u32) -> u32 {
     }
 }
 
-/// The texture unit's array layer: the compiler's floor(layer + 0.5) in f32 (FACTS.md,
-/// decisions; `tld4_textures::cases::float_layer`), then the hardware clamp to layers - 1.
+/// The texture unit's array layer: the compiler's floor(layer + 0.5) in f32 (docs/sources.md,
+/// Decisions; `tld4_textures::cases::float_layer`), then the hardware clamp to layers - 1.
 pub fn nvidia_layer(layer: f32, layers: u32) -> u32 {
     tld4_textures::cases::float_layer(layer).min(layers - 1)
 }
 
 /// Cube face selection and projection, Vulkan "Cube Map Face Selection and Transformations",
-/// in f64; ties go z, then y, then x (as lavapipe does; FACTS.md). Returns (face, s, t, tie).
+/// in f64; ties go z, then y, then x (as lavapipe does; docs/sources.md, lavapipe). Returns (face, s, t, tie).
 pub fn cube_project(x: f32, y: f32, z: f32) -> (u32, f64, f64, bool) {
     let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
     let max = ax.max(ay).max(az);

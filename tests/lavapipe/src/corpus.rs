@@ -1,4 +1,4 @@
-//! Corpus files: the cases JSON of issue 3 (compact, one case per line) and its `.meta.json`
+//! Corpus files: the `tld4 gather` cases JSON (`tld4_textures::cases`; compact, one case per line) and its `.meta.json`
 //! sidecar, and the comparisons of a filled corpus with the texture unit or another file.
 //!
 //! The metadata (generator seed, driver, skipped cases) lives in a sidecar because

@@ -1,4 +1,4 @@
-//! The random corpus generator: cases in the `tld4 gather` JSON model (issue 3) that cover
+//! The random corpus generator: cases in the `tld4 gather` JSON model (`tld4_textures::cases`) that cover
 //! every kind, format, address mode, border colour and compare function, components 0..3,
 //! offsets -32..31 (AOFFI and PTP), coordinates inside and outside [0, 1], near and on texel
 //! boundaries, out-of-range layers and small textures, so that edges and wrapping happen often.
@@ -108,7 +108,7 @@ fn gen_case(rng: &mut Rng, queries: usize) -> Case {
     };
     // A swizzle only where no border texel can be read: Vulkan leaves border colours with a
     // non-identity component mapping undefined unless VK_EXT_border_color_swizzle is enabled,
-    // and NVIDIA does not swizzle the border (issue 3). Depth views keep the identity: Vulkan
+    // and the texture unit does not swizzle the border (docs/sources.md, Decisions). Depth views keep the identity: Vulkan
     // defines only their R (and the compare result), so a swizzle there would test nothing.
     let border_reachable = !dim.is_cube()
         && (address_u == AddressMode::ClampToBorder || address_v == AddressMode::ClampToBorder);
@@ -146,7 +146,7 @@ fn gen_case(rng: &mut Rng, queries: usize) -> Case {
     }
 }
 
-/// One raw texel field, in the JSON form of issue 3 / `tld4_textures::cases`: integers (signed
+/// One raw texel field, in the JSON form of `tld4_textures::cases`: integers (signed
 /// for SNORM and SINT) for every integer field and the packed formats' bit fields, numbers for
 /// the 16- and 32-bit float components.
 fn texel_field(rng: &mut Rng, f: Format, i: usize) -> Num {
@@ -345,7 +345,7 @@ fn gen_query(rng: &mut Rng, t: &TextureSpec, compare: bool, depth_values: &[f32]
         coord.push(num(layer(rng, t.layers)));
     }
     // Offsets only on the 2D kinds: GLSL and SPIR-V have no offset gathers on cubes (and
-    // NVIDIA's are "not modeled", FACTS.md).
+    // NVIDIA's are "not modeled": docs/sources.md, Decisions).
     let (mut offset, mut offsets) = (None, None);
     if !t.dim.is_cube() {
         match rng.below(20) {
@@ -357,7 +357,7 @@ fn gen_query(rng: &mut Rng, t: &TextureSpec, compare: bool, depth_values: &[f32]
     let dref = compare.then(|| num(gen_dref(rng, depth_values)));
     // Any component: depth formats read (D, 0, 0, 1) like one-component formats (Vulkan
     // "Conversion to RGBA"; lavapipe agrees, measured); with compare the component is not part
-    // of the GLSL gather at all and must be ignored (issue 3).
+    // of the GLSL gather at all and must be ignored (docs/sources.md, Decisions).
     let component = rng.range(0, 3) as u32;
     QuerySpec {
         coord,
@@ -369,8 +369,9 @@ fn gen_query(rng: &mut Rng, t: &TextureSpec, compare: bool, depth_values: &[f32]
     }
 }
 
-/// One offset in -32..=31 (Vulkan minTexelGatherOffset/maxTexelGatherOffset on lavapipe and
-/// NVIDIA; FACTS.md), with the ends and small values often.
+/// One offset in -32..=31 (Vulkan minTexelGatherOffset/maxTexelGatherOffset on lavapipe:
+/// docs/sources.md, lavapipe; NVIDIA reads 6-bit offsets: docs/sources.md, NAK conventions),
+/// with the ends and small values often.
 fn gen_offset(rng: &mut Rng) -> i64 {
     match rng.below(8) {
         0..=1 => rng.pick(&[-32, 31]),
@@ -511,7 +512,7 @@ mod tests {
     use std::collections::HashSet;
 
     #[test]
-    fn a_corpus_covers_what_issue_5_asks_and_parses_as_cases() {
+    fn a_corpus_covers_every_kind_format_mode_and_compare_and_parses_as_cases() {
         let (file, info) = generate(42, 20000);
         assert_eq!(info.seed, 42);
         let total: usize = file.cases.iter().map(|c| c.queries.len()).sum();

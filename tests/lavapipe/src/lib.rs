@@ -1,4 +1,5 @@
-//! Reference gathers from a Vulkan driver for the TLD4 texture unit (issue 5).
+//! Reference gathers from a Vulkan driver for the TLD4 texture unit (the lavapipe oracle:
+//! docs/sources.md, The oracles).
 //!
 //! The library holds what needs no Vulkan, so that the root package's tests can use it:
 //! the corpus generator ([`generate`]), the ambiguity classification and agreement report

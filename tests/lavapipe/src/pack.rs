@@ -1,6 +1,6 @@
 //! From the cases JSON to Vulkan: formats, texel bytes, samplers and query records.
 //!
-//! How the JSON gives texels (issue 3, `tld4_textures::cases`): layer-major (cube layers are
+//! How the JSON gives texels (`tld4_textures::cases`): layer-major (cube layers are
 //! cube * 6 + face, faces +X, -X, +Y, -Y, +Z, -Z, which is Vulkan's cube layer order too), then
 //! rows, then texels, then the format's raw fields: integer codes for UNORM/SNORM/sRGB/UINT/SINT
 //! (SNORM/SINT may be negative), numbers for the 16- and 32-bit float formats, and for the

@@ -907,7 +907,7 @@ impl Gpu {
             })
             .format(job.format);
         // NEAREST: gathers ignore the filter (Vulkan "Texel Gathering"), and D32_SFLOAT cannot
-        // take LINEAR on lavapipe (FACTS.md). One level, LOD 0.
+        // take LINEAR on lavapipe (docs/sources.md, lavapipe). One level, LOD 0.
         let mut sci = vk::SamplerCreateInfo::default()
             .mag_filter(vk::Filter::NEAREST)
             .min_filter(vk::Filter::NEAREST)
