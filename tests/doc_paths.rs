@@ -247,8 +247,10 @@ fn every_citation_of_docs_sources_names_a_section() {
             let mut rest = line;
             while let Some(at) = rest.find("docs/sources.md, ") {
                 rest = &rest[at + "docs/sources.md, ".len()..];
-                // The section runs to the closing parenthesis, quote or end of the sentence.
-                let end = rest.find([')', '`', '"', ';']).unwrap_or(rest.len());
+                // The section runs to a closing bracket, quote or punctuation, or the line's end.
+                let end = rest
+                    .find([')', ']', '`', '"', ';', ':', ','])
+                    .unwrap_or(rest.len());
                 let section = rest[..end].trim().trim_end_matches('.');
                 cited += 1;
                 if !sections.contains(section) {
