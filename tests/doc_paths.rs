@@ -18,7 +18,13 @@ fn root() -> &'static Path {
 /// The repository's files, as `/`-separated paths relative to the root.
 fn files() -> Vec<String> {
     let git = Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
         .current_dir(root())
         .output();
     if let Ok(o) = git {
@@ -230,8 +236,17 @@ fn source_sections() -> BTreeSet<String> {
 #[test]
 fn every_citation_of_docs_sources_names_a_section() {
     let sections = source_sections();
-    for s in ["The oracles", "Encoding", "Agreement rules", "Open questions", "Decisions"] {
-        assert!(sections.contains(s), "docs/sources.md has no section {s}: {sections:?}");
+    for s in [
+        "The oracles",
+        "Encoding",
+        "Agreement rules",
+        "Open questions",
+        "Decisions",
+    ] {
+        assert!(
+            sections.contains(s),
+            "docs/sources.md has no section {s}: {sections:?}"
+        );
     }
     let files = files();
     let mut wrong = Vec::new();
@@ -297,10 +312,19 @@ fn outside_citations(line: &str) -> Vec<String> {
 
 #[test]
 fn citation_scanner_finds_what_it_must() {
-    assert_eq!(outside_citations(&format!("see {}.md, Decisions", "FACTS")).len(), 1);
+    assert_eq!(
+        outside_citations(&format!("see {}.md, Decisions", "FACTS")).len(),
+        1
+    );
     assert_eq!(outside_citations(&format!("(Issue{}3)", ' ')).len(), 1);
-    assert_eq!(outside_citations(&format!("the issue{}5 rules", '-')).len(), 1);
-    assert_eq!(outside_citations(&format!("fn covers_issue{}5()", '_')).len(), 1);
+    assert_eq!(
+        outside_citations(&format!("the issue{}5 rules", '-')).len(),
+        1
+    );
+    assert_eq!(
+        outside_citations(&format!("fn covers_issue{}5()", '_')).len(),
+        1
+    );
     assert!(outside_citations("a known issue: 3 of them; PR 10030").is_empty());
     assert!(outside_citations("docs/sources.md, Agreement rules").is_empty());
 }
@@ -335,9 +359,15 @@ fn the_path_scanner_reads_paths_as_a_reader_would() {
         named_paths("see `tests/golden/nvdisasm_sm100.tsv`, and docs/sources.md."),
         ["tests/golden/nvdisasm_sm100.tsv", "docs/sources.md"]
     );
-    assert_eq!(named_paths("emu/tests/execute.rs and $OUT/tests/x"), Vec::<String>::new());
+    assert_eq!(
+        named_paths("emu/tests/execute.rs and $OUT/tests/x"),
+        Vec::<String>::new()
+    );
     assert_eq!(named_paths("[fields](docs/fields.md)"), ["docs/fields.md"]);
-    assert!(glob_match("tests/golden/lavapipe_*", "tests/golden/lavapipe_gather.json"));
+    assert!(glob_match(
+        "tests/golden/lavapipe_*",
+        "tests/golden/lavapipe_gather.json"
+    ));
     assert!(!glob_match("tests/*.rs", "tests/hw-probe/tests/tools.rs"));
     let files: Vec<String> = vec!["tests/a/b.rs".into()];
     let dirs = folders(&files);

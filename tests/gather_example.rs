@@ -41,7 +41,13 @@ fn gather_prints_the_committed_output_byte_for_byte() {
 #[test]
 fn check_passes_on_the_committed_output() {
     let o = tld4(&["gather", "--check"], &example("cases.out.json"));
-    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
     assert_eq!(text(&o.stdout), "checked 13 queries: 0 mismatches\n");
 }
 
@@ -92,5 +98,8 @@ fn the_committed_results_agree_with_hand_worked_gathers() {
     // (0,1) 0.6, (1,1) 0.9: 0.5 <= 0.6, 0.5 <= 0.9, not 0.4, not 0.1.
     assert_eq!(result(&v, 3, 0), [1.0, 1.0, 0.0, 0.0]);
     // Case 4, a 2D array of r8_uint: layer 7.0 clamps to the last layer, 1, whose texels are 30, 40.
-    assert_eq!(v["cases"][4]["queries"][1]["result"], serde_json::json!([30, 40, 40, 30]));
+    assert_eq!(
+        v["cases"][4]["queries"][1]["result"],
+        serde_json::json!([30, 40, 40, 30])
+    );
 }

@@ -139,7 +139,10 @@ pub fn locate(tool: Tool) -> Result<PathBuf, ToolMissing> {
     let mut looked = Vec::new();
     for (venv, bin) in tool.places() {
         let pattern = format!("lib/python*/site-packages/nvidia/{bin}");
-        if let Some(p) = glob(&Path::new(TARGET).join(venv), &pattern).into_iter().next() {
+        if let Some(p) = glob(&Path::new(TARGET).join(venv), &pattern)
+            .into_iter()
+            .next()
+        {
             return Ok(p);
         }
         looked.push(format!("target/{venv}/{pattern}"));
@@ -275,7 +278,10 @@ mod tests {
         std::fs::create_dir_all(root.join("lib/python3.12/site-packages/nvidia/cu12/bin")).unwrap();
         std::fs::write(bin.join("nvdisasm"), b"").unwrap();
         let found = glob(&root, "lib/python*/site-packages/nvidia/cu*/bin/nvdisasm");
-        let missing = glob(&root, "lib/python*/site-packages/nvidia/cuda_nvcc/bin/ptxas");
+        let missing = glob(
+            &root,
+            "lib/python*/site-packages/nvidia/cuda_nvcc/bin/ptxas",
+        );
         let _ = std::fs::remove_dir_all(&root);
         assert_eq!(found, vec![bin.join("nvdisasm")]);
         assert!(missing.is_empty(), "{missing:?}");
@@ -285,10 +291,15 @@ mod tests {
     fn a_missing_tool_says_where_it_looked_and_how_to_install_it() {
         let m = ToolMissing {
             tool: Tool::Nvdisasm,
-            looked: vec!["target/oracle-venv/lib/python*/site-packages/nvidia/cu*/bin/nvdisasm".into()],
+            looked: vec![
+                "target/oracle-venv/lib/python*/site-packages/nvidia/cu*/bin/nvdisasm".into(),
+            ],
         };
         let text = m.to_string();
-        assert!(text.starts_with("nvdisasm not found (looked for target/oracle-venv/"), "{text}");
+        assert!(
+            text.starts_with("nvdisasm not found (looked for target/oracle-venv/"),
+            "{text}"
+        );
         assert!(text.contains("tests/nvdisasm-oracle/install.sh"), "{text}");
     }
 

@@ -56,7 +56,10 @@ fn ptxas_118_rebuilds_the_committed_cubin() {
 
 #[test]
 fn nvdisasm_listing_gives_the_committed_layout() {
-    let Some(nv) = tool(Tool::Nvdisasm, "nvdisasm_listing_gives_the_committed_layout") else {
+    let Some(nv) = tool(
+        Tool::Nvdisasm,
+        "nvdisasm_listing_gives_the_committed_layout",
+    ) else {
         return;
     };
     let cubin = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/tld4_probe.sm90.cubin");
@@ -70,7 +73,10 @@ fn nvdisasm_listing_gives_the_committed_layout() {
 
 #[test]
 fn every_patched_cubin_disassembles_as_recorded() {
-    let Some(nv) = tool(Tool::Nvdisasm, "every_patched_cubin_disassembles_as_recorded") else {
+    let Some(nv) = tool(
+        Tool::Nvdisasm,
+        "every_patched_cubin_disassembles_as_recorded",
+    ) else {
         return;
     };
     let l = kernels::layout().unwrap();
