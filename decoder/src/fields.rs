@@ -467,3 +467,44 @@ pub fn fields_markdown() -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_names_its_effect_and_the_effects_source() {
+        for f in FIELDS {
+            // Bits that change nothing nvdisasm shows are the fields named `ignored_*`, and
+            // only they have no effect at all.
+            assert_eq!(
+                f.effect == FieldEffect::None,
+                f.name.starts_with("ignored"),
+                "{}",
+                f.name
+            );
+            assert!(f.effect_source.contains("(docs/sources.md, "), "{}", f.name);
+            // A guessed effect says so.
+            if f.effect_source.contains("unknown") {
+                assert!(f.effect_source.contains("guess"), "{}", f.name);
+            }
+        }
+        // The per-field constants carry the same effect as the table.
+        assert_eq!(field::scr.effect, FieldEffect::Hint);
+        assert_eq!(field::bit_91.effect, FieldEffect::Required);
+        assert_eq!(
+            FIELDS.iter().find(|f| f.name == "ra").map(|f| f.effect),
+            Some(field::ra.effect)
+        );
+    }
+
+    #[test]
+    fn the_markdown_has_the_effect_column() {
+        let md = fields_markdown();
+        assert!(md.starts_with("| bits | field | source's name | effect | meaning |"));
+        assert!(
+            md.contains("| 91 | `bit_91` | seed: fixed 1 | required | "),
+            "{md}"
+        );
+    }
+}
