@@ -1,14 +1,22 @@
 //! `tld4 explain`: what one TLD4 does, field by field, and (with a scenario) one lane's whole
 //! path through the texture unit, with numbers, plus a picture of the footprint.
 //!
-//! Nothing here decides a rule. The fields and their meanings come from the decoder's field
-//! table ([`tld4_decoder::FIELDS`], `Tld4::field_values`), the operand layouts from
-//! `Tld4::ra_layout`/`rb_layout`, faults from `tld4_emu::illegal_encoding` and
+//! Nothing here decides a rule. The fields, their meanings and their effects come from the
+//! decoder's field table ([`tld4_decoder::FIELDS`], `FieldSpec::effect`,
+//! `Tld4::field_values`), the operand layouts from `Tld4::ra_layout`/`rb_layout`, faults from `tld4_emu::illegal_encoding` and
 //! `Tld4Exec::static_fault`, packing from `tld4_emu::write_plan`/`planned_value`/`f16_rn`/
 //! `f16_rz`, and the lane's path from `tld4_textures::trace::trace`, which is built from the
 //! fast path's own functions and tested against it. The lane's result is then checked against
 //! `Tld4Exec::execute` on a copy of the scenario's warp, so the explanation cannot drift from
 //! what `tld4 run` writes.
+//!
+//! The module's files, one reason to change each: `instruction` (fields, operands,
+//! destinations, modifiers), `load` (the scenario with the command line's instruction),
+//! `lane` (whether the lane runs, what it reads and writes, the check against the emulator),
+//! `path` (the gather path of its trace), `show` (how values and names are written),
+//! `geometry` (the picture's layout and marks), `picture` (what the picture shows), `png` and
+//! `svg` (drawing it). This file reads the arguments, prints the text (through an
+//! [`std::io::Write`], so an io error is returned, not a panic) and writes the pictures.
 
 mod geometry;
 mod instruction;
