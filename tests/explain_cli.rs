@@ -6,7 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The picture's layout constants, as `src/explain.rs` and the README document them.
+/// The fixes: overlapping destinations, pictures that cannot be drawn or written, NaN sample
+/// points, float layers, closed pipes.
+#[path = "explain_cli/robustness.rs"]
+mod robustness;
+
+/// The picture's layout constants, as `src/explain/geometry.rs` and the README document them.
 const TITLE: u32 = 32;
 const MARGIN: u32 = 48;
 /// Texel size for textures up to 12 texels across.

@@ -23,6 +23,51 @@ pub struct FieldSpec {
     pub source_name: &'static str,
     /// What the field means.
     pub doc: &'static str,
+    /// What the field changes in an execution (`tld4 explain`'s effect column).
+    pub effect: FieldEffect,
+    /// Where the field's effect comes from (the row's effect doc comment).
+    pub effect_source: &'static str,
+}
+
+/// What a field changes when the instruction executes: the effect column of the field table.
+///
+/// Each row of the table names its effect and, in a doc comment beside it, the effect's
+/// source (docs/sources.md). `tld4 explain` prints [`FieldEffect::name`] in its field listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FieldEffect {
+    /// Selects the instruction form, and with it which operands exist and how they are read.
+    Operands,
+    /// Decides which lanes execute (the guard predicate).
+    Lanes,
+    /// Names or selects what is written: destination registers, the write mask, the predicate
+    /// destination.
+    Writes,
+    /// Names a source register the instruction reads.
+    Reads,
+    /// Changes the values the instruction computes.
+    Value,
+    /// Changes no value: a cache or scheduling hint, or a bit whose effect is modeled as none.
+    Hint,
+    /// Must hold one value for the word to be a legal TLD4 at all.
+    Required,
+    /// No effect at all, as far as any source shows.
+    None,
+}
+
+impl FieldEffect {
+    /// The word `tld4 explain` and `docs/fields.md` print for the effect.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FieldEffect::Operands => "operands",
+            FieldEffect::Lanes => "lanes",
+            FieldEffect::Writes => "writes",
+            FieldEffect::Reads => "reads",
+            FieldEffect::Value => "value",
+            FieldEffect::Hint => "hint",
+            FieldEffect::Required => "required",
+            FieldEffect::None => "none",
+        }
+    }
 }
 
 impl FieldSpec {
@@ -222,10 +267,12 @@ impl FieldValue for AlwaysSet {
     }
 }
 
-/// Declares the fields: name, typed value, `[hi:lo]`, the source's name, and a doc line.
+/// Declares the fields: name, typed value, `[hi:lo]`, the source's name, a doc line, and the
+/// field's [`FieldEffect`] with a doc line naming the effect's source.
 /// Generates [`Tld4`], [`FIELDS`], the per-field constants in [`field`], decoding and encoding.
 macro_rules! tld4_fields {
-    ( $( $(#[doc = $doc:literal])+ $name:ident : $ty:ty = [$hi:literal : $lo:literal], $src:literal; )* ) => {
+    ( $( $(#[doc = $doc:literal])+ $name:ident : $ty:ty = [$hi:literal : $lo:literal], $src:literal,
+         $(#[doc = $edoc:literal])+ $effect:ident; )* ) => {
         /// One decoded SM100 TLD4 instruction: every field of the 128-bit word, typed.
         ///
         /// Bits that change nothing are kept too, so that `decode(w)?.encode() == w` for every
@@ -238,16 +285,18 @@ macro_rules! tld4_fields {
         /// The field table, in bit order: every bit of the word belongs to exactly one field.
         pub const FIELDS: &[FieldSpec] = &[
             $( FieldSpec { name: stringify!($name), lo: $lo, hi: $hi, source_name: $src,
-                           doc: concat!($($doc),+) }, )*
+                           doc: concat!($($doc),+), effect: FieldEffect::$effect,
+                           effect_source: concat!($($edoc),+) }, )*
         ];
 
         /// Each field's [`FieldSpec`] by name, for code that reads or writes one field of a word.
         #[allow(non_upper_case_globals)]
         pub mod field {
-            use super::FieldSpec;
+            use super::{FieldEffect, FieldSpec};
             $( #[doc = concat!("The `", stringify!($name), "` field.")]
                pub const $name: FieldSpec = FieldSpec { name: stringify!($name), lo: $lo, hi: $hi,
-                   source_name: $src, doc: concat!($($doc),+) }; )*
+                   source_name: $src, doc: concat!($($doc),+), effect: FieldEffect::$effect,
+                   effect_source: concat!($($edoc),+) }; )*
         }
 
         impl Tld4 {
@@ -280,78 +329,182 @@ macro_rules! tld4_fields {
 
 tld4_fields! {
     /// The opcode: 0xd64 (handle in a register) or 0xf63 (handle in a uniform register).
-    form: HandleForm = [11:0], "seed: fixed opcode bits";
+    form: HandleForm = [11:0], "seed: fixed opcode bits",
+        /// The form decides where the handle is read from and which operands print (docs/sources.md, Encoding).
+        Operands;
     /// The guard predicate; PT (7) executes unconditionally and prints nothing.
-    guard_pred: Pred = [14:12], "seed: pred";
+    guard_pred: Pred = [14:12], "seed: pred",
+        /// A false guard keeps a lane from executing (docs/sources.md, Encoding).
+        Lanes;
     /// Negates the guard predicate (`@!P3`).
-    guard_negated: bool = [15:15], "seed: pred";
+    guard_negated: bool = [15:15], "seed: pred",
+        /// Negation flips the guard (docs/sources.md, Encoding).
+        Lanes;
     /// Rd: the destination of components 0-1; printed second.
-    rd: Reg = [23:16], "seed: operand 2";
+    rd: Reg = [23:16], "seed: operand 2",
+        /// Rd receives the first two enabled results (docs/sources.md, ptxas output).
+        Writes;
     /// Ra: the coordinate vector ([layer], u, v or x, y, z); printed third.
-    ra: Reg = [31:24], "seed: operand 3";
+    ra: Reg = [31:24], "seed: operand 3",
+        /// Ra starts the coordinate vector (docs/sources.md, ptxas output).
+        Reads;
     /// Rb: the vector of [handle], [offsets], [depth reference]; printed fourth.
-    rb: Reg = [39:32], "seed: operand 4";
+    rb: Reg = [39:32], "seed: operand 4",
+        /// Rb starts the handle/offsets/depth-reference vector (docs/sources.md, NAK conventions).
+        Reads;
     /// URc: the uniform register holding the texture handle (form 0xf63 only; kept but unused in 0xd64).
-    ur: UReg = [47:40], "seed: operand 5 (UR tables)";
+    ur: UReg = [47:40], "seed: operand 5 (UR tables)",
+        /// URc holds the warp's texture handle in form 0xf63 (docs/sources.md, ptxas output).
+        Reads;
     /// No effect on nvdisasm's text; ptxas writes 0xff in bits 48-55.
-    ignored_48_59: u16 = [59:48], "-";
+    ignored_48_59: u16 = [59:48], "-",
+        /// Flipping these bits changes nothing nvdisasm shows; modeled as no effect (docs/sources.md, Encoding).
+        None;
     /// `.SCR`: ptxas sets it on every TLD4; its effect is unknown (an open question).
-    scr: bool = [60:60], "seed: SCR";
+    scr: bool = [60:60], "seed: SCR",
+        /// A guess: what `.SCR` does is unknown, modeled as changing no value (docs/sources.md, Open questions).
+        Hint;
     /// The texture dimension: 2D, CUBE, ARRAY_2D, ARRAY_CUBE or INVALID0/2/4/6.
-    dimension: Dimension = [63:61], "seed: operand 5/6 (SNOWFLAKE)";
+    dimension: Dimension = [63:61], "seed: operand 5/6 (SNOWFLAKE)",
+        /// The dimension selects the texture kind and the Ra layout (docs/sources.md, ptxas output).
+        Value;
     /// Rd2: the destination of components 2-3; printed first.
-    rd2: Reg = [71:64], "seed: operand 1";
+    rd2: Reg = [71:64], "seed: operand 1",
+        /// Rd2 receives the third and fourth enabled results (docs/sources.md, ptxas output).
+        Writes;
     /// The write mask of R, G, B, A; printed last unless 0xf.
-    write_mask: WriteMask = [75:72], "seed: operand 6/7";
+    write_mask: WriteMask = [75:72], "seed: operand 6/7",
+        /// The mask selects which results are written, packed in order (docs/sources.md, NAK conventions).
+        Writes;
     /// Offsets: none, AOFFI, PTP or INVALID3 (the seed labels it 'modi 2').
-    offset_mode: OffsetMode = [77:76], "seed: modi 2 (Modifier Group 1)";
+    offset_mode: OffsetMode = [77:76], "seed: modi 2 (Modifier Group 1)",
+        /// Offsets move the footprint and add Rb registers (docs/sources.md, NAK conventions).
+        Value;
     /// `.DC`: depth compare against the reference in the last Rb register.
-    depth_compare: bool = [78:78], "seed: DC";
+    depth_compare: bool = [78:78], "seed: DC",
+        /// `.DC` compares each texel with a reference (docs/sources.md, ptxas output).
+        Value;
     /// Half-precision output: none, F16.RN, F16.RZ or INVALID3 (the seed also labels it 'modi 2').
-    f16_mode: F16Mode = [80:79], "seed: modi 2 (Modifier Group 2)";
+    f16_mode: F16Mode = [80:79], "seed: modi 2 (Modifier Group 2)",
+        /// F16 output rounds and packs the results; the packing is a project decision (docs/sources.md, Decisions).
+        Value;
     /// The predicate destination, set when the footprint is not resident; PT discards it.
-    pred_dst: Pred = [83:81], "seed: operand 0";
+    pred_dst: Pred = [83:81], "seed: operand 0",
+        /// The predicate destination is set when the footprint is not resident (docs/sources.md, ptxas output).
+        Writes;
     /// The cache eviction priority: a hint.
-    eviction: Eviction = [86:84], "seed: modi 3";
+    eviction: Eviction = [86:84], "seed: modi 3",
+        /// The eviction priority is a cache policy and changes no value (docs/sources.md, Encoding).
+        Hint;
     /// The gathered component R, G, B or A.
-    component: Component = [88:87], "seed: modi 4";
+    component: Component = [88:87], "seed: modi 4",
+        /// The component selects which channel of each texel is gathered (docs/sources.md, Encoding).
+        Value;
     /// No effect on nvdisasm's text.
-    ignored_89: bool = [89:89], "-";
+    ignored_89: bool = [89:89], "-",
+        /// Flipping the bit changes nothing nvdisasm shows; modeled as no effect (docs/sources.md, Encoding).
+        None;
     /// `.NODEP`: a scheduling hint (no dependency on the result); changes no value.
-    nodep: bool = [90:90], "seed: NODEP";
+    nodep: bool = [90:90], "seed: NODEP",
+        /// `.NODEP` is a scheduling hint and changes no value (docs/sources.md, Encoding).
+        Hint;
     /// Must be 1: nvdisasm reports "Illegal instruction" otherwise.
-    bit_91: AlwaysSet = [91:91], "seed: fixed 1";
+    bit_91: AlwaysSet = [91:91], "seed: fixed 1",
+        /// nvdisasm refuses the word when the bit is clear (docs/sources.md, Encoding).
+        Required;
     /// No effect on nvdisasm's text.
-    ignored_92_101: u16 = [101:92], "-";
+    ignored_92_101: u16 = [101:92], "-",
+        /// Flipping these bits changes nothing nvdisasm shows; modeled as no effect (docs/sources.md, Encoding).
+        None;
     /// pm_pred (nvdisasm's name): performance-monitor predicate; changes no value.
-    pm_pred: u8 = [103:102], "nvdisasm: pm_pred";
+    pm_pred: u8 = [103:102], "nvdisasm: pm_pred",
+        /// nvdisasm names it a performance-monitor predicate; modeled as changing no value (docs/sources.md, Encoding).
+        Hint;
     /// No effect on nvdisasm's text.
-    ignored_104: bool = [104:104], "-";
+    ignored_104: bool = [104:104], "-",
+        /// Flipping the bit changes nothing nvdisasm shows; modeled as no effect (docs/sources.md, Encoding).
+        None;
     /// usched_info (nvdisasm): stall and yield; the low 5 bits of nvdisasm's `opex` value.
-    usched_info: u8 = [109:105], "nvdisasm: usched_info (seed: stall, y)";
+    usched_info: u8 = [109:105], "nvdisasm: usched_info (seed: stall, y)",
+        /// Scheduling control (stall, yield) changes no value (docs/sources.md, Encoding).
+        Hint;
     /// dst_wr_sb (nvdisasm): the scoreboard (barrier) the result's write releases.
-    dst_wr_sb: u8 = [112:110], "nvdisasm: dst_wr_sb (seed: r-bar, mislabelled)";
+    dst_wr_sb: u8 = [112:110], "nvdisasm: dst_wr_sb (seed: r-bar, mislabelled)",
+        /// A scoreboard is scheduling control and changes no value (docs/sources.md, Encoding).
+        Hint;
     /// src_rel_sb (nvdisasm): the scoreboard released when the sources have been read.
-    src_rel_sb: u8 = [115:113], "nvdisasm: src_rel_sb (seed: w-bar, mislabelled)";
+    src_rel_sb: u8 = [115:113], "nvdisasm: src_rel_sb (seed: w-bar, mislabelled)",
+        /// A scoreboard is scheduling control and changes no value (docs/sources.md, Encoding).
+        Hint;
     /// req_bit_set (nvdisasm): the mask of scoreboards to wait on before issue.
-    req_bit_set: u8 = [121:116], "nvdisasm: req_bit_set (seed: b-mask)";
+    req_bit_set: u8 = [121:116], "nvdisasm: req_bit_set (seed: b-mask)",
+        /// The wait mask is scheduling control and changes no value (docs/sources.md, Encoding).
+        Hint;
     /// batch_t (nvdisasm; overlaps the reuse bits): the high 3 bits of nvdisasm's `opex` value.
-    batch_t: u8 = [124:122], "nvdisasm: batch_t (seed: reuse)";
+    batch_t: u8 = [124:122], "nvdisasm: batch_t (seed: reuse)",
+        /// Scheduling control; changes no value (docs/sources.md, Encoding).
+        Hint;
     /// No effect on nvdisasm's text.
-    ignored_125_127: u8 = [127:125], "-";
+    ignored_125_127: u8 = [127:125], "-",
+        /// Flipping these bits changes nothing nvdisasm shows; modeled as no effect (docs/sources.md, Encoding).
+        None;
 }
 
 /// The field table as a Markdown table (the source of `docs/fields.md`).
 pub fn fields_markdown() -> String {
-    let mut s = String::from("| bits | field | source's name | meaning |\n|---|---|---|---|\n");
+    let mut s = String::from(
+        "| bits | field | source's name | effect | meaning |\n|---|---|---|---|---|\n",
+    );
     for f in FIELDS {
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} |\n",
+            "| {} | `{}` | {} | {} | {} |\n",
             f.bits(),
             f.name,
             f.source_name,
+            f.effect.name(),
             f.doc.trim()
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_names_its_effect_and_the_effects_source() {
+        for f in FIELDS {
+            // Bits that change nothing nvdisasm shows are the fields named `ignored_*`, and
+            // only they have no effect at all.
+            assert_eq!(
+                f.effect == FieldEffect::None,
+                f.name.starts_with("ignored"),
+                "{}",
+                f.name
+            );
+            assert!(f.effect_source.contains("(docs/sources.md, "), "{}", f.name);
+            // A guessed effect says so.
+            if f.effect_source.contains("unknown") {
+                assert!(f.effect_source.contains("guess"), "{}", f.name);
+            }
+        }
+        // The per-field constants carry the same effect as the table.
+        assert_eq!(field::scr.effect, FieldEffect::Hint);
+        assert_eq!(field::bit_91.effect, FieldEffect::Required);
+        assert_eq!(
+            FIELDS.iter().find(|f| f.name == "ra").map(|f| f.effect),
+            Some(field::ra.effect)
+        );
+    }
+
+    #[test]
+    fn the_markdown_has_the_effect_column() {
+        let md = fields_markdown();
+        assert!(md.starts_with("| bits | field | source's name | effect | meaning |"));
+        assert!(
+            md.contains("| 91 | `bit_91` | seed: fixed 1 | required | "),
+            "{md}"
+        );
+    }
 }

@@ -26,7 +26,9 @@ mod text;
 mod values;
 
 pub use error::{DecodeError, EncodeError, ParseError};
-pub use fields::{field, fields_markdown, AlwaysSet, FieldSpec, FieldValue, Tld4, FIELDS};
+pub use fields::{
+    field, fields_markdown, AlwaysSet, FieldEffect, FieldSpec, FieldValue, Tld4, FIELDS,
+};
 pub use operands::{RaLayout, RbLayout};
 pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};

@@ -74,7 +74,8 @@ pub mod trace;
 
 pub use error::{Error, InvalidInput, NotModeled};
 pub use format::{
-    shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, StorageWidth, ValueKind,
+    shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
+    StorageWidth, ValueKind,
 };
 pub use gather::{
     array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,

@@ -399,3 +399,93 @@ fn field_range_is_checked() {
         "{e}"
     );
 }
+
+// The public conversion functions refuse what they cannot convert: each precondition panics
+// with its reason instead of wrapping.
+
+#[test]
+#[should_panic(expected = "a SNORM field has 2..=32 bits, not 0")]
+fn snorm_of_zero_bits_is_refused() {
+    snorm(0, 0, 1.0);
+}
+
+#[test]
+#[should_panic(expected = "a SNORM field has 2..=32 bits, not 33")]
+fn snorm_of_33_bits_is_refused() {
+    snorm(0, 33, 1.0);
+}
+
+#[test]
+#[should_panic(expected = "a SNORM field has 2..=32 bits, not 1")]
+fn snorm_of_one_bit_is_refused() {
+    snorm(1, 1, 1.0);
+}
+
+#[test]
+fn snorm_at_the_width_limits() {
+    // 2 bits: codes -2, -1, 0, 1 over 2^1 - 1 = 1, clamped at -1.
+    let inv2 = 1.0;
+    let got: Vec<f32> = [2u32, 3, 0, 1].iter().map(|&c| snorm(c, 2, inv2)).collect();
+    assert_eq!(got, [-1.0, -1.0, 0.0, 1.0]);
+    // 32 bits: i32::MIN clamps to -1, i32::MAX is 1.
+    let inv32 = 1.0 / i32::MAX as f64;
+    assert_eq!(snorm(i32::MAX as u32, 32, inv32), 1.0);
+    assert_eq!(snorm(i32::MIN as u32, 32, inv32), -1.0);
+}
+
+#[test]
+#[should_panic(expected = "does not fit 11 bits")]
+fn small_float_wider_than_11_bits_is_refused() {
+    small_float(1 << 11, SmallFloatWidth::Bits11);
+}
+
+#[test]
+#[should_panic(expected = "does not fit 10 bits")]
+fn small_float_wider_than_10_bits_is_refused() {
+    small_float(0x7ff, SmallFloatWidth::Bits10);
+}
+
+#[test]
+fn small_float_at_the_width_limits() {
+    // All ones: exponent 31, mantissa nonzero: NaN; exponent 31, mantissa 0: infinity.
+    assert!(small_float(0x7ff, SmallFloatWidth::Bits11).is_nan());
+    assert!(small_float(0x3ff, SmallFloatWidth::Bits10).is_nan());
+    assert_eq!(small_float(31 << 6, SmallFloatWidth::Bits11), f32::INFINITY);
+    // The smallest subnormals: 2^-14 * 2^-6 and 2^-14 * 2^-5.
+    assert_eq!(small_float(1, SmallFloatWidth::Bits11), 2f32.powi(-20));
+    assert_eq!(small_float(1, SmallFloatWidth::Bits10), 2f32.powi(-19));
+}
+
+#[test]
+#[should_panic(expected = "exponent 0x80000000 5 bits")]
+fn shared_exp_with_a_huge_exponent_is_refused() {
+    shared_exp(1, 1 << 31);
+}
+
+#[test]
+#[should_panic(expected = "mantissa 0x200 must fit 9 bits")]
+fn shared_exp_with_a_wide_mantissa_is_refused() {
+    shared_exp(1 << 9, 0);
+}
+
+#[test]
+fn shared_exp_at_the_limits() {
+    // 511 * 2^(31 - 24) and 1 * 2^(0 - 24).
+    assert_eq!(shared_exp(511, 31), 511.0 * 128.0);
+    assert_eq!(shared_exp(1, 0), 2f32.powi(-24));
+}
+
+#[test]
+fn every_format_has_a_distinct_name_that_reads_back() {
+    let mut names = std::collections::HashSet::new();
+    for fmt in Format::ALL {
+        let name = fmt.name();
+        assert!(!name.is_empty(), "{fmt:?}");
+        assert!(names.insert(name.clone()), "{name} twice");
+        let back: Format = serde_json::from_value(serde_json::Value::String(name)).unwrap();
+        assert_eq!(back, fmt);
+        // Components never outnumber the fields that hold them.
+        assert!((1..=fmt.fields()).contains(&fmt.components()), "{fmt:?}");
+    }
+    assert_eq!(Format::ALL.len(), 43);
+}

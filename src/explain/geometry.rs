@@ -1,0 +1,174 @@
+//! The picture's geometry: sizes, colours, marks and text runs, in pixels.
+//!
+//! Layout (pixels; the tests compute positions from these):
+//! - a title band TITLE px high at the top, then MARGIN px around every panel;
+//! - each texel is a T x T square, T = texel_px(max(width, height));
+//! - panels side by side: panel p's top-left corner is (MARGIN + p * (PW + MARGIN), TITLE +
+//!   MARGIN), PW = W * T (a cube cross: 4 * W * T wide, 3 * W * T high);
+//! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); in a cube
+//!   cross, face f sits at cell CROSS[f] (column, row), so its texel (x, y) is at
+//!   (ox + (col * W + x) * T, oy + (row * W + y) * T);
+//! - the sample point (u * W, v * H) in texels is the pixel (ox + u * W * T, oy + v * H * T);
+//! - the legend starts at oy + PH + MARGIN / 2.
+
+/// Title band height.
+pub const TITLE: u32 = 32;
+/// Margin around each panel (room for a ring of border texels and the captions).
+pub const MARGIN: u32 = 48;
+/// Footprint outline band width (inside the texel square).
+pub const OUTLINE: u32 = 3;
+/// Outline colour of footprint texels.
+pub const FOOTPRINT_RGB: [u8; 3] = [255, 0, 255];
+/// The sample point's colour (a disc of radius 5 with a black rim).
+pub const SAMPLE_RGB: [u8; 3] = [0, 255, 255];
+/// The frame around the sampled layer or cube.
+pub const SAMPLED_FRAME_RGB: [u8; 3] = [255, 210, 0];
+/// Background.
+pub const BACKGROUND_RGB: [u8; 3] = [250, 250, 250];
+/// Grid lines between texels.
+pub const GRID_RGB: [u8; 3] = [90, 90, 90];
+/// Legend and caption text.
+pub const TEXT_RGB: [u8; 3] = [20, 20, 20];
+/// Cube cross: (column, row) of each face in storage order (+X, -X, +Y, -Y, +Z, -Z): the row
+/// -X +Z +X -Z with +Y above +Z and -Y below, in which every shared edge touches (Vulkan's face
+/// table).
+pub const CROSS: [(u32, u32); 6] = [(2, 1), (0, 1), (1, 0), (1, 2), (1, 1), (3, 1)];
+/// The most array layers (or cubes) drawn: a window around the sampled one.
+pub const MAX_PANELS: u32 = 8;
+/// The most cubes of a cube array drawn.
+pub const MAX_CUBES: u32 = 4;
+/// The largest texture side drawn (a larger texture is refused with an error).
+pub const MAX_DRAWN: u32 = 256;
+
+/// Texel size in pixels for a texture whose larger side is `n` texels: 40 up to 12 texels,
+/// else 480 / n, at least 1.
+pub fn texel_px(n: u32) -> u32 {
+    if n <= 12 {
+        40
+    } else {
+        (480 / n).max(1)
+    }
+}
+
+/// How a footprint texel is outlined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkStyle {
+    /// Read where the footprint put it: a solid outline.
+    Solid,
+    /// Moved by wrapping or a cube face hop: a dashed outline.
+    Dashed,
+    /// The border colour or a cube corner (no texel): hatched, drawn outside the texture.
+    Hatched,
+}
+
+/// A footprint texel mark.
+#[derive(Clone, Debug)]
+pub(super) struct Mark {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) size: u32,
+    pub(super) k: usize,
+    pub(super) style: MarkStyle,
+}
+
+/// Where a mark's label goes: its top-left corner and side, inside the mark's corner given
+/// by [`label_corner`], clear of the outline.
+pub(super) fn label_box(m: &Mark, label_scale: i64) -> (i64, i64, i64) {
+    let (right, bottom) = label_corner(m.k);
+    let size = 8 * label_scale + 2;
+    let inset = OUTLINE as i64 + 1;
+    let ms = m.size as i64;
+    let lx = if right {
+        m.x + ms - inset - size
+    } else {
+        m.x + inset
+    };
+    let ly = if bottom {
+        m.y + ms - inset - size
+    } else {
+        m.y + inset
+    };
+    (lx, ly, size)
+}
+
+/// A text run.
+#[derive(Clone, Debug)]
+pub(super) struct Text {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) scale: u32,
+    pub(super) text: String,
+    pub(super) rgb: [u8; 3],
+    pub(super) boxed: bool,
+}
+
+/// Everything drawn, in pixels.
+pub(super) struct Picture {
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) t: u32,
+    pub(super) cells: Vec<(i64, i64, [u8; 3])>,
+    pub(super) frames: Vec<(i64, i64, u32, u32)>,
+    pub(super) marks: Vec<Mark>,
+    pub(super) sample: Option<(f64, f64)>,
+    pub(super) texts: Vec<Text>,
+    pub(super) key: Vec<(i64, i64, MarkStyle)>,
+    pub(super) key_sample: Option<(i64, i64)>,
+    /// What the picture leaves out and why (printed with the `picture:` lines).
+    pub(super) notes: Vec<String>,
+}
+
+/// True where a mark's outline covers pixel (dx, dy) of its T x T square.
+pub(super) fn outline_at(style: MarkStyle, dx: u32, dy: u32, t: u32) -> bool {
+    let band = OUTLINE.min(t / 4).max(1);
+    let on_edge = dx < band || dy < band || dx >= t - band || dy >= t - band;
+    if !on_edge {
+        return style == MarkStyle::Hatched && (dx + dy) % 8 < 2;
+    }
+    match style {
+        MarkStyle::Solid | MarkStyle::Hatched => true,
+        // Dashes of 6 px on, 4 px off, along each edge from the square's corners.
+        MarkStyle::Dashed => {
+            let along = if dy < band || dy >= t - band { dx } else { dy };
+            along % 10 < 6
+        }
+    }
+}
+
+/// The label's corner for result k: x bottom-left, y bottom-right, z top-right, w top-left,
+/// as the footprint places them (j grows downwards).
+pub(super) fn label_corner(k: usize) -> (bool, bool) {
+    // (right, bottom)
+    match k {
+        0 => (false, true),
+        1 => (true, true),
+        2 => (true, false),
+        _ => (false, false),
+    }
+}
+
+/// The label scale for texel size t (0: no label).
+pub(super) fn label_scale(t: u32) -> u32 {
+    if t >= 32 {
+        2
+    } else if t >= 14 {
+        1
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outlines_and_dashes() {
+        assert!(outline_at(MarkStyle::Solid, 0, 20, 40));
+        assert!(outline_at(MarkStyle::Solid, 20, 39, 40));
+        assert!(!outline_at(MarkStyle::Solid, 20, 20, 40));
+        assert!(outline_at(MarkStyle::Dashed, 5, 0, 40));
+        assert!(!outline_at(MarkStyle::Dashed, 7, 0, 40));
+        assert!(outline_at(MarkStyle::Hatched, 20, 20, 40));
+    }
+}

@@ -1,0 +1,49 @@
+//! Reading the scenario file with the command line's instruction in place of its own.
+
+use std::path::Path;
+
+use tld4_textures::cases::PrecisionSpec;
+use tld4_textures::Precision;
+
+use crate::scenario;
+
+/// The scenario with the command line's instruction in place of its own.
+pub(super) fn load_scenario(
+    path: &Path,
+    word: u128,
+) -> Result<(scenario::Scenario, Precision), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Errors in the file as written (with its own lines and columns), except in the
+    // instruction, which the command line replaces.
+    if let Err(e) = scenario::load(&text) {
+        if e.path != "instruction" {
+            return Err(format!("{}: {e}", path.display()));
+        }
+    }
+    let mut doc: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        // The loader reports the syntax error with its line and column.
+        Err(_) => {
+            return Err(match scenario::load(&text) {
+                Err(e) => format!("{}: {e}", path.display()),
+                Ok(_) => format!("{}: not a JSON document", path.display()),
+            })
+        }
+    };
+    let precision = match doc.get("config").and_then(|c| c.get("precision")) {
+        Some(p) => {
+            let spec: PrecisionSpec = serde_json::from_value(p.clone())
+                .map_err(|e| format!("{}: config.precision: {e}", path.display()))?;
+            spec.precision()
+        }
+        None => Precision::default(),
+    };
+    if let Some(obj) = doc.as_object_mut() {
+        obj.insert(
+            "instruction".into(),
+            serde_json::Value::String(format!("{word:032x}")),
+        );
+    }
+    let s = scenario::load(&doc.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((s, precision))
+}

@@ -1,0 +1,296 @@
+//! `tld4 explain`: what one TLD4 does, field by field, and (with a scenario) one lane's whole
+//! path through the texture unit, with numbers, plus a picture of the footprint.
+//!
+//! Nothing here decides a rule. The fields, their meanings and their effects come from the
+//! decoder's field table ([`tld4_decoder::FIELDS`], `FieldSpec::effect`,
+//! `Tld4::field_values`), the operand layouts from `Tld4::ra_layout`/`rb_layout`, faults from
+//! `tld4_emu::illegal_encoding` and `Tld4Exec::static_fault`, packing from
+//! `tld4_emu::write_plan`/`planned_value`/`f16_rn`/`f16_rz`, and the lane's path from
+//! `tld4_textures::trace::trace`, which is built from the fast path's own functions and tested
+//! against it. The lane's result is then checked against `Tld4Exec::execute` on a copy of the
+//! scenario's warp, so the explanation cannot drift from
+//! what `tld4 run` writes.
+//!
+//! The module's files, one reason to change each: `instruction` (fields, operands,
+//! destinations, modifiers), `load` (the scenario with the command line's instruction),
+//! `lane` (whether the lane runs, what it reads and writes, the check against the emulator),
+//! `path` (the gather path of its trace), `show` (how values and names are written),
+//! `geometry` (the picture's layout and marks), `picture` (what the picture shows), `png` and
+//! `svg` (drawing it). This file reads the arguments, prints the text (through an
+//! [`std::io::Write`], so an io error is returned, not a panic) and writes the pictures.
+
+mod geometry;
+mod instruction;
+mod lane;
+mod load;
+mod path;
+mod picture;
+mod png;
+mod show;
+mod svg;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use tld4_decoder::{decode, parse, Tld4};
+use tld4_emu::WARP_SIZE;
+
+use crate::CmdResult;
+
+use geometry::MAX_DRAWN;
+
+/// Arguments of `tld4 explain`.
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    /// The instruction: 32 hex digits (high half first, with or without 0x), nvdisasm -hex's
+    /// two `/* 0x... */` halves, or nvdisasm's text (quoted, or as several words).
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = false)]
+    pub instruction: Vec<String>,
+    /// A scenario file (as for `tld4 run`) whose warp, textures and samplers the instruction
+    /// runs on; the instruction given here replaces the scenario's.
+    #[arg(long, value_name = "S.json")]
+    pub scenario: Option<PathBuf>,
+    /// The lane to follow through the texture unit (0..31).
+    #[arg(long, default_value_t = 0, requires = "scenario")]
+    pub lane: u32,
+    /// Write a PNG picture of the texture, the sample point and the footprint.
+    #[arg(long, value_name = "FILE", requires = "scenario")]
+    pub png: Option<PathBuf>,
+    /// Write the same picture as SVG.
+    #[arg(long, value_name = "FILE", requires = "scenario")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Gather-order names of the four results, and their footprint positions (Vulkan "Texel
+/// Gathering": x, y, z, w = (i0, j1), (i1, j1), (i1, j0), (i0, j0)).
+pub const GATHER_ORDER: [(&str, &str); 4] = [
+    ("x", "(i0,j1)"),
+    ("y", "(i1,j1)"),
+    ("z", "(i1,j0)"),
+    ("w", "(i0,j0)"),
+];
+
+/// Reads the instruction argument: hex word, nvdisasm -hex halves, or nvdisasm text.
+pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
+    let t = text.trim();
+    let word = if t.contains("/*") {
+        let words = crate::words::parse_words(t);
+        match words.as_slice() {
+            [Ok((_, w))] => Some(*w),
+            [Err(e)] => return Err(format!("`{t}`: {}", e.reason)),
+            _ => {
+                return Err(format!(
+                "`{t}`: expected one instruction word (two `/* 0x... */` halves, low half first)"
+            ))
+            }
+        }
+    } else {
+        let h = t
+            .strip_prefix("0x")
+            .or_else(|| t.strip_prefix("0X"))
+            .unwrap_or(t);
+        let is_hex = !h.is_empty() && h.len() <= 32 && h.bytes().all(|b| b.is_ascii_hexdigit());
+        if is_hex && (h.len() == 32 || h.len() < t.len()) {
+            Some(u128::from_str_radix(h, 16).map_err(|e| format!("`{t}`: {e}"))?)
+        } else {
+            None
+        }
+    };
+    match word {
+        Some(w) => {
+            let insn = decode(w).map_err(|e| format!("{w:032x}: {e}"))?;
+            Ok((insn, w))
+        }
+        None => {
+            let insn = parse(t).map_err(|e| format!("`{t}`: {e}"))?;
+            Ok((insn, insn.encode()))
+        }
+    }
+}
+
+/// `tld4 explain`, printing to standard output.
+pub fn explain(args: &ExplainArgs) -> CmdResult {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    explain_to(args, &mut lock)
+}
+
+/// `tld4 explain`, writing its text to `out`. An io error writing the text (a closed pipe,
+/// say) is returned as that `std::io::Error`, so the caller can tell it apart.
+pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
+    let text = args.instruction.join(" ");
+    let (insn, word) = read_instruction(&text)?;
+    if args.lane >= WARP_SIZE as u32 {
+        return Err(format!("--lane {}: a warp has lanes 0..31", args.lane).into());
+    }
+    let Some(path) = &args.scenario else {
+        let mut text = String::new();
+        let exec = tld4_emu::Tld4Exec::new(&insn, Default::default());
+        instruction::explain_instruction(&mut text, &insn, word, exec.static_fault(255));
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    refuse_clobbering(path, args.png.as_deref(), args.svg.as_deref())?;
+    let (s, precision) = load::load_scenario(path, word)?;
+    let mut text = String::new();
+    instruction::explain_instruction(
+        &mut text,
+        &insn,
+        word,
+        s.exec.static_fault(s.warp.regs_per_thread),
+    );
+    text.push('\n');
+    let source = path.display().to_string();
+    let lane = lane::explain_lane(&mut text, &s, precision, args.lane as usize, &source);
+    // The text first: a picture that cannot be drawn or written loses none of it.
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    let code = if lane.consistent {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    };
+    if args.png.is_none() && args.svg.is_none() {
+        return Ok(code);
+    }
+    let Some((texture, _, header, _)) = &lane.texture else {
+        let why = lane
+            .no_texture
+            .as_deref()
+            .unwrap_or("the lane's handle names no texture of the scenario");
+        return Err(format!("no picture: {why}").into());
+    };
+    if texture.width().max(texture.height()) > MAX_DRAWN {
+        return Err(format!(
+            "no picture: the texture is {}x{}, and pictures are drawn for textures of at most {MAX_DRAWN} texels a side",
+            texture.width(),
+            texture.height()
+        )
+        .into());
+    }
+    let pic = picture::picture(
+        texture,
+        *header,
+        lane.trace.as_ref(),
+        &insn,
+        args.lane as usize,
+    );
+    for note in &pic.notes {
+        writeln!(out, "picture: {note}")?;
+    }
+    if let Some(p) = &args.png {
+        write_atomically(
+            p,
+            &png::png_bytes(&pic).map_err(|e| format!("{}: {e}", p.display()))?,
+        )?;
+        writeln!(out, "picture: {}", p.display())?;
+    }
+    if let Some(p) = &args.svg {
+        write_atomically(p, svg::svg(&pic).as_bytes())?;
+        writeln!(out, "picture: {}", p.display())?;
+    }
+    out.flush()?;
+    Ok(code)
+}
+
+/// Where `p` points once written: the file itself when it exists (links resolved), else its
+/// directory's canonical path joined with its name, so that two spellings of one file compare
+/// equal.
+fn resolved(p: &Path) -> PathBuf {
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (dir.canonicalize(), p.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
+/// Refuses (an error, exit 2) a picture path that is the scenario file or the other
+/// picture's path: writing it would silently destroy the scenario or the other picture.
+fn refuse_clobbering(
+    scenario: &Path,
+    png: Option<&Path>,
+    svg: Option<&Path>,
+) -> Result<(), String> {
+    let s = resolved(scenario);
+    for (flag, p) in [("--png", png), ("--svg", svg)] {
+        if let Some(p) = p {
+            if resolved(p) == s {
+                return Err(format!(
+                    "{flag} {}: that is the scenario file; refusing to overwrite it",
+                    p.display()
+                ));
+            }
+        }
+    }
+    if let (Some(a), Some(b)) = (png, svg) {
+        if resolved(a) == resolved(b) {
+            return Err(format!(
+                "--png {} and --svg {}: the same file; refusing to write one picture over the other",
+                a.display(),
+                b.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: into a temporary file in the same directory, then
+/// renamed over `path`, so a failed write leaves any earlier file whole.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| at(&e))?;
+    tmp.write_all(bytes).map_err(|e| at(&e))?;
+    tmp.as_file().sync_all().map_err(|e| at(&e))?;
+    tmp.persist(path).map_err(|e| at(&e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_read_in_every_spelling() {
+        let text = "TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;";
+        let (insn, word) = read_instruction(text).unwrap();
+        assert_eq!(insn.to_string(), text);
+        let hex = format!("{word:032x}");
+        assert_eq!(read_instruction(&hex).unwrap().1, word);
+        assert_eq!(read_instruction(&format!("0x{hex}")).unwrap().1, word);
+        let halves = format!(
+            "/* {:#018x} */ /* {:#018x} */",
+            word as u64,
+            (word >> 64) as u64
+        );
+        assert_eq!(read_instruction(&halves).unwrap().1, word);
+        let e = read_instruction("TLD4.Q R1").unwrap_err();
+        assert!(e.contains("column"), "{e}");
+        let e = read_instruction("00000000000000000000000000000d64").unwrap_err();
+        assert!(e.contains("bit 91"), "{e}");
+    }
+
+    #[test]
+    fn paths_that_name_one_file_compare_equal() {
+        let d = std::env::temp_dir().join(format!("tld4-explain-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let a = d.join("x.png");
+        let b = d.join(".").join("x.png");
+        assert_eq!(resolved(&a), resolved(&b));
+        assert!(refuse_clobbering(&d.join("s.json"), Some(&a), Some(&b)).is_err());
+        assert!(refuse_clobbering(&a, Some(&b), None).is_err());
+        assert!(refuse_clobbering(&d.join("s.json"), Some(&a), Some(&d.join("x.svg"))).is_ok());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

@@ -1,0 +1,454 @@
+//! What the picture shows: the texels' colours, the panels, the footprint marks, the
+//! sample point and the legend, in the geometry of `geometry`.
+
+use tld4_decoder::Tld4;
+use tld4_textures::trace::{
+    texel_components, texel_depth, texel_selected, GatherTrace, TexelSite, FACE_NAMES,
+};
+use tld4_textures::{Class, Texture, ValueKind};
+
+use super::geometry::{
+    texel_px, Mark, MarkStyle, Picture, Text, CROSS, MARGIN, MAX_CUBES, MAX_PANELS, TEXT_RGB, TITLE,
+};
+use super::show::{serde_name, short, show_value};
+use super::GATHER_ORDER;
+
+/// The display colour of every texel of a storage layer's (x, y): RGB from the converted
+/// components for formats with three or more non-integer components (sRGB formats show
+/// their stored codes), else a grey ramp of the gathered component (the depth with .DC).
+#[allow(clippy::type_complexity)]
+pub(super) fn colours(
+    texture: &Texture,
+    component: u8,
+    compare: bool,
+    layers: &[u32],
+) -> (Vec<Vec<[u8; 3]>>, Option<(f64, f64)>) {
+    let f = texture.format();
+    let (w, h) = (texture.width() as usize, texture.height() as usize);
+    let rgb = f.components() >= 3 && !f.is_integer() && !f.is_depth();
+    let value = |l: usize, x: usize, y: usize| -> f64 {
+        if compare || f.is_depth() {
+            texel_depth(texture, l, x, y).map_or(0.0, |d| d as f64)
+        } else {
+            let v = texel_selected(texture, component, l, x, y).unwrap_or(0);
+            match f.value_kind() {
+                ValueKind::Uint => v as f64,
+                ValueKind::Sint => v as i32 as f64,
+                _ => f32::from_bits(v) as f64,
+            }
+        }
+    };
+    // The grey ramp's range: 0..1 (UNORM), -1..1 (SNORM), else the values' own range.
+    let (lo, hi) = match f.class(0) {
+        Class::Unorm | Class::Srgb if !rgb => (0.0, 1.0),
+        Class::Snorm => (-1.0, 1.0),
+        _ => {
+            let mut lo = f64::INFINITY;
+            let mut hi = f64::NEG_INFINITY;
+            for &l in layers {
+                for y in 0..h {
+                    for x in 0..w {
+                        let v = value(l as usize, x, y);
+                        if v.is_finite() {
+                            lo = lo.min(v);
+                            hi = hi.max(v);
+                        }
+                    }
+                }
+            }
+            (lo, hi)
+        }
+    };
+    let grey = |v: f64| -> u8 {
+        if hi <= lo || hi.is_nan() || lo.is_nan() || !v.is_finite() {
+            128
+        } else {
+            (((v - lo) / (hi - lo)).clamp(0.0, 1.0) * 255.0).round() as u8
+        }
+    };
+    let cells = layers
+        .iter()
+        .map(|&l| {
+            let l = l as usize;
+            let mut row = Vec::with_capacity(w * h);
+            for y in 0..h {
+                for x in 0..w {
+                    let c = if rgb {
+                        let (raw, conv) = texel_components(texture, l, x, y).unwrap_or_default();
+                        if f.class(0) == Class::Srgb {
+                            [raw[0] as u8, raw[1] as u8, raw[2] as u8]
+                        } else {
+                            let ch = |c: usize| {
+                                let v = f32::from_bits(conv[c]) as f64;
+                                if v.is_finite() {
+                                    (v.clamp(0.0, 1.0) * 255.0).round() as u8
+                                } else {
+                                    0
+                                }
+                            };
+                            [ch(0), ch(1), ch(2)]
+                        }
+                    } else {
+                        let g = grey(value(l, x, y));
+                        [g, g, g]
+                    };
+                    row.push(c);
+                }
+            }
+            row
+        })
+        .collect();
+    (cells, (hi > lo).then_some((lo, hi)))
+}
+
+/// Builds the picture of `texture` (header index `header`), with the lane's footprint.
+pub(super) fn picture(
+    texture: &Texture,
+    header: u32,
+    trace: Option<&GatherTrace>,
+    insn: &Tld4,
+    lane: usize,
+) -> Picture {
+    let (w, h) = (texture.width(), texture.height());
+    let kind = texture.kind();
+    let cube = kind.is_cube();
+    let t = texel_px(w.max(h));
+    let layers = texture.layers();
+    // The sampled layer (or cube), and the window of panels drawn.
+    let sampled = trace.map_or(0, |tr| {
+        if cube {
+            tr.storage_layer / 6
+        } else {
+            tr.storage_layer
+        }
+    });
+    let count = layers.min(if cube { MAX_CUBES } else { MAX_PANELS });
+    let first = sampled.saturating_sub(count / 2).min(layers - count);
+    let panels: Vec<u32> = (first..first + count).collect();
+    let (pw, ph) = if cube {
+        (4 * w * t, 3 * h * t)
+    } else {
+        (w * t, h * t)
+    };
+    let ox = |p: u32| (MARGIN + p * (pw + MARGIN)) as i64;
+    let oy = (TITLE + MARGIN) as i64;
+    // Texel position of (storage layer, x, y) in pixels.
+    let place = |layer: u32, x: i64, y: i64| -> Option<(i64, i64)> {
+        let (panel, face) = if cube {
+            (layer / 6, layer % 6)
+        } else {
+            (layer, 0)
+        };
+        let p = panels.iter().position(|&q| q == panel)? as u32;
+        let (cx, cy) = if cube { CROSS[face as usize] } else { (0, 0) };
+        Some((
+            ox(p) + (cx as i64 * w as i64 + x) * t as i64,
+            oy + (cy as i64 * w as i64 + y) * t as i64,
+        ))
+    };
+    let component = insn.component.raw() as u8;
+    let storage: Vec<u32> = panels
+        .iter()
+        .flat_map(|&p| {
+            if cube {
+                (p * 6..p * 6 + 6).collect::<Vec<_>>()
+            } else {
+                vec![p]
+            }
+        })
+        .collect();
+    let (col, range) = colours(texture, component, insn.depth_compare, &storage);
+    let mut pic = Picture {
+        width: 0,
+        height: 0,
+        t,
+        cells: Vec::new(),
+        frames: Vec::new(),
+        marks: Vec::new(),
+        sample: None,
+        texts: Vec::new(),
+        key: Vec::new(),
+        key_sample: None,
+        notes: Vec::new(),
+    };
+    for (li, &l) in storage.iter().enumerate() {
+        for y in 0..h {
+            for x in 0..w {
+                if let Some((px, py)) = place(l, x as i64, y as i64) {
+                    pic.cells.push((px, py, col[li][(y * w + x) as usize]));
+                }
+            }
+        }
+    }
+    // Captions and the sampled panel's frame.
+    for (p, &panel) in panels.iter().enumerate() {
+        let name = if kind.is_array() {
+            format!("{} {panel}", if cube { "cube" } else { "layer" })
+        } else {
+            format!(
+                "texture {header}: {} {} {w}x{h}",
+                serde_name(&kind),
+                texture.format().name()
+            )
+        };
+        let sampled_here = panel == sampled && trace.is_some();
+        pic.texts.push(Text {
+            x: ox(p as u32),
+            y: TITLE as i64 - 2,
+            scale: 1,
+            text: if sampled_here && kind.is_array() {
+                format!("{name} (sampled)")
+            } else {
+                name
+            },
+            rgb: TEXT_RGB,
+            boxed: false,
+        });
+        if sampled_here && kind.is_array() {
+            pic.frames.push((ox(p as u32), oy, pw, ph));
+        }
+        if cube {
+            for (f, &(cx, cy)) in CROSS.iter().enumerate() {
+                pic.texts.push(Text {
+                    x: ox(p as u32) + (cx * w * t) as i64 + 2,
+                    y: oy + (cy * h * t) as i64 + 2,
+                    scale: 1,
+                    text: FACE_NAMES[f].to_string(),
+                    rgb: [255, 255, 255],
+                    boxed: true,
+                });
+            }
+        }
+    }
+    // The footprint and the sample point.
+    let mut legend: Vec<String> = Vec::new();
+    if let Some(tr) = trace {
+        let face = tr.cube.map_or(0, |c| c.face);
+        let (cx, cy) = if cube { CROSS[face as usize] } else { (0, 0) };
+        let base_layer = tr.storage_layer;
+        let ring = |i: i64, n: u32| i.clamp(-1, n as i64);
+        for (k, x) in tr.texels.iter().enumerate() {
+            let mut size = t;
+            let (px, py, style) = match x.site {
+                TexelSite::Texel {
+                    layer,
+                    x: tx,
+                    y: ty,
+                } => match place(layer, tx as i64, ty as i64) {
+                    Some((px, py)) => (
+                        px,
+                        py,
+                        if x.wrapped {
+                            MarkStyle::Dashed
+                        } else {
+                            MarkStyle::Solid
+                        },
+                    ),
+                    None => continue,
+                },
+                TexelSite::Corner => {
+                    // No face holds it: a half-size hatched square on the face's corner.
+                    let Some((px, py)) = place(base_layer, 0, 0) else {
+                        continue;
+                    };
+                    size = t / 2;
+                    let at = |i: i64| if i < 0 { 0 } else { (w * t) as i64 };
+                    (
+                        px + at(x.position.0) - (t / 4) as i64,
+                        py + at(x.position.1) - (t / 4) as i64,
+                        MarkStyle::Hatched,
+                    )
+                }
+                TexelSite::Border => {
+                    // Outside the texture: in the ring of texels around it.
+                    let Some((px, py)) = place(base_layer, 0, 0) else {
+                        continue;
+                    };
+                    (
+                        px + ring(x.position.0, w) * t as i64,
+                        py + ring(x.position.1, h) * t as i64,
+                        MarkStyle::Hatched,
+                    )
+                }
+            };
+            pic.marks.push(Mark {
+                x: px,
+                y: py,
+                size,
+                k,
+                style,
+            });
+        }
+        if tr.u.texels.is_nan() || tr.v.texels.is_nan() {
+            // A NaN coordinate has no place on the texture: no disc is drawn.
+            let note = format!(
+                "no sample point drawn: {} = {}, {} = {} (a NaN coordinate has no place on the texture)",
+                if cube { "s*W" } else { "u*W" },
+                tr.u.texels,
+                if cube { "t*H" } else { "v*H" },
+                tr.v.texels
+            );
+            legend.push(note.clone());
+            pic.notes.push(note);
+        } else if let Some(p) = panels.iter().position(|&q| q == sampled) {
+            let ring_px = t as f64;
+            let sx = (tr.u.texels * t as f64).clamp(-ring_px, (pw.min(w * t)) as f64 + ring_px);
+            let sy = (tr.v.texels * t as f64).clamp(-ring_px, (ph.min(h * t)) as f64 + ring_px);
+            pic.sample = Some((
+                ox(p as u32) as f64 + (cx * w * t) as f64 + sx,
+                oy as f64 + (cy * h * t) as f64 + sy,
+            ));
+        }
+        let vk = if tr.compare.is_some() {
+            ValueKind::Float
+        } else {
+            tr.format.value_kind()
+        };
+        legend.push(format!(
+            "sample point: {} = {}, {} = {} (texels){}",
+            if cube { "s*W" } else { "u*W" },
+            short(tr.u.texels),
+            if cube { "t*H" } else { "v*H" },
+            short(tr.v.texels),
+            if let Some(c) = &tr.cube {
+                format!(" on face {}", FACE_NAMES[c.face as usize % 6])
+            } else {
+                String::new()
+            }
+        ));
+        legend.push(format!(
+            "i0 = {}, j0 = {}{}",
+            tr.u.origin,
+            tr.v.origin,
+            match tr.op.offsets {
+                _ if tr.seamless => String::new(),
+                tld4_textures::OffsetMode::Aoffi => {
+                    let (dx, dy) = tr.texels[3].offset.unwrap_or((0, 0));
+                    format!(", AOFFI ({dx},{dy})")
+                }
+                tld4_textures::OffsetMode::Ptp => ", PTP".to_string(),
+                _ => String::new(),
+            }
+        ));
+        for (k, x) in tr.texels.iter().enumerate() {
+            let site = match x.site {
+                TexelSite::Texel {
+                    layer,
+                    x: tx,
+                    y: ty,
+                } => {
+                    let on = if cube {
+                        format!("{} ", FACE_NAMES[(layer % 6) as usize])
+                    } else {
+                        String::new()
+                    };
+                    if x.wrapped {
+                        format!(" -> {on}({tx},{ty})")
+                    } else {
+                        String::new()
+                    }
+                }
+                TexelSite::Border => " border".to_string(),
+                TexelSite::Corner => " corner".to_string(),
+            };
+            legend.push(format!(
+                "{} ({},{}){site}: {}",
+                GATHER_ORDER[k].0,
+                x.position.0,
+                x.position.1,
+                show_value(tr.values[k], vk)
+            ));
+        }
+    }
+    let colour_rule = {
+        let f = texture.format();
+        if f.components() >= 3 && !f.is_integer() && !f.is_depth() {
+            "colour: the texel's RGB".to_string()
+        } else {
+            let what = if insn.depth_compare || f.is_depth() {
+                "depth".to_string()
+            } else {
+                insn.component.name().to_string()
+            };
+            match range {
+                Some((lo, hi)) => {
+                    format!("grey: {what}, black {} .. white {}", short(lo), short(hi))
+                }
+                None => format!("grey: {what} (the same in every texel)"),
+            }
+        }
+    };
+    legend.push(colour_rule);
+    // Layout of the canvas.
+    let panels_w = MARGIN + panels.len() as u32 * (pw + MARGIN);
+    let legend_scale = 2;
+    let line_h = 8 * legend_scale + 6;
+    let key_w = 40 * 16 + 4 * 48;
+    let legend_w = legend
+        .iter()
+        .map(|l| l.len() as u32 * 8 * legend_scale)
+        .max()
+        .unwrap_or(0)
+        .max(key_w)
+        + 2 * MARGIN;
+    let title = format!(
+        "{}  lane {lane}, texture {header}",
+        insn.text().trim_end_matches(" ;")
+    );
+    let title_w = title.len() as u32 * 16 + 16;
+    pic.width = panels_w.max(legend_w).max(title_w);
+    let legend_y = oy + ph as i64 + (MARGIN / 2) as i64;
+    // Key: solid, dashed, hatched, sample point.
+    let key_y = legend_y;
+    let mut kx = MARGIN as i64;
+    for (style, label) in [
+        (MarkStyle::Solid, "read"),
+        (MarkStyle::Dashed, "wrapped"),
+        (MarkStyle::Hatched, if cube { "corner" } else { "border" }),
+    ] {
+        pic.key.push((kx, key_y, style));
+        pic.texts.push(Text {
+            x: kx + 24,
+            y: key_y + 2,
+            scale: legend_scale,
+            text: label.to_string(),
+            rgb: TEXT_RGB,
+            boxed: false,
+        });
+        kx += 24 + label.len() as i64 * 16 + 24;
+    }
+    pic.key_sample = Some((kx + 8, key_y + 8));
+    pic.texts.push(Text {
+        x: kx + 24,
+        y: key_y + 2,
+        scale: legend_scale,
+        text: "sample point".to_string(),
+        rgb: TEXT_RGB,
+        boxed: false,
+    });
+    let mut y = key_y + line_h as i64 + 6;
+    if trace.is_none() {
+        legend.insert(0, "no footprint: the lane does not gather".to_string());
+    }
+    for l in &legend {
+        pic.texts.push(Text {
+            x: MARGIN as i64,
+            y,
+            scale: legend_scale,
+            text: l.clone(),
+            rgb: TEXT_RGB,
+            boxed: false,
+        });
+        y += line_h as i64;
+    }
+    pic.height = y as u32 + 12;
+    pic.texts.push(Text {
+        x: 8,
+        y: 8,
+        scale: 2,
+        text: title,
+        rgb: TEXT_RGB,
+        boxed: false,
+    });
+    pic
+}

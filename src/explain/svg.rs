@@ -1,0 +1,140 @@
+//! The picture drawn as SVG, in the same geometry as the PNG.
+
+use std::fmt::Write as _;
+
+use super::geometry::{
+    label_box, label_scale, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB, OUTLINE,
+    SAMPLED_FRAME_RGB, SAMPLE_RGB,
+};
+use super::GATHER_ORDER;
+
+pub(super) fn hex_rgb(c: [u8; 3]) -> String {
+    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+}
+
+pub(super) fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The picture as SVG, in the same geometry as the PNG.
+pub(super) fn svg(pic: &Picture) -> String {
+    let mut s = String::new();
+    let t = pic.t as i64;
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="monospace">"#,
+        pic.width, pic.height, pic.width, pic.height
+    );
+    let _ = writeln!(
+        s,
+        r#"<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="8" fill="{}"/></pattern></defs>"#,
+        hex_rgb(FOOTPRINT_RGB)
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect width="100%" height="100%" fill="{}"/>"#,
+        hex_rgb(BACKGROUND_RGB)
+    );
+    for &(x, y, rgb) in &pic.cells {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{t}" height="{t}" fill="{}" stroke="{}" stroke-width="1"/>"#,
+            hex_rgb(rgb),
+            hex_rgb(GRID_RGB)
+        );
+    }
+    for &(x, y, w, h) in &pic.frames {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="3"/>"#,
+            x - 4,
+            y - 4,
+            w + 8,
+            h + 8,
+            hex_rgb(SAMPLED_FRAME_RGB)
+        );
+    }
+    let mark = |s: &mut String, x: i64, y: i64, size: i64, style: MarkStyle| {
+        let b = OUTLINE as f64;
+        if style == MarkStyle::Hatched {
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#hatch)"/>"#
+            );
+        }
+        let dash = if style == MarkStyle::Dashed {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{b}"{dash}/>"#,
+            x as f64 + b / 2.0,
+            y as f64 + b / 2.0,
+            size as f64 - b,
+            size as f64 - b,
+            hex_rgb(FOOTPRINT_RGB)
+        );
+    };
+    for m in &pic.marks {
+        mark(&mut s, m.x, m.y, m.size as i64, m.style);
+    }
+    for m in &pic.marks {
+        let ls = label_scale(m.size).max(1) as i64;
+        let (lx, ly, size) = label_box(m, ls);
+        let _ = writeln!(
+            s,
+            r#"<rect x="{lx}" y="{ly}" width="{size}" height="{size}" fill="white"/><text x="{}" y="{}" font-size="{}" text-anchor="middle">{}</text>"#,
+            lx + size / 2,
+            ly + size - 2 * ls,
+            10 * ls,
+            GATHER_ORDER[m.k].0
+        );
+    }
+    for &(x, y, style) in &pic.key {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="16" height="16" fill="rgb(200,200,200)"/>"#
+        );
+        mark(&mut s, x, y, 16, style);
+    }
+    for (sx, sy) in pic
+        .sample
+        .into_iter()
+        .chain(pic.key_sample.map(|(x, y)| (x as f64, y as f64)))
+    {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{sx}" cy="{sy}" r="5.5" fill="{}" stroke="black" stroke-width="1.5"/>"#,
+            hex_rgb(SAMPLE_RGB)
+        );
+    }
+    for tx in &pic.texts {
+        let size = 8 * tx.scale.max(1) as i64;
+        if tx.boxed {
+            let _ = writeln!(
+                s,
+                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="rgb(40,40,40)"/>"#,
+                tx.x,
+                tx.y,
+                tx.text.chars().count() as i64 * size + 2,
+                size + 2
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" font-size="{}" fill="{}">{}</text>"#,
+            tx.x + 1,
+            tx.y + size,
+            size + size / 4,
+            hex_rgb(tx.rgb),
+            xml_escape(&tx.text)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
