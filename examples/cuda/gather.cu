@@ -1,7 +1,7 @@
 // A texture-gather kernel to unit-test compiled code with tld4: `gather_quad` gathers the red
 // component of the 2x2 footprint at each thread's sample point (CUDA's tex2Dgather, which nvcc
-// lowers to PTX tld4 and ptxas to SASS TLD4), and `gather_depth` compares the footprint with a
-// depth reference (tex2Dgather with a depth-compare texture, PTX tld4 with a depth operand).
+// lowers to PTX tld4 and ptxas to SASS TLD4), and `gather_row_green` gathers the green
+// component along the row v = 0.5.
 // Built by examples/cuda/build.sh; tests/cubin_example.rs runs the cubin's TLD4 in tld4-emu.
 #include <cuda_runtime.h>
 #include <cstdio>
@@ -15,7 +15,7 @@ extern "C" __global__ void gather_quad(cudaTextureObject_t tex, float4 *out, int
     out[y * width + x] = tex2Dgather<float4>(tex, u, v, 0);
 }
 
-extern "C" __global__ void gather_green_offset(cudaTextureObject_t tex, float4 *out, int width)
+extern "C" __global__ void gather_row_green(cudaTextureObject_t tex, float4 *out, int width)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     float u = (x + 0.5f) / width;
