@@ -90,7 +90,10 @@ pub fn scan(args: &ScanArgs) -> CmdResult {
 /// `tld4 disasm FILE` where FILE starts with the ELF or fat-binary magic: each kernel with
 /// TLD4s as `.text.<kernel>:`, then `/*<offset>*/ <text>` per TLD4 (nvdisasm -c's layout, TLD4
 /// lines only), with `--fields` each field. `None` when FILE is not such a file.
-pub fn disasm_compiled(file: Option<&Path>, fields: bool) -> Result<Option<ExitCode>, Box<dyn std::error::Error>> {
+pub fn disasm_compiled(
+    file: Option<&Path>,
+    fields: bool,
+) -> Result<Option<ExitCode>, Box<dyn std::error::Error>> {
     let Some(path) = file else {
         return Ok(None);
     };

@@ -88,7 +88,10 @@ fn scan_reports_each_bad_file_and_goes_on() {
     let out = tld4(&["scan", &sm90, &zstd, &missing, &good]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains(&format!("error: {sm90}: cubin built for sm_90")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("error: {sm90}: cubin built for sm_90")),
+        "{stderr}"
+    );
     assert!(stderr.contains("supported: sm_100"), "{stderr}");
     assert!(stderr.contains(&format!("error: {zstd}: ")), "{stderr}");
     assert!(stderr.contains("cuobjdump -xelf all"), "{stderr}");
@@ -114,12 +117,18 @@ fn disasm_of_a_cubin_lists_its_tld4s_by_kernel() {
     for l in &tld4s {
         let header = format!(".text.{}:", l.kernel);
         let line = format!("        /*{:04x}*/ {}", l.offset, l.text);
-        let h = stdout.find(&header).unwrap_or_else(|| panic!("{header}\n{stdout}"));
+        let h = stdout
+            .find(&header)
+            .unwrap_or_else(|| panic!("{header}\n{stdout}"));
         assert!(stdout[h..].contains(&line), "{line}\n{stdout}");
     }
     // One header per kernel with a TLD4 and one line per TLD4, nothing else.
     let kernels: std::collections::BTreeSet<_> = tld4s.iter().map(|l| &l.kernel).collect();
-    assert_eq!(stdout.lines().count(), kernels.len() + tld4s.len(), "{stdout}");
+    assert_eq!(
+        stdout.lines().count(),
+        kernels.len() + tld4s.len(),
+        "{stdout}"
+    );
     // --fields adds each field's table.
     let out = tld4(&["disasm", "--fields", &path]);
     let stdout = text(&out.stdout);

@@ -1,7 +1,7 @@
 //! One cubin: its architecture and the code section of every kernel, read with `object`.
 
-use object::read::elf::{ElfFile64, FileHeader};
 use object::elf::EM_CUDA;
+use object::read::elf::{ElfFile64, FileHeader};
 use object::{LittleEndian, Object, ObjectSection};
 
 use crate::arch::{arch_from_header, SmArch};
@@ -74,7 +74,7 @@ impl<'data> Cubin<'data> {
             let (file_offset, _) = section.file_range().ok_or_else(|| CubinError::NoCode {
                 kernel: kernel.to_string(),
             })?;
-            if code.len() % INSN_BYTES != 0 {
+            if !code.len().is_multiple_of(INSN_BYTES) {
                 return Err(CubinError::CodeSize {
                     kernel: kernel.to_string(),
                     size: code.len() as u64,
@@ -154,10 +154,12 @@ impl<'data> Kernel<'data> {
     /// The word at `offset`, if it is a whole instruction inside the section.
     pub fn word_at(&self, offset: u64) -> Option<u128> {
         let at = usize::try_from(offset).ok()?;
-        if at % INSN_BYTES != 0 {
+        if !at.is_multiple_of(INSN_BYTES) {
             return None;
         }
-        self.code.get(at..at.checked_add(INSN_BYTES)?).map(read_word)
+        self.code
+            .get(at..at.checked_add(INSN_BYTES)?)
+            .map(read_word)
     }
 }
 

@@ -40,7 +40,10 @@ pub enum CubinError {
         abi_version: u8,
     },
     /// A cubin built for another architecture.
-    #[error("cubin built for {found} (ELF e_flags {e_flags:#x}); supported: {}", list(supported))]
+    #[error(
+        "cubin built for {found} (ELF e_flags {e_flags:#x}); supported: {}",
+        list(supported)
+    )]
     UnsupportedArch {
         /// The architecture in the ELF header.
         found: SmArch,

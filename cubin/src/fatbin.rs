@@ -130,7 +130,7 @@ pub fn entries(data: &[u8], in_section: bool) -> Result<Vec<FatbinEntry<'_>>, Cu
         if at >= data.len() {
             break;
         }
-        if at % 8 != 0 || !is_fatbin(&data[at..]) {
+        if !at.is_multiple_of(8) || !is_fatbin(&data[at..]) {
             return Err(err(
                 at,
                 "expected a fat-binary container (magic 0xba55ed50 at an 8-byte boundary)".into(),
@@ -215,7 +215,9 @@ fn read_entry(data: &[u8], at: usize, index: usize) -> Result<(FatbinEntry<'_>, 
     if entry.compression().is_some() {
         let size = field(data, at, COMPRESSED_SIZE)? as usize;
         entry.payload = entry.payload.get(..size).ok_or_else(|| {
-            format!("entry {index}: compressed size {size} exceeds its padded payload ({padded} bytes)")
+            format!(
+                "entry {index}: compressed size {size} exceeds its padded payload ({padded} bytes)"
+            )
         })?;
     }
     Ok((entry, next))

@@ -130,10 +130,7 @@ mod tests {
         assert_eq!(l[0].kernel, "g2d_guarded");
         assert_eq!(l[0].offset, 0xe0);
         assert_eq!(l[0].text, "@!P0 TLD4.R R6, R4, R8, UR4, 2D ;");
-        assert_eq!(
-            l[0].word,
-            Some(0x00116200081e0f06_20ff04ff08048f63_u128)
-        );
+        assert_eq!(l[0].word, Some(0x00116200081e0f06_20ff04ff08048f63_u128));
         assert!(l[0].is_tld4());
         assert!(!l[1].is_tld4());
         assert_eq!(l[1].text, "EXIT ;");

@@ -51,11 +51,13 @@ impl<'data> Cubin<'data> {
 
     /// The TLD4 at `offset` of `kernel`'s code section.
     pub fn tld4_at(&self, kernel: &str, offset: u64) -> Result<Tld4Site<'data>, LookupError> {
-        let k = self.kernel(kernel).ok_or_else(|| LookupError::NoSuchKernel {
-            kernel: kernel.to_string(),
-            available: self.kernel_names(),
-        })?;
-        if offset % INSN_BYTES as u64 != 0 {
+        let k = self
+            .kernel(kernel)
+            .ok_or_else(|| LookupError::NoSuchKernel {
+                kernel: kernel.to_string(),
+                available: self.kernel_names(),
+            })?;
+        if !offset.is_multiple_of(INSN_BYTES as u64) {
             return Err(LookupError::Misaligned {
                 kernel: kernel.to_string(),
                 offset,

@@ -56,7 +56,15 @@ fn a_compressed_sm100_entry_says_how_to_extract_the_cubin() {
     let bytes = read("one_gather.zstd.fatbin");
     let e = open(&bytes, &[SM100]).unwrap_err();
     assert!(
-        matches!(e, CubinError::Compressed { index: 1, arch: SM100, method: "zstd", .. }),
+        matches!(
+            e,
+            CubinError::Compressed {
+                index: 1,
+                arch: SM100,
+                method: "zstd",
+                ..
+            }
+        ),
         "{e}"
     );
     assert_eq!(e.kind(), ErrorKind::NotModeled);
@@ -69,13 +77,13 @@ fn a_fat_binary_without_the_architecture_lists_its_entries() {
     let e = open(&bytes, &[SmArch(120)]).unwrap_err();
     let msg = e.to_string();
     assert!(matches!(e, CubinError::NoSupportedCubin { .. }));
-    assert!(
-        msg.contains("sm_90 ELF, sm_100 ELF, sm_90 PTX"),
-        "{msg}"
-    );
+    assert!(msg.contains("sm_90 ELF, sm_100 ELF, sm_90 PTX"), "{msg}");
     let zstd = read("one_gather.zstd.fatbin");
     let msg = open(&zstd, &[SmArch(120)]).unwrap_err().to_string();
-    assert!(msg.contains("sm_90 ELF (zstd), sm_100 ELF (zstd), sm_90 PTX (zstd)"), "{msg}");
+    assert!(
+        msg.contains("sm_90 ELF (zstd), sm_100 ELF (zstd), sm_90 PTX (zstd)"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -105,7 +113,9 @@ fn lookups_that_miss_say_why() {
     let bytes = read("gather_2d.sm100.cubin");
     let c = Cubin::parse(&bytes, &[SM100]).unwrap();
     let e = c.tld4_at("nope", 0).unwrap_err();
-    assert!(matches!(&e, LookupError::NoSuchKernel { available, .. } if available.contains(&"g2d_r".to_string())));
+    assert!(
+        matches!(&e, LookupError::NoSuchKernel { available, .. } if available.contains(&"g2d_r".to_string()))
+    );
     assert!(e.to_string().contains("g2d_r"), "{e}");
     assert!(matches!(
         c.tld4_at("g2d_r", 0x94),
@@ -144,7 +154,10 @@ fn an_illegal_tld4_word_is_listed_with_its_error_never_dropped() {
     assert_eq!(sites[0].decoded, Err(DecodeError::Bit91Clear));
     assert!(matches!(
         c.tld4_at("one_gather", 0x90),
-        Err(LookupError::IllegalTld4 { source: DecodeError::Bit91Clear, .. })
+        Err(LookupError::IllegalTld4 {
+            source: DecodeError::Bit91Clear,
+            ..
+        })
     ));
 }
 

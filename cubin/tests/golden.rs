@@ -113,8 +113,7 @@ fn each_kernel_holds_the_tld4_its_ptx_asks_for() {
         let bytes = read(&format!("{name}.sm100.cubin"));
         let cubin = Cubin::parse(&bytes, &[SM100]).unwrap();
         for k in cubin.kernels() {
-            let Some(&(_, comp, dim, aoffi, dc, sparse)) =
-                SHAPES.iter().find(|s| s.0 == k.name())
+            let Some(&(_, comp, dim, aoffi, dc, sparse)) = SHAPES.iter().find(|s| s.0 == k.name())
             else {
                 // g2d_tex_only: a tex fetch, no TLD4.
                 assert_eq!(k.name(), "g2d_tex_only");
