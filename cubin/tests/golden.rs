@@ -162,3 +162,31 @@ fn the_fat_binary_holds_the_same_sm100_cubin() {
     let one = Cubin::parse(&single, &[SM100]).unwrap();
     assert_eq!(images[0].cubin.tld4s(), one.tld4s());
 }
+
+#[test]
+fn containers_back_to_back_are_all_read() {
+    // A linked executable's .nv_fatbin holds several containers one after the other (nvcc 13.5:
+    // the CUDA runtime's own, then the program's); here two copies, with zero padding between.
+    let fat = read("one_gather.fatbin");
+    let mut two = fat.clone();
+    two.extend_from_slice(&[0u8; 8]);
+    two.extend_from_slice(&fat);
+    let images = open(&two, &[SM100]).unwrap();
+    let origins: Vec<Origin> = images.iter().map(|i| i.origin).collect();
+    assert_eq!(
+        origins,
+        [
+            Origin::FatbinEntry { index: 1 },
+            Origin::FatbinEntry { index: 4 }
+        ]
+    );
+    assert_eq!(images[0].cubin.tld4s(), images[1].cubin.tld4s());
+    // Garbage after a container is an error naming its byte.
+    let mut bad = fat.clone();
+    bad.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    let e = open(&bad, &[SM100]).unwrap_err();
+    assert!(
+        matches!(e, tld4_cubin::CubinError::Fatbin { offset, .. } if offset == fat.len() + 8),
+        "{e}"
+    );
+}
