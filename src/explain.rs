@@ -634,11 +634,7 @@ pub struct LaneOutcome {
 
 /// The lane's fault, if the warp's fault concerns it.
 fn fault_lane(f: &WarpFault) -> Option<u8> {
-    match f {
-        WarpFault::BadHandle { lane, .. } => Some(*lane),
-        WarpFault::NotModeled { lane, .. } => *lane,
-        _ => None,
-    }
+    f.lane()
 }
 
 /// The lane's path through the texture unit.

@@ -9,11 +9,13 @@
 
 use std::sync::OnceLock;
 
+#[cfg(feature = "json")]
 use serde::{Deserialize, Serialize};
 
 /// A texel format. The serde names are the snake_case names used by `tld4 gather`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 #[allow(missing_docs)]
 pub enum Format {
     R8Unorm,
@@ -58,12 +60,12 @@ pub enum Format {
     /// Vulkan B10G11R11_UFLOAT_PACK32: R (11 bits) in 0-10, G (11) in 11-21, B (10) in 22-31.
     R11g11b10Float,
     /// Vulkan E5B9G9R9_UFLOAT_PACK32: R, G, B mantissas in 0-8, 9-17, 18-26, exponent in 27-31.
-    #[serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat")]
+    #[cfg_attr(feature = "json", serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat"))]
     Rgb9e5,
     D16Unorm,
     D32Float,
     /// Depth in the low 24 bits, stencil in the high 8 (only depth is sampled).
-    #[serde(alias = "d24_unorm_s8")]
+    #[cfg_attr(feature = "json", serde(alias = "d24_unorm_s8"))]
     D24UnormS8Uint,
 }
 
@@ -160,12 +162,18 @@ impl Format {
         D24UnormS8Uint,
     ];
 
-    /// The snake_case name used by `tld4 gather`.
+    /// The snake_case name used by `tld4 gather`: the variant's name with `_` before each
+    /// capital after the first, lowercased (serde's `rename_all = "snake_case"` rule, which
+    /// the JSON names use; a test checks they agree), so no JSON crate is needed.
     pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
+        let mut out = String::new();
+        for (i, c) in format!("{self:?}").chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
     }
 
     /// For the plain (one field per component) formats: (components, bits, class).
