@@ -79,7 +79,7 @@ impl OperandRole {
 }
 
 /// A register of one of the three files TLD4 touches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Location {
     /// A per-lane general register R0..R254.
     Reg(u8),
