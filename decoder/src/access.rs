@@ -49,9 +49,9 @@ pub const fn destination_counts(mask: WriteMask, f16: bool) -> (u8, u8) {
 pub enum OperandRole {
     /// The guard predicate (`@P3`).
     Guard,
-    /// Ra, the coordinate vector ([layer], u, v or x, y, z).
+    /// Ra, the coordinate vector (\[layer\], u, v or x, y, z).
     Ra,
-    /// Rb, the vector of [handle], [offsets], [depth reference].
+    /// Rb, the vector of \[handle\], \[offsets\], \[depth reference\].
     Rb,
     /// The uniform register holding the texture handle (form 0xf63).
     Handle,
