@@ -211,7 +211,10 @@ impl UsedRegisters {
 impl Tld4 {
     /// The number of registers written at Rd and at Rd2 (see [`destination_counts`]).
     pub const fn destination_counts(&self) -> (u8, u8) {
-        destination_counts(self.write_mask, matches!(self.f16_mode, F16Mode::Rn | F16Mode::Rz))
+        destination_counts(
+            self.write_mask,
+            matches!(self.f16_mode, F16Mode::Rn | F16Mode::Rz),
+        )
     }
 
     /// The general-register operand vectors in order Ra, Rb, Rd, Rd2. Rb is left out when the
@@ -426,8 +429,7 @@ mod tests {
 
     #[test]
     fn the_fullest_instruction_fits() {
-        let insn =
-            parse("@P2 TLD4.R.B.PTP.DC P1, R12, R8, R20, R24, ARRAY_CUBE ;").unwrap();
+        let insn = parse("@P2 TLD4.R.B.PTP.DC P1, R12, R8, R20, R24, ARRAY_CUBE ;").unwrap();
         let used = insn.used_registers();
         // guard + 4 Ra + 4 Rb (handle, 2 PTP, dref) + 4 destinations + pred dst.
         assert_eq!(used.len(), 14);

@@ -33,8 +33,8 @@ mod text;
 mod values;
 
 pub use access::{
-    destination_counts, Access, Location, OperandRole, OperandVector, OperandVectors,
-    UsedRegister, UsedRegisters, MAX_USED_REGISTERS,
+    destination_counts, Access, Location, OperandRole, OperandVector, OperandVectors, UsedRegister,
+    UsedRegisters, MAX_USED_REGISTERS,
 };
 pub use error::{DecodeError, EncodeError, ParseError};
 pub use fields::{field, fields_markdown, AlwaysSet, FieldSpec, FieldValue, Tld4, FIELDS};

@@ -39,9 +39,7 @@ impl core::fmt::Display for Operand {
 #[non_exhaustive]
 pub enum ConfigError {
     /// The sub-texel precision has more fractional bits than the texture unit models.
-    #[error(
-        "precision: {fraction_bits} fractional bits, more than the texture unit's {max}"
-    )]
+    #[error("precision: {fraction_bits} fractional bits, more than the texture unit's {max}")]
     Precision {
         /// The bits asked for.
         fraction_bits: u8,
@@ -208,7 +206,9 @@ pub struct UnknownFaultKind {
 impl core::str::FromStr for FaultKind {
     type Err = UnknownFaultKind;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        FaultKind::from_name(s).ok_or_else(|| UnknownFaultKind { name: s.to_string() })
+        FaultKind::from_name(s).ok_or_else(|| UnknownFaultKind {
+            name: s.to_string(),
+        })
     }
 }
 

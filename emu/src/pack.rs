@@ -259,9 +259,18 @@ mod tests {
         );
         let w = pack(v, 0b1000, OutputMode::F16Rn);
         assert_eq!(&w.slots[..w.len as usize], &[(0, 0x3800)]);
-        assert_eq!(destination_counts(WriteMask(0b0111), OutputMode::F32), (2, 1));
-        assert_eq!(destination_counts(WriteMask(0b1101), OutputMode::F16Rz), (1, 1));
-        assert_eq!(destination_counts(WriteMask(0b0011), OutputMode::F16Rn), (1, 0));
+        assert_eq!(
+            destination_counts(WriteMask(0b0111), OutputMode::F32),
+            (2, 1)
+        );
+        assert_eq!(
+            destination_counts(WriteMask(0b1101), OutputMode::F16Rz),
+            (1, 1)
+        );
+        assert_eq!(
+            destination_counts(WriteMask(0b0011), OutputMode::F16Rn),
+            (1, 0)
+        );
     }
 }
 
@@ -277,8 +286,15 @@ mod count_tests {
             for mode in [OutputMode::F32, OutputMode::F16Rn, OutputMode::F16Rz] {
                 let (rd, rd2) = destination_counts(WriteMask(raw), mode);
                 let plan = write_plan(raw, mode);
-                let at_rd = plan.slots[..plan.len as usize].iter().filter(|s| s.0 < 2).count();
-                assert_eq!((rd as usize, rd2 as usize), (at_rd, plan.len as usize - at_rd), "{raw:#x} {mode:?}");
+                let at_rd = plan.slots[..plan.len as usize]
+                    .iter()
+                    .filter(|s| s.0 < 2)
+                    .count();
+                assert_eq!(
+                    (rd as usize, rd2 as usize),
+                    (at_rd, plan.len as usize - at_rd),
+                    "{raw:#x} {mode:?}"
+                );
             }
         }
         assert_eq!(destination_counts(WriteMask(0xff), OutputMode::F32), (2, 2));

@@ -70,12 +70,23 @@ impl SimRegs {
 
 impl RegisterFile for SimRegs {
     fn reg(&self, lane: usize, r: u8) -> u32 {
-        self.check(&format!("read R{r}"), lane, r as u16 >= self.nregs || r == 255);
+        self.check(
+            &format!("read R{r}"),
+            lane,
+            r as u16 >= self.nregs || r == 255,
+        );
         self.reads.borrow_mut().insert((Location::Reg(r), lane));
-        self.regs.get(r as usize * WARP_SIZE + lane).copied().unwrap_or(0)
+        self.regs
+            .get(r as usize * WARP_SIZE + lane)
+            .copied()
+            .unwrap_or(0)
     }
     fn set_reg(&mut self, lane: usize, r: u8, value: u32) {
-        self.check(&format!("write R{r}"), lane, r as u16 >= self.nregs || r == 255);
+        self.check(
+            &format!("write R{r}"),
+            lane,
+            r as u16 >= self.nregs || r == 255,
+        );
         self.writes.insert((Location::Reg(r), lane));
         if let Some(slot) = self.regs.get_mut(r as usize * WARP_SIZE + lane) {
             *slot = value;
@@ -84,7 +95,9 @@ impl RegisterFile for SimRegs {
     fn pred(&self, lane: usize, p: u8) -> bool {
         self.check(&format!("read P{p}"), lane, p >= 7);
         self.reads.borrow_mut().insert((Location::Pred(p), lane));
-        self.preds.get(p as usize).is_some_and(|m| m >> lane & 1 != 0)
+        self.preds
+            .get(p as usize)
+            .is_some_and(|m| m >> lane & 1 != 0)
     }
     fn set_pred(&mut self, lane: usize, p: u8, value: bool) {
         self.check(&format!("write P{p}"), lane, p >= 7);
@@ -95,7 +108,9 @@ impl RegisterFile for SimRegs {
     }
     fn ureg(&self, u: u8) -> u32 {
         self.check(&format!("read UR{u}"), 0, u == 255);
-        self.reads.borrow_mut().insert((Location::UReg(u), WARP_SIZE));
+        self.reads
+            .borrow_mut()
+            .insert((Location::UReg(u), WARP_SIZE));
         self.uregs.get(u as usize).copied().unwrap_or(0)
     }
     fn active_mask(&self) -> u32 {
@@ -301,10 +316,18 @@ fn own_storage_matches_warp_state_and_touches_only_what_is_listed() {
         assert_ne!(ours, 0, "{text}: some lane executes");
         for lane in 0..WARP_SIZE {
             for r in 0..40u8 {
-                assert_eq!(sim.peek(lane, r), warp.reg(lane, r), "{text}: lane {lane} R{r}");
+                assert_eq!(
+                    sim.peek(lane, r),
+                    warp.reg(lane, r),
+                    "{text}: lane {lane} R{r}"
+                );
             }
             for p in 0..7u8 {
-                assert_eq!(sim.preds[p as usize] >> lane & 1 != 0, warp.pred(lane, p), "{text}");
+                assert_eq!(
+                    sim.preds[p as usize] >> lane & 1 != 0,
+                    warp.pred(lane, p),
+                    "{text}"
+                );
             }
         }
         // The static list covers every access the execution made, and every listed write
@@ -315,17 +338,28 @@ fn own_storage_matches_warp_state_and_touches_only_what_is_listed() {
                 .any(|u| u.location == loc && u.access.is_write() == write)
         };
         for &(loc, lane) in sim.reads.borrow().iter() {
-            assert!(listed(loc, false), "{text}: read {loc} (lane {lane}) is not listed");
+            assert!(
+                listed(loc, false),
+                "{text}: read {loc} (lane {lane}) is not listed"
+            );
         }
         for &(loc, _) in &sim.writes {
             assert!(listed(loc, true), "{text}: wrote {loc}, not listed");
         }
         for u in used.iter().filter(|u| u.access.is_write()) {
             for lane in (0..WARP_SIZE).filter(|l| ours >> l & 1 != 0) {
-                assert!(sim.writes.contains(&(u.location, lane)), "{text}: {} lane {lane}", u.location);
+                assert!(
+                    sim.writes.contains(&(u.location, lane)),
+                    "{text}: {} lane {lane}",
+                    u.location
+                );
             }
         }
-        assert!(sim.violations.borrow().is_empty(), "{text}: {:?}", sim.violations);
+        assert!(
+            sim.violations.borrow().is_empty(),
+            "{text}: {:?}",
+            sim.violations
+        );
     }
 }
 
@@ -339,7 +373,10 @@ fn every_fault_kind_is_raised_named_and_writes_nothing() {
     let cases: Vec<(FaultKind, Tld4Exec, u32, u16)> = vec![
         (
             FaultKind::IllegalEncoding,
-            load("TLD4.R R10, R8, R20, UR4, INVALID2 ;", ExecConfig::default()),
+            load(
+                "TLD4.R R10, R8, R20, UR4, INVALID2 ;",
+                ExecConfig::default(),
+            ),
             handle(),
             64,
         ),
@@ -423,7 +460,10 @@ fn every_fault_kind_is_raised_named_and_writes_nothing() {
             "{}",
             kind.name()
         );
-        if matches!(kind, FaultKind::UnknownTextureHeader | FaultKind::UnknownSampler) {
+        if matches!(
+            kind,
+            FaultKind::UnknownTextureHeader | FaultKind::UnknownSampler
+        ) {
             assert_eq!(fault.lane(), Some(0));
         }
         seen.insert(kind.name());

@@ -105,10 +105,7 @@ fn main() -> Result<(), Error> {
         }
         best = best.min(start.elapsed().as_secs_f64());
     }
-    println!(
-        "resolve: {:.2} ns a handle [{acc:x}]",
-        best / n * 1e9
-    );
+    println!("resolve: {:.2} ns a handle [{acc:x}]", best / n * 1e9);
 
     let op = GatherOp::new(TextureKind::Tex2D, 0);
     let mut best = f64::MAX;

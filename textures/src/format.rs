@@ -60,7 +60,10 @@ pub enum Format {
     /// Vulkan B10G11R11_UFLOAT_PACK32: R (11 bits) in 0-10, G (11) in 11-21, B (10) in 22-31.
     R11g11b10Float,
     /// Vulkan E5B9G9R9_UFLOAT_PACK32: R, G, B mantissas in 0-8, 9-17, 18-26, exponent in 27-31.
-    #[cfg_attr(feature = "json", serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat"))]
+    #[cfg_attr(
+        feature = "json",
+        serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat")
+    )]
     Rgb9e5,
     D16Unorm,
     D32Float,

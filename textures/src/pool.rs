@@ -120,9 +120,10 @@ impl<T> Slots<T> {
     fn iter(&self) -> impl Iterator<Item = (u32, &T)> + '_ {
         self.pages.iter().enumerate().flat_map(move |(p, page)| {
             page.iter().flat_map(move |page| {
-                page.iter().enumerate().filter(|(_, &at)| at != 0).map(
-                    move |(k, &at)| ((p * PAGE + k) as u32, &self.items[at as usize - 1]),
-                )
+                page.iter()
+                    .enumerate()
+                    .filter(|(_, &at)| at != 0)
+                    .map(move |(k, &at)| ((p * PAGE + k) as u32, &self.items[at as usize - 1]))
             })
         })
     }
@@ -328,7 +329,9 @@ mod tests {
         // add_* append after the highest index.
         assert_eq!(pool.add_texture(tex(5)), 1 << 20);
         assert_eq!(pool.add_sampler(Sampler::default()), 0);
-        assert!(pool.set_sampler(Handle::MAX_SAMPLER + 1, Sampler::default()).is_err());
+        assert!(pool
+            .set_sampler(Handle::MAX_SAMPLER + 1, Sampler::default())
+            .is_err());
         assert!(pool.set_texture(Handle::MAX_HEADER + 1, tex(0)).is_err());
         assert!(pool.sampler(1).is_err());
     }
