@@ -201,24 +201,10 @@ pub struct Scenario {
     pub has_expect: bool,
 }
 
-/// The names of fault kinds in scenario files.
+/// The names of fault kinds in scenario files: [`tld4_emu::FaultKind::name`].
 pub fn fault_kind(f: &WarpFault) -> &'static str {
-    match f {
-        WarpFault::IllegalEncoding(_) => "illegal_encoding",
-        WarpFault::RegisterOutOfRange { .. } => "register_out_of_range",
-        WarpFault::MisalignedRegister { .. } => "misaligned_register",
-        WarpFault::BadHandle { .. } => "bad_handle",
-        WarpFault::NotModeled { .. } => "not_modeled",
-    }
+    f.kind().name()
 }
-
-const FAULT_KINDS: [&str; 5] = [
-    "illegal_encoding",
-    "register_out_of_range",
-    "misaligned_register",
-    "bad_handle",
-    "not_modeled",
-];
 
 /// Parses the lane selector: `all`, `N`, `A-B`, or a comma list of those.
 fn lane_set(sel: &Value, path: &str) -> Result<u32, ScenarioError> {
@@ -535,14 +521,8 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
     let has_expect = doc.expect.is_some();
     if let Some(e) = &doc.expect {
         if let Some(f) = &e.fault {
-            if !FAULT_KINDS.contains(&f.as_str()) {
-                return Err(err(
-                    "expect.fault",
-                    format!(
-                        "`{f}` is not a fault kind: one of {}",
-                        FAULT_KINDS.join(", ")
-                    ),
-                ));
+            if let Err(e) = f.parse::<tld4_emu::FaultKind>() {
+                return Err(err("expect.fault", e.to_string()));
             }
             expect_fault = Some(f.clone());
         }

@@ -18,19 +18,31 @@
 //! The field table ([`FIELDS`], [`field`]) is the one place where bit positions are written.
 //! The crate knows nothing of textures; `tld4-emu` gives the instruction its meaning.
 
+#![warn(missing_docs)]
+
+mod access;
 mod error;
+// The field docs write operand vectors as `[layer], u, v`, which rustdoc reads as links;
+// they are also the text of docs/fields.md, so they stay as they are.
+#[allow(rustdoc::broken_intra_doc_links)]
 mod fields;
 mod operands;
 mod opex;
+mod scheduling;
 mod text;
 mod values;
 
+pub use access::{
+    destination_counts, Access, Location, OperandRole, OperandVector, OperandVectors, UsedRegister,
+    UsedRegisters, MAX_USED_REGISTERS,
+};
 pub use error::{DecodeError, EncodeError, ParseError};
 pub use fields::{
     field, fields_markdown, AlwaysSet, FieldEffect, FieldSpec, FieldValue, Tld4, FIELDS,
 };
 pub use operands::{RaLayout, RbLayout};
 pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
+pub use scheduling::{BatchT, PmPred, Scheduling, Scoreboard, UschedInfo, WaitMask};
 pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
 pub use values::*;
 

@@ -4,16 +4,17 @@
 //! decides), execute many times ([`Tld4Exec::execute`]): the per-lane loop allocates nothing.
 
 use tld4_decoder::{
-    Dimension, Eviction, F16Mode, HandleForm, OffsetMode, RaLayout, RbLayout, Tld4,
+    Dimension, Eviction, F16Mode, HandleForm, OffsetMode, OperandRole, RaLayout, RbLayout, Tld4,
 };
 use tld4_textures::{
-    Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, Precision,
-    TextureKind, TexturePool,
+    Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, InvalidInput,
+    Precision, TextureKind, TexturePool,
 };
 
-use crate::fault::{Operand, WarpFault};
-use crate::pack::{destination_counts, planned_value, write_plan, OutputMode};
-use crate::warp::{WarpState, RZ, WARP_SIZE};
+use crate::fault::{ConfigError, Operand, WarpFault};
+use crate::pack::{planned_value, write_plan, OutputMode};
+use crate::regfile::RegisterFile;
+use crate::warp::{RZ, WARP_SIZE};
 
 /// Settings of the executor where no source says what the hardware does.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -24,6 +25,35 @@ pub struct ExecConfig {
     pub require_aligned_pairs: bool,
     /// The texture unit's sub-texel precision model (see [`Precision`]).
     pub precision: Precision,
+}
+
+impl ExecConfig {
+    /// Checks the settings: an invalid one is the embedder's error, found here (or by
+    /// [`Tld4Exec::new`], which keeps it and raises it as [`WarpFault::InvalidConfig`] from
+    /// every execution), never as a handle fault at a lane.
+    ///
+    /// ```
+    /// use tld4_emu::{ConfigError, ExecConfig};
+    /// use tld4_textures::{Precision, Rounding};
+    /// let bad = ExecConfig {
+    ///     precision: Precision::Fixed { fraction_bits: 21, rounding: Rounding::NearestEven },
+    ///     ..ExecConfig::default()
+    /// };
+    /// assert!(matches!(bad.validate(), Err(ConfigError::Precision { fraction_bits: 21, .. })));
+    /// assert_eq!(ExecConfig::default().validate(), Ok(()));
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        match self.precision.validate() {
+            Ok(()) => Ok(()),
+            Err(_) => Err(ConfigError::Precision {
+                fraction_bits: match self.precision {
+                    Precision::Fixed { fraction_bits, .. } => fraction_bits,
+                    Precision::Exact => 0,
+                },
+                max: Precision::MAX_FRACTION_BITS,
+            }),
+        }
+    }
 }
 
 /// What an execution did, lane by lane.
@@ -67,6 +97,8 @@ type Vector = (Operand, u8, u8);
 pub struct Tld4Exec {
     insn: Tld4,
     config: ExecConfig,
+    /// Why the config is invalid, if it is.
+    config_fault: Option<ConfigError>,
     /// The fault the instruction alone raises (illegal encoding), if any.
     illegal: Option<String>,
     op: GatherOp,
@@ -169,6 +201,7 @@ impl Tld4Exec {
     /// Prepares `insn` for execution. Never fails: an illegal encoding is kept and raised by
     /// every [`Tld4Exec::execute`] (it is a warp exception, not a decoding error).
     pub fn new(insn: &Tld4, config: ExecConfig) -> Self {
+        let config_fault = config.validate().err();
         let illegal = illegal_encoding(insn);
         let output = match insn.f16_mode {
             F16Mode::Rn => OutputMode::F16Rn,
@@ -177,22 +210,18 @@ impl Tld4Exec {
         };
         let ra = insn.ra_layout();
         let rb = insn.rb_layout();
-        let dest_counts = destination_counts(insn.write_mask.count(), output);
+        // The operand vectors, as the decoder lists them (the one place of the rule).
         let mut vectors = [(Operand::Ra, 0, 0); 4];
         let mut n = 0;
-        let mut push = |v: Vector| {
-            vectors[n] = v;
+        for v in insn.operand_vectors().iter() {
+            let operand = match v.role {
+                OperandRole::Rb => Operand::Rb,
+                OperandRole::Rd => Operand::Rd,
+                OperandRole::Rd2 => Operand::Rd2,
+                _ => Operand::Ra,
+            };
+            vectors[n] = (operand, v.first, v.count);
             n += 1;
-        };
-        push((Operand::Ra, insn.ra.0, ra.len()));
-        if !rb.is_empty() {
-            push((Operand::Rb, insn.rb.0, rb.len()));
-        }
-        if !insn.rd.is_rz() && dest_counts.0 > 0 {
-            push((Operand::Rd, insn.rd.0, dest_counts.0));
-        }
-        if !insn.rd2.is_rz() && dest_counts.1 > 0 {
-            push((Operand::Rd2, insn.rd2.0, dest_counts.1));
         }
         // INVALIDn dimensions never execute (an illegal encoding): any op will do.
         let op = gather_op(insn).unwrap_or(GatherOp::new(TextureKind::Tex2D, 0));
@@ -210,6 +239,7 @@ impl Tld4Exec {
         Self {
             insn: *insn,
             config,
+            config_fault,
             illegal,
             op,
             output,
@@ -243,9 +273,14 @@ impl Tld4Exec {
         self.output
     }
 
-    /// The faults the instruction alone raises with `regs_per_thread` registers, in order:
-    /// illegal encoding, out-of-range register, misaligned register.
+    /// The faults raised without looking at any lane, with `regs_per_thread` registers, in
+    /// order: invalid config, illegal encoding, out-of-range register, misaligned register
+    /// (decision of this crate: the embedder's setting is reported before the program's
+    /// fault; docs/sources.md, Decisions).
     pub fn static_fault(&self, regs_per_thread: u16) -> Option<WarpFault> {
+        if let Some(e) = &self.config_fault {
+            return Some(WarpFault::InvalidConfig(e.clone()));
+        }
         if let Some(why) = &self.illegal {
             return Some(WarpFault::IllegalEncoding(why.clone()));
         }
@@ -283,6 +318,23 @@ impl Tld4Exec {
         None
     }
 
+    /// Checks at load time what [`Tld4Exec::execute`] would raise before looking at a lane
+    /// (see [`Tld4Exec::static_fault`]).
+    ///
+    /// ```
+    /// use tld4_emu::{ExecConfig, FaultKind, Tld4Exec};
+    /// // Dimension INVALID2 decodes (nvdisasm prints it), but cannot execute.
+    /// let exec = Tld4Exec::new(&tld4_decoder::parse("TLD4.R R10, R8, R20, UR4, INVALID2 ;")?, ExecConfig::default());
+    /// assert_eq!(exec.check(255).unwrap_err().kind(), FaultKind::IllegalEncoding);
+    /// # Ok::<(), tld4_decoder::ParseError>(())
+    /// ```
+    pub fn check(&self, regs_per_thread: u16) -> Result<(), WarpFault> {
+        match self.static_fault(regs_per_thread) {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
+
     /// Prepares the texture unit for one handle; errors become warp faults of `lane`.
     fn gatherer<'p>(
         &self,
@@ -290,13 +342,33 @@ impl Tld4Exec {
         handle: u32,
         lane: usize,
     ) -> Result<Gatherer<'p>, WarpFault> {
+        let lane8 = lane as u8;
         let wrap = |e: TexError| match e {
             TexError::NotModeled(m) => WarpFault::NotModeled {
-                lane: Some(lane as u8),
+                lane: Some(lane8),
                 what: m.to_string(),
             },
-            other => WarpFault::BadHandle {
-                lane: lane as u8,
+            TexError::Invalid(InvalidInput::BadHeaderIndex { .. }) => {
+                WarpFault::UnknownTextureHeader {
+                    lane: lane8,
+                    handle,
+                    source: e,
+                }
+            }
+            TexError::Invalid(InvalidInput::BadSamplerIndex { .. }) => WarpFault::UnknownSampler {
+                lane: lane8,
+                handle,
+                source: e,
+            },
+            // Validated by `Tld4Exec::new` already; kept typed should a caller bypass it.
+            TexError::Invalid(InvalidInput::Precision(bits)) => {
+                WarpFault::InvalidConfig(ConfigError::Precision {
+                    fraction_bits: bits.min(u8::MAX as u32) as u8,
+                    max: Precision::MAX_FRACTION_BITS,
+                })
+            }
+            other => WarpFault::InvalidTexture {
+                lane: lane8,
                 handle,
                 source: other,
             },
@@ -317,49 +389,61 @@ impl Tld4Exec {
             .map_err(wrap)
     }
 
-    /// One lane's query, read from its registers (the static checks keep every index in range).
+    /// One lane's query, read from its registers (the static checks keep every register
+    /// below R255 and below the registers per thread, so the additions never wrap).
     #[inline(always)]
-    fn query(&self, regs: &[u32; 256]) -> GatherQuery {
-        let ra = self.insn.ra.0 as usize;
-        let rb = self.insn.rb.0 as usize;
+    fn query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
+        let reg = |r: u8| rf.reg(lane, r);
+        let ra = self.insn.ra.0;
+        let rb = self.insn.rb.0;
         let mut q = GatherQuery::default();
         let mut at = ra;
         if self.ra.layer {
             // The layer is an unsigned 16-bit integer in the low half (ptxas output).
-            q.layer = regs[at] & 0xffff;
-            at += 1;
+            q.layer = reg(at) & 0xffff;
+            at = at.wrapping_add(1);
         }
-        for k in 0..self.ra.coords as usize {
-            q.coords[k] = f32::from_bits(regs[at + k]);
+        for k in 0..self.ra.coords {
+            q.coords[k as usize] = f32::from_bits(reg(at.wrapping_add(k)));
         }
-        let o = rb + self.rb.offsets_at() as usize;
+        let o = rb.wrapping_add(self.rb.offsets_at());
         match self.rb.offsets {
-            1 => q.offsets[0] = aoffi_offsets(regs[o]),
-            2 => q.offsets = ptp_offsets(regs[o], regs[o + 1]),
+            1 => q.offsets[0] = aoffi_offsets(reg(o)),
+            2 => q.offsets = ptp_offsets(reg(o), reg(o.wrapping_add(1))),
             _ => {}
         }
         if self.rb.depth_ref {
-            q.dref = f32::from_bits(regs[rb + self.rb.depth_ref_at() as usize]);
+            q.dref = f32::from_bits(reg(rb.wrapping_add(self.rb.depth_ref_at())));
         }
         q
     }
 
-    /// Executes the instruction for the warp: reads every source of every executing lane,
-    /// gathers, then writes the destinations. On a fault nothing is written.
-    pub fn execute(
+    /// Executes the instruction for the warp held in `warp`, a [`crate::WarpState`] or the
+    /// simulator's own storage (see [`RegisterFile`] for what is called, and how): reads every
+    /// source of every executing lane, gathers, then writes the destinations. On a fault
+    /// nothing is written.
+    pub fn execute<R: RegisterFile + ?Sized>(
         &self,
-        warp: &mut WarpState,
+        warp: &mut R,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
-        if let Some(fault) = self.static_fault(warp.regs_per_thread) {
+        if let Some(fault) = self.static_fault(warp.regs_per_thread()) {
             return Err(fault);
         }
         let g = self.insn.guard_pred.0;
         let neg = self.insn.guard_negated;
+        let active = warp.active_mask();
         let mut executed = 0u32;
-        for lane in 0..WARP_SIZE {
-            if warp.active_mask >> lane & 1 != 0 && warp.pred(lane, g) != neg {
-                executed |= 1 << lane;
+        if g >= 7 {
+            // PT (predicate 7) is true in every lane and is not read.
+            if !neg {
+                executed = active;
+            }
+        } else {
+            for lane in 0..WARP_SIZE {
+                if active >> lane & 1 != 0 && warp.pred(lane, g) != neg {
+                    executed |= 1 << lane;
+                }
             }
         }
         let mut report = ExecReport {
@@ -377,15 +461,16 @@ impl Tld4Exec {
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            queries[n] = self.query(warp.lane_regs(lane));
+            queries[n] = self.query(&*warp, lane);
             lanes[n] = lane as u8;
             n += 1;
         }
         let mut results = [GatherResult::default(); WARP_SIZE];
         match self.insn.form {
             HandleForm::Uniform => {
-                // One handle for the warp (the URc operand).
-                let handle = warp.ureg(self.insn.ur.0);
+                // One handle for the warp (the URc operand); URZ reads 0.
+                let ur = self.insn.ur;
+                let handle = if ur.is_urz() { 0 } else { warp.ureg(ur.0) };
                 let gatherer = self.gatherer(pool, handle, lanes[0] as usize)?;
                 gatherer.gather_many(&queries[..n], &mut results[..n]);
             }
@@ -425,8 +510,11 @@ impl Tld4Exec {
                 }
             }
             // The predicate destination is set when the footprint was not resident (ptxas
-            // turns PTX's "resident" predicate into its negation; FACTS.md).
-            warp.set_pred(lane, pdst, !r.resident);
+            // turns PTX's "resident" predicate into its negation; docs/sources.md, ptxas output). PT
+            // discards.
+            if pdst < 7 {
+                warp.set_pred(lane, pdst, !r.resident);
+            }
         }
         Ok(report)
     }

@@ -1,13 +1,15 @@
-//! Warp exceptions: what TLD4 raises instead of results.
+//! Warp exceptions: what TLD4 raises instead of results, and their stable kinds.
 //!
-//! Faults found from the instruction alone (illegal encoding, then out-of-range register,
-//! then misalignment) are raised even when no lane executes and win over per-lane faults;
-//! among lanes the lowest lane number is reported (FACTS.md, decisions).
+//! Faults found without any lane (an invalid executor setting, then illegal encoding, then
+//! out-of-range register, then misalignment) are raised even when no lane executes and win
+//! over per-lane faults; among lanes the lowest lane number is reported (docs/sources.md,
+//! Decisions). A fault writes nothing.
 
 use thiserror::Error;
 
 /// A register operand, for fault reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Operand {
     /// Rd, destination of components 0-1.
     Rd,
@@ -30,8 +32,25 @@ impl core::fmt::Display for Operand {
     }
 }
 
+/// An [`crate::ExecConfig`] the executor cannot run with: invalid input from the embedder,
+/// found when the config is validated ([`crate::ExecConfig::validate`]) or the instruction
+/// prepared ([`crate::Tld4Exec::new`]), never at a lane.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The sub-texel precision has more fractional bits than the texture unit models.
+    #[error("precision: {fraction_bits} fractional bits, more than the texture unit's {max}")]
+    Precision {
+        /// The bits asked for.
+        fraction_bits: u8,
+        /// The most the texture unit takes ([`tld4_textures::Precision::MAX_FRACTION_BITS`]).
+        max: u8,
+    },
+}
+
 /// A warp exception raised by TLD4.
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum WarpFault {
     /// The encoding is one the hardware cannot execute (an INVALID value, or an operand
     /// vector that starts at register 255).
@@ -62,17 +81,41 @@ pub enum WarpFault {
         /// Its register.
         reg: u8,
     },
-    /// The handle names a texture header or sampler that is not in the pools.
-    #[error("lane {lane}: {source}")]
-    BadHandle {
-        /// The lowest lane with a bad handle.
+    /// The handle's texture-header index (bits 19:0) names no header in the pool.
+    #[error("lane {lane}: handle {handle:#010x}: {source}")]
+    UnknownTextureHeader {
+        /// The lowest lane with this handle.
         lane: u8,
         /// The handle it used.
         handle: u32,
-        /// The texture unit's error (it names the index).
+        /// The texture unit's error (it names the index and the pool's size).
         source: tld4_textures::Error,
     },
-    /// A valid instruction whose behaviour is not modeled (FACTS.md, decisions).
+    /// The handle's sampler index (bits 31:20) names no sampler in the pool.
+    #[error("lane {lane}: handle {handle:#010x}: {source}")]
+    UnknownSampler {
+        /// The lowest lane with this handle.
+        lane: u8,
+        /// The handle it used.
+        handle: u32,
+        /// The texture unit's error (it names the index and the pool's size).
+        source: tld4_textures::Error,
+    },
+    /// The handle resolves, but the texture unit refuses the texture or sampler it names as
+    /// invalid input (for example texel storage that is not contiguous).
+    #[error("lane {lane}: handle {handle:#010x}: {source}")]
+    InvalidTexture {
+        /// The lowest lane with this handle.
+        lane: u8,
+        /// The handle it used.
+        handle: u32,
+        /// The texture unit's error.
+        source: tld4_textures::Error,
+    },
+    /// The executor's settings are invalid (see [`ConfigError`]).
+    #[error("invalid executor setting: {0}")]
+    InvalidConfig(ConfigError),
+    /// A valid instruction whose behaviour is not modeled (docs/sources.md, Decisions).
     #[error("not modeled{}: {what}", lane.map(|l| format!(" (lane {l})")).unwrap_or_default())]
     NotModeled {
         /// The lowest lane concerned, where it depends on the lane.
@@ -82,9 +125,140 @@ pub enum WarpFault {
     },
 }
 
+/// Declares the fault kinds: variant, stable name, meaning. The one table of names.
+macro_rules! fault_kinds {
+    ( $( $(#[doc = $doc:literal])+ $variant:ident = $name:literal, )* ) => {
+        /// The kind of a [`WarpFault`], with a stable name (`illegal_encoding`, ...): what a
+        /// simulator maps to its own exceptions, and what scenario files write.
+        ///
+        /// ```
+        /// use tld4_emu::FaultKind;
+        /// for &kind in FaultKind::ALL {
+        ///     assert_eq!(kind.name().parse::<FaultKind>(), Ok(kind));
+        /// }
+        /// assert_eq!(FaultKind::from_name("unknown_sampler"), Some(FaultKind::UnknownSampler));
+        /// assert!("bad_handle".parse::<FaultKind>().is_err());
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum FaultKind {
+            $( $(#[doc = $doc])+ $variant, )*
+        }
+
+        impl FaultKind {
+            /// Every kind, in the order of the enum.
+            pub const ALL: &'static [FaultKind] = &[ $( FaultKind::$variant, )* ];
+
+            /// The stable name.
+            pub const fn name(self) -> &'static str {
+                match self { $( FaultKind::$variant => $name, )* }
+            }
+
+            /// The kind of a stable name.
+            pub fn from_name(name: &str) -> Option<FaultKind> {
+                match name { $( $name => Some(FaultKind::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+fault_kinds! {
+    /// An encoding the hardware cannot execute (an INVALID field value, `???255` operand).
+    IllegalEncoding = "illegal_encoding",
+    /// An operand vector past R254 or past the registers a thread has.
+    RegisterOutOfRange = "register_out_of_range",
+    /// An odd 64-bit destination pair, with alignment required.
+    MisalignedRegister = "misaligned_register",
+    /// A handle whose texture-header index names no header.
+    UnknownTextureHeader = "unknown_texture_header",
+    /// A handle whose sampler index names no sampler.
+    UnknownSampler = "unknown_sampler",
+    /// A texture or sampler the texture unit refuses as invalid input.
+    InvalidTexture = "invalid_texture",
+    /// An invalid executor setting (for example the sub-texel precision).
+    InvalidConfig = "invalid_config",
+    /// Valid, but what the hardware does is not modeled.
+    NotModeled = "not_modeled",
+}
+
+impl FaultKind {
+    /// True for [`FaultKind::NotModeled`]: valid input the emulator cannot answer, as
+    /// opposed to a fault the hardware (or the embedder's setup) raises.
+    pub const fn is_not_modeled(self) -> bool {
+        matches!(self, FaultKind::NotModeled)
+    }
+}
+
+impl core::fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`FaultKind`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("`{name}` is not a fault kind: one of {}", FaultKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", "))]
+pub struct UnknownFaultKind {
+    /// The name given.
+    pub name: String,
+}
+
+impl core::str::FromStr for FaultKind {
+    type Err = UnknownFaultKind;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FaultKind::from_name(s).ok_or_else(|| UnknownFaultKind {
+            name: s.to_string(),
+        })
+    }
+}
+
 impl WarpFault {
+    /// The fault's kind.
+    pub const fn kind(&self) -> FaultKind {
+        match self {
+            WarpFault::IllegalEncoding(_) => FaultKind::IllegalEncoding,
+            WarpFault::RegisterOutOfRange { .. } => FaultKind::RegisterOutOfRange,
+            WarpFault::MisalignedRegister { .. } => FaultKind::MisalignedRegister,
+            WarpFault::UnknownTextureHeader { .. } => FaultKind::UnknownTextureHeader,
+            WarpFault::UnknownSampler { .. } => FaultKind::UnknownSampler,
+            WarpFault::InvalidTexture { .. } => FaultKind::InvalidTexture,
+            WarpFault::InvalidConfig(_) => FaultKind::InvalidConfig,
+            WarpFault::NotModeled { .. } => FaultKind::NotModeled,
+        }
+    }
+
+    /// The lowest lane the fault concerns, for faults that depend on a lane.
+    pub const fn lane(&self) -> Option<u8> {
+        match self {
+            WarpFault::UnknownTextureHeader { lane, .. }
+            | WarpFault::UnknownSampler { lane, .. }
+            | WarpFault::InvalidTexture { lane, .. } => Some(*lane),
+            WarpFault::NotModeled { lane, .. } => *lane,
+            _ => None,
+        }
+    }
+
     /// True for "valid but not modeled", as opposed to a fault the hardware raises.
     pub fn is_not_modeled(&self) -> bool {
-        matches!(self, WarpFault::NotModeled { .. })
+        self.kind().is_not_modeled()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_snake_case_and_parse_back() {
+        let mut names: Vec<&str> = FaultKind::ALL.iter().map(|k| k.name()).collect();
+        for n in &names {
+            assert!(n.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{n}");
+            assert_eq!(FaultKind::from_name(n).map(FaultKind::name), Some(*n));
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), FaultKind::ALL.len());
+        let e = "bad_handle".parse::<FaultKind>().unwrap_err();
+        assert!(e.to_string().contains("unknown_texture_header"), "{e}");
     }
 }

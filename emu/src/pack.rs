@@ -7,6 +7,7 @@
 //! it is kept in this module alone so that a hardware measurement changes one place.
 
 use half::f16;
+use tld4_decoder::WriteMask;
 
 /// How values are written (the instruction's F16 field, less its INVALID value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -168,14 +169,17 @@ pub fn pack(values: [u32; 4], mask: u8, mode: OutputMode) -> Writes {
     w
 }
 
-/// The number of registers written at Rd and at Rd2 for `n` enabled components.
-pub const fn destination_counts(n: u32, mode: OutputMode) -> (u8, u8) {
-    match mode {
-        OutputMode::F32 => (
-            if n > 2 { 2 } else { n as u8 },
-            if n > 2 { n as u8 - 2 } else { 0 },
-        ),
-        _ => ((n > 0) as u8, (n > 2) as u8),
+/// The number of registers written at Rd and at Rd2 for a write mask and output mode: the
+/// decoder's rule ([`tld4_decoder::destination_counts`], the one place it is written). The
+/// mask type holds four components at most, so no count can wrap.
+pub const fn destination_counts(mask: WriteMask, mode: OutputMode) -> (u8, u8) {
+    tld4_decoder::destination_counts(mask, mode.is_f16())
+}
+
+impl OutputMode {
+    /// True for the binary16 modes.
+    pub const fn is_f16(self) -> bool {
+        matches!(self, OutputMode::F16Rn | OutputMode::F16Rz)
     }
 }
 
@@ -255,8 +259,44 @@ mod tests {
         );
         let w = pack(v, 0b1000, OutputMode::F16Rn);
         assert_eq!(&w.slots[..w.len as usize], &[(0, 0x3800)]);
-        assert_eq!(destination_counts(3, OutputMode::F32), (2, 1));
-        assert_eq!(destination_counts(3, OutputMode::F16Rz), (1, 1));
-        assert_eq!(destination_counts(2, OutputMode::F16Rn), (1, 0));
+        assert_eq!(
+            destination_counts(WriteMask(0b0111), OutputMode::F32),
+            (2, 1)
+        );
+        assert_eq!(
+            destination_counts(WriteMask(0b1101), OutputMode::F16Rz),
+            (1, 1)
+        );
+        assert_eq!(
+            destination_counts(WriteMask(0b0011), OutputMode::F16Rn),
+            (1, 0)
+        );
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::*;
+
+    /// Regression: a count of 256 components once wrapped to 0 through `n as u8`; the mask
+    /// type cannot say more than four now, and every mask agrees with its write plan.
+    #[test]
+    fn counts_match_the_write_plan_for_every_mask_byte() {
+        for raw in 0..=u8::MAX {
+            for mode in [OutputMode::F32, OutputMode::F16Rn, OutputMode::F16Rz] {
+                let (rd, rd2) = destination_counts(WriteMask(raw), mode);
+                let plan = write_plan(raw, mode);
+                let at_rd = plan.slots[..plan.len as usize]
+                    .iter()
+                    .filter(|s| s.0 < 2)
+                    .count();
+                assert_eq!(
+                    (rd as usize, rd2 as usize),
+                    (at_rd, plan.len as usize - at_rd),
+                    "{raw:#x} {mode:?}"
+                );
+            }
+        }
+        assert_eq!(destination_counts(WriteMask(0xff), OutputMode::F32), (2, 2));
     }
 }

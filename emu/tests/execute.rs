@@ -483,7 +483,7 @@ fn bad_handles_name_the_lowest_lane_and_the_index() {
     }
     let e = run("TLD4.R.B R10, R8, R20, R30, 2D ;", &mut w, &s).unwrap_err();
     match &e {
-        WarpFault::BadHandle { lane, source, .. } => {
+        WarpFault::UnknownTextureHeader { lane, source, .. } => {
             assert_eq!(*lane, 5);
             assert!(source.to_string().contains("index 9"), "{source}");
         }
@@ -495,7 +495,10 @@ fn bad_handles_name_the_lowest_lane_and_the_index() {
     w.set_ureg(4, Handle::new(0, 77).unwrap().0);
     w.active_mask = 0xffff_fff0;
     let e = run("TLD4.R R10, R8, R20, UR4, 2D ;", &mut w, &s).unwrap_err();
-    assert!(matches!(&e, WarpFault::BadHandle { lane: 4, .. }), "{e}");
+    assert!(
+        matches!(&e, WarpFault::UnknownSampler { lane: 4, .. }),
+        "{e}"
+    );
     assert!(e.to_string().contains("77"), "{e}");
 }
 

@@ -32,11 +32,7 @@ pub struct LaneOutcome {
 
 /// The lane's fault, if the warp's fault concerns it.
 pub(super) fn fault_lane(f: &WarpFault) -> Option<u8> {
-    match f {
-        WarpFault::BadHandle { lane, .. } => Some(*lane),
-        WarpFault::NotModeled { lane, .. } => *lane,
-        _ => None,
-    }
+    f.lane()
 }
 
 /// The lane's path through the texture unit.

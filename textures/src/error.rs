@@ -8,6 +8,7 @@ use crate::{Format, TextureKind};
 
 /// Every error this crate returns.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The request is wrong: a bad index, a size that does not add up, a value out of range.
     #[error("invalid input: {0}")]
@@ -26,6 +27,7 @@ impl Error {
 
 /// Input that no hardware would accept.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum InvalidInput {
     /// The handle's texture-header index (bits 0-19) names no header in the pool.
     #[error("texture header index {index} is not in the header pool ({len} slots{})", if *.empty_slot { ", that slot is empty" } else { "" })]
@@ -112,6 +114,7 @@ pub enum InvalidInput {
 
 /// Valid input whose hardware behaviour is unknown (FACTS.md, "Decisions").
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum NotModeled {
     /// AOFFI or PTP offsets on a CUBE or ARRAY_CUBE gather.
     #[error("texel offsets on a {0:?} gather")]

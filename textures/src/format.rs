@@ -9,6 +9,7 @@
 
 use std::sync::OnceLock;
 
+#[cfg(feature = "json")]
 use serde::{Deserialize, Serialize};
 
 /// How a component's raw bits are read.
@@ -177,8 +178,10 @@ macro_rules! formats {
         ///
         /// The formats and their layouts are the rows of one table in `format.rs`; every
         /// property below is read from it.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+        #[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+        #[non_exhaustive]
         pub enum Format {
             $( $(#[$attr])* $variant, )*
         }
@@ -275,14 +278,14 @@ formats! {
     /// Vulkan B10G11R11_UFLOAT_PACK32: R (11 bits) in 0-10, G (11) in 11-21, B (10) in 22-31.
     R11g11b10Float => packed(3, &[(11, 0, Float), (11, 11, Float), (10, 22, Float)]);
     /// Vulkan E5B9G9R9_UFLOAT_PACK32: R, G, B mantissas in 0-8, 9-17, 18-26, exponent in 27-31.
-    #[serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat")]
+    #[cfg_attr(feature = "json", serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat"))]
     Rgb9e5 => packed(3, &[(9, 0, SharedExp), (9, 9, SharedExp), (9, 18, SharedExp), (5, 27, SharedExp)]);
     /// 16-bit UNORM depth.
     D16Unorm => depth(plain(1, 16, Unorm), true);
     /// binary32 depth.
     D32Float => depth(plain(1, 32, Float), false);
     /// Depth in the low 24 bits, stencil in the high 8 (only depth is sampled).
-    #[serde(alias = "d24_unorm_s8")]
+    #[cfg_attr(feature = "json", serde(alias = "d24_unorm_s8"))]
     D24UnormS8Uint => depth(packed(1, &[(24, 0, Unorm), (8, 24, Unorm)]), true);
 }
 
@@ -318,12 +321,18 @@ impl Format {
         info.field[i.min(info.fields - 1)]
     }
 
-    /// The snake_case name used by `tld4 gather`.
+    /// The snake_case name used by `tld4 gather`: the variant's name with `_` before each
+    /// capital after the first, lowercased (serde's `rename_all = "snake_case"` rule, which
+    /// the JSON names use; a test checks they agree), so no JSON crate is needed.
     pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
+        let mut out = String::new();
+        for (i, c) in format!("{self:?}").chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
     }
 
     /// Components a sample delivers before the (0, 0, 0, 1) fill: 1 for depth formats.

@@ -52,17 +52,16 @@ impl GatherOp {
 }
 
 /// How u = s * width becomes a fixed-point number before the footprint's floor.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum Rounding {
     /// Round to nearest, ties to even.
     #[default]
-    #[serde(alias = "nearest")]
+    #[cfg_attr(feature = "json", serde(alias = "nearest"))]
     NearestEven,
     /// Truncate toward zero.
-    #[serde(alias = "truncate")]
+    #[cfg_attr(feature = "json", serde(alias = "truncate"))]
     TowardZero,
     /// Round toward negative infinity.
     Floor,

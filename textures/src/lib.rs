@@ -14,7 +14,7 @@
 //!   [`Gatherer::gather`] per lane: no allocation, no failure.
 //! * [`reference`](mod@reference): the same gather straight from the Vulkan formulas, in f64, for tests and
 //!   comparisons.
-//! * [`cases`]: the JSON model of `tld4 gather CASES.json`.
+//! * `cases` (cargo feature `json`, on by default): the JSON model of `tld4 gather CASES.json`.
 //!
 //! Sources: the Vulkan specification (texel selection, wrapping, conversions, cube maps,
 //! depth compare), ../shared/ref/FACTS.md (what NVIDIA's tools and Mesa's NAK show, what
@@ -61,6 +61,7 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "json")]
 pub mod cases;
 pub mod cube;
 mod error;
@@ -87,3 +88,61 @@ pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
 pub use texture::{
     Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE,
 };
+
+impl Precision {
+    /// The most fractional bits [`Precision::Fixed`] takes. The same limit is checked where
+    /// a [`Gatherer`] is built (the test `precision_limit_is_the_gatherers` keeps the two
+    /// equal).
+    pub const MAX_FRACTION_BITS: u8 = 20;
+
+    /// Checks the setting without building a gatherer: more than
+    /// [`Precision::MAX_FRACTION_BITS`] fractional bits is [`InvalidInput::Precision`].
+    pub fn validate(self) -> Result<(), Error> {
+        match self {
+            Precision::Fixed { fraction_bits, .. } if fraction_bits > Self::MAX_FRACTION_BITS => {
+                Err(InvalidInput::Precision(fraction_bits as u32).into())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod precision_tests {
+    use super::*;
+
+    #[test]
+    fn precision_limit_is_the_gatherers() {
+        let desc = TextureDesc {
+            kind: TextureKind::Tex2D,
+            format: Format::R8Uint,
+            width: 1,
+            height: 1,
+            layers: 1,
+        };
+        let tex = Texture::from_fields(desc, &[1]).unwrap();
+        let op = GatherOp::new(TextureKind::Tex2D, 0);
+        for bits in 0..=u8::MAX {
+            let p = Precision::Fixed {
+                fraction_bits: bits,
+                rounding: Rounding::NearestEven,
+            };
+            let built = Gatherer::new(&tex, &Sampler::default(), &op, p).map(|_| ());
+            assert_eq!(p.validate(), built, "{bits} bits");
+            assert_eq!(p.validate().is_ok(), bits <= Precision::MAX_FRACTION_BITS);
+        }
+        assert_eq!(Precision::Exact.validate(), Ok(()));
+    }
+}
+
+#[cfg(all(test, feature = "json"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_are_the_json_names() {
+        for f in Format::ALL {
+            assert_eq!(serde_json::to_value(f).unwrap(), f.name().as_str(), "{f:?}");
+        }
+    }
+}

@@ -55,11 +55,108 @@ impl Handle {
     }
 }
 
+/// Slots per page of a [`Slots`] table.
+const PAGE: usize = 1024;
+
+/// A sparse table of numbered slots: memory proportional to the slots filled (one 4 KiB
+/// page of indices per 1024-slot range touched, plus the items), not to the largest index;
+/// a lookup is two array indexings and an item read (O(1), no hashing).
+#[derive(Clone)]
+struct Slots<T> {
+    /// Page `i >> 10` maps slot `i & 1023` to its item's position in `items` plus one (0:
+    /// empty). Grown to the highest page used.
+    pages: Vec<Option<Box<[u32; PAGE]>>>,
+    /// The items, in the order they were first put.
+    items: Vec<T>,
+    /// One past the highest index filled (what `add` appends at).
+    len: usize,
+}
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Self {
+            pages: Vec::new(),
+            items: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Slots<T> {
+    /// The item at `index`, if that slot is filled.
+    #[inline]
+    fn get(&self, index: u32) -> Option<&T> {
+        let i = index as usize;
+        let page = self.pages.get(i / PAGE)?.as_deref()?;
+        let at = page[i % PAGE] as usize;
+        // 0 is an empty slot: `checked_sub` turns it into None.
+        self.items.get(at.checked_sub(1)?)
+    }
+
+    /// Puts `item` at `index`, replacing what was there.
+    fn set(&mut self, index: u32, item: T) {
+        let i = index as usize;
+        if self.pages.len() <= i / PAGE {
+            self.pages.resize_with(i / PAGE + 1, || None);
+        }
+        let page = self.pages[i / PAGE].get_or_insert_with(|| Box::new([0; PAGE]));
+        match page[i % PAGE] as usize {
+            0 => {
+                self.items.push(item);
+                // At most 2^32 - 1 items: every index is a u32, one item per index.
+                page[i % PAGE] = self.items.len() as u32;
+            }
+            at => self.items[at - 1] = item,
+        }
+        self.len = self.len.max(i + 1);
+    }
+
+    /// How many slots are filled.
+    fn filled(&self) -> usize {
+        self.items.len()
+    }
+
+    /// The filled slots, in index order.
+    fn iter(&self) -> impl Iterator<Item = (u32, &T)> + '_ {
+        self.pages.iter().enumerate().flat_map(move |(p, page)| {
+            page.iter().flat_map(move |page| {
+                page.iter()
+                    .enumerate()
+                    .filter(|(_, &at)| at != 0)
+                    .map(move |(k, &at)| ((p * PAGE + k) as u32, &self.items[at as usize - 1]))
+            })
+        })
+    }
+}
+
+impl<T: core::fmt::Debug> core::fmt::Debug for Slots<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
 /// The texture-header pool and the sampler pool. Slots may be empty.
+///
+/// Memory grows with the textures and samplers held, not with the largest index: a texture
+/// at header index 1_048_575 costs a page of 1024 indices (4 KiB) and a directory of 1024
+/// pointers (8 KiB), not a million empty slots. Lookups are O(1) (two indexings).
+///
+/// ```
+/// use tld4_textures::*;
+/// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Uint, width: 1, height: 1, layers: 1 };
+/// let mut pool = TexturePool::new();
+/// pool.set_texture(Handle::MAX_HEADER, Texture::from_fields(desc, &[7])?)?;
+/// pool.set_sampler(Handle::MAX_SAMPLER, Sampler::default())?;
+/// let (t, _) = pool.resolve(Handle::new(Handle::MAX_HEADER, Handle::MAX_SAMPLER)?)?;
+/// assert_eq!(t.width(), 1);
+/// assert!(pool.texture(5).is_err());
+/// assert_eq!(pool.texture_count(), 1);
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct TexturePool {
-    headers: Vec<Option<Texture>>,
-    samplers: Vec<Option<Sampler>>,
+    headers: Slots<Texture>,
+    samplers: Slots<Sampler>,
 }
 
 impl TexturePool {
@@ -68,19 +165,44 @@ impl TexturePool {
         Self::default()
     }
 
-    /// Append a texture header; returns its index.
+    /// How many texture headers the pool holds.
+    pub fn texture_count(&self) -> usize {
+        self.headers.filled()
+    }
+
+    /// How many samplers the pool holds.
+    pub fn sampler_count(&self) -> usize {
+        self.samplers.filled()
+    }
+
+    /// The texture headers held, in index order.
+    pub fn textures(&self) -> impl Iterator<Item = (u32, &Texture)> + '_ {
+        self.headers.iter()
+    }
+
+    /// The samplers held, in index order.
+    pub fn samplers(&self) -> impl Iterator<Item = (u32, &Sampler)> + '_ {
+        self.samplers.iter()
+    }
+
+    /// Append a texture header after the highest index used so far; returns its index.
+    /// (An index past [`Handle::MAX_HEADER`] is stored but no handle can name it.)
     pub fn add_texture(&mut self, texture: Texture) -> u32 {
-        self.headers.push(Some(texture));
-        (self.headers.len() - 1) as u32
+        let index = self.headers.len as u32;
+        self.headers.set(index, texture);
+        index
     }
 
-    /// Append a sampler; returns its index.
+    /// Append a sampler after the highest index used so far; returns its index.
+    /// (An index past [`Handle::MAX_SAMPLER`] is stored but no handle can name it.)
     pub fn add_sampler(&mut self, sampler: Sampler) -> u32 {
-        self.samplers.push(Some(sampler));
-        (self.samplers.len() - 1) as u32
+        let index = self.samplers.len as u32;
+        self.samplers.set(index, sampler);
+        index
     }
 
-    /// Put a texture header at `index`, growing the pool with empty slots as needed.
+    /// Put a texture header at `index` (replacing any there); the slots between stay empty
+    /// and cost no memory.
     pub fn set_texture(&mut self, index: u32, texture: Texture) -> Result<(), Error> {
         if index > Handle::MAX_HEADER {
             return Err(InvalidInput::IndexTooLarge {
@@ -90,15 +212,11 @@ impl TexturePool {
             }
             .into());
         }
-        let i = index as usize;
-        if self.headers.len() <= i {
-            self.headers.resize(i + 1, None);
-        }
-        self.headers[i] = Some(texture);
+        self.headers.set(index, texture);
         Ok(())
     }
 
-    /// Put a sampler at `index`, growing the pool with empty slots as needed.
+    /// Put a sampler at `index` (replacing any there); the slots between stay empty.
     pub fn set_sampler(&mut self, index: u32, sampler: Sampler) -> Result<(), Error> {
         if index > Handle::MAX_SAMPLER {
             return Err(InvalidInput::IndexTooLarge {
@@ -108,22 +226,18 @@ impl TexturePool {
             }
             .into());
         }
-        let i = index as usize;
-        if self.samplers.len() <= i {
-            self.samplers.resize(i + 1, None);
-        }
-        self.samplers[i] = Some(sampler);
+        self.samplers.set(index, sampler);
         Ok(())
     }
 
     /// The texture header at `index`.
     pub fn texture(&self, index: u32) -> Result<&Texture, Error> {
-        match self.headers.get(index as usize) {
-            Some(Some(t)) => Ok(t),
-            slot => Err(InvalidInput::BadHeaderIndex {
+        match self.headers.get(index) {
+            Some(t) => Ok(t),
+            None => Err(InvalidInput::BadHeaderIndex {
                 index,
-                len: self.headers.len(),
-                empty_slot: slot.is_some(),
+                len: self.headers.len,
+                empty_slot: (index as usize) < self.headers.len,
             }
             .into()),
         }
@@ -131,12 +245,12 @@ impl TexturePool {
 
     /// The sampler at `index`.
     pub fn sampler(&self, index: u32) -> Result<&Sampler, Error> {
-        match self.samplers.get(index as usize) {
-            Some(Some(s)) => Ok(s),
-            slot => Err(InvalidInput::BadSamplerIndex {
+        match self.samplers.get(index) {
+            Some(s) => Ok(s),
+            None => Err(InvalidInput::BadSamplerIndex {
                 index,
-                len: self.samplers.len(),
-                empty_slot: slot.is_some(),
+                len: self.samplers.len,
+                empty_slot: (index as usize) < self.samplers.len,
             }
             .into()),
         }
@@ -160,5 +274,65 @@ impl TexturePool {
     ) -> Result<Gatherer<'_>, Error> {
         let (t, s) = self.resolve(handle)?;
         Gatherer::new(t, s, op, precision)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Format, TextureDesc, TextureKind};
+
+    fn tex(v: u32) -> Texture {
+        let desc = TextureDesc {
+            kind: TextureKind::Tex2D,
+            format: Format::R8Uint,
+            width: 1,
+            height: 1,
+            layers: 1,
+        };
+        Texture::from_fields(desc, &[v]).unwrap()
+    }
+
+    fn value(t: &Texture) -> u32 {
+        match t.data() {
+            crate::TexelData::U8(a) => a.iter().next().copied().unwrap() as u32,
+            _ => unreachable!("R8 textures hold bytes"),
+        }
+    }
+
+    #[test]
+    fn sparse_slots_hold_far_apart_indices_and_replace_in_place() {
+        let mut pool = TexturePool::new();
+        pool.set_texture(Handle::MAX_HEADER, tex(1)).unwrap();
+        pool.set_texture(3, tex(2)).unwrap();
+        pool.set_texture(1024, tex(3)).unwrap();
+        pool.set_texture(3, tex(4)).unwrap();
+        assert_eq!(pool.texture_count(), 3);
+        assert_eq!(value(pool.texture(Handle::MAX_HEADER).unwrap()), 1);
+        assert_eq!(value(pool.texture(3).unwrap()), 4);
+        assert_eq!(value(pool.texture(1024).unwrap()), 3);
+        let order: Vec<u32> = pool.textures().map(|(i, _)| i).collect();
+        assert_eq!(order, [3, 1024, Handle::MAX_HEADER]);
+        // Empty slots below the highest index, and indices past it.
+        for (index, empty) in [(0, true), (1023, true), (1025, true), (u32::MAX, false)] {
+            match pool.texture(index) {
+                Err(Error::Invalid(InvalidInput::BadHeaderIndex {
+                    index: i,
+                    len,
+                    empty_slot,
+                })) => {
+                    assert_eq!((i, len, empty_slot), (index, 1 << 20, empty), "{index}")
+                }
+                other => panic!("{index}: {other:?}"),
+            }
+        }
+        // add_* append after the highest index.
+        assert_eq!(pool.add_texture(tex(5)), 1 << 20);
+        assert_eq!(pool.add_sampler(Sampler::default()), 0);
+        assert!(pool
+            .set_sampler(Handle::MAX_SAMPLER + 1, Sampler::default())
+            .is_err());
+        assert!(pool.set_texture(Handle::MAX_HEADER + 1, tex(0)).is_err());
+        assert!(pool.sampler(1).is_err());
     }
 }

@@ -1,24 +1,26 @@
 //! Samplers: address modes, border colour, depth compare, seamless cube edges.
 
+#[cfg(feature = "json")]
 use serde::{Deserialize, Serialize};
 
 /// Address (wrap) mode of one axis, in Vulkan's numbering (VkSamplerAddressMode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 #[repr(u8)]
 pub enum AddressMode {
     /// Wrap: i mod size.
-    #[serde(alias = "wrap")]
+    #[cfg_attr(feature = "json", serde(alias = "wrap"))]
     Repeat = 0,
     /// Mirror: (size - 1) - mirror((i mod 2size) - size).
-    #[serde(alias = "mirror")]
+    #[cfg_attr(feature = "json", serde(alias = "mirror"))]
     MirroredRepeat = 1,
     /// clamp(i, 0, size - 1).
     ClampToEdge = 2,
     /// Texels outside the texture read the border colour.
     ClampToBorder = 3,
     /// Mirror once, then clamp to edge: clamp(mirror(i), 0, size - 1).
-    #[serde(alias = "mirror_once")]
+    #[cfg_attr(feature = "json", serde(alias = "mirror_once"))]
     MirrorClampToEdge = 4,
 }
 
@@ -40,8 +42,9 @@ impl AddressMode {
 
 /// Depth compare function, in Vulkan's numbering (VkCompareOp), which NVIDIA's sampler uses
 /// (FACTS.md, NAK). The comparison is `dref OP texel` (Vulkan: reference OP test).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum CompareOp {
@@ -96,7 +99,8 @@ impl CompareOp {
 /// The format decides how the words are read: as f32 bits for float, normalized and depth
 /// formats, as raw integers for UINT/SINT formats. They are not swizzled, and components the
 /// format lacks read (0, 0, 1) as Vulkan's rule for such formats gives (FACTS.md, decisions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
 pub struct BorderColor {
     /// R, G, B, A words.
     pub words: [u32; 4],

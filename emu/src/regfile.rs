@@ -1,0 +1,91 @@
+//! The register storage an execution reads and writes: [`WarpState`], or a simulator's own.
+
+use crate::warp::WarpState;
+
+/// A warp's registers, predicates and uniform registers, as [`crate::Tld4Exec::execute`]
+/// reads and writes them. [`WarpState`] implements it; a simulator implements it over its
+/// own arrays, so nothing is copied in or out.
+///
+/// The executor keeps to this contract, so an implementation needs no special cases:
+/// * `lane` is below 32 ([`crate::WARP_SIZE`]) and its bit is set in [`active_mask`];
+///   registers are touched only for lanes that execute, predicates only for active lanes;
+/// * `r` is below `regs_per_thread()` and below 255: RZ is never read or written (the
+///   executor reads it as 0 and drops writes to it itself), nor is a register past the file
+///   (such an instruction faults first);
+/// * `p` is below 7: PT is never read or written;
+/// * `u` is below 255: URZ is never read (it reads 0);
+/// * every source of every executing lane is read before the first write, and a fault
+///   writes nothing.
+///
+/// [`active_mask`]: RegisterFile::active_mask
+///
+/// ```
+/// use tld4_emu::RegisterFile;
+///
+/// /// A simulator's storage: registers [reg][lane], predicates as a bit per lane.
+/// struct Sim { regs: Vec<u32>, preds: [u32; 7], uregs: [u32; 64], active: u32, nregs: u16 }
+///
+/// impl RegisterFile for Sim {
+///     fn reg(&self, lane: usize, r: u8) -> u32 { self.regs[r as usize * 32 + lane] }
+///     fn set_reg(&mut self, lane: usize, r: u8, v: u32) { self.regs[r as usize * 32 + lane] = v }
+///     fn pred(&self, lane: usize, p: u8) -> bool { self.preds[p as usize] >> lane & 1 != 0 }
+///     fn set_pred(&mut self, lane: usize, p: u8, v: bool) {
+///         self.preds[p as usize] = self.preds[p as usize] & !(1 << lane) | (v as u32) << lane;
+///     }
+///     fn ureg(&self, u: u8) -> u32 { self.uregs.get(u as usize).copied().unwrap_or(0) }
+///     fn active_mask(&self) -> u32 { self.active }
+///     fn regs_per_thread(&self) -> u16 { self.nregs }
+/// }
+///
+/// let mut sim = Sim { regs: vec![0; 32 * 32], preds: [0; 7], uregs: [0; 64], active: !0, nregs: 32 };
+/// sim.set_reg(3, 7, 42);
+/// assert_eq!(sim.reg(3, 7), 42);
+/// ```
+pub trait RegisterFile {
+    /// Register `r` of `lane`.
+    fn reg(&self, lane: usize, r: u8) -> u32;
+    /// Writes register `r` of `lane`.
+    fn set_reg(&mut self, lane: usize, r: u8, value: u32);
+    /// Predicate `p` (P0..P6) of `lane`.
+    fn pred(&self, lane: usize, p: u8) -> bool;
+    /// Writes predicate `p` (P0..P6) of `lane`.
+    fn set_pred(&mut self, lane: usize, p: u8, value: bool);
+    /// Uniform register `u` (UR0..UR254).
+    fn ureg(&self, u: u8) -> u32;
+    /// Bit `l` set: lane `l` is active.
+    fn active_mask(&self) -> u32;
+    /// Registers a thread has (R0..R{n-1}); an operand at or above it faults. Values above
+    /// 255 act as 255.
+    fn regs_per_thread(&self) -> u16;
+}
+
+impl RegisterFile for WarpState {
+    #[inline(always)]
+    fn reg(&self, lane: usize, r: u8) -> u32 {
+        WarpState::reg(self, lane, r)
+    }
+    #[inline(always)]
+    fn set_reg(&mut self, lane: usize, r: u8, value: u32) {
+        WarpState::set_reg(self, lane, r, value)
+    }
+    #[inline(always)]
+    fn pred(&self, lane: usize, p: u8) -> bool {
+        WarpState::pred(self, lane, p)
+    }
+    #[inline(always)]
+    fn set_pred(&mut self, lane: usize, p: u8, value: bool) {
+        WarpState::set_pred(self, lane, p, value)
+    }
+    #[inline(always)]
+    fn ureg(&self, u: u8) -> u32 {
+        WarpState::ureg(self, u)
+    }
+    #[inline(always)]
+    fn active_mask(&self) -> u32 {
+        self.active_mask
+    }
+    #[inline(always)]
+    fn regs_per_thread(&self) -> u16 {
+        self.regs_per_thread
+    }
+}
