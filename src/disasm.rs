@@ -61,6 +61,9 @@ pub fn write_fields(out: &mut impl Write, insn: &Tld4) -> std::io::Result<()> {
 }
 
 pub fn disasm(args: &DisasmArgs) -> CmdResult {
+    if let Some(code) = crate::scan::disasm_compiled(args.file.as_deref(), args.fields)? {
+        return Ok(code);
+    }
     let words: Vec<Result<(usize, u128), String>> = match &args.binary {
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;

@@ -10,6 +10,7 @@ mod demo;
 mod disasm;
 mod explain;
 mod gather;
+mod scan;
 mod scenario;
 mod words;
 
@@ -45,6 +46,8 @@ enum Command {
     /// Explain one TLD4: every field and operand, and with a scenario one lane's whole path
     /// through the texture unit, with numbers and an optional picture of the footprint.
     Explain(explain::ExplainArgs),
+    /// List every TLD4 in cubins, fat binaries and host executables: file, kernel, offset, word, text.
+    Scan(scan::ScanArgs),
 }
 
 /// Arguments of `tld4 run`.
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run(a),
         Command::Bench(a) => bench::bench(a),
         Command::Explain(a) => explain::explain(a),
+        Command::Scan(a) => scan::scan(a),
     };
     match result {
         Ok(code) => code,

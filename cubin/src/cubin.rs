@@ -1,0 +1,169 @@
+//! One cubin: its architecture and the code section of every kernel, read with `object`.
+
+use object::read::elf::{ElfFile64, FileHeader};
+use object::elf::EM_CUDA;
+use object::{LittleEndian, Object, ObjectSection};
+
+use crate::arch::{arch_from_header, SmArch};
+use crate::error::CubinError;
+
+/// Prefix of a kernel's code section: ptxas writes the code of kernel `k` (and of each
+/// non-inlined function) to `.text.k` (docs/sources.md, ptxas output; nvdisasm -c prints
+/// these sections).
+pub const TEXT_PREFIX: &str = ".text.";
+
+/// Bytes per SASS instruction on SM100 (docs/sources.md, Encoding).
+pub const INSN_BYTES: usize = 16;
+
+/// A parsed cubin: an ELF64 little-endian file for EM_CUDA.
+#[derive(Clone, Debug)]
+pub struct Cubin<'data> {
+    data: &'data [u8],
+    arch: SmArch,
+    e_flags: u32,
+    kernels: Vec<Kernel<'data>>,
+}
+
+/// One kernel's code section.
+#[derive(Clone, Debug)]
+pub struct Kernel<'data> {
+    name: &'data str,
+    file_offset: u64,
+    code: &'data [u8],
+}
+
+/// Whether `data` is an ELF file for the CUDA machine (a cubin), without checking more.
+pub fn is_cuda_elf(data: &[u8]) -> bool {
+    ElfFile64::<LittleEndian>::parse(data)
+        .map(|f| f.elf_header().e_machine(LittleEndian) == EM_CUDA)
+        .unwrap_or(false)
+}
+
+fn elf_error(place: Option<String>) -> impl FnOnce(object::Error) -> CubinError {
+    move |source| CubinError::Elf { place, source }
+}
+
+impl<'data> Cubin<'data> {
+    /// Parses a cubin and checks that it was built for one of `supported`.
+    pub fn parse(data: &'data [u8], supported: &[SmArch]) -> Result<Self, CubinError> {
+        let file = ElfFile64::<LittleEndian>::parse(data).map_err(elf_error(None))?;
+        let header = file.elf_header();
+        let machine = header.e_machine(LittleEndian);
+        if machine != EM_CUDA {
+            return Err(CubinError::NoDeviceCode {
+                architecture: format!("{:?}", file.architecture()),
+            });
+        }
+        let e_flags = header.e_flags(LittleEndian).0;
+        let arch = arch_from_header(header.e_ident().abi_version, e_flags)?;
+        if !supported.contains(&arch) {
+            return Err(CubinError::UnsupportedArch {
+                found: arch,
+                e_flags,
+                supported: supported.to_vec(),
+            });
+        }
+        let mut kernels = Vec::new();
+        for section in file.sections() {
+            let name = section.name().map_err(elf_error(None))?;
+            let Some(kernel) = name.strip_prefix(TEXT_PREFIX) else {
+                continue;
+            };
+            let place = || Some(format!("section {name}"));
+            let code = section.data().map_err(elf_error(place()))?;
+            let (file_offset, _) = section.file_range().ok_or_else(|| CubinError::NoCode {
+                kernel: kernel.to_string(),
+            })?;
+            if code.len() % INSN_BYTES != 0 {
+                return Err(CubinError::CodeSize {
+                    kernel: kernel.to_string(),
+                    size: code.len() as u64,
+                });
+            }
+            kernels.push(Kernel {
+                name: kernel,
+                file_offset,
+                code,
+            });
+        }
+        Ok(Cubin {
+            data,
+            arch,
+            e_flags,
+            kernels,
+        })
+    }
+
+    /// The file's bytes.
+    pub fn data(&self) -> &'data [u8] {
+        self.data
+    }
+
+    /// The architecture in the ELF header.
+    pub fn arch(&self) -> SmArch {
+        self.arch
+    }
+
+    /// The ELF header's flags word.
+    pub fn e_flags(&self) -> u32 {
+        self.e_flags
+    }
+
+    /// Every kernel's code section, in section-header order.
+    pub fn kernels(&self) -> &[Kernel<'data>] {
+        &self.kernels
+    }
+
+    /// The kernel named `name`, if there is one.
+    pub fn kernel(&self, name: &str) -> Option<&Kernel<'data>> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// The names of all kernels.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.kernels.iter().map(|k| k.name.to_string()).collect()
+    }
+}
+
+impl<'data> Kernel<'data> {
+    /// The kernel's name (its section's name without `.text.`).
+    pub fn name(&self) -> &'data str {
+        self.name
+    }
+
+    /// Where the code starts in the file.
+    pub fn file_offset(&self) -> u64 {
+        self.file_offset
+    }
+
+    /// The code: whole 16-byte instructions.
+    pub fn code(&self) -> &'data [u8] {
+        self.code
+    }
+
+    /// Every instruction as (byte offset within the section, word). The word is
+    /// `hi << 64 | lo` of two little-endian 64-bit halves, the low half first in the file
+    /// (docs/sources.md, Encoding: nvdisasm -b reads words so).
+    pub fn words(&self) -> impl Iterator<Item = (u64, u128)> + 'data {
+        self.code
+            .chunks_exact(INSN_BYTES)
+            .enumerate()
+            .map(|(i, c)| ((i * INSN_BYTES) as u64, read_word(c)))
+    }
+
+    /// The word at `offset`, if it is a whole instruction inside the section.
+    pub fn word_at(&self, offset: u64) -> Option<u128> {
+        let at = usize::try_from(offset).ok()?;
+        if at % INSN_BYTES != 0 {
+            return None;
+        }
+        self.code.get(at..at.checked_add(INSN_BYTES)?).map(read_word)
+    }
+}
+
+/// One instruction's 16 bytes as a word (see [`Kernel::words`]).
+pub fn read_word(bytes: &[u8]) -> u128 {
+    let mut b = [0u8; INSN_BYTES];
+    b.copy_from_slice(bytes);
+    u128::from_le_bytes(b)
+}

@@ -1,0 +1,222 @@
+//! NVIDIA fat binaries: the containers nvcc embeds in host executables (section
+//! `.nv_fatbin`) and `nvcc -fatbin` / `fatbinary --create` write, each holding PTX and ELF
+//! (cubin) entries for several architectures.
+//!
+//! The container header is NVIDIA's `fatBinaryHeader` (fatbinary.h, shipped with CUDA up to
+//! 10.x; the section names are in CUDA 13's include/fatbinary_section.h). The entry header has
+//! no public NVIDIA definition: its fields below are those community readers use (ZLUDA's fat
+//! binary reader), each checked against `fatbinary` 13.5's output (docs/sources.md, ptxas
+//! output); the other bytes of the entry header are not read.
+
+use crate::arch::SmArch;
+use crate::error::CubinError;
+
+/// `fatBinaryHeader.magic` (FATBIN_MAGIC), little-endian at byte 0 of a container.
+pub const FATBIN_MAGIC: u32 = 0xba55_ed50;
+/// The section of a host ELF file that holds the containers (FATBIN_DATA_SECTION_NAME).
+pub const FATBIN_SECTION: &str = ".nv_fatbin";
+/// Size of `fatBinaryHeader`: magic u32, version u16, headerSize u16, fatSize u64.
+const CONTAINER_HEADER: usize = 16;
+/// The smallest entry header: every field read below lies in its first 64 bytes
+/// (ptxas's ELF entries have 0x78-byte headers, PTX and sm_90 entries 0x40 or 0x50).
+const ENTRY_HEADER_MIN: usize = 64;
+
+/// An entry header field: (name, byte offset, width in bytes).
+type Field = (&'static str, usize, usize);
+/// `kind`: 1 PTX, 2 ELF.
+const KIND: Field = ("kind", 0x00, 2);
+/// The entry header's version (0x0101 in every entry measured).
+const VERSION: Field = ("version", 0x02, 2);
+/// The entry header's own size; the payload follows it.
+const HEADER_SIZE: Field = ("header size", 0x04, 4);
+/// The payload's size, padded to 8 bytes: the next entry starts after it.
+const PADDED_SIZE: Field = ("padded payload size", 0x08, 8);
+/// A compressed payload's size (0 in uncompressed entries).
+const COMPRESSED_SIZE: Field = ("compressed size", 0x10, 4);
+/// The architecture number (100 for sm_100).
+const ARCH: Field = ("arch", 0x1c, 4);
+/// Flags; see [`COMPRESSION`].
+const FLAGS: Field = ("flags", 0x28, 8);
+
+/// Flag bits that mark a compressed payload, and the method each names: `fatbinary
+/// --compress-all` sets 0x8000 (its default mode), `--compress-mode=speed` sets 0x2000
+/// (measured with fatbinary 13.5; the names are ZLUDA's).
+pub const COMPRESSION: &[(u64, &str)] = &[(0x2000, "LZ4"), (0x8000, "zstd")];
+
+/// What an entry holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// PTX text (often compressed by nvcc).
+    Ptx,
+    /// An ELF cubin.
+    Elf,
+    /// A kind this crate does not know.
+    Other(u16),
+}
+
+impl EntryKind {
+    fn from_raw(raw: u16) -> Self {
+        match raw {
+            1 => EntryKind::Ptx,
+            2 => EntryKind::Elf,
+            k => EntryKind::Other(k),
+        }
+    }
+}
+
+/// One entry of a fat binary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FatbinEntry<'data> {
+    /// Its place among all entries of all containers in the data.
+    pub index: usize,
+    /// Where its header starts, from the start of the data.
+    pub offset: usize,
+    /// What it holds.
+    pub kind: EntryKind,
+    /// The entry header's version.
+    pub version: u16,
+    /// The architecture it was built for.
+    pub arch: SmArch,
+    /// The flags word.
+    pub flags: u64,
+    /// The payload as stored (compressed where [`FatbinEntry::compression`] says so).
+    pub payload: &'data [u8],
+}
+
+impl FatbinEntry<'_> {
+    /// The compression the flags name, if any.
+    pub fn compression(&self) -> Option<&'static str> {
+        COMPRESSION
+            .iter()
+            .find(|(bit, _)| self.flags & bit != 0)
+            .map(|&(_, name)| name)
+    }
+
+    /// `sm_100 ELF`, `sm_90 PTX (zstd)`: for messages.
+    pub fn describe(&self) -> String {
+        let kind = match self.kind {
+            EntryKind::Ptx => "PTX".to_string(),
+            EntryKind::Elf => "ELF".to_string(),
+            EntryKind::Other(k) => format!("kind {k}"),
+        };
+        match self.compression() {
+            Some(c) => format!("{} {kind} ({c})", self.arch),
+            None => format!("{} {kind}", self.arch),
+        }
+    }
+}
+
+/// Whether `data` starts with a fat-binary container.
+pub fn is_fatbin(data: &[u8]) -> bool {
+    data.get(0..4) == Some(&FATBIN_MAGIC.to_le_bytes()[..])
+}
+
+/// Every entry of the containers in `data`, which holds one or more containers back to back
+/// (each starting at an 8-byte boundary, zero bytes between them). `in_section` only changes
+/// error messages (the data is a host file's `.nv_fatbin` section).
+pub fn entries(data: &[u8], in_section: bool) -> Result<Vec<FatbinEntry<'_>>, CubinError> {
+    let err = |offset: usize, what: String| CubinError::Fatbin {
+        offset,
+        in_section,
+        what,
+    };
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    loop {
+        // Zero padding between and after containers.
+        while at < data.len() && data[at] == 0 {
+            at += 1;
+        }
+        if at >= data.len() {
+            break;
+        }
+        if at % 8 != 0 || !is_fatbin(&data[at..]) {
+            return Err(err(
+                at,
+                "expected a fat-binary container (magic 0xba55ed50 at an 8-byte boundary)".into(),
+            ));
+        }
+        let header = data
+            .get(at..at + CONTAINER_HEADER)
+            .ok_or_else(|| err(at, "the container header is cut short".into()))?;
+        let header_size = u16::from_le_bytes([header[6], header[7]]) as usize;
+        let fat_size = u64::from_le_bytes(header[8..16].try_into().expect("8 bytes"));
+        if header_size < CONTAINER_HEADER {
+            return Err(err(
+                at,
+                format!("container header size {header_size} is below 16"),
+            ));
+        }
+        let start = at + header_size;
+        let end = usize::try_from(fat_size)
+            .ok()
+            .and_then(|s| start.checked_add(s))
+            .filter(|&e| e <= data.len())
+            .ok_or_else(|| {
+                err(
+                    at,
+                    format!(
+                        "the container claims {fat_size} bytes after its header, past the end of the data ({} bytes)",
+                        data.len()
+                    ),
+                )
+            })?;
+        let mut q = start;
+        while q < end {
+            let entry = read_entry(&data[..end], q, out.len()).map_err(|what| err(q, what))?;
+            q = entry.1;
+            out.push(entry.0);
+        }
+        at = end;
+    }
+    Ok(out)
+}
+
+fn field(data: &[u8], at: usize, f: Field) -> Result<u64, String> {
+    let (name, off, width) = f;
+    let b = data
+        .get(at + off..at + off + width)
+        .ok_or_else(|| format!("the entry header is cut short before its {name}"))?;
+    let mut le = [0u8; 8];
+    le[..width].copy_from_slice(b);
+    Ok(u64::from_le_bytes(le))
+}
+
+/// The entry whose header is at `at`, and where the next one starts.
+fn read_entry(data: &[u8], at: usize, index: usize) -> Result<(FatbinEntry<'_>, usize), String> {
+    let header_size = field(data, at, HEADER_SIZE)? as usize;
+    if header_size < ENTRY_HEADER_MIN {
+        return Err(format!(
+            "entry {index}: header size {header_size} is below {ENTRY_HEADER_MIN}"
+        ));
+    }
+    let padded = field(data, at, PADDED_SIZE)?;
+    let flags = field(data, at, FLAGS)?;
+    let payload_start = at
+        .checked_add(header_size)
+        .filter(|&s| s <= data.len())
+        .ok_or_else(|| format!("entry {index}: its header runs past the container"))?;
+    let next = usize::try_from(padded)
+        .ok()
+        .and_then(|p| payload_start.checked_add(p))
+        .filter(|&e| e <= data.len())
+        .ok_or_else(|| {
+            format!("entry {index}: its payload ({padded} bytes) runs past the container")
+        })?;
+    let mut entry = FatbinEntry {
+        index,
+        offset: at,
+        kind: EntryKind::from_raw(field(data, at, KIND)? as u16),
+        version: field(data, at, VERSION)? as u16,
+        arch: SmArch(field(data, at, ARCH)? as u32),
+        flags,
+        payload: &data[payload_start..next],
+    };
+    if entry.compression().is_some() {
+        let size = field(data, at, COMPRESSED_SIZE)? as usize;
+        entry.payload = entry.payload.get(..size).ok_or_else(|| {
+            format!("entry {index}: compressed size {size} exceeds its padded payload ({padded} bytes)")
+        })?;
+    }
+    Ok((entry, next))
+}

@@ -1,0 +1,88 @@
+//! Every TLD4 of a cubin, and one TLD4 by (kernel, offset).
+
+use tld4_decoder::{decode, DecodeError, Tld4};
+
+use crate::cubin::{Cubin, Kernel, INSN_BYTES};
+use crate::error::LookupError;
+
+/// One TLD4 found in a kernel's code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tld4Site<'data> {
+    /// The kernel (its section's name without `.text.`).
+    pub kernel: &'data str,
+    /// Byte offset within the kernel's section, as nvdisasm prints it (`/*0090*/`).
+    pub offset: u64,
+    /// The word, `hi << 64 | lo`.
+    pub word: u128,
+    /// The decoded instruction; an error where the word has TLD4's opcode bits but an
+    /// encoding nvdisasm refuses (such words are listed, never dropped).
+    pub decoded: Result<Tld4, DecodeError>,
+}
+
+/// Whether a word is TLD4 at all, decided by the decoder (opcode bits 11:0; docs/sources.md,
+/// Encoding): `None` for another instruction, else the decoding (which may be an error).
+pub fn classify(word: u128) -> Option<Result<Tld4, DecodeError>> {
+    match decode(word) {
+        Err(DecodeError::NotTld4 { .. }) => None,
+        other => Some(other),
+    }
+}
+
+impl<'data> Kernel<'data> {
+    /// Every TLD4 in this kernel's code, in address order.
+    pub fn tld4s(&self) -> impl Iterator<Item = Tld4Site<'data>> + 'data {
+        let kernel = self.name();
+        self.words().filter_map(move |(offset, word)| {
+            classify(word).map(|decoded| Tld4Site {
+                kernel,
+                offset,
+                word,
+                decoded,
+            })
+        })
+    }
+}
+
+impl<'data> Cubin<'data> {
+    /// Every TLD4 of every kernel, kernels in section-header order.
+    pub fn tld4s(&self) -> Vec<Tld4Site<'data>> {
+        self.kernels().iter().flat_map(|k| k.tld4s()).collect()
+    }
+
+    /// The TLD4 at `offset` of `kernel`'s code section.
+    pub fn tld4_at(&self, kernel: &str, offset: u64) -> Result<Tld4Site<'data>, LookupError> {
+        let k = self.kernel(kernel).ok_or_else(|| LookupError::NoSuchKernel {
+            kernel: kernel.to_string(),
+            available: self.kernel_names(),
+        })?;
+        if offset % INSN_BYTES as u64 != 0 {
+            return Err(LookupError::Misaligned {
+                kernel: kernel.to_string(),
+                offset,
+            });
+        }
+        let word = k.word_at(offset).ok_or_else(|| LookupError::PastEnd {
+            kernel: kernel.to_string(),
+            offset,
+            size: k.code().len() as u64,
+        })?;
+        match decode(word) {
+            Ok(insn) => Ok(Tld4Site {
+                kernel: k.name(),
+                offset,
+                word,
+                decoded: Ok(insn),
+            }),
+            Err(DecodeError::NotTld4 { opcode }) => Err(LookupError::NotTld4 {
+                kernel: kernel.to_string(),
+                offset,
+                opcode,
+            }),
+            Err(source) => Err(LookupError::IllegalTld4 {
+                kernel: kernel.to_string(),
+                offset,
+                source,
+            }),
+        }
+    }
+}
