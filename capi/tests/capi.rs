@@ -326,7 +326,7 @@ fn pools() -> (*mut tld4_pool, TexturePool) {
         (0, "rgba8_unorm", 5, 3, 1),
         (1, "r16_float", 4, 4, 3),
         (3, "d32_float", 4, 4, 2),
-        (2, "rg8_uint", 2, 2, 1),
+        (0, "rg8_uint", 2, 2, 1),
     ];
     let kinds = [tld4_emu::TextureKind::Tex2D, tld4_emu::TextureKind::Tex2DArray, tld4_emu::TextureKind::Cube, tld4_emu::TextureKind::CubeArray];
     let mut cpool = null_mut();
