@@ -114,6 +114,28 @@ typedef enum tld4_role {
   TLD4_ROLE_OTHER = 255,
 } tld4_role;
 
+// The kind of a texture (`tld4_texture_desc::kind`).
+typedef enum tld4_texture_kind {
+  // 2D, one layer (the instruction's `2D`).
+  TLD4_KIND_2D = 0,
+  // 2D array (`ARRAY_2D`).
+  TLD4_KIND_2D_ARRAY = 1,
+  // Cube: six faces stored as layers +X, -X, +Y, -Y, +Z, -Z (`CUBE`).
+  TLD4_KIND_CUBE = 2,
+  // Cube array: whole cubes, storage layer = cube * 6 + face (`ARRAY_CUBE`).
+  TLD4_KIND_CUBE_ARRAY = 3,
+} tld4_texture_kind;
+
+// How the product u * width is rounded to fixed point (`tld4_exec_config::rounding`).
+typedef enum tld4_rounding {
+  // Round to nearest, ties to even.
+  TLD4_ROUND_NEAREST_EVEN = 0,
+  // Truncate toward zero.
+  TLD4_ROUND_TOWARD_ZERO = 1,
+  // Round toward negative infinity.
+  TLD4_ROUND_FLOOR = 2,
+} tld4_rounding;
+
 // A TLD4 checked and prepared for execution (opaque): decode once, execute many times.
 // Made by `tld4_exec_new` or `tld4_exec_from_word`, freed with `tld4_exec_free`. It is
 // never changed by executing, so several threads may execute one at the same time.
