@@ -114,6 +114,18 @@ typedef enum tld4_role {
   TLD4_ROLE_OTHER = 255,
 } tld4_role;
 
+// Where one footprint texel was read (`tld4_texel_address::kind`).
+typedef enum tld4_texel_kind {
+  // Nothing recorded.
+  TLD4_TEXEL_NONE = 0,
+  // A texel read from memory at `address`, `bytes` long.
+  TLD4_TEXEL_MEMORY = 1,
+  // The border colour: no memory read.
+  TLD4_TEXEL_BORDER = 2,
+  // A seamless cube footprint's corner: no memory read.
+  TLD4_TEXEL_CORNER = 3,
+} tld4_texel_kind;
+
 // The kind of a texture (`tld4_texture_desc::kind`).
 typedef enum tld4_texture_kind {
   // 2D, one layer (the instruction's `2D`).
@@ -296,6 +308,48 @@ typedef struct tld4_scheduling {
   // nvdisasm's opex value, `usched_info | batch_t << 5`.
   uint8_t opex;
 } tld4_scheduling;
+
+// GPU memory as the caller holds it: `read` fills `buf` with the `len` bytes at `addr` and
+// returns true, or returns false when some byte is not mapped. It must return normally.
+typedef struct tld4_memory {
+  // Passed to `read`.
+  void *user;
+  // Reads `len` bytes at `addr` into `buf`.
+  bool (*read)(void *user, uint64_t addr, uint8_t *buf, size_t len);
+} tld4_memory;
+
+// One lane's gather arguments, as the instruction's registers hold them.
+typedef struct tld4_gather_query {
+  // (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
+  float coords[3];
+  // Array layer (whole cube for a cube array); ignored by 2D and cube textures.
+  uint32_t layer;
+  // Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP (6-bit signed).
+  int8_t offsets[4][2];
+  // Depth reference, with depth compare.
+  float dref;
+} tld4_gather_query;
+
+// One footprint texel's place in memory.
+typedef struct tld4_texel_address {
+  // What it is.
+  enum tld4_texel_kind kind;
+  // Bytes per texel (with `TLD4_TEXEL_MEMORY`).
+  uint32_t bytes;
+  // The texel's first byte (with `TLD4_TEXEL_MEMORY`).
+  uint64_t address;
+} tld4_texel_address;
+
+// One lane's result: the four values in gather order (x, y, z, w), residency, and the
+// four texels' addresses in the same order.
+typedef struct tld4_gather_result {
+  // The values' bits (f32, or raw integers for integer formats).
+  uint32_t values[4];
+  // False when the footprint touched a non-resident tile.
+  bool resident;
+  // Where each value's texel was read.
+  struct tld4_texel_address texels[4];
+} tld4_gather_result;
 
 // A texture's kind, format and size.
 typedef struct tld4_texture_desc {
@@ -538,6 +592,30 @@ enum tld4_status tld4_insn_operand_vectors(const struct tld4_insn *insn,
 enum tld4_status tld4_insn_scheduling(const struct tld4_insn *insn,
                                       struct tld4_scheduling *out_ptr,
                                       struct tld4_error *err);
+
+// Gathers `count` lanes for `insn` (its dimension, component, offsets and depth compare)
+// from the texture and sampler `handle` names in the pools at `header_pool` and
+// `sampler_pool` (32-byte entries, docs/sources.md, Descriptors), reading through `memory`;
+// `results[k]` is lane query `queries[k]`'s values and texel addresses. `config` NULL means
+// the defaults (only its precision counts). Errors: `TLD4_ERR_INVALID_ARGUMENT` for a
+// failed memory read (naming the query and address) or a descriptor or texture the texture
+// unit refuses, `TLD4_ERR_NOT_MODELED` for one it does not model, `TLD4_ERR_WARP_FAULT`
+// (`TLD4_FAULT_ILLEGAL_ENCODING`) for an instruction that cannot execute. Nothing is written
+// to `results` on an error.
+//
+// # Safety
+// `insn` live; `memory` valid with a `read` safe to call with its `user`; `config` NULL or
+// valid; `queries` `count` elements; `results` valid for `count` writes; `err` NULL or valid.
+enum tld4_status tld4_mem_gather(const struct tld4_insn *insn,
+                                 const struct tld4_memory *memory,
+                                 uint64_t header_pool,
+                                 uint64_t sampler_pool,
+                                 uint32_t handle,
+                                 const struct tld4_exec_config *config,
+                                 const struct tld4_gather_query *queries,
+                                 size_t count,
+                                 struct tld4_gather_result *results,
+                                 struct tld4_error *err);
 
 // How many formats there are.
 size_t tld4_format_count(void);

@@ -8,6 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use tld4_cubin::{CubinError, ErrorKind, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
+use tld4_emu::textures::MemTexError;
 use tld4_emu::{TextureError, WarpFault};
 
 use crate::fault::tld4_fault_kind;
@@ -115,6 +116,10 @@ pub enum Error {
         /// The texture unit's error.
         source: TextureError,
     },
+    /// A texture in memory the texture unit cannot gather from (a failed read, a bad or
+    /// unmodeled descriptor); the string says where.
+    #[error("{0}: {1}")]
+    Memory(String, MemTexError),
     /// A warp fault.
     #[error(transparent)]
     Fault(#[from] WarpFault),
@@ -158,6 +163,8 @@ impl Error {
             Error::Parse(_) => TLD4_ERR_PARSE,
             Error::Texture { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Texture { .. } => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Memory(_, e) if e.is_not_modeled() => TLD4_ERR_NOT_MODELED,
+            Error::Memory(..) => TLD4_ERR_INVALID_ARGUMENT,
             Error::Fault(_) => TLD4_ERR_WARP_FAULT,
             Error::Cubin(e) if e.kind() == ErrorKind::NotModeled => TLD4_ERR_NOT_MODELED,
             Error::Cubin(_) => TLD4_ERR_CUBIN,

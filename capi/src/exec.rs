@@ -34,7 +34,10 @@ pub enum tld4_rounding {
 
 /// Each C rounding and the texture unit's.
 const ROUNDINGS: [(tld4_rounding, Rounding); 3] = [
-    (tld4_rounding::TLD4_ROUND_NEAREST_EVEN, Rounding::NearestEven),
+    (
+        tld4_rounding::TLD4_ROUND_NEAREST_EVEN,
+        Rounding::NearestEven,
+    ),
     (tld4_rounding::TLD4_ROUND_TOWARD_ZERO, Rounding::TowardZero),
     (tld4_rounding::TLD4_ROUND_FLOOR, Rounding::Floor),
 ];
@@ -79,7 +82,7 @@ impl tld4_exec_config {
     /// The executor's config. An unknown rounding is invalid input here; too many
     /// fractional bits are kept and raised by every execution as the fault
     /// `TLD4_FAULT_INVALID_CONFIG` (tld4-emu's rule).
-    fn config(&self) -> Result<ExecConfig, Error> {
+    pub(crate) fn config(&self) -> Result<ExecConfig, Error> {
         let rounding = ROUNDINGS
             .iter()
             .find(|(c, _)| *c as u32 == self.rounding)
@@ -360,7 +363,11 @@ fn flat_len(num_regs: u32, reg_stride: usize, lane_stride: usize) -> Result<usiz
     }
     (n - 1)
         .checked_mul(reg_stride)
-        .and_then(|a| (WARP_SIZE - 1).checked_mul(lane_stride).and_then(|b| a.checked_add(b)))
+        .and_then(|a| {
+            (WARP_SIZE - 1)
+                .checked_mul(lane_stride)
+                .and_then(|b| a.checked_add(b))
+        })
         .and_then(|a| a.checked_add(1))
         .ok_or_else(|| Error::Invalid("warp: the strides pass the address space".into()))
 }

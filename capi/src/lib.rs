@@ -18,10 +18,10 @@
 //! * Output strings and arrays go into caller buffers with a capacity; too small is
 //!   `TLD4_ERR_BUFFER_TOO_SMALL`, with the size needed stored.
 //!
-//! Not in this interface: textures in GPU memory (texture-header and sampler pools read
-//! through a memory callback) and per-lane texel addresses. tld4-textures has them
-//! (`MemoryPool`, `SiteGatherer`), but tld4-emu's executor runs against owned texture pools
-//! only, and a second executor here would repeat its rules.
+//! Textures in GPU memory (texture-header and sampler pools read through a memory callback)
+//! are reached through `tld4_mem_gather`, the texture unit's gather with per-lane texel
+//! addresses; warp execution (`tld4_exec_run_*`) takes owned pools only, as tld4-emu's
+//! executor does (a second executor here would repeat its rules).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_camel_case_types)]
@@ -32,6 +32,7 @@ mod error;
 mod exec;
 mod fault;
 mod insn;
+mod memory;
 mod pool;
 mod ptr;
 
@@ -46,9 +47,12 @@ pub use fault::{tld4_fault_is_not_modeled, tld4_fault_kind, tld4_fault_name};
 pub use insn::{
     tld4_access, tld4_assemble, tld4_decode, tld4_disassemble, tld4_insn, tld4_insn_free,
     tld4_insn_operand_vectors, tld4_insn_scheduling, tld4_insn_text, tld4_insn_used_registers,
-    tld4_insn_word, tld4_operand_vector, tld4_parse, tld4_reg_file, tld4_role,
-    tld4_scheduling, tld4_used_register, tld4_word, TLD4_MAX_OPERAND_VECTORS,
-    TLD4_MAX_USED_REGISTERS,
+    tld4_insn_word, tld4_operand_vector, tld4_parse, tld4_reg_file, tld4_role, tld4_scheduling,
+    tld4_used_register, tld4_word, TLD4_MAX_OPERAND_VECTORS, TLD4_MAX_USED_REGISTERS,
+};
+pub use memory::{
+    tld4_gather_query, tld4_gather_result, tld4_mem_gather, tld4_memory, tld4_texel_address,
+    tld4_texel_kind,
 };
 pub use pool::{
     tld4_format_count, tld4_format_name, tld4_handle, tld4_pool, tld4_pool_add_sampler,

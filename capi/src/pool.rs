@@ -30,9 +30,15 @@ pub enum tld4_texture_kind {
 /// Each C kind and its texture kind (the instruction's dimension names the same four).
 const KINDS: [(tld4_texture_kind, TextureKind); 4] = [
     (tld4_texture_kind::TLD4_KIND_2D, TextureKind::Tex2D),
-    (tld4_texture_kind::TLD4_KIND_2D_ARRAY, TextureKind::Tex2DArray),
+    (
+        tld4_texture_kind::TLD4_KIND_2D_ARRAY,
+        TextureKind::Tex2DArray,
+    ),
     (tld4_texture_kind::TLD4_KIND_CUBE, TextureKind::Cube),
-    (tld4_texture_kind::TLD4_KIND_CUBE_ARRAY, TextureKind::CubeArray),
+    (
+        tld4_texture_kind::TLD4_KIND_CUBE_ARRAY,
+        TextureKind::CubeArray,
+    ),
 ];
 
 /// A texture's kind, format and size.
@@ -158,14 +164,21 @@ pub extern "C" fn tld4_format_name(index: usize) -> *const c_char {
 /// # Safety
 /// `out` is valid for a write of a pointer; `err` is NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn tld4_pool_new(out_ptr: *mut *mut tld4_pool, err: *mut tld4_error) -> tld4_status {
+pub unsafe extern "C" fn tld4_pool_new(
+    out_ptr: *mut *mut tld4_pool,
+    err: *mut tld4_error,
+) -> tld4_status {
     // SAFETY: the caller's guarantees on `out_ptr` and `err`.
     unsafe {
         boundary(err, || {
             if out_ptr.is_null() {
                 return Err(Error::Null("out"));
             }
-            out(out_ptr, "out", Box::into_raw(Box::new(tld4_pool(TexturePool::new()))))
+            out(
+                out_ptr,
+                "out",
+                Box::into_raw(Box::new(tld4_pool(TexturePool::new()))),
+            )
         })
     }
 }
@@ -245,10 +258,12 @@ pub unsafe extern "C" fn tld4_pool_set_texture(
         boundary(err, || {
             let pool = in_mut(pool, "pool")?;
             let tex = texture(desc, fields, count)?;
-            pool.0.set_texture(index, tex).map_err(|source| Error::Texture {
-                what: format!("texture header {index}"),
-                source,
-            })
+            pool.0
+                .set_texture(index, tex)
+                .map_err(|source| Error::Texture {
+                    what: format!("texture header {index}"),
+                    source,
+                })
         })
     }
 }
@@ -289,7 +304,11 @@ pub unsafe extern "C" fn tld4_sampler_default(
     err: *mut tld4_error,
 ) -> tld4_status {
     // SAFETY: the caller's guarantees.
-    unsafe { boundary(err, || out(out_ptr, "out", tld4_sampler_desc::of(&Sampler::default()))) }
+    unsafe {
+        boundary(err, || {
+            out(out_ptr, "out", tld4_sampler_desc::of(&Sampler::default()))
+        })
+    }
 }
 
 /// Puts a sampler at sampler index `index` (0 ..= 4095; replacing any there).
@@ -308,10 +327,12 @@ pub unsafe extern "C" fn tld4_pool_set_sampler(
         boundary(err, || {
             let pool = in_mut(pool, "pool")?;
             let s = in_ref(sampler, "sampler")?.sampler()?;
-            pool.0.set_sampler(index, s).map_err(|source| Error::Texture {
-                what: format!("sampler {index}"),
-                source,
-            })
+            pool.0
+                .set_sampler(index, s)
+                .map_err(|source| Error::Texture {
+                    what: format!("sampler {index}"),
+                    source,
+                })
         })
     }
 }

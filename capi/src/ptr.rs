@@ -64,8 +64,13 @@ pub(crate) unsafe fn in_slice<'a, T>(
     if p.is_null() {
         return Err(Error::Null(what));
     }
-    if len.checked_mul(std::mem::size_of::<T>()).is_none_or(|b| b > isize::MAX as usize) {
-        return Err(Error::Invalid(format!("{what}: {len} elements is too many")));
+    if len
+        .checked_mul(std::mem::size_of::<T>())
+        .is_none_or(|b| b > isize::MAX as usize)
+    {
+        return Err(Error::Invalid(format!(
+            "{what}: {len} elements is too many"
+        )));
     }
     // SAFETY: not NULL, the length fits isize, and the caller guarantees `len` valid
     // elements.
@@ -88,8 +93,13 @@ pub(crate) unsafe fn in_slice_mut<'a, T>(
     if p.is_null() {
         return Err(Error::Null(what));
     }
-    if len.checked_mul(std::mem::size_of::<T>()).is_none_or(|b| b > isize::MAX as usize) {
-        return Err(Error::Invalid(format!("{what}: {len} elements is too many")));
+    if len
+        .checked_mul(std::mem::size_of::<T>())
+        .is_none_or(|b| b > isize::MAX as usize)
+    {
+        return Err(Error::Invalid(format!(
+            "{what}: {len} elements is too many"
+        )));
     }
     // SAFETY: not NULL, the length fits isize, and the caller guarantees `len` valid
     // elements with no other access.

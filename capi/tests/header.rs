@@ -38,7 +38,12 @@ fn header_fault_names_are_the_stable_names() {
     let names: Vec<String> = header
         .lines()
         .filter_map(|l| l.trim().strip_prefix("TLD4_FAULT_"))
-        .map(|l| l.split([' ', ',', '=']).next().unwrap_or("").to_ascii_lowercase())
+        .map(|l| {
+            l.split([' ', ',', '='])
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase()
+        })
         .filter(|n| n != "none" && n != "other")
         .collect();
     let stable: Vec<&str> = tld4_emu::FaultKind::ALL.iter().map(|k| k.name()).collect();
