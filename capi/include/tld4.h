@@ -202,12 +202,12 @@ typedef struct tld4_exec_config {
 // A warp's registers as flat arrays, for `tld4_exec_run_flat`.
 //
 // Register `r` of lane `l` is `regs[r * reg_stride + l * lane_stride]`, for `r` below
-// `num_regs` and `l` below 32. Register-major (`uint32_t regs[num_regs][32]`): `reg_stride
-// = 32, lane_stride = 1`; lane-major (`uint32_t regs[32][num_regs]`): `reg_stride = 1,
-// lane_stride = num_regs`. `regs` must hold `(num_regs - 1) * reg_stride + 31 * lane_stride
-// + 1` elements, and the strides must keep registers apart (`reg_stride >= 32 *
-// lane_stride` or `lane_stride >= num_regs * reg_stride`). RZ (255) is never read or
-// written: it reads 0.
+// `num_regs` and `l` below 32. Register-major (`uint32_t regs[num_regs][32]`):
+// `reg_stride = 32, lane_stride = 1`; lane-major (`uint32_t regs[32][num_regs]`):
+// `reg_stride = 1, lane_stride = num_regs`. `regs` must hold
+// `(num_regs - 1) * reg_stride + 31 * lane_stride + 1` elements, and the strides must keep
+// registers apart (`reg_stride >= 32 * lane_stride` or
+// `lane_stride >= num_regs * reg_stride`). RZ (255) is never read or written: it reads 0.
 typedef struct tld4_warp_flat {
   // The general registers (read and written).
   uint32_t *regs;
