@@ -66,7 +66,7 @@ pub(crate) unsafe fn in_slice<'a, T>(
     }
     if len
         .checked_mul(std::mem::size_of::<T>())
-        .map_or(true, |b| b > isize::MAX as usize)
+        .is_none_or(|b| b > isize::MAX as usize)
     {
         return Err(Error::Invalid(format!(
             "{what}: {len} elements is too many"
@@ -95,7 +95,7 @@ pub(crate) unsafe fn in_slice_mut<'a, T>(
     }
     if len
         .checked_mul(std::mem::size_of::<T>())
-        .map_or(true, |b| b > isize::MAX as usize)
+        .is_none_or(|b| b > isize::MAX as usize)
     {
         return Err(Error::Invalid(format!(
             "{what}: {len} elements is too many"
