@@ -255,30 +255,7 @@ impl<'a> Gatherer<'a> {
     ) -> Result<Self, Error> {
         let kind = texture.kind();
         let format = texture.format();
-        if op.dim != kind {
-            return Err(NotModeled::KindMismatch {
-                texture: kind,
-                requested: op.dim,
-            }
-            .into());
-        }
-        if kind.is_cube() && op.offsets != OffsetMode::None {
-            return Err(NotModeled::OffsetsOnCube(kind).into());
-        }
-        if op.component > 3 {
-            return Err(InvalidInput::Component(op.component as u32).into());
-        }
-        let compare = if op.compare {
-            let Some(cmp) = sampler.compare else {
-                return Err(NotModeled::CompareOff.into());
-            };
-            if !format.is_depth() {
-                return Err(NotModeled::CompareOnColor(format).into());
-            }
-            Some(cmp)
-        } else {
-            None
-        };
+        let compare = check_op(kind, format, sampler, op)?;
         let quant = Quantizer::new(precision)?;
         let value = lane_value(format, texture.swizzle(), op.component, compare);
         let border = match compare {
@@ -631,6 +608,41 @@ impl<'a> Gatherer<'a> {
     }
 }
 
+/// The checks every gather makes once, on the header's kind and format, the sampler and the
+/// instruction: the kind must equal the instruction's dimension, cube kinds take no offsets
+/// (NotModeled), the component is 0..=3, depth compare needs the sampler's compare on and a
+/// depth format (NotModeled otherwise; FACTS.md, decisions). Returns the compare function.
+pub(crate) fn check_op(
+    kind: TextureKind,
+    format: Format,
+    sampler: &Sampler,
+    op: &GatherOp,
+) -> Result<Option<CompareOp>, Error> {
+    if op.dim != kind {
+        return Err(NotModeled::KindMismatch {
+            texture: kind,
+            requested: op.dim,
+        }
+        .into());
+    }
+    if kind.is_cube() && op.offsets != OffsetMode::None {
+        return Err(NotModeled::OffsetsOnCube(kind).into());
+    }
+    if op.component > 3 {
+        return Err(InvalidInput::Component(op.component as u32).into());
+    }
+    if !op.compare {
+        return Ok(None);
+    }
+    let Some(cmp) = sampler.compare else {
+        return Err(NotModeled::CompareOff.into());
+    };
+    if !format.is_depth() {
+        return Err(NotModeled::CompareOnColor(format).into());
+    }
+    Ok(Some(cmp))
+}
+
 /// What a footprint touching a non-resident tile returns.
 const NON_RESIDENT: GatherResult = GatherResult {
     values: [0; 4],
@@ -837,9 +849,9 @@ pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
 
 /// The precision model, ready to apply.
 #[derive(Debug, Clone, Copy)]
-struct Quantizer {
+pub(crate) struct Quantizer {
     /// 2^fraction_bits (1 for exact).
-    scale: f64,
+    pub(crate) scale: f64,
     bits: u32,
     rounding: Rounding,
     exact: bool,
@@ -850,7 +862,7 @@ struct Quantizer {
 const COORD_LIMIT: f64 = (1u64 << 50) as f64;
 
 impl Quantizer {
-    fn new(p: Precision) -> Result<Self, Error> {
+    pub(crate) fn new(p: Precision) -> Result<Self, Error> {
         Ok(match p {
             Precision::Exact => Quantizer {
                 scale: 1.0,
@@ -877,7 +889,7 @@ impl Quantizer {
 
     /// See [`texel_origin`]; `x` is u * 2^bits.
     #[inline(always)]
-    fn origin(&self, x: f64) -> i64 {
+    pub(crate) fn origin(&self, x: f64) -> i64 {
         texel_origin(x, self.bits, self.rounding, self.exact)
     }
 }

@@ -74,6 +74,26 @@ mod texture;
 pub mod trace;
 
 pub use error::{Error, InvalidInput, NotModeled};
+
+// Textures in GPU memory: descriptors, memory, layouts, the gather over any texel source.
+pub mod descriptor;
+pub mod layout;
+mod mem_error;
+mod mem_pool;
+pub mod memory;
+mod sites;
+mod to_memory;
+pub use descriptor::tic::{HeaderLayout, TextureHeader};
+pub use descriptor::tsc::{HwAddressMode, SamplerState};
+pub use descriptor::DescriptorError;
+pub use mem_error::MemTexError;
+pub use mem_pool::MemoryPool;
+pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
+pub use sites::{
+    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress,
+    TexelSource,
+};
+pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
 pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,

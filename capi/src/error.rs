@@ -1,0 +1,293 @@
+//! Status codes, the caller-owned error record, and the boundary every entry point runs
+//! behind: null checks become [`tld4_status::TLD4_ERR_NULL_POINTER`], panics are caught and
+//! become [`tld4_status::TLD4_ERR_PANIC`], and nothing is kept in global or thread-local
+//! state (the record is the caller's).
+
+use std::ffi::c_char;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use tld4_cubin::{CubinError, ErrorKind, LookupError};
+use tld4_emu::decoder::{DecodeError, ParseError};
+use tld4_emu::textures::MemTexError;
+use tld4_emu::{TextureError, WarpFault};
+
+use crate::fault::tld4_fault_kind;
+
+/// Bytes of [`tld4_error::message`], the terminating NUL included.
+pub const TLD4_ERROR_MESSAGE_LEN: usize = 256;
+
+/// What an entry point returns. `TLD4_OK` is 0; every other value is an error, described
+/// in the optional [`tld4_error`] record.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tld4_status {
+    /// Success.
+    TLD4_OK = 0,
+    /// A required pointer argument is NULL (the message names it).
+    TLD4_ERR_NULL_POINTER = 1,
+    /// Invalid input: a bad argument, size, index, name, texel value or register (the
+    /// message names it).
+    TLD4_ERR_INVALID_ARGUMENT = 2,
+    /// A 128-bit word that nvdisasm refuses (not TLD4, bit 91 clear, an undefined scheduling
+    /// pair).
+    TLD4_ERR_ILLEGAL_ENCODING = 3,
+    /// Text that is not a TLD4 in nvdisasm's syntax (the message names the column).
+    TLD4_ERR_PARSE = 4,
+    /// Valid input whose behaviour tld4 does not model.
+    TLD4_ERR_NOT_MODELED = 5,
+    /// The instruction raised a warp exception: [`tld4_error::fault`] says which, and
+    /// [`tld4_error::lane`] the lowest lane concerned. Nothing was written.
+    TLD4_ERR_WARP_FAULT = 6,
+    /// A damaged cubin, or no TLD4 at the kernel and offset asked for.
+    TLD4_ERR_CUBIN = 7,
+    /// A file could not be read (the message names the path).
+    TLD4_ERR_IO = 8,
+    /// An output buffer is too small: the size needed was stored and nothing else written.
+    TLD4_ERR_BUFFER_TOO_SMALL = 9,
+    /// tld4 panicked (a bug): caught at the boundary; the message is the panic's.
+    TLD4_ERR_PANIC = 10,
+}
+
+/// An error record the caller owns and passes, optionally (NULL: no details), as the last
+/// argument of every call. Every call that takes one writes it: `status` (also the return
+/// value), `fault`, `lane` and a NUL-terminated `message` (empty on success).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct tld4_error {
+    /// The status the call returned.
+    pub status: tld4_status,
+    /// For `TLD4_ERR_WARP_FAULT`: the fault's kind; else `TLD4_FAULT_NONE`.
+    pub fault: tld4_fault_kind,
+    /// For a fault that depends on a lane: the lowest lane concerned; else -1.
+    pub lane: i32,
+    /// What went wrong, UTF-8, NUL-terminated, cut at a character boundary if longer.
+    pub message: [c_char; TLD4_ERROR_MESSAGE_LEN],
+}
+
+impl tld4_error {
+    /// An empty record (status OK), for Rust callers and tests.
+    pub const fn new() -> Self {
+        tld4_error {
+            status: tld4_status::TLD4_OK,
+            fault: tld4_fault_kind::TLD4_FAULT_NONE,
+            lane: -1,
+            message: [0; TLD4_ERROR_MESSAGE_LEN],
+        }
+    }
+
+    /// The message as a Rust string (up to the first NUL).
+    pub fn message(&self) -> String {
+        let bytes: Vec<u8> = self
+            .message
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl Default for tld4_error {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Every error an entry point can report, typed; [`Error::status`] maps each to its code.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A NULL where a pointer is required; names the argument.
+    #[error("{0} is NULL")]
+    Null(&'static str),
+    /// Invalid input from the caller; the message names the argument.
+    #[error("{0}")]
+    Invalid(String),
+    /// A word the decoder refuses.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// Text the parser refuses.
+    #[error("line 1, {0}")]
+    Parse(#[from] ParseError),
+    /// The texture unit refuses a texture, sampler or handle.
+    #[error("{what}: {source}")]
+    Texture {
+        /// What was being built ("texture 3", "sampler 0", "handle").
+        what: String,
+        /// The texture unit's error.
+        source: TextureError,
+    },
+    /// A texture in memory the texture unit cannot gather from (a failed read, a bad or
+    /// unmodeled descriptor); the string says where.
+    #[error("{0}: {1}")]
+    Memory(String, MemTexError),
+    /// A warp fault.
+    #[error(transparent)]
+    Fault(#[from] WarpFault),
+    /// A file that is not a usable cubin.
+    #[error(transparent)]
+    Cubin(#[from] CubinError),
+    /// No TLD4 at the kernel and offset.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// A file that cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The reader's error.
+        source: std::io::Error,
+    },
+    /// An output buffer too small.
+    #[error("{what}: room for {needed} needed (bytes with the NUL, or elements), {given} given")]
+    BufferTooSmall {
+        /// The argument.
+        what: &'static str,
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes given.
+        given: usize,
+    },
+    /// A caught panic.
+    #[error("panic in tld4 (a bug; please report it): {0}")]
+    Panic(String),
+}
+
+impl Error {
+    /// The status code of this error.
+    pub fn status(&self) -> tld4_status {
+        use tld4_status::*;
+        match self {
+            Error::Null(_) => TLD4_ERR_NULL_POINTER,
+            Error::Invalid(_) => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Decode(_) => TLD4_ERR_ILLEGAL_ENCODING,
+            Error::Parse(_) => TLD4_ERR_PARSE,
+            Error::Texture { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
+            Error::Texture { .. } => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Memory(_, e) if e.is_not_modeled() => TLD4_ERR_NOT_MODELED,
+            Error::Memory(..) => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Fault(_) => TLD4_ERR_WARP_FAULT,
+            Error::Cubin(e) if e.kind() == ErrorKind::NotModeled => TLD4_ERR_NOT_MODELED,
+            Error::Cubin(_) => TLD4_ERR_CUBIN,
+            Error::Lookup(LookupError::IllegalTld4 { .. }) => TLD4_ERR_ILLEGAL_ENCODING,
+            Error::Lookup(_) => TLD4_ERR_CUBIN,
+            Error::Io { .. } => TLD4_ERR_IO,
+            Error::BufferTooSmall { .. } => TLD4_ERR_BUFFER_TOO_SMALL,
+            Error::Panic(_) => TLD4_ERR_PANIC,
+        }
+    }
+
+    /// The fault kind and lane (-1 where none) of a warp fault.
+    fn fault(&self) -> (tld4_fault_kind, i32) {
+        match self {
+            Error::Fault(f) => (
+                tld4_fault_kind::of(f.kind()),
+                f.lane().map_or(-1, i32::from),
+            ),
+            _ => (tld4_fault_kind::TLD4_FAULT_NONE, -1),
+        }
+    }
+}
+
+/// Copies `text` into `out` as a NUL-terminated string, cut at a character boundary so that
+/// it fits; interior NULs become spaces.
+fn fill_message(out: &mut [c_char; TLD4_ERROR_MESSAGE_LEN], text: &str) {
+    let mut end = text.len().min(TLD4_ERROR_MESSAGE_LEN - 1);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    for (o, &b) in out.iter_mut().zip(&text.as_bytes()[..end]) {
+        *o = if b == 0 { b' ' } else { b } as c_char;
+    }
+    out[end] = 0;
+}
+
+/// Stores `status`, the fault and `message` into the caller's record, if there is one.
+///
+/// # Safety
+/// `err` is NULL or points to memory valid for writes of a [`tld4_error`] (its old content
+/// is never read, so it may be uninitialized).
+unsafe fn store(err: *mut tld4_error, status: tld4_status, failure: Option<&Error>) {
+    if err.is_null() {
+        return;
+    }
+    let (fault, lane) = failure.map_or((tld4_fault_kind::TLD4_FAULT_NONE, -1), Error::fault);
+    let mut record = tld4_error {
+        status,
+        fault,
+        lane,
+        message: [0; TLD4_ERROR_MESSAGE_LEN],
+    };
+    if let Some(e) = failure {
+        fill_message(&mut record.message, &e.to_string());
+    }
+    // SAFETY: the caller guarantees `err` is valid for a write of a `tld4_error`; `write`
+    // does not read or drop the old value.
+    unsafe { err.write(record) };
+}
+
+/// The text of a panic payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}
+
+/// Runs the body of an entry point: catches a panic, fills the caller's record and returns
+/// the status. Every `extern "C"` function of this crate goes through it.
+///
+/// # Safety
+/// `err` is NULL or valid for writes of a [`tld4_error`].
+pub unsafe fn boundary(
+    err: *mut tld4_error,
+    body: impl FnOnce() -> Result<(), Error>,
+) -> tld4_status {
+    let outcome = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(r) => r,
+        Err(payload) => Err(Error::Panic(panic_text(&*payload))),
+    };
+    let status = match &outcome {
+        Ok(()) => tld4_status::TLD4_OK,
+        Err(e) => e.status(),
+    };
+    // SAFETY: the caller's guarantee on `err`, passed on.
+    unsafe { store(err, status, outcome.as_ref().err()) };
+    status
+}
+
+/// Runs `body` catching a panic, for functions with no error record (the `_free` functions
+/// and the name look-ups): a panic is swallowed, and `fallback` returned.
+pub fn quiet<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_at_a_character_boundary() {
+        let mut m = [1 as c_char; TLD4_ERROR_MESSAGE_LEN];
+        let text = "é".repeat(200); // 400 bytes, two per character
+        fill_message(&mut m, &text);
+        let e = tld4_error {
+            message: m,
+            ..tld4_error::new()
+        };
+        let back = e.message();
+        assert_eq!(back.len(), 254);
+        assert!(back.chars().all(|c| c == 'é'));
+        fill_message(&mut m, "a\0b");
+        assert_eq!(
+            tld4_error {
+                message: m,
+                ..tld4_error::new()
+            }
+            .message(),
+            "a b"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! `tld4_mem_gather`: textures in GPU memory through a read callback equal the owned
+//! textures they were laid out from, and each texel's address is where the pitch layout puts
+//! it.
+
+use std::ffi::{c_void, CString};
+use std::ptr::{null, null_mut};
+
+use tld4_capi::*;
+use tld4_emu::textures::{
+    pool_image, AddressMode, GatherQuery, LayoutChoice, Memory, MemoryPool, SparseMemory,
+};
+use tld4_emu::{Format, Handle, Precision, Sampler, Texture, TextureDesc, TextureKind};
+
+use tld4_status::*;
+
+unsafe extern "C" fn read(user: *mut c_void, addr: u64, buf: *mut u8, len: usize) -> bool {
+    let mem = unsafe { &*(user as *const SparseMemory) };
+    let out = unsafe { std::slice::from_raw_parts_mut(buf, len) };
+    mem.read(addr, out).is_ok()
+}
+
+fn insn(text: &str) -> *mut tld4_insn {
+    let t = CString::new(text).unwrap();
+    let mut i = null_mut();
+    assert_eq!(
+        unsafe { tld4_parse(t.as_ptr(), &mut i, null_mut()) },
+        TLD4_OK
+    );
+    i
+}
+
+#[test]
+fn memory_gathers_equal_owned_ones_with_pitch_addresses() {
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::Rgba8Unorm,
+        width: 5,
+        height: 3,
+        layers: 1,
+    };
+    let tex = Texture::from_fn(desc, |_, x, y| [40 * x + y, 3 * y, x, 255]).unwrap();
+    let smp = Sampler::with_address(AddressMode::ClampToBorder);
+    let img = pool_image(
+        &[(&tex, &smp, LayoutChoice::Pitch { row_alignment: 64 })],
+        0x10_0000,
+    )
+    .unwrap();
+    let base = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool)
+        .resolve(Handle(0))
+        .unwrap()
+        .0
+        .address;
+    let mem = tld4_memory {
+        user: &img.memory as *const SparseMemory as *mut c_void,
+        read: Some(read),
+    };
+    let i = insn("TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D ;");
+    let queries: Vec<tld4_gather_query> = (0..32)
+        .map(|l| tld4_gather_query {
+            coords: [l as f32 / 24.0 - 0.1, (l % 5) as f32 / 4.0, 0.0],
+            offsets: [[(l % 3) as i8 - 1, 0], [0; 2], [0; 2], [0; 2]],
+            ..Default::default()
+        })
+        .collect();
+    let blank = tld4_gather_result {
+        values: [0; 4],
+        resident: false,
+        texels: [tld4_texel_address {
+            kind: tld4_texel_kind::TLD4_TEXEL_NONE,
+            bytes: 0,
+            address: 0,
+        }; 4],
+    };
+    let mut results = vec![blank; 32];
+    let mut e = tld4_error::new();
+    let st = unsafe {
+        tld4_mem_gather(
+            i,
+            &mem,
+            img.header_pool,
+            img.sampler_pool,
+            0,
+            null(),
+            queries.as_ptr(),
+            32,
+            results.as_mut_ptr(),
+            &mut e,
+        )
+    };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    let op = tld4_emu::gather_op(
+        &tld4_emu::decoder::parse("TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D ;").unwrap(),
+    )
+    .unwrap();
+    let owned = tld4_emu::textures::Gatherer::new(&tex, &smp, &op, Precision::default()).unwrap();
+    let (mut borders, mut texels) = (0, 0);
+    for (q, r) in queries.iter().zip(&results) {
+        let gq = GatherQuery {
+            coords: q.coords,
+            layer: 0,
+            offsets: q.offsets,
+            dref: 0.0,
+        };
+        assert_eq!(r.values, owned.gather(&gq).values);
+        assert!(r.resident);
+        for (k, t) in r.texels.iter().enumerate() {
+            match t.kind {
+                tld4_texel_kind::TLD4_TEXEL_MEMORY => {
+                    // Pitch layout: row y at base + 64 * y, 4 bytes a texel; the texel there
+                    // holds the value gathered (R = 40 x + y, as UNORM).
+                    let off = t.address - base;
+                    let (x, y) = ((off % 64) / 4, off / 64);
+                    assert_eq!(t.bytes, 4);
+                    assert!(x < 5 && y < 3, "{off:#x}");
+                    assert_eq!(r.values[k], (((40 * x + y) as f32) / 255.0).to_bits());
+                    texels += 1;
+                }
+                tld4_texel_kind::TLD4_TEXEL_BORDER => {
+                    assert_eq!(r.values[k], 0);
+                    borders += 1;
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    assert!(borders > 0 && texels > 0, "{borders} {texels}");
+
+    // A pool address with nothing mapped: an error naming the handle, nothing written.
+    let mut untouched = vec![blank; 32];
+    let st = unsafe {
+        tld4_mem_gather(
+            i,
+            &mem,
+            0x40,
+            img.sampler_pool,
+            0,
+            null(),
+            queries.as_ptr(),
+            32,
+            untouched.as_mut_ptr(),
+            &mut e,
+        )
+    };
+    assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT);
+    assert!(
+        e.message().starts_with("handle 0x00000000: memory:"),
+        "{}",
+        e.message()
+    );
+    assert!(untouched.iter().all(|r| *r == blank));
+    // NULL callback.
+    let bad = tld4_memory {
+        user: null_mut(),
+        read: None,
+    };
+    let st = unsafe {
+        tld4_mem_gather(
+            i,
+            &bad,
+            0,
+            0,
+            0,
+            null(),
+            queries.as_ptr(),
+            32,
+            untouched.as_mut_ptr(),
+            &mut e,
+        )
+    };
+    assert_eq!(st, TLD4_ERR_NULL_POINTER);
+    assert_eq!(e.message(), "memory.read is NULL");
+    unsafe { tld4_insn_free(i) };
+}

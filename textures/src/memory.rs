@@ -1,0 +1,155 @@
+//! GPU memory as the texture unit sees it: bytes at 64-bit addresses.
+//!
+//! A simulator implements [`Memory`] over its own memory image; [`FlatMemory`] (one byte
+//! vector at a base address) and [`SparseMemory`] (separate mapped regions) are for tests,
+//! tools and the CLI. Reading an unmapped byte is a typed [`MemoryError`], never a panic.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+/// A failed memory read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum MemoryError {
+    /// Some byte of `addr .. addr + len` is not mapped.
+    #[error("{len} byte(s) at {addr:#x}: not mapped")]
+    Unmapped {
+        /// First byte asked for.
+        addr: u64,
+        /// Bytes asked for.
+        len: usize,
+    },
+    /// `addr + len` passes 2^64.
+    #[error("{len} byte(s) at {addr:#x}: the range passes the end of the address space")]
+    Overflow {
+        /// First byte asked for.
+        addr: u64,
+        /// Bytes asked for.
+        len: usize,
+    },
+}
+
+/// Read access to GPU memory.
+pub trait Memory {
+    /// Fill `buf` with the bytes at `addr .. addr + buf.len()`, or say why not.
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError>;
+
+    /// The little-endian u32 at `addr`.
+    fn read_u32(&self, addr: u64) -> Result<u32, MemoryError> {
+        let mut b = [0u8; 4];
+        self.read(addr, &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Eight little-endian u32 words (one 32-byte descriptor) at `addr`.
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        let mut b = [0u8; 32];
+        self.read(addr, &mut b)?;
+        Ok(std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        }))
+    }
+}
+
+fn end(addr: u64, len: usize) -> Result<u64, MemoryError> {
+    addr.checked_add(len as u64)
+        .ok_or(MemoryError::Overflow { addr, len })
+}
+
+/// One contiguous mapped range.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FlatMemory {
+    /// Address of `bytes[0]`.
+    pub base: u64,
+    /// The mapped bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl FlatMemory {
+    /// `bytes` mapped at `base`.
+    pub fn new(base: u64, bytes: Vec<u8>) -> Self {
+        FlatMemory { base, bytes }
+    }
+}
+
+impl Memory for FlatMemory {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        let e = end(addr, buf.len())?;
+        let unmapped = MemoryError::Unmapped {
+            addr,
+            len: buf.len(),
+        };
+        if addr < self.base || e - self.base > self.bytes.len() as u64 {
+            return Err(unmapped);
+        }
+        let at = (addr - self.base) as usize;
+        buf.copy_from_slice(&self.bytes[at..at + buf.len()]);
+        Ok(())
+    }
+}
+
+/// Separately mapped regions (keyed by their base address; regions must not overlap).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SparseMemory {
+    regions: BTreeMap<u64, Vec<u8>>,
+}
+
+/// Mapping a region that overlaps another, or passes the end of the address space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("region of {len} byte(s) at {base:#x} overlaps a mapped region or passes 2^64")]
+pub struct MapError {
+    /// The region's base.
+    pub base: u64,
+    /// Its length.
+    pub len: usize,
+}
+
+impl SparseMemory {
+    /// No region mapped.
+    pub fn new() -> Self {
+        SparseMemory::default()
+    }
+
+    /// Map `bytes` at `base`.
+    pub fn map(&mut self, base: u64, bytes: Vec<u8>) -> Result<(), MapError> {
+        let len = bytes.len();
+        let err = MapError { base, len };
+        let e = end(base, len).map_err(|_| err)?;
+        if let Some((&b, r)) = self.regions.range(..e).next_back() {
+            if b + r.len() as u64 > base {
+                return Err(err);
+            }
+        }
+        self.regions.insert(base, bytes);
+        Ok(())
+    }
+
+    /// The mapped regions, by base address.
+    pub fn regions(&self) -> impl Iterator<Item = (u64, &[u8])> {
+        self.regions.iter().map(|(&b, r)| (b, r.as_slice()))
+    }
+}
+
+impl Memory for SparseMemory {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        let e = end(addr, buf.len())?;
+        let unmapped = MemoryError::Unmapped {
+            addr,
+            len: buf.len(),
+        };
+        // a read lies in one region (regions are separate mappings)
+        let (&b, r) = self.regions.range(..=addr).next_back().ok_or(unmapped)?;
+        if e - b > r.len() as u64 {
+            return Err(unmapped);
+        }
+        let at = (addr - b) as usize;
+        buf.copy_from_slice(&r[at..at + buf.len()]);
+        Ok(())
+    }
+}
+
+impl<M: Memory + ?Sized> Memory for &M {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        (**self).read(addr, buf)
+    }
+}
