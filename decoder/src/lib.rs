@@ -24,6 +24,7 @@ mod operands;
 mod opex;
 mod text;
 mod values;
+mod word;
 
 pub use error::{DecodeError, EncodeError, ParseError};
 pub use fields::{field, fields_markdown, AlwaysSet, FieldSpec, FieldValue, Tld4, FIELDS};
@@ -31,6 +32,7 @@ pub use operands::{RaLayout, RbLayout};
 pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
 pub use values::*;
+pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, WORD_DIGITS};
 
 /// Decodes a 128-bit word (`hi << 64 | lo`, as nvdisasm's two 64-bit halves) into a TLD4.
 ///
