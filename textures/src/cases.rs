@@ -140,8 +140,8 @@ pub struct SamplerSpec {
     pub seamless_cube: bool,
 }
 
-/// A border colour: a Vulkan name or custom words.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A border colour: a Vulkan name or custom words (exactly one of `words`, `float`, `int`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BorderSpec {
     /// One of Vulkan's six named colours.
@@ -161,6 +161,58 @@ pub enum BorderSpec {
         /// R, G, B, A.
         int: [i32; 4],
     },
+}
+
+/// The forms a border takes, for error messages.
+const BORDER_FORMS: &str = "a name (float_transparent_black, float_opaque_black, float_opaque_white, int_transparent_black, int_opaque_black, int_opaque_white), {\"words\": [4 u32]}, {\"float\": [4 numbers]} or {\"int\": [4 integers]}";
+
+impl<'de> Deserialize<'de> for BorderSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = BorderSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(BORDER_FORMS)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<BorderSpec, E> {
+                NamedBorder::deserialize(de::value::StrDeserializer::<E>::new(v))
+                    .map(BorderSpec::Named)
+                    .map_err(|_| E::custom(format!("`{v}` is not a border colour; expected {BORDER_FORMS}")))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<BorderSpec, A::Error> {
+                let mut out: Option<(String, BorderSpec)> = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = match key.as_str() {
+                        "words" => BorderSpec::Words { words: map.next_value()? },
+                        "float" => {
+                            let nums: [Num; 4] = map.next_value()?;
+                            let mut float = [0.0f32; 4];
+                            for (k, n) in nums.iter().enumerate() {
+                                float[k] = n.as_f32();
+                            }
+                            BorderSpec::Float { float }
+                        }
+                        "int" => BorderSpec::Int { int: map.next_value()? },
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown border key `{other}`; expected {BORDER_FORMS}"
+                            )))
+                        }
+                    };
+                    if let Some((first, _)) = &out {
+                        return Err(de::Error::custom(format!(
+                            "a border has one of `words`, `float`, `int`; this one has `{first}` and `{key}`"
+                        )));
+                    }
+                    out = Some((key, value));
+                }
+                out.map(|(_, b)| b).ok_or_else(|| {
+                    de::Error::custom(format!("an empty border; expected {BORDER_FORMS}"))
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Default for BorderSpec {
@@ -201,8 +253,9 @@ impl BorderSpec {
     }
 }
 
-/// The precision key: `"exact"` or the fixed-point parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The precision key: `"exact"`, `"default"` or the fixed-point parameters
+/// (`fraction_bits` 0..=[`MAX_FRACTION_BITS`], checked when read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum PrecisionSpec {
     /// `"exact"`.
@@ -215,6 +268,68 @@ pub enum PrecisionSpec {
         #[serde(default)]
         rounding: Rounding,
     },
+}
+
+/// The most fractional bits a fixed-point precision model takes (the model's documented
+/// range, `tld4_textures::Precision`).
+pub const MAX_FRACTION_BITS: u8 = 20;
+
+const PRECISION_FORMS: &str =
+    "\"exact\", \"default\" or {\"fraction_bits\": 0..=20, \"rounding\": \"nearest_even\" | \"toward_zero\" | \"floor\"}";
+
+/// Fractional bits, checked to be 0..=[`MAX_FRACTION_BITS`] as they are read.
+struct FractionBits(u8);
+
+impl<'de> Deserialize<'de> for FractionBits {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = Num::deserialize(d)?;
+        match n.as_int() {
+            Some(b) if (0..=MAX_FRACTION_BITS as i64).contains(&b) => Ok(FractionBits(b as u8)),
+            _ => Err(de::Error::custom(format!(
+                "{n} fractional bits: expected an integer 0..={MAX_FRACTION_BITS}"
+            ))),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PrecisionSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PrecisionSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(PRECISION_FORMS)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<PrecisionSpec, E> {
+                PrecisionName::deserialize(de::value::StrDeserializer::<E>::new(v))
+                    .map(PrecisionSpec::Named)
+                    .map_err(|_| E::custom(format!("`{v}` is not a precision; expected {PRECISION_FORMS}")))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<PrecisionSpec, A::Error> {
+                let mut bits: Option<u8> = None;
+                let mut rounding: Option<Rounding> = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "fraction_bits" if bits.is_none() => bits = Some(map.next_value::<FractionBits>()?.0),
+                        "rounding" if rounding.is_none() => rounding = Some(map.next_value()?),
+                        "fraction_bits" | "rounding" => {
+                            return Err(de::Error::custom(format!("duplicate key `{key}`")))
+                        }
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown precision key `{other}`; expected {PRECISION_FORMS}"
+                            )))
+                        }
+                    }
+                }
+                let fraction_bits = bits.ok_or_else(|| {
+                    de::Error::custom(format!("missing `fraction_bits`; expected {PRECISION_FORMS}"))
+                })?;
+                Ok(PrecisionSpec::Fixed { fraction_bits, rounding: rounding.unwrap_or_default() })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// The named precision models.
@@ -267,22 +382,99 @@ pub struct QuerySpec {
     pub result: Option<Vec<Num>>,
 }
 
-/// A JSON number: an integer, or a float (non-finite floats travel as the strings "NaN",
-/// "inf" and "-inf").
+/// A JSON number: an integer, a float (non-finite floats travel as the strings "NaN",
+/// "inf" and "-inf"), or raw bits as a hex string (`"0x3f000000"`, the register-value form
+/// of scenario files).
+///
+/// Numbers are read from their decimal text ([`Num::from_json_text`]), so an f32 field gets
+/// the f32 nearest the decimal (Rust's `str::parse::<f32>` is correctly rounded), not the f32
+/// nearest the f64 nearest it (docs/sources.md, Decisions).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {
     /// An integer.
     Int(i64),
-    /// A float.
+    /// A float: the f64 nearest the decimal, moved by one f64 ulp toward the f32 nearest the
+    /// decimal where the two roundings disagree, so that `as f32` gives that f32.
     Float(f64),
+    /// Raw bits: the field's bit pattern for texels, the f32 bits for coordinates.
+    Bits(u32),
+}
+
+/// The forms a number takes, for error messages.
+const NUM_FORMS: &str = "a number (7, -1, 0.5, 1e-3), \"NaN\", \"inf\", \"-inf\", or raw bits as 1 to 8 hex digits (\"0x3f000000\")";
+
+/// A decimal's f32 and f64 values, from its text: the f64 nearest the decimal, unless the f32
+/// nearest the f64 is not the f32 nearest the decimal (double rounding at an f32 midpoint),
+/// in which case the f64 one ulp away toward the correct f32.
+fn decimal_f64(text: &str) -> Option<f64> {
+    let d: f64 = text.parse().ok()?;
+    let f: f32 = text.parse().ok()?;
+    if d.is_finite() && f.is_infinite() {
+        return None;
+    }
+    if (d as f32).to_bits() == f.to_bits() || d.is_nan() {
+        return Some(d);
+    }
+    // d sits on the midpoint between two f32: step one f64 ulp toward the right one.
+    let toward = if (f as f64) > d { 1i64 } else { -1 };
+    let step = |x: f64| {
+        let b = x.to_bits() as i64;
+        // positive numbers grow with their bits, negative ones shrink
+        f64::from_bits((if x >= 0.0 { b + toward } else { b - toward }) as u64)
+    };
+    let n = if d == 0.0 { f as f64 } else { step(d) };
+    Some(if (n as f32).to_bits() == f.to_bits() { n } else { f as f64 })
 }
 
 impl Num {
+    /// Reads a number from its JSON text (a number, or a string holding `NaN`, `inf`, `-inf`
+    /// or raw bits `0x` + 1 to 8 hex digits). Integers must fit i64; decimals must fit f32
+    /// (1e39 is an error, not infinity).
+    pub fn from_json_text(text: &str) -> Result<Num, String> {
+        let t = text.trim();
+        if let Some(inner) = t.strip_prefix('"') {
+            let s: String = serde_json::from_str(t).map_err(|_| format!("`{inner}`: expected {NUM_FORMS}"))?;
+            return match s.as_str() {
+                "NaN" | "nan" => Ok(Num::Float(f64::NAN)),
+                "inf" | "+inf" | "Infinity" | "infinity" => Ok(Num::Float(f64::INFINITY)),
+                "-inf" | "-Infinity" | "-infinity" => Ok(Num::Float(f64::NEG_INFINITY)),
+                _ => match s.strip_prefix("0x") {
+                    Some(h) if !h.is_empty() && h.len() <= 8 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                        Ok(Num::Bits(u32::from_str_radix(h, 16).map_err(|e| e.to_string())?))
+                    }
+                    _ => Err(format!("`{s}` is not a number; expected {NUM_FORMS}")),
+                },
+            };
+        }
+        let is_number = t.starts_with(|c: char| c == '-' || c.is_ascii_digit());
+        if !is_number {
+            return Err(format!("`{t}` is not a number; expected {NUM_FORMS}"));
+        }
+        if t.contains(['.', 'e', 'E']) {
+            return decimal_f64(t)
+                .map(Num::Float)
+                .ok_or_else(|| format!("{t} is outside the f32 range (magnitude at most 3.4028235e38)"));
+        }
+        t.parse::<i64>()
+            .map(Num::Int)
+            .map_err(|_| format!("{t} does not fit a 64-bit integer; expected {NUM_FORMS}"))
+    }
+
+    /// As f32, correctly rounded from the decimal read (raw bits as f32 bits).
+    pub fn as_f32(self) -> f32 {
+        match self {
+            Num::Int(i) => i as f32,
+            Num::Float(f) => f as f32,
+            Num::Bits(b) => f32::from_bits(b),
+        }
+    }
+
     /// As f64.
     pub fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
             Num::Float(f) => f,
+            Num::Bits(b) => f32::from_bits(b) as f64,
         }
     }
 
@@ -291,6 +483,7 @@ impl Num {
         match self {
             Num::Int(i) => Some(i),
             Num::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+            Num::Bits(b) => Some(b as i64),
             Num::Float(_) => None,
         }
     }
@@ -315,6 +508,7 @@ impl fmt::Display for Num {
                 write!(f, "\"{}inf\"", if *x < 0.0 { "-" } else { "" })
             }
             Num::Float(x) => write!(f, "{}", serde_json::Value::from(*x)),
+            Num::Bits(b) => write!(f, "\"{b:#010x}\""),
         }
     }
 }
@@ -327,39 +521,17 @@ impl Serialize for Num {
             Num::Float(x) if x == f64::INFINITY => s.serialize_str("inf"),
             Num::Float(x) if x == f64::NEG_INFINITY => s.serialize_str("-inf"),
             Num::Float(x) => s.serialize_f64(x),
+            Num::Bits(b) => s.serialize_str(&format!("{b:#010x}")),
         }
     }
 }
 
 impl<'de> Deserialize<'de> for Num {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Num;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number, or \"NaN\", \"inf\", \"-inf\"")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
-                Ok(Num::Int(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
-                i64::try_from(v)
-                    .map(Num::Int)
-                    .map_err(|_| E::custom(format!("{v} is too large")))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
-                Ok(Num::Float(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Num, E> {
-                match v {
-                    "NaN" | "nan" => Ok(Num::Float(f64::NAN)),
-                    "inf" | "+inf" | "Infinity" | "infinity" => Ok(Num::Float(f64::INFINITY)),
-                    "-inf" | "-Infinity" | "-infinity" => Ok(Num::Float(f64::NEG_INFINITY)),
-                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(V)
+        // The number's own text, so that decimals are rounded once, to f32 (serde_json's
+        // `raw_value`).
+        let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+        Num::from_json_text(raw.get()).map_err(de::Error::custom)
     }
 }
 
@@ -395,7 +567,9 @@ fn err(path: impl Into<String>, message: impl fmt::Display) -> CaseError {
 pub fn parse(text: &str) -> Result<CasesFile, CaseError> {
     let de = &mut serde_json::Deserializer::from_str(text);
     let file: CasesFile =
-        serde_path_to_error::deserialize(de).map_err(|e| err(e.path().to_string(), e.inner()))?;
+        serde_path_to_error::deserialize(&mut *de).map_err(|e| err(e.path().to_string(), e.inner()))?;
+    // Text after the document is an error (with its line and column), not ignored.
+    de.end().map_err(|e| err("", format!("after the document: {e}")))?;
     Ok(file)
 }
 
@@ -419,8 +593,8 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
         .precision
         .map_or(Precision::default(), |p| p.precision());
     if let Precision::Fixed { fraction_bits, .. } = precision {
-        if fraction_bits > 20 {
-            return Err(err(at("precision.fraction_bits"), "must be 0..=20"));
+        if fraction_bits > MAX_FRACTION_BITS {
+            return Err(err(at("precision.fraction_bits"), format!("must be 0..={MAX_FRACTION_BITS}")));
         }
     }
     Ok(PreparedCase {
@@ -515,12 +689,20 @@ fn kind_name(k: TextureKind) -> &'static str {
 fn texel_field(f: Format, i: usize, v: Num) -> Result<u32, String> {
     let bits = f.field_bits(i);
     let float_field = i < f.components() && matches!(f.class(i), crate::Class::Float) && bits >= 16;
+    if let Num::Bits(b) = v {
+        // Raw bits: the field's own bit pattern, which must fit its width.
+        if bits < 32 && b >> bits != 0 {
+            return Err(format!("{v} does not fit the {bits}-bit field of {}", f.name()));
+        }
+        return Ok(b);
+    }
     if float_field {
-        let x = v.as_f64();
         return Ok(if bits == 32 {
-            (x as f32).to_bits()
+            v.as_f32().to_bits()
         } else {
-            half::f16::from_f64(x).to_bits() as u32
+            // decimal -> f64 -> f16: exact except for decimals within an f64 ulp of an f16
+            // midpoint (more than 17 significant digits).
+            half::f16::from_f64(v.as_f64()).to_bits() as u32
         });
     }
     let Some(n) = v.as_int() else {
@@ -570,7 +752,7 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
         ));
     }
     let mut lane = GatherQuery::default();
-    let c: Vec<f32> = q.coord.iter().map(|n| n.as_f64() as f32).collect();
+    let c: Vec<f32> = q.coord.iter().map(|n| n.as_f32()).collect();
     match dim {
         TextureKind::Tex2D => lane.coords = [c[0], c[1], 0.0],
         TextureKind::Tex2DArray => {
@@ -614,7 +796,7 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
         (None, None) => {}
     }
     if let Some(d) = q.dref {
-        lane.dref = d.as_f64() as f32;
+        lane.dref = d.as_f32();
     }
     let op = GatherOp {
         dim,
@@ -805,7 +987,7 @@ pub fn check(text: &str) -> Result<CheckReport, CaseError> {
 pub fn value_matches(kind: ValueKind, expected: Num, got: u32) -> bool {
     match kind {
         ValueKind::Float | ValueKind::Normalized => {
-            let e = expected.as_f64() as f32;
+            let e = expected.as_f32();
             let g = f32::from_bits(got);
             if e.is_nan() || g.is_nan() {
                 return e.is_nan() && g.is_nan();
