@@ -647,20 +647,32 @@ pub fn build_texture(t: &TextureSpec, path: &str) -> Result<Texture, CaseError> 
     for (k, v) in t.texels.iter().enumerate() {
         fields.push(texel_field(f, k % nf, *v).map_err(|m| err(at(&format!("texels[{k}]")), m))?);
     }
-    let mut texture = Texture::from_fields(desc, &fields).map_err(|e| err(at(""), e))?;
-    if let Some(sw) = t.swizzle {
+    let texture = Texture::from_fields(desc, &fields).map_err(|e| err(at(""), e))?;
+    finish_texture(texture, t.swizzle, t.residency.as_ref(), path)
+}
+
+/// Applies a texture's optional `swizzle` and `residency` keys; errors name paths under
+/// `path`. Also used for the generated textures of scenario files.
+pub fn finish_texture(
+    mut texture: Texture,
+    swizzle: Option<[Source; 4]>,
+    residency: Option<&ResidencySpec>,
+    path: &str,
+) -> Result<Texture, CaseError> {
+    if let Some(sw) = swizzle {
         texture = texture.with_swizzle(Swizzle(sw));
     }
-    if let Some(r) = &t.residency {
+    if let Some(r) = residency {
+        let desc = *texture.desc();
         let mut map = Residency::all_resident(&desc, r.tile_width, r.tile_height)
-            .map_err(|e| err(at("residency"), e))?;
+            .map_err(|e| err(format!("{path}.residency"), e))?;
         for (k, &[layer, tx, ty]) in r.non_resident.iter().enumerate() {
             map.set(layer as usize, tx as usize, ty as usize, false)
-                .map_err(|e| err(at(&format!("residency.non_resident[{k}]")), e))?;
+                .map_err(|e| err(format!("{path}.residency.non_resident[{k}]"), e))?;
         }
         texture = texture
             .with_residency(map)
-            .map_err(|e| err(at("residency"), e))?;
+            .map_err(|e| err(format!("{path}.residency"), e))?;
     }
     Ok(texture)
 }
