@@ -51,7 +51,7 @@ pub fn read_text(path: &Path) -> Result<String, String> {
             .map_err(|e| format!("reading standard input: {e}"))?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
     }
 }
 
@@ -64,7 +64,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
             .map_err(|e| format!("reading standard input: {e}"))?;
         Ok(b)
     } else {
-        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))
     }
 }
 
