@@ -88,6 +88,18 @@ impl Executed {
     }
 }
 
+impl std::fmt::Debug for Scenario {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scenario")
+            .field("insn", &self.insn.to_string())
+            .field("word", &format_args!("{:032x}", self.word))
+            .field("handles", &self.handles)
+            .field("expect_fault", &self.expect_fault)
+            .field("has_expect", &self.has_expect)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Scenario {
     /// A builder for a scenario in code.
     pub fn builder() -> ScenarioBuilder {
