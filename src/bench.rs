@@ -42,7 +42,9 @@ pub struct BenchArgs {
 fn parse_runs(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=MAX_RUNS).contains(&n) => Ok(n),
-        _ => Err(format!("`{s}`: expected a whole number of runs 1..={MAX_RUNS}")),
+        _ => Err(format!(
+            "`{s}`: expected a whole number of runs 1..={MAX_RUNS}"
+        )),
     }
 }
 
@@ -203,12 +205,20 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
     let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
     if let Some(o) = &args.only {
         if !names.iter().any(|n| wanted(n)) {
-            return Err(format!("--only `{o}` matches no measurement; the measurements are: {}", names.join("; ")).into());
+            return Err(format!(
+                "--only `{o}` matches no measurement; the measurements are: {}",
+                names.join("; ")
+            )
+            .into());
         }
     }
     let n = ((1 << 20) as f64 * args.scale).max(1024.0) as usize;
     let mut out = crate::output::out();
-    writeln!(out, "tld4 bench: median of {runs} run{}, one thread\n", if runs == 1 { "" } else { "s" })?;
+    writeln!(
+        out,
+        "tld4 bench: median of {runs} run{}, one thread\n",
+        if runs == 1 { "" } else { "s" }
+    )?;
     let ws = words(n);
     if wanted(DECODE) {
         let rate = median_rate(runs, (ws.len() * 16) as u64, || {
@@ -218,7 +228,11 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
                 }
             }
         });
-        writeln!(out, "{DECODE:<44} {:>10.1} M words/s   (target 200)", rate / 1e6)?;
+        writeln!(
+            out,
+            "{DECODE:<44} {:>10.1} M words/s   (target 200)",
+            rate / 1e6
+        )?;
         out.flush()?;
     }
     if wanted(DISASSEMBLY) {
@@ -234,7 +248,11 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
                 black_box(&text);
             }
         });
-        writeln!(out, "{DISASSEMBLY:<44} {:>10.1} M words/s   (target 12)", rate / 1e6)?;
+        writeln!(
+            out,
+            "{DISASSEMBLY:<44} {:>10.1} M words/s   (target 12)",
+            rate / 1e6
+        )?;
         out.flush()?;
     }
     let warps = ((20_000.0 * args.scale) as usize).max(100);

@@ -638,7 +638,10 @@ pub fn demo() -> CmdResult {
         out,
         "tld4 demo: every row runs one TLD4 for a warp of 32 lanes and checks each lane against"
     )?;
-    writeln!(out, "the Vulkan-formula reference (textures/src/reference.rs).\n")?;
+    writeln!(
+        out,
+        "the Vulkan-formula reference (textures/src/reference.rs).\n"
+    )?;
     writeln!(
         out,
         "{:<6} {:<46} {:<52} {:>5} {:>6}",
@@ -650,7 +653,7 @@ pub fn demo() -> CmdResult {
         let ok = r.error.is_none() && r.passed == r.lanes && r.lanes > 0;
         all_ok &= ok;
         writeln!(
-        out,
+            out,
             "{:<6} {:<46} {:<52} {:>5} {:>6}{}",
             r.form,
             row.variant,
@@ -666,7 +669,11 @@ pub fn demo() -> CmdResult {
     if !missing.is_empty() {
         writeln!(out, "\nnot covered: {}", missing.join(", "))?;
     }
-    writeln!(out, "\n{}", if all_ok { "all rows passed" } else { "FAILED" })?;
+    writeln!(
+        out,
+        "\n{}",
+        if all_ok { "all rows passed" } else { "FAILED" }
+    )?;
     out.flush()?;
     Ok(if all_ok {
         ExitCode::SUCCESS

@@ -32,7 +32,9 @@ pub struct AsmArgs {
 
 /// Reads a file, or standard input for `None` and `-`.
 pub fn read_input(file: &Option<PathBuf>) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(crate::output::read_text(file.as_deref().unwrap_or(Path::new("-")))?)
+    Ok(crate::output::read_text(
+        file.as_deref().unwrap_or(Path::new("-")),
+    )?)
 }
 
 /// Writes the field table of one instruction.

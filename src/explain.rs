@@ -29,8 +29,8 @@ use tld4_textures::{
     Texture, ValueKind,
 };
 
-use tld4_scenario as scenario;
 use crate::CmdResult;
+use tld4_scenario as scenario;
 
 /// Arguments of `tld4 explain`.
 #[derive(clap::Args, Debug)]

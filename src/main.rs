@@ -72,7 +72,8 @@ struct RunArgs {
 
 fn run(args: &RunArgs) -> CmdResult {
     let text = output::read_text(&args.scenario)?;
-    let s = tld4_scenario::load(&text).map_err(|e| format!("{}: {e}", output::name(&args.scenario)))?;
+    let s =
+        tld4_scenario::load(&text).map_err(|e| format!("{}: {e}", output::name(&args.scenario)))?;
     for w in tld4_scenario::warnings(&s) {
         eprintln!("{}: {w}", output::name(&args.scenario));
     }

@@ -9,7 +9,13 @@ use tld4_textures::{AddressMode, Format, Sampler, Texture, TextureDesc, TextureK
 /// A 4x4 RGBA8 texture whose red channel is 16 * x + y (so each gathered texel says where
 /// it came from), sampled with repeat.
 fn shadow_test_scene() -> Result<tld4_scenario::ScenarioBuilder, Box<dyn std::error::Error>> {
-    let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::Rgba8Unorm, width: 4, height: 4, layers: 1 };
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::Rgba8Unorm,
+        width: 4,
+        height: 4,
+        layers: 1,
+    };
     let tex = Texture::from_fn(desc, |_, x, y| [16 * x + y, 0, 0, 255])?;
     let mut b = Scenario::builder();
     let t = b.texture(tex)?;
@@ -20,13 +26,15 @@ fn shadow_test_scene() -> Result<tld4_scenario::ScenarioBuilder, Box<dyn std::er
 }
 
 #[test]
-fn each_lane_gathers_the_footprint_around_its_coordinate() -> Result<(), Box<dyn std::error::Error>> {
+fn each_lane_gathers_the_footprint_around_its_coordinate() -> Result<(), Box<dyn std::error::Error>>
+{
     let mut b = shadow_test_scene()?;
     b.instruction("TLD4.R R10, R8, R20, UR4, 2D ;")?;
     // Lane l samples the centre of the texel corner (l % 4 + 1, 1): u = (l % 4 + 1) / 4.
     for lane in 0..32 {
         let u = ((lane % 4) + 1) as f32 / 4.0;
-        b.reg(Lanes::one(lane)?, 20, u)?.reg(Lanes::one(lane)?, 21, 0.25f32)?;
+        b.reg(Lanes::one(lane)?, 20, u)?
+            .reg(Lanes::one(lane)?, 21, 0.25f32)?;
     }
     let run = b.build()?.execute()?;
     for lane in 0..32 {
@@ -35,7 +43,11 @@ fn each_lane_gathers_the_footprint_around_its_coordinate() -> Result<(), Box<dyn
         // Gather order x, y, z, w = (i0,j1), (i1,j1), (i1,j0), (i0,j0) with j0 = 0, j1 = 1.
         let want = [16 * i0 + 1, 16 * i1 + 1, 16 * i1, 16 * i0];
         for (k, w) in want.iter().enumerate() {
-            assert_relative_eq!(run.reg_f32(lane, 8 + k as u8), *w as f32 / 255.0, max_relative = 1e-6);
+            assert_relative_eq!(
+                run.reg_f32(lane, 8 + k as u8),
+                *w as f32 / 255.0,
+                max_relative = 1e-6
+            );
         }
     }
     Ok(())
@@ -73,12 +85,23 @@ fn expectations_and_faults_are_reported_lane_by_lane() -> Result<(), Box<dyn std
         .expect_reg(Lanes::ALL, 8, 18.0f32 / 255.0, Tolerance::ulps(1))?
         .expect_reg(Lanes::range(0, 3)?, 9, 0.5f32, Tolerance::new(1e-3, 0)?)?;
     let outcome = tld4_scenario::run(&b.build()?);
-    assert_eq!((outcome.passed, outcome.failed), (28, 4), "{:?}", outcome.lines);
-    assert!(outcome.lines[1].contains("[FAIL: R9 = "), "{}", outcome.lines[1]);
+    assert_eq!(
+        (outcome.passed, outcome.failed),
+        (28, 4),
+        "{:?}",
+        outcome.lines
+    );
+    assert!(
+        outcome.lines[1].contains("[FAIL: R9 = "),
+        "{}",
+        outcome.lines[1]
+    );
 
     // A handle naming no texture faults, as on hardware; the builder says which fault.
     let mut f = shadow_test_scene()?;
-    f.instruction("TLD4.R R10, R8, R20, UR4, 2D ;")?.uniform(4, 0x0030_0009u32)?.expect_fault("bad_handle")?;
+    f.instruction("TLD4.R R10, R8, R20, UR4, 2D ;")?
+        .uniform(4, 0x0030_0009u32)?
+        .expect_fault("bad_handle")?;
     let s = f.build()?;
     assert!(s.execute().is_err());
     assert_eq!(tld4_scenario::run(&s).failed, 0);

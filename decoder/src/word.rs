@@ -127,7 +127,11 @@ mod tests {
 
     #[test]
     fn other_lengths_and_characters_are_refused() {
-        for (t, digits) in [("0x1", 1), ("0x0ce5ffc930ff04ff1cc83d64", 24), (&"f".repeat(33)[..], 33)] {
+        for (t, digits) in [
+            ("0x1", 1),
+            ("0x0ce5ffc930ff04ff1cc83d64", 24),
+            (&"f".repeat(33)[..], 33),
+        ] {
             assert!(
                 matches!(parse_word(t), Err(WordError::WrongLength { digits: d, expected: 32, .. }) if d == digits),
                 "{t}"
@@ -136,9 +140,29 @@ mod tests {
         assert!(matches!(parse_word("0x"), Err(WordError::Empty { .. })));
         assert!(matches!(parse_word(""), Err(WordError::Empty { .. })));
         let e = parse_word("0x+00000000ce5ffc930ff04ff1cc83d64").unwrap_err();
-        assert!(matches!(e, WordError::NotHex { found: '+', column: 3, .. }), "{e:?}");
+        assert!(
+            matches!(
+                e,
+                WordError::NotHex {
+                    found: '+',
+                    column: 3,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         let e = parse_word("0000_0000").unwrap_err();
-        assert!(matches!(e, WordError::NotHex { found: '_', column: 5, .. }), "{e:?}");
+        assert!(
+            matches!(
+                e,
+                WordError::NotHex {
+                    found: '_',
+                    column: 5,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         assert!(e.to_string().contains("column 5"), "{e}");
     }
 
@@ -147,7 +171,11 @@ mod tests {
         assert_eq!(parse_half("0x30ff04ff1cc83d64"), Ok(0x30ff04ff1cc83d64));
         assert!(matches!(
             parse_half("0x30ff04ff1cc83d6"),
-            Err(WordError::WrongLength { digits: 15, expected: 16, .. })
+            Err(WordError::WrongLength {
+                digits: 15,
+                expected: 16,
+                ..
+            })
         ));
     }
 

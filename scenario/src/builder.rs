@@ -198,7 +198,12 @@ impl ScenarioBuilder {
     /// Names the handle of texture `texture` and sampler `sampler`. The slots need not exist
     /// (executing a handle that names none faults, as on hardware); the name must not be a
     /// value's spelling ([`crate::value::valid_handle_name`]) or already taken.
-    pub fn handle(&mut self, name: &str, texture: u32, sampler: u32) -> Result<Handle, ScenarioError> {
+    pub fn handle(
+        &mut self,
+        name: &str,
+        texture: u32,
+        sampler: u32,
+    ) -> Result<Handle, ScenarioError> {
         if !valid_handle_name(name) {
             return Err(err("handle", format!("`{name}` cannot name a handle: a name starts with a letter or `_`, continues with letters, digits, `_`, `.`, `-`, and is not `inf` or `nan`")));
         }
@@ -271,7 +276,12 @@ impl ScenarioBuilder {
     }
 
     /// Register `R{r}` (0..=254) of every lane in `lanes`.
-    pub fn reg(&mut self, lanes: Lanes, r: u8, v: impl Into<RegValue>) -> Result<&mut Self, ScenarioError> {
+    pub fn reg(
+        &mut self,
+        lanes: Lanes,
+        r: u8,
+        v: impl Into<RegValue>,
+    ) -> Result<&mut Self, ScenarioError> {
         if r == 255 {
             return Err(err("reg", "R255 is RZ; expected R0..R254"));
         }
@@ -295,32 +305,68 @@ impl ScenarioBuilder {
 
     /// Expects `value` in `loc` of every lane in `lanes` (a later expectation of the same
     /// place replaces an earlier one); `source` names it in reports.
-    pub fn expect(&mut self, lanes: Lanes, loc: Loc, value: Expected, tolerance: Tolerance, source: &str) -> Result<&mut Self, ScenarioError> {
+    pub fn expect(
+        &mut self,
+        lanes: Lanes,
+        loc: Loc,
+        value: Expected,
+        tolerance: Tolerance,
+        source: &str,
+    ) -> Result<&mut Self, ScenarioError> {
         match (loc, value) {
             (Loc::Reg(255), _) => return Err(err(source, "R255 is RZ; expected R0..R254")),
-            (Loc::Pred(p), _) if p > 6 => return Err(err(source, format!("P{p}: expected P0..P6"))),
-            (Loc::Reg(_), Expected::Pred(_)) => return Err(err(source, "a register expects a value, not true/false")),
-            (Loc::Pred(_), Expected::Float(_) | Expected::Bits(_)) => return Err(err(source, "a predicate expects true or false")),
+            (Loc::Pred(p), _) if p > 6 => {
+                return Err(err(source, format!("P{p}: expected P0..P6")))
+            }
+            (Loc::Reg(_), Expected::Pred(_)) => {
+                return Err(err(source, "a register expects a value, not true/false"))
+            }
+            (Loc::Pred(_), Expected::Float(_) | Expected::Bits(_)) => {
+                return Err(err(source, "a predicate expects true or false"))
+            }
             _ => {}
         }
         self.has_expect = true;
         for lane in lanes.iter() {
             let slot = &mut self.expect[lane];
             slot.retain(|c| c.loc != loc);
-            slot.push(Check { loc, value, tolerance, source: source.to_string() });
+            slot.push(Check {
+                loc,
+                value,
+                tolerance,
+                source: source.to_string(),
+            });
         }
         Ok(self)
     }
 
     /// Expects register `R{r}` of `lanes` to hold `value` (floats within `tolerance`).
-    pub fn expect_reg(&mut self, lanes: Lanes, r: u8, value: impl Into<RegValue>, tolerance: Tolerance) -> Result<&mut Self, ScenarioError> {
-        self.expect(lanes, Loc::Reg(r), value.into().into(), tolerance, "expect_reg")
+    pub fn expect_reg(
+        &mut self,
+        lanes: Lanes,
+        r: u8,
+        value: impl Into<RegValue>,
+        tolerance: Tolerance,
+    ) -> Result<&mut Self, ScenarioError> {
+        self.expect(
+            lanes,
+            Loc::Reg(r),
+            value.into().into(),
+            tolerance,
+            "expect_reg",
+        )
     }
 
     /// Expects the execution to fault with `kind` (one of [`crate::FAULT_KINDS`]).
     pub fn expect_fault(&mut self, kind: &str) -> Result<&mut Self, ScenarioError> {
         if !FAULT_KINDS.contains(&kind) {
-            return Err(err("expect_fault", format!("`{kind}` is not a fault kind: one of {}", FAULT_KINDS.join(", "))));
+            return Err(err(
+                "expect_fault",
+                format!(
+                    "`{kind}` is not a fault kind: one of {}",
+                    FAULT_KINDS.join(", ")
+                ),
+            ));
         }
         self.has_expect = true;
         self.expect_fault = Some(kind.to_string());
@@ -336,7 +382,9 @@ impl ScenarioBuilder {
 
     /// The scenario; fails without an instruction.
     pub fn build(self) -> Result<Scenario, ScenarioError> {
-        let insn = self.insn.ok_or_else(|| err("instruction", "no instruction given"))?;
+        let insn = self
+            .insn
+            .ok_or_else(|| err("instruction", "no instruction given"))?;
         Ok(Scenario {
             word: insn.encode(),
             exec: Tld4Exec::new(&insn, self.config),

@@ -59,7 +59,8 @@ pub fn storage_bytes(desc: &TextureDesc) -> Option<u64> {
 fn field_range(format: Format, i: usize) -> (bool, i64, i64) {
     let bits = format.field_bits(i);
     // As `tld4 gather` reads texels: 16- and 32-bit float fields are numbers, the rest raw integers.
-    let float_field = i < format.components() && matches!(format.class(i), Class::Float) && bits >= 16;
+    let float_field =
+        i < format.components() && matches!(format.class(i), Class::Float) && bits >= 16;
     let (min, max) = if format.field_is_signed(i) {
         (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
     } else {
@@ -86,7 +87,10 @@ pub fn generate(desc: TextureDesc, g: &Generate, path: &str) -> Result<Texture, 
         }
     }
     if let Generate::Checker { cell: 0 } = g {
-        return Err(err(format!("{path}.generate.cell"), "a checker cell is at least 1 texel"));
+        return Err(err(
+            format!("{path}.generate.cell"),
+            "a checker cell is at least 1 texel",
+        ));
     }
     let f = desc.format;
     let layers = desc.storage_layers() as u32;
@@ -117,7 +121,11 @@ pub fn generate(desc: TextureDesc, g: &Generate, path: &str) -> Result<Texture, 
                 if float {
                     r.gen::<f64>()
                 } else {
-                    let mask = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+                    let mask = if bits >= 32 {
+                        u32::MAX
+                    } else {
+                        (1u32 << bits) - 1
+                    };
                     return r.gen_range(min..=max) as u32 & mask;
                 }
             }
@@ -142,7 +150,12 @@ pub fn generate(desc: TextureDesc, g: &Generate, path: &str) -> Result<Texture, 
             t
         })
     } else {
-        let shape = (layers as usize, desc.height as usize, desc.width as usize, f.words());
+        let shape = (
+            layers as usize,
+            desc.height as usize,
+            desc.width as usize,
+            f.words(),
+        );
         let at = |(l, y, x, i): (usize, usize, usize, usize)| (l as u32, x as u32, y as u32, i);
         let data = match f.storage() {
             StorageWidth::U8 => TexelData::U8(Array4::from_shape_fn(shape, |p| {
@@ -169,7 +182,13 @@ mod tests {
     use tld4_textures::TextureKind;
 
     fn desc(kind: TextureKind, format: Format, w: u32, h: u32, layers: u32) -> TextureDesc {
-        TextureDesc { kind, format, width: w, height: h, layers }
+        TextureDesc {
+            kind,
+            format,
+            width: w,
+            height: h,
+            layers,
+        }
     }
 
     #[test]
@@ -186,42 +205,92 @@ mod tests {
             assert!(e.message.contains("limited to 268435456 bytes"), "{e}");
         }
         // 2^31 * 2^31 texels * 16 bytes = 2^66: the count overflows, and says so.
-        assert_eq!(storage_bytes(&desc(TextureKind::Tex2D, Format::Rgba32Float, big, big, 1)), None);
+        assert_eq!(
+            storage_bytes(&desc(TextureKind::Tex2D, Format::Rgba32Float, big, big, 1)),
+            None
+        );
     }
 
     #[test]
     fn the_bound_is_in_bytes_of_storage() {
         // 8192 x 8192 R8 is 64 MiB of storage: allowed; RGBA32F at 8192 x 4096 is 512 MiB: refused.
-        assert_eq!(storage_bytes(&desc(TextureKind::Tex2D, Format::R8Unorm, 8192, 8192, 1)), Some(64 << 20));
-        assert_eq!(storage_bytes(&desc(TextureKind::Cube, Format::Rgba16Float, 4, 4, 1)), Some(6 * 16 * 8));
-        assert!(generate(desc(TextureKind::Tex2D, Format::Rgba32Float, 8192, 4096, 1), &Generate::Checker { cell: 1 }, "t").is_err());
+        assert_eq!(
+            storage_bytes(&desc(TextureKind::Tex2D, Format::R8Unorm, 8192, 8192, 1)),
+            Some(64 << 20)
+        );
+        assert_eq!(
+            storage_bytes(&desc(TextureKind::Cube, Format::Rgba16Float, 4, 4, 1)),
+            Some(6 * 16 * 8)
+        );
+        assert!(generate(
+            desc(TextureKind::Tex2D, Format::Rgba32Float, 8192, 4096, 1),
+            &Generate::Checker { cell: 1 },
+            "t"
+        )
+        .is_err());
     }
 
     #[test]
     fn patterns_fill_the_fields() {
-        let t = generate(desc(TextureKind::Tex2D, Format::Rgba8Unorm, 4, 4, 1), &Generate::Checker { cell: 2 }, "t").unwrap();
+        let t = generate(
+            desc(TextureKind::Tex2D, Format::Rgba8Unorm, 4, 4, 1),
+            &Generate::Checker { cell: 2 },
+            "t",
+        )
+        .unwrap();
         assert_eq!(t.raw_fields(0, 0, 0), Some([0, 0, 0, 0]));
         assert_eq!(t.raw_fields(0, 2, 0), Some([255, 255, 255, 255]));
         assert_eq!(t.raw_fields(0, 2, 2), Some([0, 0, 0, 0]));
-        let g = generate(desc(TextureKind::Tex2D, Format::Rgba8Unorm, 4, 2, 1), &Generate::Gradient {}, "t").unwrap();
+        let g = generate(
+            desc(TextureKind::Tex2D, Format::Rgba8Unorm, 4, 2, 1),
+            &Generate::Gradient {},
+            "t",
+        )
+        .unwrap();
         assert_eq!(g.raw_fields(0, 3, 1), Some([255, 255, 0, 255]));
         assert_eq!(g.raw_fields(0, 1, 0), Some([85, 0, 0, 255]));
-        let p = generate(desc(TextureKind::Tex2D, Format::Rgb10a2Unorm, 2, 2, 1), &Generate::Gradient {}, "t").unwrap();
+        let p = generate(
+            desc(TextureKind::Tex2D, Format::Rgb10a2Unorm, 2, 2, 1),
+            &Generate::Gradient {},
+            "t",
+        )
+        .unwrap();
         assert_eq!(p.raw_fields(0, 1, 1), Some([1023, 1023, 0, 3]));
-        let a = generate(desc(TextureKind::Tex2D, Format::R32Float, 8, 8, 1), &Generate::Random { seed: 7 }, "t").unwrap();
-        let b = generate(desc(TextureKind::Tex2D, Format::R32Float, 8, 8, 1), &Generate::Random { seed: 7 }, "t").unwrap();
+        let a = generate(
+            desc(TextureKind::Tex2D, Format::R32Float, 8, 8, 1),
+            &Generate::Random { seed: 7 },
+            "t",
+        )
+        .unwrap();
+        let b = generate(
+            desc(TextureKind::Tex2D, Format::R32Float, 8, 8, 1),
+            &Generate::Random { seed: 7 },
+            "t",
+        )
+        .unwrap();
         assert_eq!(a.raw_fields(0, 5, 6), b.raw_fields(0, 5, 6));
         let x = f32::from_bits(a.raw_fields(0, 5, 6).unwrap()[0]);
         assert!((0.0..1.0).contains(&x));
-        assert!(generate(desc(TextureKind::Tex2D, Format::R8Unorm, 2, 2, 1), &Generate::Checker { cell: 0 }, "t").is_err());
+        assert!(generate(
+            desc(TextureKind::Tex2D, Format::R8Unorm, 2, 2, 1),
+            &Generate::Checker { cell: 0 },
+            "t"
+        )
+        .is_err());
     }
 
     #[test]
     fn patterns_take_only_their_own_keys() {
         let g = |j: &str| serde_json::from_str::<Generate>(j);
-        assert_eq!(g(r#"{"pattern": "gradient"}"#).unwrap(), Generate::Gradient {});
+        assert_eq!(
+            g(r#"{"pattern": "gradient"}"#).unwrap(),
+            Generate::Gradient {}
+        );
         assert!(g(r#"{"pattern": "gradient", "cell": 2}"#).is_err());
         assert!(g(r#"{"pattern": "random", "seed": 1, "cell": 2}"#).is_err());
-        assert_eq!(g(r#"{"pattern": "checker"}"#).unwrap(), Generate::Checker { cell: 1 });
+        assert_eq!(
+            g(r#"{"pattern": "checker"}"#).unwrap(),
+            Generate::Checker { cell: 1 }
+        );
     }
 }

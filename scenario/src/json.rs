@@ -15,7 +15,10 @@ use tld4_textures::{Format, Source, TextureDesc, TextureKind};
 use crate::builder::{Scenario, ScenarioBuilder, MAX_TEXTURES};
 use crate::error::{err, ScenarioError};
 use crate::generate::{generate, Generate};
-use crate::value::{lanes_text, pred_value_text, reg_value_text, uniform_register, Expected, Lanes, Loc, RegValue, Tolerance};
+use crate::value::{
+    lanes_text, pred_value_text, reg_value_text, uniform_register, Expected, Lanes, Loc, RegValue,
+    Tolerance,
+};
 
 /// An object's entries in order; a key given twice is an error, not silently resolved.
 #[derive(Debug)]
@@ -144,13 +147,25 @@ fn build_texture(b: &mut ScenarioBuilder, t: TextureDoc, path: &str) -> Result<(
             cases::build_texture(&spec, path).map_err(|e| err(e.path, e.message))?
         }
         (None, Some(g)) => {
-            let desc = TextureDesc { kind: t.dim, format: t.format, width: t.width, height: t.height, layers: t.layers };
+            let desc = TextureDesc {
+                kind: t.dim,
+                format: t.format,
+                width: t.width,
+                height: t.height,
+                layers: t.layers,
+            };
             let tex = generate(desc, g, path)?;
-            cases::finish_texture(tex, t.swizzle, t.residency.as_ref(), path).map_err(|e| err(e.path, e.message))?
+            cases::finish_texture(tex, t.swizzle, t.residency.as_ref(), path)
+                .map_err(|e| err(e.path, e.message))?
         }
-        (Some(_), Some(_)) => return Err(err(path, "give either `texels` or `generate`, not both")),
+        (Some(_), Some(_)) => {
+            return Err(err(path, "give either `texels` or `generate`, not both"))
+        }
         (None, None) => {
-            return Err(err(path, "missing `texels` (a flat list) or `generate` (checker, gradient, random)"))
+            return Err(err(
+                path,
+                "missing `texels` (a flat list) or `generate` (checker, gradient, random)",
+            ))
         }
     };
     b.texture(texture).map_err(|e| e.at(path))?;
@@ -175,7 +190,8 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
         err(if p == "." { String::new() } else { p }, e.inner())
     })?;
     // Text after the document is an error (with its line and column), not ignored.
-    de.end().map_err(|e| err("", format!("after the document: {e}")))?;
+    de.end()
+        .map_err(|e| err("", format!("after the document: {e}")))?;
 
     let mut b = ScenarioBuilder::new();
     if doc.textures.len() > MAX_TEXTURES {
@@ -190,27 +206,36 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
         b.sampler(sampler).map_err(|e| e.at(&path))?;
     }
     for (name, h) in &doc.handles.0 {
-        b.handle(name, h.texture, h.sampler).map_err(|e| e.at(format!("handles.{name}")))?;
+        b.handle(name, h.texture, h.sampler)
+            .map_err(|e| e.at(format!("handles.{name}")))?;
     }
-    b.instruction(&doc.instruction).map_err(|e| e.at("instruction"))?;
+    b.instruction(&doc.instruction)
+        .map_err(|e| e.at("instruction"))?;
     if let Some(p) = doc.config.precision {
         b.precision(p.precision());
     }
     b.require_aligned_pairs(doc.config.require_aligned_pairs);
     if let Some(n) = doc.config.regs_per_thread {
-        b.regs_per_thread(n).map_err(|e| e.at("config.regs_per_thread"))?;
+        b.regs_per_thread(n)
+            .map_err(|e| e.at("config.regs_per_thread"))?;
     }
     if let Some(m) = &doc.active_mask {
         match reg_value_text(m.get(), &Default::default(), "active_mask")? {
             RegValue::Bits(bits) => b.active_mask(Lanes(bits)),
-            RegValue::Float(_) => return Err(err("active_mask", "expected a 32-bit integer or hex mask (\"0x0000ffff\")")),
+            RegValue::Float(_) => {
+                return Err(err(
+                    "active_mask",
+                    "expected a 32-bit integer or hex mask (\"0x0000ffff\")",
+                ))
+            }
         };
     }
     let handles = b.handles().clone();
     for (name, v) in &doc.uniform.0 {
         let path = format!("uniform.{name}");
         let u = uniform_register(name).map_err(|e| e.at(&path))?;
-        b.uniform(u, reg_value_text(v.get(), &handles, &path)?).map_err(|e| e.at(&path))?;
+        b.uniform(u, reg_value_text(v.get(), &handles, &path)?)
+            .map_err(|e| e.at(&path))?;
     }
     for (k, entry) in doc.lanes.iter().enumerate() {
         let base = format!("lanes[{k}]");
@@ -234,10 +259,15 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
             let base = format!("expect.lanes[{k}]");
             let lanes = entry_lanes(entry, &base)?;
             let tol = match entry.0.iter().find(|(n, _)| n == "tolerance") {
-                Some((_, t)) => serde_json::from_str::<Tolerance>(t.get()).map_err(|x| err(format!("{base}.tolerance"), x))?,
+                Some((_, t)) => serde_json::from_str::<Tolerance>(t.get())
+                    .map_err(|x| err(format!("{base}.tolerance"), x))?,
                 None => global,
             };
-            for (name, v) in entry.0.iter().filter(|(n, _)| n != "lanes" && n != "tolerance") {
+            for (name, v) in entry
+                .0
+                .iter()
+                .filter(|(n, _)| n != "lanes" && n != "tolerance")
+            {
                 let path = format!("{base}.{name}");
                 let loc = Loc::parse(name).map_err(|x| x.at(&path))?;
                 let value = match loc {

@@ -32,7 +32,11 @@ pub fn show_value(bits: u32, mode: OutputMode) -> String {
         OutputMode::F32 => format!("{bits:#010x} (f32 {:?}, u32 {bits})", f32::from_bits(bits)),
         _ => {
             let h = |x: u32| half::f16::from_bits(x as u16).to_f32();
-            format!("{bits:#010x} (f16 lo {}, hi {})", h(bits & 0xffff), h(bits >> 16))
+            format!(
+                "{bits:#010x} (f16 lo {}, hi {})",
+                h(bits & 0xffff),
+                h(bits >> 16)
+            )
         }
     }
 }
@@ -93,7 +97,11 @@ fn lane_list(mask: u32) -> String {
         while l < 32 && mask >> l & 1 != 0 {
             l += 1;
         }
-        parts.push(if l - 1 == start { format!("{start}") } else { format!("{start}-{}", l - 1) });
+        parts.push(if l - 1 == start {
+            format!("{start}")
+        } else {
+            format!("{start}-{}", l - 1)
+        });
     }
     parts.join(",")
 }
@@ -113,7 +121,9 @@ pub fn run(s: &Scenario) -> Outcome {
                     if ok { "pass" } else { "FAIL" },
                     s.expect_fault
                         .as_deref()
-                        .map_or("results, not a fault".to_string(), |f| format!("the fault {f}"))
+                        .map_or("results, not a fault".to_string(), |f| format!(
+                            "the fault {f}"
+                        ))
                 ));
                 if ok {
                     passed += 1
@@ -124,7 +134,9 @@ pub fn run(s: &Scenario) -> Outcome {
         }
         Ok(run) => {
             if let Some(f) = &s.expect_fault {
-                lines.push(format!("FAIL: expected the fault {f}, but the instruction executed"));
+                lines.push(format!(
+                    "FAIL: expected the fault {f}, but the instruction executed"
+                ));
                 failed += 1;
             }
             let dests = s.exec.destinations();
@@ -158,7 +170,10 @@ pub fn run(s: &Scenario) -> Outcome {
                                 Loc::Reg(_) => show_value(bits, OutputMode::F32),
                                 Loc::Pred(_) => pred.to_string(),
                             };
-                            bad.push(format!("{} = {got}, expected {} ({})", c.loc, c.value, c.source));
+                            bad.push(format!(
+                                "{} = {got}, expected {} ({})",
+                                c.loc, c.value, c.source
+                            ));
                         }
                     }
                     if bad.is_empty() {
@@ -176,7 +191,11 @@ pub fn run(s: &Scenario) -> Outcome {
     if s.has_expect {
         lines.push(format!("{passed} passed, {failed} failed"));
     }
-    Outcome { lines, passed, failed }
+    Outcome {
+        lines,
+        passed,
+        failed,
+    }
 }
 
 #[cfg(test)]

@@ -20,11 +20,15 @@ pub const LANE_FORMS: &str =
 
 /// A decimal number with no sign and no leading zero, at most `max`.
 fn decimal(s: &str, max: u32) -> Option<u32> {
-    let plain = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    let plain =
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
     if !plain || s.len() > 10 {
         return None;
     }
-    s.parse::<u64>().ok().filter(|&n| n <= max as u64).map(|n| n as u32)
+    s.parse::<u64>()
+        .ok()
+        .filter(|&n| n <= max as u64)
+        .map(|n| n as u32)
 }
 
 /// A set of lanes of the warp (bit `l` for lane `l`).
@@ -43,14 +47,22 @@ impl Lanes {
     /// Lanes `a..=b` (`a <= b <= 31`).
     pub fn range(a: usize, b: usize) -> Result<Lanes, ScenarioError> {
         if a > b || b >= WARP_SIZE {
-            return Err(err("lanes", format!("{a}-{b} is not a lane range; expected {LANE_FORMS}")));
+            return Err(err(
+                "lanes",
+                format!("{a}-{b} is not a lane range; expected {LANE_FORMS}"),
+            ));
         }
         Ok(Lanes((u32::MAX >> (31 - b)) & (u32::MAX << a)))
     }
 
     /// Parses a selector: `all`, `N`, `A-B`, or a comma list of those.
     pub fn parse(s: &str) -> Result<Lanes, ScenarioError> {
-        let bad = || err("lanes", format!("`{s}` is not a lane selector; expected {LANE_FORMS}"));
+        let bad = || {
+            err(
+                "lanes",
+                format!("`{s}` is not a lane selector; expected {LANE_FORMS}"),
+            )
+        };
         let mut mask = 0u32;
         for part in s.split(',').map(str::trim) {
             if part == "all" {
@@ -189,7 +201,9 @@ impl fmt::Display for Expected {
 /// not a value's spelling (`inf`, `nan`, `NaN`), so every handle name is reachable.
 pub fn valid_handle_name(name: &str) -> bool {
     let mut chars = name.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
     first_ok
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
         && !matches!(name, "inf" | "nan" | "NaN")
@@ -207,25 +221,38 @@ pub fn reg_value_text(
         let s: String = serde_json::from_str(t).map_err(|e| err(path, e))?;
         if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
             return if !h.is_empty() && h.len() <= 8 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
-                u32::from_str_radix(h, 16).map(RegValue::Bits).map_err(|e| err(path, e))
+                u32::from_str_radix(h, 16)
+                    .map(RegValue::Bits)
+                    .map_err(|e| err(path, e))
             } else {
-                Err(err(path, format!("`{s}` is not 1 to 8 hex digits after 0x; expected {VALUE_FORMS}")))
+                Err(err(
+                    path,
+                    format!("`{s}` is not 1 to 8 hex digits after 0x; expected {VALUE_FORMS}"),
+                ))
             };
         }
         return match s.as_str() {
             "inf" => Ok(RegValue::Float(f32::INFINITY)),
             "-inf" => Ok(RegValue::Float(f32::NEG_INFINITY)),
             "nan" | "NaN" => Ok(RegValue::Float(f32::NAN)),
-            name => handles.get(name).map(|&h| RegValue::Bits(h)).ok_or_else(|| {
-                err(path, format!("`{name}` is not a value or a handle name; expected {VALUE_FORMS}"))
-            }),
+            name => handles
+                .get(name)
+                .map(|&h| RegValue::Bits(h))
+                .ok_or_else(|| {
+                    err(
+                        path,
+                        format!("`{name}` is not a value or a handle name; expected {VALUE_FORMS}"),
+                    )
+                }),
         };
     }
     if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
         return Err(err(path, format!("`{t}`: expected {VALUE_FORMS}")));
     }
     if t.contains(['.', 'e', 'E']) {
-        let x: f32 = t.parse().map_err(|_| err(path, format!("`{t}`: expected {VALUE_FORMS}")))?;
+        let x: f32 = t
+            .parse()
+            .map_err(|_| err(path, format!("`{t}`: expected {VALUE_FORMS}")))?;
         if x.is_infinite() {
             return Err(err(path, format!("{t} is outside the f32 range (magnitude at most 3.4028235e38); write \"inf\" for infinity")));
         }
@@ -233,7 +260,10 @@ pub fn reg_value_text(
     }
     match t.parse::<i64>() {
         Ok(i) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Ok(RegValue::Bits(i as u32)),
-        _ => Err(err(path, format!("{t} does not fit in 32 bits (-2147483648..4294967295)"))),
+        _ => Err(err(
+            path,
+            format!("{t} does not fit in 32 bits (-2147483648..4294967295)"),
+        )),
     }
 }
 
@@ -242,7 +272,10 @@ pub fn pred_value_text(text: &str, path: &str) -> Result<bool, ScenarioError> {
     match text.trim() {
         "true" => Ok(true),
         "false" => Ok(false),
-        other => Err(err(path, format!("`{other}`: expected true or false for a predicate"))),
+        other => Err(err(
+            path,
+            format!("`{other}`: expected true or false for a predicate"),
+        )),
     }
 }
 
@@ -254,7 +287,10 @@ pub fn lanes_text(text: &str, path: &str) -> Result<Lanes, ScenarioError> {
     }
     match serde_json::from_str::<String>(t) {
         Ok(s) => Lanes::parse(&s).map_err(|e| e.at(path)),
-        Err(_) => Err(err(path, format!("`{t}` is not a lane selector; expected {LANE_FORMS}"))),
+        Err(_) => Err(err(
+            path,
+            format!("`{t}` is not a lane selector; expected {LANE_FORMS}"),
+        )),
     }
 }
 
@@ -291,7 +327,10 @@ impl Tolerance {
     /// A tolerance; `abs` must be finite and at least 0.
     pub fn new(abs: f64, ulps: u64) -> Result<Tolerance, ScenarioError> {
         if !(abs.is_finite() && abs >= 0.0) {
-            return Err(err("tolerance.abs", format!("{abs} is not a tolerance: expected a finite number >= 0")));
+            return Err(err(
+                "tolerance.abs",
+                format!("{abs} is not a tolerance: expected a finite number >= 0"),
+            ));
         }
         Ok(Tolerance { abs, ulps })
     }
@@ -306,7 +345,11 @@ impl Tolerance {
 /// between 0.0 and -0.0; u64::MAX when exactly one is NaN).
 pub fn ulps(a: f32, b: f32) -> u64 {
     if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
     }
     let key = |x: f32| {
         let b = x.to_bits() as i64;
@@ -343,7 +386,9 @@ mod tests {
         assert_eq!(Lanes::parse("0-3,31").unwrap(), Lanes(0x8000_000f));
         assert_eq!(lanes_text("5", "p").unwrap(), Lanes(1 << 5));
         assert_eq!(Lanes::range(0, 31).unwrap(), Lanes::ALL);
-        for bad in ["32", "3-1", "x", "1-40", "", "+1", "00-01", "01", " 1-", "-1"] {
+        for bad in [
+            "32", "3-1", "x", "1-40", "", "+1", "00-01", "01", " 1-", "-1",
+        ] {
             assert!(Lanes::parse(bad).is_err(), "{bad}");
         }
         for bad in ["32", "-1", "1.0", "true", "\"+1\"", "\"00-01\""] {
@@ -377,11 +422,26 @@ mod tests {
         assert_eq!(v("-1").unwrap(), RegValue::Bits(u32::MAX));
         assert_eq!(v("\"0x3f800000\"").unwrap(), RegValue::Bits(0x3f80_0000));
         assert_eq!(v("\"tex\"").unwrap(), RegValue::Bits(0x0010_0002));
-        for bad in ["4294967296", "-2147483649", "18446744073709551616", "1e39", "\"0x+ff\"", "\"0x\"", "\"0x123456789\"", "\"nope\"", "[1]", "true", "null"] {
+        for bad in [
+            "4294967296",
+            "-2147483649",
+            "18446744073709551616",
+            "1e39",
+            "\"0x+ff\"",
+            "\"0x\"",
+            "\"0x123456789\"",
+            "\"nope\"",
+            "[1]",
+            "true",
+            "null",
+        ] {
             let e = v(bad).unwrap_err();
             assert_eq!(e.path, "p", "{bad}");
         }
-        assert!(v("\"nope\"").unwrap_err().message.contains("\"0x3f800000\""));
+        assert!(v("\"nope\"")
+            .unwrap_err()
+            .message
+            .contains("\"0x3f800000\""));
     }
 
     #[test]
@@ -399,7 +459,10 @@ mod tests {
         assert!(Tolerance::new(-1e-6, 0).is_err());
         assert!(Tolerance::new(f64::NAN, 0).is_err());
         assert!(serde_json::from_str::<Tolerance>(r#"{"abs": -0.5}"#).is_err());
-        assert_eq!(serde_json::from_str::<Tolerance>(r#"{"ulps": 2}"#).unwrap(), Tolerance::ulps(2));
+        assert_eq!(
+            serde_json::from_str::<Tolerance>(r#"{"ulps": 2}"#).unwrap(),
+            Tolerance::ulps(2)
+        );
     }
 
     #[test]

@@ -11,7 +11,11 @@ fn the_example_runs_and_passes() {
     let outcome = run(&load(EXAMPLE).expect("example loads"));
     assert_eq!(outcome.failed, 0, "{:?}", outcome.lines);
     assert_eq!(outcome.passed, 32);
-    assert!(outcome.lines.last().unwrap().contains("32 passed, 0 failed"));
+    assert!(outcome
+        .lines
+        .last()
+        .unwrap()
+        .contains("32 passed, 0 failed"));
 }
 
 /// The example with `from` replaced by `to` fails at `path`, with `why` in the message.
@@ -30,21 +34,66 @@ fn refused(from: &str, to: &str, path: &str, why: &str) {
 #[test]
 fn lax_register_names_and_values_are_refused() {
     refused("\"R21\": 0.5", "\"R+5\": 0.5", "lanes[0].R+5", "R0..R254");
-    refused("\"R21\": 0.5", "\"R021\": 0.5", "lanes[0].R021", "leading zero");
-    refused("\"UR4\": \"albedo\"", "\"UR04\": \"albedo\"", "uniform.UR04", "UR0..UR254");
+    refused(
+        "\"R21\": 0.5",
+        "\"R021\": 0.5",
+        "lanes[0].R021",
+        "leading zero",
+    );
+    refused(
+        "\"UR4\": \"albedo\"",
+        "\"UR04\": \"albedo\"",
+        "uniform.UR04",
+        "UR0..UR254",
+    );
     refused("\"R21\": 0.5", "\"P+1\": true", "lanes[0].P+1", "P0..P6");
-    refused("\"R24\": \"0x0000003f\"", "\"R24\": \"0x+ff\"", "lanes[1].R24", "hex digits");
-    refused("\"lanes\": \"16-31\", \"R24\"", "\"lanes\": \"+1\", \"R24\"", "lanes[1].lanes", "\"all\"");
-    refused("\"lanes\": \"16-31\", \"R24\"", "\"lanes\": \"00-01\", \"R24\"", "lanes[1].lanes", "\"all\"");
-    refused("\"R21\": 0.5", "\"R21\": 18446744073709551616", "lanes[0].R21", "does not fit in 32 bits");
+    refused(
+        "\"R24\": \"0x0000003f\"",
+        "\"R24\": \"0x+ff\"",
+        "lanes[1].R24",
+        "hex digits",
+    );
+    refused(
+        "\"lanes\": \"16-31\", \"R24\"",
+        "\"lanes\": \"+1\", \"R24\"",
+        "lanes[1].lanes",
+        "\"all\"",
+    );
+    refused(
+        "\"lanes\": \"16-31\", \"R24\"",
+        "\"lanes\": \"00-01\", \"R24\"",
+        "lanes[1].lanes",
+        "\"all\"",
+    );
+    refused(
+        "\"R21\": 0.5",
+        "\"R21\": 18446744073709551616",
+        "lanes[0].R21",
+        "does not fit in 32 bits",
+    );
     refused("\"R21\": 0.5", "\"R21\": 1e39", "lanes[0].R21", "f32 range");
-    refused("\"R21\": 0.5", "\"R21\": [1]", "lanes[0].R21", "\"0x3f800000\"");
+    refused(
+        "\"R21\": 0.5",
+        "\"R21\": [1]",
+        "lanes[0].R21",
+        "\"0x3f800000\"",
+    );
 }
 
 #[test]
 fn duplicate_keys_are_refused() {
-    refused("\"R21\": 0.5", "\"R21\": 0.5, \"R21\": 0.25", "lanes[0]", "`R21` is given twice");
-    refused("\"UR4\": \"albedo\"", "\"UR4\": \"albedo\", \"UR4\": 0", "uniform", "`UR4` is given twice");
+    refused(
+        "\"R21\": 0.5",
+        "\"R21\": 0.5, \"R21\": 0.25",
+        "lanes[0]",
+        "`R21` is given twice",
+    );
+    refused(
+        "\"UR4\": \"albedo\"",
+        "\"UR4\": \"albedo\", \"UR4\": 0",
+        "uniform",
+        "`UR4` is given twice",
+    );
     refused(
         "\"albedo\": {\"texture\": 0, \"sampler\": 0}",
         "\"albedo\": {\"texture\": 0, \"sampler\": 0}, \"albedo\": {\"texture\": 1, \"sampler\": 0}",
@@ -56,7 +105,12 @@ fn duplicate_keys_are_refused() {
 #[test]
 fn handle_names_that_look_like_values_are_refused() {
     for name in ["inf", "0x5", "nan", "7"] {
-        refused("\"albedo\": {", &format!("\"{name}\": {{"), &format!("handles.{name}"), "cannot name a handle");
+        refused(
+            "\"albedo\": {",
+            &format!("\"{name}\": {{"),
+            &format!("handles.{name}"),
+            "cannot name a handle",
+        );
     }
 }
 
@@ -77,13 +131,22 @@ fn lax_textures_samplers_and_tolerances_are_refused() {
         "samplers[0].border",
         "`words` and `float`",
     );
-    refused("\"tolerance\": {\"ulps\": 1}", "\"tolerance\": {\"abs\": -0.001}", "expect.tolerance", ">= 0");
+    refused(
+        "\"tolerance\": {\"ulps\": 1}",
+        "\"tolerance\": {\"abs\": -0.001}",
+        "expect.tolerance",
+        ">= 0",
+    );
 }
 
 #[test]
 fn precision_fraction_bits_are_checked_at_load() {
     for bits in [21, 255] {
-        let text = EXAMPLE.replacen("\"textures\"", &format!("\"config\": {{\"precision\": {{\"fraction_bits\": {bits}}}}}, \"textures\""), 1);
+        let text = EXAMPLE.replacen(
+            "\"textures\"",
+            &format!("\"config\": {{\"precision\": {{\"fraction_bits\": {bits}}}}}, \"textures\""),
+            1,
+        );
         let e = load(&text).unwrap_err();
         assert_eq!(e.path, "config.precision.fraction_bits", "{e}");
         assert!(e.message.contains("0..=20"), "{e}");
@@ -108,13 +171,21 @@ fn more_samplers_than_a_handle_reaches_are_refused() {
 fn text_after_the_document_is_refused() {
     for tail in ["x", "{}"] {
         let e = load(&format!("{EXAMPLE}\n{tail}")).unwrap_err();
-        assert!(e.message.contains("line") && e.message.contains("column"), "{e}");
+        assert!(
+            e.message.contains("line") && e.message.contains("column"),
+            "{e}"
+        );
     }
 }
 
 #[test]
 fn wrong_length_words_are_refused_as_such() {
-    refused("\"TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;\"", "\"0x081e9f0a20ff041814087f63\"", "instruction", "wrong length");
+    refused(
+        "\"TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;\"",
+        "\"0x081e9f0a20ff041814087f63\"",
+        "instruction",
+        "wrong length",
+    );
 }
 
 /// Register decimals are rounded once, to f32: a decimal just above the midpoint of two
@@ -142,7 +213,11 @@ fn a_layer_register_holding_a_float_is_warned_about() {
     let s = load(text).unwrap();
     let w = tld4_scenario::warnings(&s);
     assert_eq!(w.len(), 1, "{w:?}");
-    assert!(w[0].contains("R20") && w[0].contains("lanes 4-5") && w[0].contains("0x40000000"), "{}", w[0]);
+    assert!(
+        w[0].contains("R20") && w[0].contains("lanes 4-5") && w[0].contains("0x40000000"),
+        "{}",
+        w[0]
+    );
     let ok = load(&text.replace(", {\"lanes\": \"4-5\", \"R20\": 2.0}", "")).unwrap();
     assert!(tld4_scenario::warnings(&ok).is_empty());
 }
@@ -151,7 +226,9 @@ fn a_layer_register_holding_a_float_is_warned_about() {
 fn the_builder_and_the_loader_make_the_same_model() {
     let json = load(EXAMPLE).unwrap();
     let mut b = Scenario::builder();
-    let texels = [0, 10, 20, 255, 51, 61, 71, 255, 102, 112, 122, 255, 255, 205, 195, 255];
+    let texels = [
+        0, 10, 20, 255, 51, 61, 71, 255, 102, 112, 122, 255, 255, 205, 195, 255,
+    ];
     let desc = tld4_textures::TextureDesc {
         kind: tld4_textures::TextureKind::Tex2D,
         format: tld4_textures::Format::Rgba8Unorm,
@@ -159,11 +236,21 @@ fn the_builder_and_the_loader_make_the_same_model() {
         height: 2,
         layers: 1,
     };
-    let t = b.texture(tld4_textures::Texture::from_fields(desc, &texels).unwrap()).unwrap();
+    let t = b
+        .texture(tld4_textures::Texture::from_fields(desc, &texels).unwrap())
+        .unwrap();
     let smp = b.sampler(tld4_textures::Sampler::default()).unwrap();
     let h = b.handle("albedo", t, smp).unwrap();
-    b.instruction("TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;").unwrap().uniform(4, h).unwrap();
-    b.reg(Lanes::ALL, 20, 0.5f32).unwrap().reg(Lanes::ALL, 21, 0.5f32).unwrap().reg(Lanes::ALL, 24, 0u32).unwrap();
+    b.instruction("TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;")
+        .unwrap()
+        .uniform(4, h)
+        .unwrap();
+    b.reg(Lanes::ALL, 20, 0.5f32)
+        .unwrap()
+        .reg(Lanes::ALL, 21, 0.5f32)
+        .unwrap()
+        .reg(Lanes::ALL, 24, 0u32)
+        .unwrap();
     b.reg(Lanes::range(16, 31).unwrap(), 24, 0x3fu32).unwrap();
     let built = b.build().unwrap();
     assert_eq!(built.word, json.word);

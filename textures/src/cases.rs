@@ -177,13 +177,19 @@ impl<'de> Deserialize<'de> for BorderSpec {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<BorderSpec, E> {
                 NamedBorder::deserialize(de::value::StrDeserializer::<E>::new(v))
                     .map(BorderSpec::Named)
-                    .map_err(|_| E::custom(format!("`{v}` is not a border colour; expected {BORDER_FORMS}")))
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "`{v}` is not a border colour; expected {BORDER_FORMS}"
+                        ))
+                    })
             }
             fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<BorderSpec, A::Error> {
                 let mut out: Option<(String, BorderSpec)> = None;
                 while let Some(key) = map.next_key::<String>()? {
                     let value = match key.as_str() {
-                        "words" => BorderSpec::Words { words: map.next_value()? },
+                        "words" => BorderSpec::Words {
+                            words: map.next_value()?,
+                        },
                         "float" => {
                             let nums: [Num; 4] = map.next_value()?;
                             let mut float = [0.0f32; 4];
@@ -192,7 +198,9 @@ impl<'de> Deserialize<'de> for BorderSpec {
                             }
                             BorderSpec::Float { float }
                         }
-                        "int" => BorderSpec::Int { int: map.next_value()? },
+                        "int" => BorderSpec::Int {
+                            int: map.next_value()?,
+                        },
                         other => {
                             return Err(de::Error::custom(format!(
                                 "unknown border key `{other}`; expected {BORDER_FORMS}"
@@ -303,14 +311,23 @@ impl<'de> Deserialize<'de> for PrecisionSpec {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<PrecisionSpec, E> {
                 PrecisionName::deserialize(de::value::StrDeserializer::<E>::new(v))
                     .map(PrecisionSpec::Named)
-                    .map_err(|_| E::custom(format!("`{v}` is not a precision; expected {PRECISION_FORMS}")))
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "`{v}` is not a precision; expected {PRECISION_FORMS}"
+                        ))
+                    })
             }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<PrecisionSpec, A::Error> {
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<PrecisionSpec, A::Error> {
                 let mut bits: Option<u8> = None;
                 let mut rounding: Option<Rounding> = None;
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
-                        "fraction_bits" if bits.is_none() => bits = Some(map.next_value::<FractionBits>()?.0),
+                        "fraction_bits" if bits.is_none() => {
+                            bits = Some(map.next_value::<FractionBits>()?.0)
+                        }
                         "rounding" if rounding.is_none() => rounding = Some(map.next_value()?),
                         "fraction_bits" | "rounding" => {
                             return Err(de::Error::custom(format!("duplicate key `{key}`")))
@@ -323,9 +340,14 @@ impl<'de> Deserialize<'de> for PrecisionSpec {
                     }
                 }
                 let fraction_bits = bits.ok_or_else(|| {
-                    de::Error::custom(format!("missing `fraction_bits`; expected {PRECISION_FORMS}"))
+                    de::Error::custom(format!(
+                        "missing `fraction_bits`; expected {PRECISION_FORMS}"
+                    ))
                 })?;
-                Ok(PrecisionSpec::Fixed { fraction_bits, rounding: rounding.unwrap_or_default() })
+                Ok(PrecisionSpec::Fixed {
+                    fraction_bits,
+                    rounding: rounding.unwrap_or_default(),
+                })
             }
         }
         d.deserialize_any(V)
@@ -423,7 +445,11 @@ fn decimal_f64(text: &str) -> Option<f64> {
         f64::from_bits((if x >= 0.0 { b + toward } else { b - toward }) as u64)
     };
     let n = if d == 0.0 { f as f64 } else { step(d) };
-    Some(if (n as f32).to_bits() == f.to_bits() { n } else { f as f64 })
+    Some(if (n as f32).to_bits() == f.to_bits() {
+        n
+    } else {
+        f as f64
+    })
 }
 
 impl Num {
@@ -433,14 +459,21 @@ impl Num {
     pub fn from_json_text(text: &str) -> Result<Num, String> {
         let t = text.trim();
         if let Some(inner) = t.strip_prefix('"') {
-            let s: String = serde_json::from_str(t).map_err(|_| format!("`{inner}`: expected {NUM_FORMS}"))?;
+            let s: String =
+                serde_json::from_str(t).map_err(|_| format!("`{inner}`: expected {NUM_FORMS}"))?;
             return match s.as_str() {
                 "NaN" | "nan" => Ok(Num::Float(f64::NAN)),
                 "inf" | "+inf" | "Infinity" | "infinity" => Ok(Num::Float(f64::INFINITY)),
                 "-inf" | "-Infinity" | "-infinity" => Ok(Num::Float(f64::NEG_INFINITY)),
                 _ => match s.strip_prefix("0x") {
-                    Some(h) if !h.is_empty() && h.len() <= 8 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
-                        Ok(Num::Bits(u32::from_str_radix(h, 16).map_err(|e| e.to_string())?))
+                    Some(h)
+                        if !h.is_empty()
+                            && h.len() <= 8
+                            && h.bytes().all(|b| b.is_ascii_hexdigit()) =>
+                    {
+                        Ok(Num::Bits(
+                            u32::from_str_radix(h, 16).map_err(|e| e.to_string())?,
+                        ))
                     }
                     _ => Err(format!("`{s}` is not a number; expected {NUM_FORMS}")),
                 },
@@ -451,9 +484,9 @@ impl Num {
             return Err(format!("`{t}` is not a number; expected {NUM_FORMS}"));
         }
         if t.contains(['.', 'e', 'E']) {
-            return decimal_f64(t)
-                .map(Num::Float)
-                .ok_or_else(|| format!("{t} is outside the f32 range (magnitude at most 3.4028235e38)"));
+            return decimal_f64(t).map(Num::Float).ok_or_else(|| {
+                format!("{t} is outside the f32 range (magnitude at most 3.4028235e38)")
+            });
         }
         t.parse::<i64>()
             .map(Num::Int)
@@ -566,10 +599,11 @@ fn err(path: impl Into<String>, message: impl fmt::Display) -> CaseError {
 /// Parse a cases file; structural errors name their JSON path.
 pub fn parse(text: &str) -> Result<CasesFile, CaseError> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    let file: CasesFile =
-        serde_path_to_error::deserialize(&mut *de).map_err(|e| err(e.path().to_string(), e.inner()))?;
+    let file: CasesFile = serde_path_to_error::deserialize(&mut *de)
+        .map_err(|e| err(e.path().to_string(), e.inner()))?;
     // Text after the document is an error (with its line and column), not ignored.
-    de.end().map_err(|e| err("", format!("after the document: {e}")))?;
+    de.end()
+        .map_err(|e| err("", format!("after the document: {e}")))?;
     Ok(file)
 }
 
@@ -594,7 +628,10 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
         .map_or(Precision::default(), |p| p.precision());
     if let Precision::Fixed { fraction_bits, .. } = precision {
         if fraction_bits > MAX_FRACTION_BITS {
-            return Err(err(at("precision.fraction_bits"), format!("must be 0..={MAX_FRACTION_BITS}")));
+            return Err(err(
+                at("precision.fraction_bits"),
+                format!("must be 0..={MAX_FRACTION_BITS}"),
+            ));
         }
     }
     Ok(PreparedCase {
@@ -704,7 +741,10 @@ fn texel_field(f: Format, i: usize, v: Num) -> Result<u32, String> {
     if let Num::Bits(b) = v {
         // Raw bits: the field's own bit pattern, which must fit its width.
         if bits < 32 && b >> bits != 0 {
-            return Err(format!("{v} does not fit the {bits}-bit field of {}", f.name()));
+            return Err(format!(
+                "{v} does not fit the {bits}-bit field of {}",
+                f.name()
+            ));
         }
         return Ok(b);
     }
