@@ -3,6 +3,7 @@
 //! >= 120 M lane gathers/s for RGBA8 2D clamp-to-edge; >= 90 M/s for D32 cube-array DC.
 
 use std::hint::black_box;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -17,31 +18,56 @@ use tld4_textures::{
 
 use crate::CmdResult;
 
+/// Most runs of a measurement (each run takes about 0.1-0.3 s at scale 1).
+pub const MAX_RUNS: usize = 1000;
+/// The scale range: 1/1000 to 100 times the default work (at 100, 100 x 2^20 words of 16
+/// bytes: 1.6 GiB, the most a run allocates).
+pub const SCALE_RANGE: (f64, f64) = (0.001, 100.0);
+
 /// Arguments of `tld4 bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Runs of each measurement (the median is reported).
-    #[arg(long, default_value_t = 7)]
+    /// Runs of each measurement, 1..=1000 (the median is reported).
+    #[arg(long, default_value_t = 7, value_parser = parse_runs)]
     pub runs: usize,
-    /// Scale of each run (1 = about 0.1-0.3 s a run).
-    #[arg(long, default_value_t = 1.0)]
+    /// Scale of each run, 0.001..=100 (1 = about 0.1-0.3 s a run).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_scale)]
     pub scale: f64,
-    /// Only the measurements whose name contains this text (e.g. `decode`, `RGBA8`).
+    /// Only the measurements whose printed name contains this text (e.g. `decode`,
+    /// `execute`, `RGBA8`).
     #[arg(long)]
     pub only: Option<String>,
+}
+
+fn parse_runs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_RUNS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}`: expected a whole number of runs 1..={MAX_RUNS}"
+        )),
+    }
+}
+
+fn parse_scale(s: &str) -> Result<f64, String> {
+    let (lo, hi) = SCALE_RANGE;
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
+        _ => Err(format!("`{s}`: expected a scale {lo}..={hi}")),
+    }
 }
 
 /// Times `f` (which performs `work` units) `runs` times; returns the median units per second.
 fn median_rate(runs: usize, work: u64, mut f: impl FnMut()) -> f64 {
     f(); // warm-up
-    let mut rates: Vec<f64> = (0..runs.max(1))
+    let mut rates: Vec<f64> = (0..runs)
         .map(|_| {
             let t = Instant::now();
             f();
             work as f64 / t.elapsed().as_secs_f64()
         })
         .collect();
-    rates.sort_by(|a, b| a.partial_cmp(b).expect("finite rates"));
+    // A run too short for the clock gives an infinite rate: total_cmp orders it, no panic.
+    rates.sort_by(|a, b| a.total_cmp(b));
     rates[rates.len() / 2]
 }
 
@@ -161,13 +187,40 @@ fn workloads() -> Vec<Workload> {
     ]
 }
 
+/// The printed name of the decode measurement.
+const DECODE: &str = "decode";
+/// The printed name of the disassembly measurement.
+const DISASSEMBLY: &str = "disassembly (text)";
+
+/// The printed name of an execution measurement.
+fn execute_name(w: &Workload) -> String {
+    format!("execute: {}", w.name)
+}
+
 pub fn bench(args: &BenchArgs) -> CmdResult {
     let runs = args.runs;
-    let n = ((1 << 20) as f64 * args.scale).max(1024.0) as usize;
+    let workloads = workloads();
+    let mut names = vec![DECODE.to_string(), DISASSEMBLY.to_string()];
+    names.extend(workloads.iter().map(execute_name));
     let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
-    println!("tld4 bench: median of {runs} runs, one thread\n");
+    if let Some(o) = &args.only {
+        if !names.iter().any(|n| wanted(n)) {
+            return Err(format!(
+                "--only `{o}` matches no measurement; the measurements are: {}",
+                names.join("; ")
+            )
+            .into());
+        }
+    }
+    let n = ((1 << 20) as f64 * args.scale).max(1024.0) as usize;
+    let mut out = crate::output::out();
+    writeln!(
+        out,
+        "tld4 bench: median of {runs} run{}, one thread\n",
+        if runs == 1 { "" } else { "s" }
+    )?;
     let ws = words(n);
-    if wanted("decode") {
+    if wanted(DECODE) {
         let rate = median_rate(runs, (ws.len() * 16) as u64, || {
             for _ in 0..16 {
                 for &w in &ws {
@@ -175,13 +228,14 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
                 }
             }
         });
-        println!(
-            "{:<44} {:>10.1} M words/s   (target 200)",
-            "decode",
+        writeln!(
+            out,
+            "{DECODE:<44} {:>10.1} M words/s   (target 200)",
             rate / 1e6
-        );
+        )?;
+        out.flush()?;
     }
-    if wanted("disassembly") {
+    if wanted(DISASSEMBLY) {
         let decoded: Vec<_> = ws
             .iter()
             .map(|&w| decode(w).expect("legal by construction"))
@@ -194,26 +248,29 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
                 black_box(&text);
             }
         });
-        println!(
-            "{:<44} {:>10.1} M words/s   (target 12)",
-            "disassembly (text)",
+        writeln!(
+            out,
+            "{DISASSEMBLY:<44} {:>10.1} M words/s   (target 12)",
             rate / 1e6
-        );
+        )?;
+        out.flush()?;
     }
     let warps = ((20_000.0 * args.scale) as usize).max(100);
-    for w in workloads().into_iter().filter(|w| wanted(w.name)) {
+    for w in workloads.into_iter().filter(|w| wanted(&execute_name(w))) {
         let mut warp = w.warp.clone();
         let rate = median_rate(runs, warps as u64, || {
             for _ in 0..warps {
                 let _ = black_box(w.exec.execute(&mut warp, &w.pool));
             }
         });
-        println!(
+        writeln!(
+            out,
             "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s",
-            format!("execute: {}", w.name),
+            execute_name(&w),
             rate / 1e6,
             rate * WARP_SIZE as f64 / 1e6
-        );
+        )?;
+        out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! `tld4 demo`: runs the six seed variants and every modifier on a built-in texture set,
 //! checking every lane against the plain Vulkan-formula `reference` module of textures/.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use rand::{Rng, SeedableRng};
@@ -632,20 +633,27 @@ pub fn demo() -> CmdResult {
     let f = fixture();
     let rows = rows(&f);
     let missing = coverage(&rows);
-    println!(
+    let mut out = crate::output::out();
+    writeln!(
+        out,
         "tld4 demo: every row runs one TLD4 for a warp of 32 lanes and checks each lane against"
-    );
-    println!("the Vulkan-formula reference (textures/src/reference.rs).\n");
-    println!(
+    )?;
+    writeln!(
+        out,
+        "the Vulkan-formula reference (textures/src/reference.rs).\n"
+    )?;
+    writeln!(
+        out,
         "{:<6} {:<46} {:<52} {:>5} {:>6}",
         "form", "variant", "instruction", "lanes", "passed"
-    );
+    )?;
     let mut all_ok = missing.is_empty();
     for (k, row) in rows.iter().enumerate() {
         let r = run_row(&f, row, 1000 + k as u64);
         let ok = r.error.is_none() && r.passed == r.lanes && r.lanes > 0;
         all_ok &= ok;
-        println!(
+        writeln!(
+            out,
             "{:<6} {:<46} {:<52} {:>5} {:>6}{}",
             r.form,
             row.variant,
@@ -653,18 +661,23 @@ pub fn demo() -> CmdResult {
             r.lanes,
             r.passed,
             if ok { "" } else { "  FAIL" }
-        );
+        )?;
         if let Some(e) = r.error {
-            println!("       {e}");
+            writeln!(out, "       {e}")?;
         }
     }
     if !missing.is_empty() {
-        println!("\nnot covered: {}", missing.join(", "));
+        writeln!(out, "\nnot covered: {}", missing.join(", "))?;
     }
-    println!("\n{}", if all_ok { "all rows passed" } else { "FAILED" });
+    writeln!(
+        out,
+        "\n{}",
+        if all_ok { "all rows passed" } else { "FAILED" }
+    )?;
+    out.flush()?;
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(crate::EXIT_CHECK_FAILED)
     })
 }

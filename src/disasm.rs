@@ -1,7 +1,7 @@
 //! `tld4 disasm` and `tld4 asm`.
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tld4_decoder::{decode, parse, Tld4};
@@ -12,9 +12,10 @@ use crate::CmdResult;
 /// `tld4 disasm`: words to nvdisasm's text.
 #[derive(clap::Args, Debug)]
 pub struct DisasmArgs {
-    /// A text file of words (one per line); standard input without it.
+    /// A text file of words (one per line), or - for standard input (the default).
     pub file: Option<PathBuf>,
-    /// Read FILE as raw little-endian 16-byte words, as `nvdisasm -b SM100` does.
+    /// Read FILE (or - for standard input) as raw little-endian 16-byte words, as
+    /// `nvdisasm -b SM100` does.
     #[arg(long, value_name = "FILE", conflicts_with = "file")]
     pub binary: Option<PathBuf>,
     /// After each instruction, a table of every field: name, bits, raw value, meaning.
@@ -25,20 +26,15 @@ pub struct DisasmArgs {
 /// `tld4 asm`: nvdisasm's text to words.
 #[derive(clap::Args, Debug)]
 pub struct AsmArgs {
-    /// A text file of instructions (one per line); standard input without it.
+    /// A text file of instructions (one per line), or - for standard input (the default).
     pub file: Option<PathBuf>,
 }
 
-/// Reads a file, or standard input for `None`.
+/// Reads a file, or standard input for `None` and `-`.
 pub fn read_input(file: &Option<PathBuf>) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(match file {
-        Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
-        None => {
-            let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s)?;
-            s
-        }
-    })
+    Ok(crate::output::read_text(
+        file.as_deref().unwrap_or(Path::new("-")),
+    )?)
 }
 
 /// Writes the field table of one instruction.
@@ -66,9 +62,9 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
     }
     let words: Vec<Result<(usize, u128), String>> = match &args.binary {
         Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let bytes = crate::output::read_bytes(p)?;
             parse_binary(&bytes)
-                .map_err(|e| format!("{}: {e}", p.display()))?
+                .map_err(|e| format!("{}: {e}", crate::output::name(p)))?
                 .into_iter()
                 .map(|w| Ok((0, w)))
                 .collect()
@@ -78,14 +74,15 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
             .map(|r| r.map_err(|e| e.to_string()))
             .collect(),
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut bad_input = false;
+    let mut out = crate::output::out();
+    let (mut bad_lines, mut refused) = (0usize, 0usize);
     let mut text = String::with_capacity(96);
+    // One output line per input word, so listings stay aligned; what went wrong is also
+    // counted and told on standard error.
     for w in words {
         match w {
             Err(e) => {
-                bad_input = true;
+                bad_lines += 1;
                 writeln!(out, "error: {e}")?;
             }
             Ok((_, word)) => match decode(word) {
@@ -97,22 +94,26 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
                         write_fields(&mut out, &insn)?;
                     }
                 }
-                Err(e) => writeln!(out, "error: {}: {e}", hex32(word))?,
+                Err(e) => {
+                    refused += 1;
+                    writeln!(out, "error: {}: {e}", hex32(word))?
+                }
             },
         }
     }
     out.flush()?;
-    Ok(if bad_input {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    if bad_lines + refused > 0 {
+        eprintln!(
+            "error: {bad_lines} line(s) of input are not words and nvdisasm refuses {refused} word(s) (their `error:` lines are in the listing)"
+        );
+        return Ok(ExitCode::from(crate::EXIT_BAD_INPUT));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn asm(args: &AsmArgs) -> CmdResult {
     let input = read_input(&args.file)?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = crate::output::out();
     let mut failed = false;
     for (i, raw) in input.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("");
@@ -130,7 +131,7 @@ pub fn asm(args: &AsmArgs) -> CmdResult {
     }
     out.flush()?;
     Ok(if failed {
-        ExitCode::FAILURE
+        ExitCode::from(crate::EXIT_BAD_INPUT)
     } else {
         ExitCode::SUCCESS
     })

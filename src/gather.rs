@@ -7,7 +7,7 @@
 //! Bad input is an error naming its JSON path (`cases[3].queries[7].offset`), never a panic.
 
 use std::error::Error;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -26,23 +26,15 @@ pub struct GatherArgs {
 
 /// Run `tld4 gather`, printing to standard output.
 pub fn run(args: &GatherArgs) -> Result<ExitCode, Box<dyn Error>> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    run_to(args, &mut out)
+    let mut out = crate::output::out();
+    let code = run_to(args, &mut out)?;
+    out.flush()?;
+    Ok(code)
 }
 
 /// Run `tld4 gather`, printing to `out`.
 pub fn run_to(args: &GatherArgs, out: &mut dyn Write) -> Result<ExitCode, Box<dyn Error>> {
-    let text = if args.cases.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        s
-    } else {
-        std::fs::read_to_string(&args.cases)
-            .map_err(|e| format!("reading {}: {e}", args.cases.display()))?
-    };
+    let text = crate::output::read_text(&args.cases)?;
     if args.check {
         let report = cases::check(&text)?;
         for m in &report.mismatches {
@@ -62,7 +54,7 @@ pub fn run_to(args: &GatherArgs, out: &mut dyn Write) -> Result<ExitCode, Box<dy
         Ok(if report.mismatches.is_empty() {
             ExitCode::SUCCESS
         } else {
-            ExitCode::from(1)
+            ExitCode::from(crate::EXIT_CHECK_FAILED)
         })
     } else {
         out.write_all(cases::run(&text)?.as_bytes())?;

@@ -1,18 +1,33 @@
 //! `tld4`: a bit-accurate model of NVIDIA's SM100 TLD4 texture gather.
+//!
+//! Exit codes, for every command (the README's "Exit codes"): 0 success, 1 a check failed,
+//! 2 bad input or refused words; diagnostics go to standard error.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod output;
+
+/// `print!` through [`output::print_or_exit`]: a closed standard output exits quietly
+/// instead of panicking (for code not yet writing through [`output::out`]).
+macro_rules! print {
+    ($($t:tt)*) => { $crate::output::print_or_exit(format_args!($($t)*)) };
+}
 mod bench;
 mod demo;
 mod disasm;
 mod explain;
 mod gather;
 mod scan;
-mod scenario;
 mod words;
+
+/// Exit code: a check failed.
+pub const EXIT_CHECK_FAILED: u8 = 1;
+/// Exit code: bad input, or words refused.
+pub const EXIT_BAD_INPUT: u8 = 2;
 
 /// What a subcommand returns: its exit code, or an error to print.
 pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;
@@ -21,7 +36,8 @@ pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;
 #[command(
     name = "tld4",
     version,
-    about = "A bit-accurate model of NVIDIA's SM100 TLD4 texture gather"
+    about = "A bit-accurate model of NVIDIA's SM100 TLD4 texture gather",
+    after_help = "Exit codes: 0 success, 1 a check failed, 2 bad input or refused words. A file argument of - reads standard input."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -53,20 +69,25 @@ enum Command {
 /// Arguments of `tld4 run`.
 #[derive(clap::Args, Debug)]
 struct RunArgs {
-    /// The scenario file (JSON).
+    /// The scenario file (JSON), or - for standard input.
     scenario: PathBuf,
 }
 
 fn run(args: &RunArgs) -> CmdResult {
-    let text = std::fs::read_to_string(&args.scenario)
-        .map_err(|e| format!("{}: {e}", args.scenario.display()))?;
-    let s = scenario::load(&text).map_err(|e| format!("{}: {e}", args.scenario.display()))?;
-    let outcome = scenario::run(s);
-    for line in &outcome.lines {
-        println!("{line}");
+    let text = output::read_text(&args.scenario)?;
+    let s =
+        tld4_scenario::load(&text).map_err(|e| format!("{}: {e}", output::name(&args.scenario)))?;
+    for w in tld4_scenario::warnings(&s) {
+        eprintln!("{}: {w}", output::name(&args.scenario));
     }
+    let outcome = tld4_scenario::run(&s);
+    let mut out = output::out();
+    for line in &outcome.lines {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
     Ok(if outcome.failed > 0 {
-        ExitCode::FAILURE
+        ExitCode::from(EXIT_CHECK_FAILED)
     } else {
         ExitCode::SUCCESS
     })
@@ -86,9 +107,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader closed standard output: stop quietly.
+        Err(e) if output::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_BAD_INPUT)
         }
     }
 }

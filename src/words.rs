@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use tld4_decoder::{parse_half, parse_word};
+
 /// A line of input that is not a word, with its 1-based line number.
 #[derive(Debug)]
 pub struct BadLine {
@@ -15,21 +17,7 @@ impl fmt::Display for BadLine {
     }
 }
 
-/// Parses a hex number of at most `digits` digits, with or without `0x`.
-fn hex(s: &str, digits: usize) -> Result<u128, String> {
-    let h = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("0X"))
-        .unwrap_or(s);
-    if h.is_empty() || h.len() > digits || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!(
-            "`{s}` is not a hexadecimal number of at most {digits} digits"
-        ));
-    }
-    u128::from_str_radix(h, 16).map_err(|e| format!("`{s}`: {e}"))
-}
-
-/// The `/* 0x... */` comments of a line (as `nvdisasm -hex` prints them, low half first).
+/// The `/* 0x... */` halves of a line (as `nvdisasm -hex` prints them, low half first).
 fn hex_comments(line: &str) -> Result<Vec<u64>, String> {
     let mut out = Vec::new();
     let mut rest = line;
@@ -39,10 +27,10 @@ fn hex_comments(line: &str) -> Result<Vec<u64>, String> {
             .find("*/")
             .ok_or_else(|| "a `/*` comment is not closed".to_string())?;
         let inner = after[..end].trim();
-        // nvdisasm also writes the address as a comment (`/*0010*/`): only 0x-prefixed
-        // 16-digit halves count.
-        if inner.starts_with("0x") && inner.len() == 18 {
-            out.push(hex(inner, 16)? as u64);
+        // nvdisasm also writes the address as a comment (`/*0010*/`); a 0x comment is a half
+        // and must be one (16 hex digits), never skipped.
+        if inner.starts_with("0x") || inner.starts_with("0X") {
+            out.push(parse_half(inner).map_err(|e| e.to_string())?);
         }
         rest = &after[end + 2..];
     }
@@ -65,6 +53,10 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
         if line.contains("/*") {
             match hex_comments(line) {
                 Err(reason) => out.push(Err(BadLine { line: n, reason })),
+                Ok(halves) if halves.is_empty() && pending_low.is_none() => out.push(Err(BadLine {
+                    line: n,
+                    reason: format!("`{line}` holds no `/* 0x... */` half: expected 32 hex digits (high half first) or nvdisasm -hex's two `/* 0x... */` halves (an nvdisasm listing needs -hex)"),
+                })),
                 Ok(halves) => {
                     for half in halves {
                         match pending_low.take() {
@@ -84,11 +76,11 @@ pub fn parse_words(text: &str) -> Vec<Result<(usize, u128), BadLine>> {
                 reason: "a `/* 0x... */` low half without its high half".into(),
             }));
         }
-        match hex(line, 32) {
+        match parse_word(line) {
             Ok(w) => out.push(Ok((n, w))),
-            Err(reason) => out.push(Err(BadLine {
+            Err(e) => out.push(Err(BadLine {
                 line: n,
-                reason: format!("{reason}; expected 32 hex digits (high half first) or nvdisasm's two `/* 0x... */` halves"),
+                reason: format!("{e}; or nvdisasm -hex's two `/* 0x... */` halves"),
             })),
         }
     }
@@ -138,7 +130,9 @@ mod tests {
     #[test]
     fn names_the_line_of_bad_input() {
         let res = parse_words("0x1\nnot hex\n/* 0x30ff04ff1cc83d64 */\n");
-        assert_eq!(res[0].as_ref().unwrap(), &(1, 1));
+        let e = res[0].as_ref().unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("wrong length"), "{}", e.reason);
         let e = res[1].as_ref().unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.reason.contains("`not hex`"), "{}", e.reason);
@@ -147,6 +141,25 @@ mod tests {
             .pop()
             .unwrap()
             .is_err());
+    }
+
+    #[test]
+    fn a_listing_without_hex_is_an_error_not_nothing() {
+        let res = parse_words("/*0000*/ TLD4.R R10, R8, R4, UR4, 2D ;\n");
+        assert_eq!(res.len(), 1);
+        let e = res[0].as_ref().unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("-hex"), "{}", e.reason);
+    }
+
+    #[test]
+    fn a_malformed_half_is_blamed_on_its_own_line() {
+        let res = parse_words("/* 0x30ff04ff1cc83d6 */\n/* 0x000000000ce5ffc9 */\n");
+        let e = res[0].as_ref().unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("15 hex digits"), "{}", e.reason);
+        // The next line's half is then a lone low half, reported on its own line.
+        assert_eq!(res[1].as_ref().unwrap_err().line, 2);
     }
 
     #[test]

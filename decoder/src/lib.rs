@@ -31,6 +31,7 @@ mod opex;
 mod scheduling;
 mod text;
 mod values;
+mod word;
 
 pub use access::{
     destination_counts, Access, Location, OperandRole, OperandVector, OperandVectors, UsedRegister,
@@ -45,6 +46,7 @@ pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use scheduling::{BatchT, PmPred, Scheduling, Scoreboard, UschedInfo, WaitMask};
 pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
 pub use values::*;
+pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, WORD_DIGITS};
 
 /// Decodes a 128-bit word (`hi << 64 | lo`, as nvdisasm's two 64-bit halves) into a TLD4.
 ///

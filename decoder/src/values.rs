@@ -221,10 +221,33 @@ impl UReg {
 }
 
 /// A predicate register number, P0..P6; 7 is PT (always true, writes vanish).
+///
+/// Precondition: the number is 0..=7 (the predicate fields are 3 bits wide, nvdisasm bit
+/// fields). Build one from an untrusted number with [`Pred::new`], which refuses larger ones;
+/// a `Pred(8..)` built by hand is refused by [`crate::Tld4::try_encode`] (`TooWide`), never
+/// wrapped into another predicate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pred(pub u8);
 
 impl Pred {
+    /// The largest predicate number, PT.
+    pub const MAX: u8 = 7;
+
+    /// Predicate `n`, or `None` when `n` is above 7 (PT).
+    ///
+    /// ```
+    /// use tld4_decoder::Pred;
+    /// assert_eq!(Pred::new(3), Some(Pred(3)));
+    /// assert_eq!(Pred::new(200), None);
+    /// ```
+    pub const fn new(n: u8) -> Option<Pred> {
+        if n <= Self::MAX {
+            Some(Pred(n))
+        } else {
+            None
+        }
+    }
+
     /// PT, predicate 7.
     pub const PT: Pred = Pred(7);
     /// True for PT.

@@ -11,7 +11,7 @@ use tld4_emu::{
 use tld4_textures::trace::{self, GatherTrace};
 use tld4_textures::{GatherQuery, Handle, Precision, Sampler, Texture, ValueKind};
 
-use crate::scenario;
+use tld4_scenario as scenario;
 
 use super::instruction::{output_mode, reg};
 use super::path::path;

@@ -5,7 +5,7 @@ use std::path::Path;
 use tld4_textures::cases::PrecisionSpec;
 use tld4_textures::Precision;
 
-use crate::scenario;
+use tld4_scenario as scenario;
 
 /// The scenario with the command line's instruction in place of its own.
 pub(super) fn load_scenario(

@@ -86,13 +86,8 @@ pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
             }
         }
     } else {
-        let h = t
-            .strip_prefix("0x")
-            .or_else(|| t.strip_prefix("0X"))
-            .unwrap_or(t);
-        let is_hex = !h.is_empty() && h.len() <= 32 && h.bytes().all(|b| b.is_ascii_hexdigit());
-        if is_hex && (h.len() == 32 || h.len() < t.len()) {
-            Some(u128::from_str_radix(h, 16).map_err(|e| format!("`{t}`: {e}"))?)
+        if tld4_decoder::looks_like_word(t) {
+            Some(tld4_decoder::parse_word(t).map_err(|e| e.to_string())?)
         } else {
             None
         }

@@ -40,7 +40,11 @@
 use std::fmt;
 
 use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
+
+mod num;
+
+pub use num::Num;
 
 use crate::{
     AddressMode, BorderColor, CompareOp, Error, Format, GatherOp, GatherQuery, GatherResult,
@@ -140,8 +144,8 @@ pub struct SamplerSpec {
     pub seamless_cube: bool,
 }
 
-/// A border colour: a Vulkan name or custom words.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A border colour: a Vulkan name or custom words (exactly one of `words`, `float`, `int`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BorderSpec {
     /// One of Vulkan's six named colours.
@@ -161,6 +165,66 @@ pub enum BorderSpec {
         /// R, G, B, A.
         int: [i32; 4],
     },
+}
+
+/// The forms a border takes, for error messages.
+const BORDER_FORMS: &str = "a name (float_transparent_black, float_opaque_black, float_opaque_white, int_transparent_black, int_opaque_black, int_opaque_white), {\"words\": [4 u32]}, {\"float\": [4 numbers]} or {\"int\": [4 integers]}";
+
+impl<'de> Deserialize<'de> for BorderSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = BorderSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(BORDER_FORMS)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<BorderSpec, E> {
+                NamedBorder::deserialize(de::value::StrDeserializer::<E>::new(v))
+                    .map(BorderSpec::Named)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "`{v}` is not a border colour; expected {BORDER_FORMS}"
+                        ))
+                    })
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<BorderSpec, A::Error> {
+                let mut out: Option<(String, BorderSpec)> = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = match key.as_str() {
+                        "words" => BorderSpec::Words {
+                            words: map.next_value()?,
+                        },
+                        "float" => {
+                            let nums: [Num; 4] = map.next_value()?;
+                            let mut float = [0.0f32; 4];
+                            for (k, n) in nums.iter().enumerate() {
+                                float[k] = n.as_f32();
+                            }
+                            BorderSpec::Float { float }
+                        }
+                        "int" => BorderSpec::Int {
+                            int: map.next_value()?,
+                        },
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown border key `{other}`; expected {BORDER_FORMS}"
+                            )))
+                        }
+                    };
+                    if let Some((first, _)) = &out {
+                        return Err(de::Error::custom(format!(
+                            "a border has one of `words`, `float`, `int`; this one has `{first}` and `{key}`"
+                        )));
+                    }
+                    out = Some((key, value));
+                }
+                out.map(|(_, b)| b).ok_or_else(|| {
+                    de::Error::custom(format!("an empty border; expected {BORDER_FORMS}"))
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Default for BorderSpec {
@@ -201,8 +265,9 @@ impl BorderSpec {
     }
 }
 
-/// The precision key: `"exact"` or the fixed-point parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The precision key: `"exact"`, `"default"` or the fixed-point parameters
+/// (`fraction_bits` 0..=[`MAX_FRACTION_BITS`], checked when read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum PrecisionSpec {
     /// `"exact"`.
@@ -215,6 +280,82 @@ pub enum PrecisionSpec {
         #[serde(default)]
         rounding: Rounding,
     },
+}
+
+/// The most fractional bits a fixed-point precision model takes (the model's documented
+/// range, `tld4_textures::Precision`).
+pub const MAX_FRACTION_BITS: u8 = 20;
+
+const PRECISION_FORMS: &str =
+    "\"exact\", \"default\" or {\"fraction_bits\": 0..=20, \"rounding\": \"nearest_even\" | \"toward_zero\" | \"floor\"}";
+
+/// Fractional bits, checked to be 0..=[`MAX_FRACTION_BITS`] as they are read.
+struct FractionBits(u8);
+
+impl<'de> Deserialize<'de> for FractionBits {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = Num::deserialize(d)?;
+        match n.as_int() {
+            Some(b) if (0..=MAX_FRACTION_BITS as i64).contains(&b) => Ok(FractionBits(b as u8)),
+            _ => Err(de::Error::custom(format!(
+                "{n} fractional bits: expected an integer 0..={MAX_FRACTION_BITS}"
+            ))),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PrecisionSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PrecisionSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(PRECISION_FORMS)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<PrecisionSpec, E> {
+                PrecisionName::deserialize(de::value::StrDeserializer::<E>::new(v))
+                    .map(PrecisionSpec::Named)
+                    .map_err(|_| {
+                        E::custom(format!(
+                            "`{v}` is not a precision; expected {PRECISION_FORMS}"
+                        ))
+                    })
+            }
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<PrecisionSpec, A::Error> {
+                let mut bits: Option<u8> = None;
+                let mut rounding: Option<Rounding> = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "fraction_bits" if bits.is_none() => {
+                            bits = Some(map.next_value::<FractionBits>()?.0)
+                        }
+                        "rounding" if rounding.is_none() => rounding = Some(map.next_value()?),
+                        "fraction_bits" | "rounding" => {
+                            return Err(de::Error::custom(format!("duplicate key `{key}`")))
+                        }
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown precision key `{other}`; expected {PRECISION_FORMS}"
+                            )))
+                        }
+                    }
+                }
+                let fraction_bits = bits.ok_or_else(|| {
+                    de::Error::custom(format!(
+                        "missing `fraction_bits`; expected {PRECISION_FORMS}"
+                    ))
+                })?;
+                Ok(PrecisionSpec::Fixed {
+                    fraction_bits,
+                    rounding: rounding.unwrap_or_default(),
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// The named precision models.
@@ -267,102 +408,6 @@ pub struct QuerySpec {
     pub result: Option<Vec<Num>>,
 }
 
-/// A JSON number: an integer, or a float (non-finite floats travel as the strings "NaN",
-/// "inf" and "-inf").
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Num {
-    /// An integer.
-    Int(i64),
-    /// A float.
-    Float(f64),
-}
-
-impl Num {
-    /// As f64.
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Num::Int(i) => i as f64,
-            Num::Float(f) => f,
-        }
-    }
-
-    /// As an integer, if it is one.
-    pub fn as_int(self) -> Option<i64> {
-        match self {
-            Num::Int(i) => Some(i),
-            Num::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
-            Num::Float(_) => None,
-        }
-    }
-
-    /// An f32, printed as the shortest decimal that reads back to it.
-    pub fn from_f32(x: f32) -> Num {
-        if x.is_finite() {
-            // Rust prints the shortest round-trip decimal; the f64 nearest it prints the same way.
-            Num::Float(x.to_string().parse::<f64>().unwrap_or(x as f64))
-        } else {
-            Num::Float(x as f64)
-        }
-    }
-}
-
-impl fmt::Display for Num {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Num::Int(i) => write!(f, "{i}"),
-            Num::Float(x) if x.is_nan() => write!(f, "\"NaN\""),
-            Num::Float(x) if x.is_infinite() => {
-                write!(f, "\"{}inf\"", if *x < 0.0 { "-" } else { "" })
-            }
-            Num::Float(x) => write!(f, "{}", serde_json::Value::from(*x)),
-        }
-    }
-}
-
-impl Serialize for Num {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match *self {
-            Num::Int(i) => s.serialize_i64(i),
-            Num::Float(x) if x.is_nan() => s.serialize_str("NaN"),
-            Num::Float(x) if x == f64::INFINITY => s.serialize_str("inf"),
-            Num::Float(x) if x == f64::NEG_INFINITY => s.serialize_str("-inf"),
-            Num::Float(x) => s.serialize_f64(x),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Num {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Num;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number, or \"NaN\", \"inf\", \"-inf\"")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
-                Ok(Num::Int(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
-                i64::try_from(v)
-                    .map(Num::Int)
-                    .map_err(|_| E::custom(format!("{v} is too large")))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
-                Ok(Num::Float(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Num, E> {
-                match v {
-                    "NaN" | "nan" => Ok(Num::Float(f64::NAN)),
-                    "inf" | "+inf" | "Infinity" | "infinity" => Ok(Num::Float(f64::INFINITY)),
-                    "-inf" | "-Infinity" | "-infinity" => Ok(Num::Float(f64::NEG_INFINITY)),
-                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 /// An error in a cases file, with the JSON path it concerns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseError {
@@ -394,8 +439,11 @@ fn err(path: impl Into<String>, message: impl fmt::Display) -> CaseError {
 /// Parse a cases file; structural errors name their JSON path.
 pub fn parse(text: &str) -> Result<CasesFile, CaseError> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    let file: CasesFile =
-        serde_path_to_error::deserialize(de).map_err(|e| err(e.path().to_string(), e.inner()))?;
+    let file: CasesFile = serde_path_to_error::deserialize(&mut *de)
+        .map_err(|e| err(e.path().to_string(), e.inner()))?;
+    // Text after the document is an error (with its line and column), not ignored.
+    de.end()
+        .map_err(|e| err("", format!("after the document: {e}")))?;
     Ok(file)
 }
 
@@ -419,8 +467,11 @@ pub fn prepare(case: &Case, index: usize) -> Result<PreparedCase, CaseError> {
         .precision
         .map_or(Precision::default(), |p| p.precision());
     if let Precision::Fixed { fraction_bits, .. } = precision {
-        if fraction_bits > 20 {
-            return Err(err(at("precision.fraction_bits"), "must be 0..=20"));
+        if fraction_bits > MAX_FRACTION_BITS {
+            return Err(err(
+                at("precision.fraction_bits"),
+                format!("must be 0..={MAX_FRACTION_BITS}"),
+            ));
         }
     }
     Ok(PreparedCase {
@@ -473,20 +524,32 @@ pub fn build_texture(t: &TextureSpec, path: &str) -> Result<Texture, CaseError> 
     for (k, v) in t.texels.iter().enumerate() {
         fields.push(texel_field(f, k % nf, *v).map_err(|m| err(at(&format!("texels[{k}]")), m))?);
     }
-    let mut texture = Texture::from_fields(desc, &fields).map_err(|e| err(at(""), e))?;
-    if let Some(sw) = t.swizzle {
+    let texture = Texture::from_fields(desc, &fields).map_err(|e| err(at(""), e))?;
+    finish_texture(texture, t.swizzle, t.residency.as_ref(), path)
+}
+
+/// Applies a texture's optional `swizzle` and `residency` keys; errors name paths under
+/// `path`. Also used for the generated textures of scenario files.
+pub fn finish_texture(
+    mut texture: Texture,
+    swizzle: Option<[Source; 4]>,
+    residency: Option<&ResidencySpec>,
+    path: &str,
+) -> Result<Texture, CaseError> {
+    if let Some(sw) = swizzle {
         texture = texture.with_swizzle(Swizzle(sw));
     }
-    if let Some(r) = &t.residency {
+    if let Some(r) = residency {
+        let desc = *texture.desc();
         let mut map = Residency::all_resident(&desc, r.tile_width, r.tile_height)
-            .map_err(|e| err(at("residency"), e))?;
+            .map_err(|e| err(format!("{path}.residency"), e))?;
         for (k, &[layer, tx, ty]) in r.non_resident.iter().enumerate() {
             map.set(layer as usize, tx as usize, ty as usize, false)
-                .map_err(|e| err(at(&format!("residency.non_resident[{k}]")), e))?;
+                .map_err(|e| err(format!("{path}.residency.non_resident[{k}]"), e))?;
         }
         texture = texture
             .with_residency(map)
-            .map_err(|e| err(at("residency"), e))?;
+            .map_err(|e| err(format!("{path}.residency"), e))?;
     }
     Ok(texture)
 }
@@ -515,12 +578,23 @@ fn kind_name(k: TextureKind) -> &'static str {
 fn texel_field(f: Format, i: usize, v: Num) -> Result<u32, String> {
     let bits = f.field_bits(i);
     let float_field = i < f.components() && matches!(f.class(i), crate::Class::Float) && bits >= 16;
+    if let Num::Bits(b) = v {
+        // Raw bits: the field's own bit pattern, which must fit its width.
+        if bits < 32 && b >> bits != 0 {
+            return Err(format!(
+                "{v} does not fit the {bits}-bit field of {}",
+                f.name()
+            ));
+        }
+        return Ok(b);
+    }
     if float_field {
-        let x = v.as_f64();
         return Ok(if bits == 32 {
-            (x as f32).to_bits()
+            v.as_f32().to_bits()
         } else {
-            half::f16::from_f64(x).to_bits() as u32
+            // decimal -> f64 -> f16: exact except for decimals within an f64 ulp of an f16
+            // midpoint (more than 17 significant digits).
+            half::f16::from_f64(v.as_f64()).to_bits() as u32
         });
     }
     let Some(n) = v.as_int() else {
@@ -570,7 +644,7 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
         ));
     }
     let mut lane = GatherQuery::default();
-    let c: Vec<f32> = q.coord.iter().map(|n| n.as_f64() as f32).collect();
+    let c: Vec<f32> = q.coord.iter().map(|n| n.as_f32()).collect();
     match dim {
         TextureKind::Tex2D => lane.coords = [c[0], c[1], 0.0],
         TextureKind::Tex2DArray => {
@@ -614,7 +688,7 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
         (None, None) => {}
     }
     if let Some(d) = q.dref {
-        lane.dref = d.as_f64() as f32;
+        lane.dref = d.as_f32();
     }
     let op = GatherOp {
         dim,
@@ -805,7 +879,7 @@ pub fn check(text: &str) -> Result<CheckReport, CaseError> {
 pub fn value_matches(kind: ValueKind, expected: Num, got: u32) -> bool {
     match kind {
         ValueKind::Float | ValueKind::Normalized => {
-            let e = expected.as_f64() as f32;
+            let e = expected.as_f32();
             let g = f32::from_bits(got);
             if e.is_nan() || g.is_nan() {
                 return e.is_nan() && g.is_nan();

@@ -1,0 +1,393 @@
+//! The scenario model and its builder: textures, samplers, named handles, one instruction,
+//! the warp's registers and what is expected. The JSON loader ([`crate::load`]) drives the
+//! same builder, so both build the same model.
+
+use std::collections::BTreeMap;
+
+use tld4_decoder::{decode, looks_like_word, parse as parse_insn, parse_word, Tld4};
+use tld4_emu::{ExecConfig, ExecReport, Tld4Exec, WarpFault, WarpState, WARP_SIZE};
+use tld4_textures::{Handle, Precision, Sampler, Texture, TexturePool};
+
+use crate::error::{err, ScenarioError};
+use crate::value::{valid_handle_name, Expected, Lanes, Loc, RegValue, Tolerance};
+
+/// Most textures a scenario holds: a handle's header index has 20 bits (Mesa NAK handle
+/// layout, docs/sources.md, NAK conventions), so no handle reaches more.
+pub const MAX_TEXTURES: usize = Handle::MAX_HEADER as usize + 1;
+/// Most samplers a scenario holds: a handle's sampler index has 12 bits.
+pub const MAX_SAMPLERS: usize = Handle::MAX_SAMPLER as usize + 1;
+
+/// One expectation of one lane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    /// The register or predicate.
+    pub loc: Loc,
+    /// Its expected value.
+    pub value: Expected,
+    /// How close a float must be.
+    pub tolerance: Tolerance,
+    /// Where the expectation was written (a JSON path, or `expect_reg`).
+    pub source: String,
+}
+
+/// A scenario ready to run: decoded once, executable many times.
+#[derive(Clone)]
+pub struct Scenario {
+    /// The instruction.
+    pub insn: Tld4,
+    /// Its word.
+    pub word: u128,
+    /// The prepared executor.
+    pub exec: Tld4Exec,
+    /// The warp before execution.
+    pub warp: WarpState,
+    /// Textures and samplers.
+    pub pool: TexturePool,
+    /// Named handles (`texture | sampler << 20`).
+    pub handles: BTreeMap<String, u32>,
+    /// Per lane, what is expected (empty lists without expectations).
+    pub expect: Vec<Vec<Check>>,
+    /// The expected fault kind, if any (a [`tld4_emu::FaultKind`] name).
+    pub expect_fault: Option<String>,
+    /// Whether the scenario states expectations (lanes or a fault).
+    pub has_expect: bool,
+}
+
+/// The warp after one execution.
+#[derive(Debug, Clone)]
+pub struct Executed {
+    /// The registers and predicates after execution.
+    pub warp: WarpState,
+    /// What the executor reports (executed lanes, non-resident reads).
+    pub report: ExecReport,
+}
+
+impl Executed {
+    /// Register `r` of `lane`, as bits.
+    pub fn reg(&self, lane: usize, r: u8) -> u32 {
+        self.warp.reg(lane, r)
+    }
+    /// Register `r` of `lane`, as f32.
+    pub fn reg_f32(&self, lane: usize, r: u8) -> f32 {
+        self.warp.reg_f32(lane, r)
+    }
+    /// The two binary16 halves of register `r` of `lane` (low, high), as f32.
+    pub fn reg_f16x2(&self, lane: usize, r: u8) -> (f32, f32) {
+        let b = self.warp.reg(lane, r);
+        let h = |x: u32| half::f16::from_bits(x as u16).to_f32();
+        (h(b & 0xffff), h(b >> 16))
+    }
+    /// Predicate `p` of `lane`.
+    pub fn pred(&self, lane: usize, p: u8) -> bool {
+        self.warp.pred(lane, p)
+    }
+    /// Whether `lane` executed (active and guard true).
+    pub fn executed(&self, lane: usize) -> bool {
+        self.report.executed >> lane & 1 != 0
+    }
+}
+
+impl std::fmt::Debug for Scenario {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scenario")
+            .field("insn", &self.insn.to_string())
+            .field("word", &format_args!("{:032x}", self.word))
+            .field("handles", &self.handles)
+            .field("expect_fault", &self.expect_fault)
+            .field("has_expect", &self.has_expect)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scenario {
+    /// A builder for a scenario in code.
+    pub fn builder() -> ScenarioBuilder {
+        ScenarioBuilder::new()
+    }
+
+    /// Executes the instruction on a copy of the warp; the scenario is unchanged.
+    pub fn execute(&self) -> Result<Executed, WarpFault> {
+        let mut warp = self.warp.clone();
+        let report = self.exec.execute(&mut warp, &self.pool)?;
+        Ok(Executed { warp, report })
+    }
+
+    /// The handle named `name`.
+    pub fn handle(&self, name: &str) -> Option<Handle> {
+        self.handles.get(name).map(|&h| Handle(h))
+    }
+}
+
+/// Builds a [`Scenario`] in code. Fallible steps return a [`ScenarioError`] at once, named
+/// by the method (`reg`, `handle`, ...).
+///
+/// ```
+/// use tld4_scenario::{Lanes, Scenario};
+/// use tld4_textures::{Format, Sampler, Texture, TextureDesc, TextureKind};
+///
+/// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Uint, width: 2, height: 2, layers: 1 };
+/// let mut b = Scenario::builder();
+/// let tex = b.texture(Texture::from_fields(desc, &[1, 2, 3, 4])?)?;
+/// let smp = b.sampler(Sampler::default())?;
+/// let h = b.handle("t", tex, smp)?;
+/// b.instruction("TLD4.R R10, R8, R4, UR4, 2D ;")?
+///     .uniform(4, h)?
+///     .reg(Lanes::ALL, 4, 0.5f32)?
+///     .reg(Lanes::ALL, 5, 0.5f32)?;
+/// let run = b.build()?.execute()?;
+/// // Gather order x, y, z, w = (i0,j1), (i1,j1), (i1,j0), (i0,j0): texels 3, 4, 2, 1.
+/// assert_eq!([run.reg(7, 8), run.reg(7, 9), run.reg(7, 10), run.reg(7, 11)], [3, 4, 2, 1]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ScenarioBuilder {
+    pool: TexturePool,
+    textures: usize,
+    samplers: usize,
+    handles: BTreeMap<String, u32>,
+    insn: Option<Tld4>,
+    config: ExecConfig,
+    warp: WarpState,
+    expect: Vec<Vec<Check>>,
+    expect_fault: Option<String>,
+    has_expect: bool,
+}
+
+impl Default for ScenarioBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ScenarioBuilder {
+    /// An empty scenario: no textures, all 32 lanes active, 255 registers a thread, the
+    /// default [`ExecConfig`].
+    pub fn new() -> Self {
+        ScenarioBuilder {
+            pool: TexturePool::new(),
+            textures: 0,
+            samplers: 0,
+            handles: BTreeMap::new(),
+            insn: None,
+            config: ExecConfig::default(),
+            warp: WarpState::new(),
+            expect: vec![Vec::new(); WARP_SIZE],
+            expect_fault: None,
+            has_expect: false,
+        }
+    }
+
+    /// Adds a texture; returns its texture-header index.
+    pub fn texture(&mut self, t: Texture) -> Result<u32, ScenarioError> {
+        if self.textures >= MAX_TEXTURES {
+            return Err(err("texture", format!("a scenario holds at most {MAX_TEXTURES} textures (a handle's header index has 20 bits)")));
+        }
+        self.textures += 1;
+        Ok(self.pool.add_texture(t))
+    }
+
+    /// Adds a sampler; returns its sampler index.
+    pub fn sampler(&mut self, s: Sampler) -> Result<u32, ScenarioError> {
+        if self.samplers >= MAX_SAMPLERS {
+            return Err(err("sampler", format!("a scenario holds at most {MAX_SAMPLERS} samplers (a handle's sampler index has 12 bits)")));
+        }
+        self.samplers += 1;
+        Ok(self.pool.add_sampler(s))
+    }
+
+    /// Names the handle of texture `texture` and sampler `sampler`. The slots need not exist
+    /// (executing a handle that names none faults, as on hardware); the name must not be a
+    /// value's spelling ([`crate::value::valid_handle_name`]) or already taken.
+    pub fn handle(
+        &mut self,
+        name: &str,
+        texture: u32,
+        sampler: u32,
+    ) -> Result<Handle, ScenarioError> {
+        if !valid_handle_name(name) {
+            return Err(err("handle", format!("`{name}` cannot name a handle: a name starts with a letter or `_`, continues with letters, digits, `_`, `.`, `-`, and is not `inf` or `nan`")));
+        }
+        if self.handles.contains_key(name) {
+            return Err(err("handle", format!("the handle `{name}` is named twice")));
+        }
+        let h = Handle::new(texture, sampler).map_err(|e| err("handle", e))?;
+        self.handles.insert(name.to_string(), h.0);
+        Ok(h)
+    }
+
+    /// The named handles so far.
+    pub fn handles(&self) -> &BTreeMap<String, u32> {
+        &self.handles
+    }
+
+    /// The instruction, as nvdisasm's text or 32 hex digits ([`tld4_decoder::parse_word`]).
+    pub fn instruction(&mut self, text: &str) -> Result<&mut Self, ScenarioError> {
+        let t = text.trim();
+        let insn = if looks_like_word(t) {
+            let w = parse_word(t).map_err(|e| err("instruction", e))?;
+            decode(w).map_err(|e| err("instruction", e))?
+        } else {
+            parse_insn(t).map_err(|e| err("instruction", e))?
+        };
+        self.insn = Some(insn);
+        Ok(self)
+    }
+
+    /// The instruction as a word.
+    pub fn word(&mut self, word: u128) -> Result<&mut Self, ScenarioError> {
+        self.insn = Some(decode(word).map_err(|e| err("word", e))?);
+        Ok(self)
+    }
+
+    /// Whether a 64-bit destination pair must start at an even register.
+    pub fn require_aligned_pairs(&mut self, on: bool) -> &mut Self {
+        self.config.require_aligned_pairs = on;
+        self
+    }
+
+    /// The texture unit's precision model.
+    pub fn precision(&mut self, p: Precision) -> &mut Self {
+        self.config.precision = p;
+        self
+    }
+
+    /// Registers a thread has (0..=255).
+    pub fn regs_per_thread(&mut self, n: u16) -> Result<&mut Self, ScenarioError> {
+        if n > 255 {
+            return Err(err("regs_per_thread", format!("{n}: expected 0..=255")));
+        }
+        self.warp.regs_per_thread = n;
+        Ok(self)
+    }
+
+    /// The active lanes.
+    pub fn active_mask(&mut self, lanes: Lanes) -> &mut Self {
+        self.warp.active_mask = lanes.0;
+        self
+    }
+
+    /// Uniform register `UR{u}` (0..=254).
+    pub fn uniform(&mut self, u: u8, v: impl Into<RegValue>) -> Result<&mut Self, ScenarioError> {
+        if u == 255 {
+            return Err(err("uniform", "UR255 is URZ; expected UR0..UR254"));
+        }
+        self.warp.set_ureg(u, v.into().bits());
+        Ok(self)
+    }
+
+    /// Register `R{r}` (0..=254) of every lane in `lanes`.
+    pub fn reg(
+        &mut self,
+        lanes: Lanes,
+        r: u8,
+        v: impl Into<RegValue>,
+    ) -> Result<&mut Self, ScenarioError> {
+        if r == 255 {
+            return Err(err("reg", "R255 is RZ; expected R0..R254"));
+        }
+        let bits = v.into().bits();
+        for lane in lanes.iter() {
+            self.warp.set_reg(lane, r, bits);
+        }
+        Ok(self)
+    }
+
+    /// Predicate `P{p}` (0..=6) of every lane in `lanes`.
+    pub fn pred(&mut self, lanes: Lanes, p: u8, v: bool) -> Result<&mut Self, ScenarioError> {
+        if p > 6 {
+            return Err(err("pred", format!("P{p}: expected P0..P6 (P7 is PT)")));
+        }
+        for lane in lanes.iter() {
+            self.warp.set_pred(lane, p, v);
+        }
+        Ok(self)
+    }
+
+    /// Expects `value` in `loc` of every lane in `lanes` (a later expectation of the same
+    /// place replaces an earlier one); `source` names it in reports.
+    pub fn expect(
+        &mut self,
+        lanes: Lanes,
+        loc: Loc,
+        value: Expected,
+        tolerance: Tolerance,
+        source: &str,
+    ) -> Result<&mut Self, ScenarioError> {
+        match (loc, value) {
+            (Loc::Reg(255), _) => return Err(err(source, "R255 is RZ; expected R0..R254")),
+            (Loc::Pred(p), _) if p > 6 => {
+                return Err(err(source, format!("P{p}: expected P0..P6")))
+            }
+            (Loc::Reg(_), Expected::Pred(_)) => {
+                return Err(err(source, "a register expects a value, not true/false"))
+            }
+            (Loc::Pred(_), Expected::Float(_) | Expected::Bits(_)) => {
+                return Err(err(source, "a predicate expects true or false"))
+            }
+            _ => {}
+        }
+        self.has_expect = true;
+        for lane in lanes.iter() {
+            let slot = &mut self.expect[lane];
+            slot.retain(|c| c.loc != loc);
+            slot.push(Check {
+                loc,
+                value,
+                tolerance,
+                source: source.to_string(),
+            });
+        }
+        Ok(self)
+    }
+
+    /// Expects register `R{r}` of `lanes` to hold `value` (floats within `tolerance`).
+    pub fn expect_reg(
+        &mut self,
+        lanes: Lanes,
+        r: u8,
+        value: impl Into<RegValue>,
+        tolerance: Tolerance,
+    ) -> Result<&mut Self, ScenarioError> {
+        self.expect(
+            lanes,
+            Loc::Reg(r),
+            value.into().into(),
+            tolerance,
+            "expect_reg",
+        )
+    }
+
+    /// Expects the execution to fault with `kind` (a [`tld4_emu::FaultKind`] name).
+    pub fn expect_fault(&mut self, kind: &str) -> Result<&mut Self, ScenarioError> {
+        if let Err(e) = kind.parse::<tld4_emu::FaultKind>() {
+            return Err(err("expect_fault", e.to_string()));
+        }
+        self.has_expect = true;
+        self.expect_fault = Some(kind.to_string());
+        Ok(self)
+    }
+
+    /// Marks the scenario as checked even without expectations (an `expect` section with
+    /// nothing in it: every run passes).
+    pub fn checked(&mut self) -> &mut Self {
+        self.has_expect = true;
+        self
+    }
+
+    /// The scenario; fails without an instruction.
+    pub fn build(self) -> Result<Scenario, ScenarioError> {
+        let insn = self
+            .insn
+            .ok_or_else(|| err("instruction", "no instruction given"))?;
+        Ok(Scenario {
+            word: insn.encode(),
+            exec: Tld4Exec::new(&insn, self.config),
+            insn,
+            warp: self.warp,
+            pool: self.pool,
+            handles: self.handles,
+            expect: self.expect,
+            expect_fault: self.expect_fault,
+            has_expect: self.has_expect,
+        })
+    }
+}

@@ -1,0 +1,282 @@
+//! Scenario files: the JSON form of a scenario (the README's "Scenario files"), read into the
+//! same model the builder makes. Every error names its JSON path and the valid forms;
+//! duplicate keys, unknown keys and text after the document are errors.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+use tld4_textures::cases::{self, Num, PrecisionSpec, ResidencySpec, SamplerSpec, TextureSpec};
+use tld4_textures::{Format, Source, TextureDesc, TextureKind};
+
+use crate::builder::{Scenario, ScenarioBuilder, MAX_TEXTURES};
+use crate::error::{err, ScenarioError};
+use crate::generate::{generate, Generate};
+use crate::value::{
+    lanes_text, pred_value_text, reg_value_text, uniform_register, Expected, Lanes, Loc, RegValue,
+    Tolerance,
+};
+
+/// An object's entries in order; a key given twice is an error, not silently resolved.
+#[derive(Debug)]
+struct Entries<V>(Vec<(String, V)>);
+
+impl<V> Default for Entries<V> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Vis<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for Vis<V> {
+            type Value = Entries<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries<V>, A::Error> {
+                let mut out: Vec<(String, V)> = Vec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    if out.iter().any(|(o, _)| *o == k) {
+                        return Err(de::Error::custom(format!("the key `{k}` is given twice")));
+                    }
+                    let v = map.next_value()?;
+                    out.push((k, v));
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(Vis(PhantomData))
+    }
+}
+
+type Raw = Box<RawValue>;
+
+/// The scenario document, as read.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Doc {
+    textures: Vec<TextureDoc>,
+    samplers: Vec<SamplerSpec>,
+    #[serde(default)]
+    handles: Entries<HandleDoc>,
+    instruction: String,
+    #[serde(default)]
+    config: ConfigDoc,
+    #[serde(default)]
+    active_mask: Option<Raw>,
+    #[serde(default)]
+    uniform: Entries<Raw>,
+    #[serde(default)]
+    lanes: Vec<Entries<Raw>>,
+    #[serde(default)]
+    expect: Option<ExpectDoc>,
+}
+
+/// A texture: the `tld4 gather` texture keys, with `texels` or `generate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextureDoc {
+    dim: TextureKind,
+    format: Format,
+    width: u32,
+    height: u32,
+    #[serde(default = "one")]
+    layers: u32,
+    #[serde(default)]
+    texels: Option<Vec<Num>>,
+    #[serde(default)]
+    generate: Option<Generate>,
+    #[serde(default)]
+    swizzle: Option<[Source; 4]>,
+    #[serde(default)]
+    residency: Option<ResidencySpec>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandleDoc {
+    texture: u32,
+    sampler: u32,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigDoc {
+    #[serde(default)]
+    regs_per_thread: Option<u16>,
+    #[serde(default)]
+    require_aligned_pairs: bool,
+    #[serde(default)]
+    precision: Option<PrecisionSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectDoc {
+    #[serde(default)]
+    fault: Option<String>,
+    #[serde(default)]
+    tolerance: Option<Tolerance>,
+    #[serde(default)]
+    lanes: Vec<Entries<Raw>>,
+}
+
+fn build_texture(b: &mut ScenarioBuilder, t: TextureDoc, path: &str) -> Result<(), ScenarioError> {
+    let texture = match (t.texels, &t.generate) {
+        (Some(texels), None) => {
+            let spec = TextureSpec {
+                dim: t.dim,
+                format: t.format,
+                width: t.width,
+                height: t.height,
+                layers: t.layers,
+                texels,
+                swizzle: t.swizzle,
+                residency: t.residency,
+            };
+            // Through `tld4 gather`'s texture model, so both read texels alike.
+            cases::build_texture(&spec, path).map_err(|e| err(e.path, e.message))?
+        }
+        (None, Some(g)) => {
+            let desc = TextureDesc {
+                kind: t.dim,
+                format: t.format,
+                width: t.width,
+                height: t.height,
+                layers: t.layers,
+            };
+            let tex = generate(desc, g, path)?;
+            cases::finish_texture(tex, t.swizzle, t.residency.as_ref(), path)
+                .map_err(|e| err(e.path, e.message))?
+        }
+        (Some(_), Some(_)) => {
+            return Err(err(path, "give either `texels` or `generate`, not both"))
+        }
+        (None, None) => {
+            return Err(err(
+                path,
+                "missing `texels` (a flat list) or `generate` (checker, gradient, random)",
+            ))
+        }
+    };
+    b.texture(texture).map_err(|e| e.at(path))?;
+    Ok(())
+}
+
+/// The `lanes` selector of a lane entry.
+fn entry_lanes(entry: &Entries<Raw>, base: &str) -> Result<Lanes, ScenarioError> {
+    let (_, sel) = entry
+        .0
+        .iter()
+        .find(|(k, _)| k == "lanes")
+        .ok_or_else(|| err(base, "missing `lanes` (which lanes this entry concerns)"))?;
+    lanes_text(sel.get(), &format!("{base}.lanes"))
+}
+
+/// Reads a scenario; every error names its JSON path.
+pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let doc: Doc = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
+        let p = e.path().to_string();
+        err(if p == "." { String::new() } else { p }, e.inner())
+    })?;
+    // Text after the document is an error (with its line and column), not ignored.
+    de.end()
+        .map_err(|e| err("", format!("after the document: {e}")))?;
+
+    let mut b = ScenarioBuilder::new();
+    if doc.textures.len() > MAX_TEXTURES {
+        return Err(err("textures", format!("{} textures: a scenario holds at most {MAX_TEXTURES} (a handle's header index has 20 bits)", doc.textures.len())));
+    }
+    for (i, t) in doc.textures.into_iter().enumerate() {
+        build_texture(&mut b, t, &format!("textures[{i}]"))?;
+    }
+    for (i, s) in doc.samplers.iter().enumerate() {
+        let path = format!("samplers[{i}]");
+        let sampler = cases::build_sampler(s, &path).map_err(|e| err(e.path, e.message))?;
+        b.sampler(sampler).map_err(|e| e.at(&path))?;
+    }
+    for (name, h) in &doc.handles.0 {
+        b.handle(name, h.texture, h.sampler)
+            .map_err(|e| e.at(format!("handles.{name}")))?;
+    }
+    b.instruction(&doc.instruction)
+        .map_err(|e| e.at("instruction"))?;
+    if let Some(p) = doc.config.precision {
+        b.precision(p.precision());
+    }
+    b.require_aligned_pairs(doc.config.require_aligned_pairs);
+    if let Some(n) = doc.config.regs_per_thread {
+        b.regs_per_thread(n)
+            .map_err(|e| e.at("config.regs_per_thread"))?;
+    }
+    if let Some(m) = &doc.active_mask {
+        match reg_value_text(m.get(), &Default::default(), "active_mask")? {
+            RegValue::Bits(bits) => b.active_mask(Lanes(bits)),
+            RegValue::Float(_) => {
+                return Err(err(
+                    "active_mask",
+                    "expected a 32-bit integer or hex mask (\"0x0000ffff\")",
+                ))
+            }
+        };
+    }
+    let handles = b.handles().clone();
+    for (name, v) in &doc.uniform.0 {
+        let path = format!("uniform.{name}");
+        let u = uniform_register(name).map_err(|e| e.at(&path))?;
+        b.uniform(u, reg_value_text(v.get(), &handles, &path)?)
+            .map_err(|e| e.at(&path))?;
+    }
+    for (k, entry) in doc.lanes.iter().enumerate() {
+        let base = format!("lanes[{k}]");
+        let lanes = entry_lanes(entry, &base)?;
+        for (name, v) in entry.0.iter().filter(|(n, _)| n != "lanes") {
+            let path = format!("{base}.{name}");
+            match Loc::parse(name).map_err(|e| e.at(&path))? {
+                Loc::Reg(r) => b.reg(lanes, r, reg_value_text(v.get(), &handles, &path)?),
+                Loc::Pred(p) => b.pred(lanes, p, pred_value_text(v.get(), &path)?),
+            }
+            .map_err(|e| e.at(&path))?;
+        }
+    }
+    if let Some(e) = &doc.expect {
+        b.checked();
+        if let Some(f) = &e.fault {
+            b.expect_fault(f).map_err(|x| x.at("expect.fault"))?;
+        }
+        let global = e.tolerance.unwrap_or_default();
+        for (k, entry) in e.lanes.iter().enumerate() {
+            let base = format!("expect.lanes[{k}]");
+            let lanes = entry_lanes(entry, &base)?;
+            let tol = match entry.0.iter().find(|(n, _)| n == "tolerance") {
+                Some((_, t)) => serde_json::from_str::<Tolerance>(t.get())
+                    .map_err(|x| err(format!("{base}.tolerance"), x))?,
+                None => global,
+            };
+            for (name, v) in entry
+                .0
+                .iter()
+                .filter(|(n, _)| n != "lanes" && n != "tolerance")
+            {
+                let path = format!("{base}.{name}");
+                let loc = Loc::parse(name).map_err(|x| x.at(&path))?;
+                let value = match loc {
+                    Loc::Reg(_) => Expected::from(reg_value_text(v.get(), &handles, &path)?),
+                    Loc::Pred(_) => Expected::Pred(pred_value_text(v.get(), &path)?),
+                };
+                b.expect(lanes, loc, value, tol, &path)?;
+            }
+        }
+    }
+    b.build()
+}

@@ -1,0 +1,53 @@
+//! Scenarios for the TLD4 emulator: a warp, its textures and samplers, named handles, one
+//! TLD4 and what is expected of each lane. Build one in Rust with [`ScenarioBuilder`] (a
+//! shader unit test) or read one from JSON with [`load`] (`tld4 run`, the README's "Scenario
+//! files"); both make the same [`Scenario`], which executes many times
+//! ([`Scenario::execute`]) and reports lane by lane ([`run`]).
+//!
+//! ```
+//! use approx::assert_relative_eq;
+//! use tld4_scenario::{Lanes, Scenario};
+//! use tld4_textures::{Format, Sampler, Texture, TextureDesc, TextureKind};
+//!
+//! // A 2x2 RGBA8 texture; gather its green channel at the centre.
+//! let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::Rgba8Unorm, width: 2, height: 2, layers: 1 };
+//! let texels = [0, 10, 20, 255, 51, 61, 71, 255, 102, 112, 122, 255, 255, 205, 195, 255];
+//! let mut b = Scenario::builder();
+//! let tex = b.texture(Texture::from_fields(desc, &texels)?)?;
+//! let smp = b.sampler(Sampler::default())?;
+//! let albedo = b.handle("albedo", tex, smp)?;
+//! b.instruction("TLD4.G R10, R8, R4, UR4, 2D ;")?
+//!     .uniform(4, albedo)?
+//!     .reg(Lanes::ALL, 4, 0.5f32)?
+//!     .reg(Lanes::ALL, 5, 0.5f32)?;
+//! let s = b.build()?;
+//! let run = s.execute()?;
+//! // x, y, z, w = texels (0,1), (1,1), (1,0), (0,0): green 112, 205, 61, 10.
+//! for (k, g) in [112.0f32, 205.0, 61.0, 10.0].iter().enumerate() {
+//!     assert_relative_eq!(run.reg_f32(0, 8 + k as u8), g / 255.0, max_relative = 1e-6);
+//! }
+//! // The same scenario from JSON:
+//! let json = r#"{"textures": [{"dim": "2d", "format": "rgba8_unorm", "width": 2, "height": 2,
+//!     "texels": [0, 10, 20, 255, 51, 61, 71, 255, 102, 112, 122, 255, 255, 205, 195, 255]}],
+//!   "samplers": [{"address_u": "clamp_to_edge", "address_v": "clamp_to_edge"}],
+//!   "handles": {"albedo": {"texture": 0, "sampler": 0}},
+//!   "instruction": "TLD4.G R10, R8, R4, UR4, 2D ;", "uniform": {"UR4": "albedo"},
+//!   "lanes": [{"lanes": "all", "R4": 0.5, "R5": 0.5}]}"#;
+//! let from_json = tld4_scenario::load(json)?.execute()?;
+//! assert_eq!(from_json.reg(31, 9), run.reg(31, 9));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod builder;
+mod error;
+mod generate;
+mod json;
+mod report;
+pub mod value;
+
+pub use builder::{Check, Executed, Scenario, ScenarioBuilder, MAX_SAMPLERS, MAX_TEXTURES};
+pub use error::ScenarioError;
+pub use generate::{storage_bytes, Generate, MAX_GENERATED_BYTES};
+pub use json::load;
+pub use report::{fault_kind, run, show_value, warnings, Outcome};
+pub use value::{matches, ulps, Expected, Lanes, Loc, RegValue, Tolerance};

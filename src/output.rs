@@ -1,0 +1,78 @@
+//! Standard input and output for every command, in one place: `-` reads standard input, and a
+//! closed standard output (`tld4 demo | head -1`) ends the command quietly with exit code 0,
+//! the reader having stopped reading (docs/sources.md, Decisions).
+//!
+//! Commands write through [`out`] and return its `io::Error`s; `main` recognises a broken
+//! pipe anywhere in an error's chain ([`is_broken_pipe`]). Code that still uses `print!`
+//! gets the same behaviour from the `print!`/`println!` macros `main.rs` defines.
+
+use std::error::Error;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+/// Standard output, buffered; flush it (or drop it) before returning.
+pub fn out() -> impl Write {
+    io::BufWriter::new(io::stdout().lock())
+}
+
+/// Whether `e`, or an error in its `source()` chain, is a broken pipe.
+pub fn is_broken_pipe(e: &(dyn Error + 'static)) -> bool {
+    let mut cur: Option<&(dyn Error + 'static)> = Some(e);
+    while let Some(err) = cur {
+        if let Some(io) = err.downcast_ref::<io::Error>() {
+            if io.kind() == io::ErrorKind::BrokenPipe {
+                return true;
+            }
+        }
+        cur = err.source();
+    }
+    false
+}
+
+/// Writes formatted text to standard output; a broken pipe exits quietly (code 0), any other
+/// write error is reported and exits with 2. Backs the crate's `print!` and `println!`.
+pub fn print_or_exit(args: std::fmt::Arguments) {
+    let mut o = io::stdout().lock();
+    if let Err(e) = o.write_fmt(args) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing to standard output: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// The text of file `path`, or standard input for `-`; errors name the file.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
+    }
+}
+
+/// The bytes of file `path`, or standard input for `-`; errors name the file.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut b = Vec::new();
+        io::stdin()
+            .read_to_end(&mut b)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(b)
+    } else {
+        std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))
+    }
+}
+
+/// The name of an input for messages: `standard input` for `-`.
+pub fn name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
