@@ -11,11 +11,6 @@ use clap::{Parser, Subcommand};
 
 mod output;
 
-/// `print!` through [`output::print_or_exit`]: a closed standard output exits quietly
-/// instead of panicking (for code not yet writing through [`output::out`]).
-macro_rules! print {
-    ($($t:tt)*) => { $crate::output::print_or_exit(format_args!($($t)*)) };
-}
 mod bench;
 mod demo;
 mod disasm;

@@ -3,8 +3,8 @@
 //! the reader having stopped reading (docs/sources.md, Decisions).
 //!
 //! Commands write through [`out`] and return its `io::Error`s; `main` recognises a broken
-//! pipe anywhere in an error's chain ([`is_broken_pipe`]). Code that still uses `print!`
-//! gets the same behaviour from the `print!`/`println!` macros `main.rs` defines.
+//! pipe anywhere in an error's chain ([`is_broken_pipe`]). No command prints with `print!`
+//! (which panics on a closed pipe).
 
 use std::error::Error;
 use std::io::{self, Read, Write};
@@ -27,19 +27,6 @@ pub fn is_broken_pipe(e: &(dyn Error + 'static)) -> bool {
         cur = err.source();
     }
     false
-}
-
-/// Writes formatted text to standard output; a broken pipe exits quietly (code 0), any other
-/// write error is reported and exits with 2. Backs the crate's `print!` and `println!`.
-pub fn print_or_exit(args: std::fmt::Arguments) {
-    let mut o = io::stdout().lock();
-    if let Err(e) = o.write_fmt(args) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: writing to standard output: {e}");
-        std::process::exit(2);
-    }
 }
 
 /// The text of file `path`, or standard input for `-`; errors name the file.
