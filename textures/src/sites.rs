@@ -446,3 +446,18 @@ impl<S: TexelSource> SiteGatherer<S> {
         })
     }
 }
+
+impl<T: TexelSource + ?Sized> TexelSource for &T {
+    fn shape(&self) -> Shape {
+        (**self).shape()
+    }
+    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError> {
+        (**self).element(layer, x, y, element)
+    }
+    fn address(&self, layer: u32, x: u32, y: u32) -> Option<u64> {
+        (**self).address(layer, x, y)
+    }
+    fn resident(&self, layer: u32, x: u32, y: u32) -> bool {
+        (**self).resident(layer, x, y)
+    }
+}
