@@ -290,31 +290,35 @@ impl Tld4Exec {
         handle: u32,
         lane: usize,
     ) -> Result<Gatherer<'p>, WarpFault> {
-        let wrap = |e: TexError| match e {
-            TexError::NotModeled(m) => WarpFault::NotModeled {
-                lane: Some(lane as u8),
-                what: m.to_string(),
-            },
-            other => WarpFault::BadHandle {
-                lane: lane as u8,
-                handle,
-                source: other,
-            },
-        };
+        let wrap = |e: TexError| texture_fault(e, handle, lane);
         let (texture, _) = pool.resolve(Handle(handle)).map_err(wrap)?;
-        if self.output != OutputMode::F32 && texture.format().is_integer() {
-            // Decision (FACTS.md): F16 output from a UINT or SINT texture is not modeled.
+        self.check_output_format(texture.format(), lane)?;
+        pool.gatherer(Handle(handle), &self.op, self.config.precision)
+            .map_err(wrap)
+    }
+
+    /// Decision (FACTS.md): F16 output from a UINT or SINT texture is not modeled.
+    pub(crate) fn check_output_format(
+        &self,
+        format: tld4_textures::Format,
+        lane: usize,
+    ) -> Result<(), WarpFault> {
+        if self.output != OutputMode::F32 && format.is_integer() {
             return Err(WarpFault::NotModeled {
                 lane: Some(lane as u8),
                 what: format!(
                     "{} output from the integer format {:?}",
                     self.insn.f16_mode.name(),
-                    texture.format()
+                    format
                 ),
             });
         }
-        pool.gatherer(Handle(handle), &self.op, self.config.precision)
-            .map_err(wrap)
+        Ok(())
+    }
+
+    /// The gather the instruction asks for, and the precision model.
+    pub(crate) fn gather_setup(&self) -> (&GatherOp, Precision) {
+        (&self.op, self.config.precision)
     }
 
     /// One lane's query, read from its registers (the static checks keep every index in range).
@@ -351,6 +355,30 @@ impl Tld4Exec {
         warp: &mut WarpState,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
+        let mut queries = [GatherQuery::default(); WARP_SIZE];
+        let mut lanes = [0u8; WARP_SIZE];
+        let (mut report, n) = self.read_lanes(warp, &mut queries, &mut lanes)?;
+        if n == 0 {
+            return Ok(report);
+        }
+        let mut results = [GatherResult::default(); WARP_SIZE];
+        self.for_each_handle(warp, &lanes[..n], |handle, range| {
+            let gatherer = self.gatherer(pool, handle, lanes[range.start] as usize)?;
+            gatherer.gather_many(&queries[range.clone()], &mut results[range]);
+            Ok(())
+        })?;
+        self.write_results(warp, &results[..n], &lanes[..n], &mut report);
+        Ok(report)
+    }
+
+    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
+    /// query k; returns the report so far and the number of executing lanes.
+    pub(crate) fn read_lanes(
+        &self,
+        warp: &WarpState,
+        queries: &mut [GatherQuery; WARP_SIZE],
+        lanes: &mut [u8; WARP_SIZE],
+    ) -> Result<(ExecReport, usize), WarpFault> {
         if let Some(fault) = self.static_fault(warp.regs_per_thread) {
             return Err(fault);
         }
@@ -362,16 +390,10 @@ impl Tld4Exec {
                 executed |= 1 << lane;
             }
         }
-        let mut report = ExecReport {
+        let report = ExecReport {
             executed,
             nonresident: 0,
         };
-        if executed == 0 {
-            return Ok(report);
-        }
-        // Read every executing lane's sources first (compacted: lane `lanes[k]` is query k).
-        let mut queries = [GatherQuery::default(); WARP_SIZE];
-        let mut lanes = [0u8; WARP_SIZE];
         let mut n = 0;
         let mut m = executed;
         while m != 0 {
@@ -381,17 +403,22 @@ impl Tld4Exec {
             lanes[n] = lane as u8;
             n += 1;
         }
-        let mut results = [GatherResult::default(); WARP_SIZE];
+        Ok((report, n))
+    }
+
+    /// Calls `f(handle, range)` for each run of executing lanes (indices into `lanes`) that
+    /// share a handle: the whole warp for the uniform form (the URc operand); for the register
+    /// form a handle per lane, the first Rb register (NAK's convention; unmeasured).
+    pub(crate) fn for_each_handle<E>(
+        &self,
+        warp: &WarpState,
+        lanes: &[u8],
+        mut f: impl FnMut(u32, std::ops::Range<usize>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let n = lanes.len();
         match self.insn.form {
-            HandleForm::Uniform => {
-                // One handle for the warp (the URc operand).
-                let handle = warp.ureg(self.insn.ur.0);
-                let gatherer = self.gatherer(pool, handle, lanes[0] as usize)?;
-                gatherer.gather_many(&queries[..n], &mut results[..n]);
-            }
+            HandleForm::Uniform => f(warp.ureg(self.insn.ur.0), 0..n),
             HandleForm::Register => {
-                // A handle per lane, the first Rb register (NAK's convention; unmeasured);
-                // lanes that share a handle are gathered together.
                 let rb = self.insn.rb.0;
                 let mut start = 0;
                 while start < n {
@@ -400,16 +427,26 @@ impl Tld4Exec {
                     while end < n && warp.reg(lanes[end] as usize, rb) == handle {
                         end += 1;
                     }
-                    let gatherer = self.gatherer(pool, handle, lanes[start] as usize)?;
-                    gatherer.gather_many(&queries[start..end], &mut results[start..end]);
+                    f(handle, start..end)?;
                     start = end;
                 }
+                Ok(())
             }
         }
-        // All sources have been read: write the destinations.
+    }
+
+    /// All sources have been read: write the destinations of lanes `lanes[k]` from
+    /// `results[k]`.
+    pub(crate) fn write_results(
+        &self,
+        warp: &mut WarpState,
+        results: &[GatherResult],
+        lanes: &[u8],
+        report: &mut ExecReport,
+    ) {
         let pdst = self.insn.pred_dst.0;
         let writes = &self.writes[..self.nwrites];
-        for (r, &lane) in results[..n].iter().zip(&lanes[..n]) {
+        for (r, &lane) in results.iter().zip(lanes) {
             let lane = lane as usize;
             if !r.resident {
                 report.nonresident |= 1 << lane;
@@ -428,6 +465,21 @@ impl Tld4Exec {
             // turns PTX's "resident" predicate into its negation; FACTS.md).
             warp.set_pred(lane, pdst, !r.resident);
         }
-        Ok(report)
+    }
+}
+
+/// The texture unit's error for `handle` as the warp fault of `lane`: not modeled, or a bad
+/// handle.
+pub(crate) fn texture_fault(e: TexError, handle: u32, lane: usize) -> WarpFault {
+    match e {
+        TexError::NotModeled(m) => WarpFault::NotModeled {
+            lane: Some(lane as u8),
+            what: m.to_string(),
+        },
+        other => WarpFault::BadHandle {
+            lane: lane as u8,
+            handle,
+            source: other,
+        },
     }
 }

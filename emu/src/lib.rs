@@ -14,6 +14,7 @@
 
 mod exec;
 mod fault;
+mod memory_exec;
 mod pack;
 mod warp;
 
@@ -22,6 +23,8 @@ pub use exec::{
     Tld4Exec,
 };
 pub use fault::{Operand, WarpFault};
+pub use memory_exec::MemoryExecError;
+pub use tld4_textures::{LaneTexels, MemoryPool, TexelAddress};
 pub use pack::{
     destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
     Writes, F16_NAN, NO_COMPONENT,
