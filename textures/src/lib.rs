@@ -93,6 +93,8 @@ pub use sites::{
     TexelSource,
 };
 pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
+pub use gather::{FOOTPRINT_LIMIT, MAX_FRACTION_BITS, MAX_WRAP_SIZE};
+pub use texture::MAX_TEXTURE_BYTES;
 pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, StorageWidth, ValueKind,
 };

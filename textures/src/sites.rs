@@ -13,8 +13,8 @@ use crate::descriptor::tic::TextureHeader;
 use crate::error::{Error, InvalidInput};
 use crate::format::Format;
 use crate::gather::{
-    array_layer, border_value, check_op, cube_corner_value, clamp_dref, depth_compare, footprint,
-    lane_value, wrap, GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Quantizer,
+    array_layer, border_value, check_op, clamp_dref, cube_corner_unchecked, depth_compare,
+    footprint_unchecked as footprint, lane_value, wrap_unchecked as wrap, GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Quantizer,
     Value,
 };
 use crate::layout::{sector_of, Layout};
@@ -417,7 +417,7 @@ impl<S: TexelSource> SiteGatherer<S> {
         if let Some(c) = corner {
             values[c] = match self.value {
                 Value::Const(v) => v,
-                _ => cube_corner_value(&values, c, self.integer),
+                _ => cube_corner_unchecked(&values, c, self.integer),
             };
         }
         Ok(GatherResult {
