@@ -24,9 +24,9 @@ pub use exec::{
 };
 pub use fault::{Operand, WarpFault};
 pub use memory_exec::MemoryExecError;
-pub use tld4_textures::{LaneTexels, MemoryPool, TexelAddress};
 pub use pack::{
     destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
     Writes, F16_NAN, NO_COMPONENT,
 };
+pub use tld4_textures::{LaneTexels, MemoryPool, TexelAddress};
 pub use warp::{WarpState, RZ, WARP_SIZE};

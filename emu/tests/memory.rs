@@ -26,7 +26,10 @@ fn both(tex: &Texture, smp: &Sampler, layout: LayoutChoice) -> (TexturePool, Poo
     let mut pool = TexturePool::new();
     pool.add_texture(tex.clone());
     pool.add_sampler(*smp);
-    (pool, pool_image(&[(tex, smp, layout)], 0x7_0000_0000).unwrap())
+    (
+        pool,
+        pool_image(&[(tex, smp, layout)], 0x7_0000_0000).unwrap(),
+    )
 }
 
 fn warp(seed: u32) -> WarpState {
@@ -54,14 +57,44 @@ fn warp(seed: u32) -> WarpState {
 #[test]
 fn memory_pools_execute_like_owned_pools() {
     let cases: &[(&str, TextureKind, Format, u32, LayoutChoice, Sampler)] = &[
-        ("TLD4.G.AOFFI R8, R10, R20, R24, UR4, 2D ;", TextureKind::Tex2D, Format::Rgba8Unorm, 13,
-         LayoutChoice::Pitch { row_alignment: 64 }, Sampler::with_address(AddressMode::ClampToBorder)),
-        ("TLD4.B.PTP R8, R10, R20, R24, UR4, 2D ;", TextureKind::Tex2D, Format::Rgba16Float, 9,
-         LayoutChoice::BlockLinear { gobs_per_block_height_log2: 3 }, Sampler::with_address(AddressMode::MirroredRepeat)),
-        ("TLD4.A R8, R10, R19, UR4, ARRAY_2D ;", TextureKind::Tex2DArray, Format::Rgba32Uint, 17,
-         LayoutChoice::BlockLinear { gobs_per_block_height_log2: 1 }, Sampler::with_address(AddressMode::Repeat)),
-        ("TLD4.R R8, R10, R20, UR4, CUBE ;", TextureKind::Cube, Format::Rgba8Srgb, 6,
-         LayoutChoice::BlockLinear { gobs_per_block_height_log2: 0 }, Sampler::default()),
+        (
+            "TLD4.G.AOFFI R8, R10, R20, R24, UR4, 2D ;",
+            TextureKind::Tex2D,
+            Format::Rgba8Unorm,
+            13,
+            LayoutChoice::Pitch { row_alignment: 64 },
+            Sampler::with_address(AddressMode::ClampToBorder),
+        ),
+        (
+            "TLD4.B.PTP R8, R10, R20, R24, UR4, 2D ;",
+            TextureKind::Tex2D,
+            Format::Rgba16Float,
+            9,
+            LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: 3,
+            },
+            Sampler::with_address(AddressMode::MirroredRepeat),
+        ),
+        (
+            "TLD4.A R8, R10, R19, UR4, ARRAY_2D ;",
+            TextureKind::Tex2DArray,
+            Format::Rgba32Uint,
+            17,
+            LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: 1,
+            },
+            Sampler::with_address(AddressMode::Repeat),
+        ),
+        (
+            "TLD4.R R8, R10, R20, UR4, CUBE ;",
+            TextureKind::Cube,
+            Format::Rgba8Srgb,
+            6,
+            LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: 0,
+            },
+            Sampler::default(),
+        ),
     ];
     for (text, kind, format, w, layout, smp) in cases {
         let layers = if kind.is_array() { 4 } else { 1 };
@@ -73,10 +106,16 @@ fn memory_pools_execute_like_owned_pools() {
             let (mut a, mut b) = (warp(seed), warp(seed));
             let ra = exec.execute(&mut a, &owned).unwrap();
             let mut texels = [LaneTexels::default(); WARP_SIZE];
-            let rb = exec.execute_memory(&mut b, &mem, Some(&mut texels)).unwrap();
+            let rb = exec
+                .execute_memory(&mut b, &mem, Some(&mut texels))
+                .unwrap();
             assert_eq!(ra, rb, "{text}");
             for lane in 0..32 {
-                assert_eq!(a.lane_regs(lane), b.lane_regs(lane), "{text} seed {seed} lane {lane}");
+                assert_eq!(
+                    a.lane_regs(lane),
+                    b.lane_regs(lane),
+                    "{text} seed {seed} lane {lane}"
+                );
                 let executed = ra.executed >> lane & 1 != 0;
                 let recorded = texels[lane].texels.iter().any(|t| *t != TexelAddress::None);
                 assert_eq!(executed, recorded, "{text} lane {lane}");
@@ -101,17 +140,28 @@ fn memory_pools_execute_like_owned_pools() {
 #[test]
 fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     let tex = texture(TextureKind::Tex2D, Format::Rgba8Unorm, 4, 1);
-    let form = to_memory(&tex, &Sampler::default(), LayoutChoice::Pitch { row_alignment: 32 }, 0x9000).unwrap();
+    let form = to_memory(
+        &tex,
+        &Sampler::default(),
+        LayoutChoice::Pitch { row_alignment: 32 },
+        0x9000,
+    )
+    .unwrap();
     let mut mem = SparseMemory::new();
     let bytes = |w: &[u32; 8]| w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
     let mut bad_tic = form.tic;
     bad_tic[3] &= !(0xf << 28); // HEADER_VERSION 0: no such version
     let mut ogl = form.tsc;
     ogl[0] = (ogl[0] & !7) | 4; // ADDRESS_U CLAMP_OGL
-    mem.map(0x1000, [bytes(&form.tic), bytes(&bad_tic)].concat()).unwrap();
-    mem.map(0x2000, [bytes(&form.tsc), bytes(&ogl)].concat()).unwrap();
+    mem.map(0x1000, [bytes(&form.tic), bytes(&bad_tic)].concat())
+        .unwrap();
+    mem.map(0x2000, [bytes(&form.tsc), bytes(&ogl)].concat())
+        .unwrap();
     let pool = MemoryPool::new(&mem, 0x1000, 0x2000);
-    let exec = Tld4Exec::new(&parse("TLD4.R.B R8, R10, R20, R24, 2D ;").unwrap(), ExecConfig::default());
+    let exec = Tld4Exec::new(
+        &parse("TLD4.R.B R8, R10, R20, R24, 2D ;").unwrap(),
+        ExecConfig::default(),
+    );
     let run = |handles: [u32; 2]| {
         let mut w = WarpState::new();
         for lane in 0..32 {
@@ -121,7 +171,10 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     };
     // the texels (at 0x9000) are not mapped: lane 0's read fails
     match run([0, 0]).unwrap_err() {
-        MemoryExecError::Memory { lane: 0, source: MemoryError::Unmapped { addr, .. } } => {
+        MemoryExecError::Memory {
+            lane: 0,
+            source: MemoryError::Unmapped { addr, .. },
+        } => {
             assert!((0x9000..0x9000 + 4 * 32).contains(&addr))
         }
         e => panic!("{e}"),
@@ -130,7 +183,13 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     let e = run([0x20_0000, 1]).unwrap_err();
     assert_eq!(
         e,
-        MemoryExecError::Memory { lane: 0, source: MemoryError::Unmapped { addr: 0x2040, len: 32 } }
+        MemoryExecError::Memory {
+            lane: 0,
+            source: MemoryError::Unmapped {
+                addr: 0x2040,
+                len: 32
+            }
+        }
     );
     let e = run([0, 1]).unwrap_err();
     // lanes 0-2 read texels (unmapped) before lane 3's handle is resolved
@@ -144,11 +203,17 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     }
     let e = exec.execute_memory(&mut w, &pool, None).unwrap_err();
     assert!(e.is_not_modeled(), "{e}");
-    assert!(matches!(&e, MemoryExecError::Fault(WarpFault::NotModeled { lane: Some(5), what }) if what.contains("ADDRESS_U")), "{e}");
+    assert!(
+        matches!(&e, MemoryExecError::Fault(WarpFault::NotModeled { lane: Some(5), what }) if what.contains("ADDRESS_U")),
+        "{e}"
+    );
     // header 1: HEADER_VERSION names the field
     for lane in 0..32 {
         w.set_reg(lane, 24, 1);
     }
     let e = exec.execute_memory(&mut w, &pool, None).unwrap_err();
-    assert!(matches!(&e, MemoryExecError::BadDescriptor { lane: 0, handle: 1, source } if source.to_string().contains("HEADER_VERSION")), "{e}");
+    assert!(
+        matches!(&e, MemoryExecError::BadDescriptor { lane: 0, handle: 1, source } if source.to_string().contains("HEADER_VERSION")),
+        "{e}"
+    );
 }

@@ -904,7 +904,10 @@ impl Quantizer {
 /// Precondition: `bits <= 20` ([`MAX_FRACTION_BITS`], what [`Precision`] accepts); asserted.
 #[inline(always)]
 pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -> i64 {
-    assert!(bits <= MAX_FRACTION_BITS, "texel_origin: {bits} fractional bits (at most {MAX_FRACTION_BITS})");
+    assert!(
+        bits <= MAX_FRACTION_BITS,
+        "texel_origin: {bits} fractional bits (at most {MAX_FRACTION_BITS})"
+    );
     texel_origin_unchecked(x_scaled, bits, rounding, exact)
 }
 
@@ -913,7 +916,12 @@ pub const MAX_FRACTION_BITS: u32 = 20;
 
 /// [`texel_origin`] without the check (the [`Quantizer`] holds at most 20 bits).
 #[inline(always)]
-pub(crate) fn texel_origin_unchecked(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -> i64 {
+pub(crate) fn texel_origin_unchecked(
+    x_scaled: f64,
+    bits: u32,
+    rounding: Rounding,
+    exact: bool,
+) -> i64 {
     let x = x_scaled.clamp(-COORD_LIMIT, COORD_LIMIT);
     if exact {
         let x = if x.is_nan() { 0.0 } else { x };
@@ -1110,7 +1118,10 @@ pub fn border_value(border: &BorderColor, format: Format, component: usize) -> u
 /// Precondition: `corner` < 4 (a position in the footprint); asserted.
 #[inline]
 pub fn cube_corner_value(values: &[u32; 4], corner: usize, integer: bool) -> u32 {
-    assert!(corner < 4, "cube_corner_value: corner {corner} is not a footprint position (0..4)");
+    assert!(
+        corner < 4,
+        "cube_corner_value: corner {corner} is not a footprint position (0..4)"
+    );
     cube_corner_unchecked(values, corner, integer)
 }
 

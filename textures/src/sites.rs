@@ -14,8 +14,8 @@ use crate::error::{Error, InvalidInput};
 use crate::format::Format;
 use crate::gather::{
     array_layer, border_value, check_op, clamp_dref, cube_corner_unchecked, depth_compare,
-    footprint_unchecked as footprint, lane_value, wrap_unchecked as wrap, GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Quantizer,
-    Value,
+    footprint_unchecked as footprint, lane_value, wrap_unchecked as wrap, GatherOp, GatherQuery,
+    GatherResult, OffsetMode, Precision, Quantizer, Value,
 };
 use crate::layout::{sector_of, Layout};
 use crate::memory::{Memory, MemoryError};
@@ -313,7 +313,11 @@ impl<S: TexelSource> SiteGatherer<S> {
         let layer = array_layer(q.layer, max_layer);
         let (s, t, layer) = if sh.kind.is_cube() {
             let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-            let per_cube = if sh.kind == TextureKind::CubeArray { 6 } else { 0 };
+            let per_cube = if sh.kind == TextureKind::CubeArray {
+                6
+            } else {
+                0
+            };
             (s, t, layer * per_cube + face)
         } else {
             (q.coords[0] as f64, q.coords[1] as f64, layer)
@@ -372,7 +376,9 @@ impl<S: TexelSource> SiteGatherer<S> {
     ) -> Result<GatherResult, MemoryError> {
         let sites = self.sites(q);
         let dref = match self.value {
-            Value::Compare { clamp_dref: true, .. } => clamp_dref(q.dref),
+            Value::Compare {
+                clamp_dref: true, ..
+            } => clamp_dref(q.dref),
             _ => q.dref,
         };
         let bytes = crate::descriptor::tic::texel_bytes(self.shape.format);

@@ -14,7 +14,10 @@ use tld4_textures::*;
 
 /// `word |= value << bit` over the 256-bit entry (the test's fields never straddle words).
 fn put(w: &mut [u32; 8], lo: u32, value: u64) {
-    assert!(value << (lo % 32) <= u32::MAX as u64, "field at {lo} straddles a word");
+    assert!(
+        value << (lo % 32) <= u32::MAX as u64,
+        "field at {lo} straddles a word"
+    );
     w[(lo / 32) as usize] |= (value << (lo % 32)) as u32;
 }
 
@@ -121,7 +124,10 @@ fn a_pitch_header_built_field_by_field_decodes() {
     assert_eq!(h.field("LOD_ISO_QUALITY"), Some(1));
     assert_eq!(h.encode().unwrap(), w);
     // texel (x, y) at address + y * pitch + x * 8
-    assert_eq!(Layout::of(&h).texel_address(0, 7, 2), address + 2 * 416 + 7 * 8);
+    assert_eq!(
+        Layout::of(&h).texel_address(0, 7, 2),
+        address + 2 * 416 + 7 * 8
+    );
 }
 
 #[test]
@@ -130,7 +136,10 @@ fn an_srgb_header_is_rgba8_srgb_and_depth_formats_map() {
     put(&mut w, S_R_G_B_CONVERSION, 1);
     assert_eq!(TextureHeader::decode(&w).unwrap().format, Format::Rgba8Srgb);
     // ZF32 FLOAT, S8Z24 UNORM (depth in bits 23:0)
-    for (comps, dt, f) in [(0x2f, 2, Format::D32Float), (0x2b, 0, Format::D24UnormS8Uint)] {
+    for (comps, dt, f) in [
+        (0x2f, 2, Format::D32Float),
+        (0x2b, 0, Format::D24UnormS8Uint),
+    ] {
         let mut w = bl_array_header(0x2000);
         w[3] &= !(0x7f << 16 | 0xf << 12);
         put(&mut w, COMPONENTS, comps);
@@ -180,7 +189,11 @@ fn a_sampler_built_field_by_field_decodes() {
 fn covers_256_bits(table: &[DescField]) {
     let mut seen = [false; 256];
     for f in table {
-        assert!(f.width() <= 32 && f.lo % 32 + f.width() as u16 <= 64, "{}", f.name);
+        assert!(
+            f.width() <= 32 && f.lo % 32 + f.width() as u16 <= 64,
+            "{}",
+            f.name
+        );
         for b in f.lo..=f.hi {
             assert!(!seen[b as usize], "{} overlaps at bit {b}", f.name);
             seen[b as usize] = true;
@@ -245,7 +258,11 @@ fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
         (&[(NORMALIZED_COORDS, 1, 0)], "NORMALIZED_COORDS", true),
         (&[(X_SOURCE, 3, 1)], "X_SOURCE", false),
         (&[(W_SOURCE, 3, 6)], "W_SOURCE", true), // IN_ONE_INT on a UNORM format
-        (&[(GOBS_PER_BLOCK_HEIGHT, 3, 6)], "GOBS_PER_BLOCK_HEIGHT", false),
+        (
+            &[(GOBS_PER_BLOCK_HEIGHT, 3, 6)],
+            "GOBS_PER_BLOCK_HEIGHT",
+            false,
+        ),
         (&[(64, 3, 1)], "GOBS_PER_BLOCK_WIDTH", true),
         (&[(77, 1, 1)], "GOB3D", true),
         (&[(74, 3, 1)], "TILE_WIDTH_IN_GOBS", true),
@@ -254,7 +271,11 @@ fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
         (&[(92, 4, 3)], "MAX_MIP_LEVEL", true), // mipmapped array
         (&[(BORDER_SOURCE, 1, 0)], "BORDER_SOURCE", true),
         (&[(TEXTURE_TYPE, 4, 1)], "DEPTH_MINUS_ONE", false), // 2D with 7 layers
-        (&[(S_R_G_B_CONVERSION, 1, 1), (DATA_TYPE, 4, 1)], "S_R_G_B_CONVERSION", true),
+        (
+            &[(S_R_G_B_CONVERSION, 1, 1), (DATA_TYPE, 4, 1)],
+            "S_R_G_B_CONVERSION",
+            true,
+        ),
     ];
     for &(changes, field, not_modeled) in cases {
         let e = refused(changes);
@@ -264,7 +285,10 @@ fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
     // a misaligned block-linear address cannot be encoded
     let mut h = TextureHeader::decode(&bl_array_header(0x1_0000)).unwrap();
     h.address += 32;
-    assert_eq!(named(&h.encode().unwrap_err()), ("ADDRESS_BITS31TO9", false));
+    assert_eq!(
+        named(&h.encode().unwrap_err()),
+        ("ADDRESS_BITS31TO9", false)
+    );
 }
 
 #[test]
@@ -283,7 +307,11 @@ fn unmodeled_samplers_are_typed_errors_naming_the_field() {
     for &(word, bit, v, field) in cases {
         let mut w = base;
         let width = if field.starts_with("ADDRESS") || field == "CUBEMAP_INTERFACE_FILTERING" {
-            if field.starts_with("ADDRESS") { 3 } else { 2 }
+            if field.starts_with("ADDRESS") {
+                3
+            } else {
+                2
+            }
         } else {
             1
         };
@@ -379,7 +407,15 @@ proptest! {
 /// sources (x0 x1 x2 x3 y0 y1 x4 y2 x5, lowest first).
 mod reference {
     const ORDER: [(bool, u32); 9] = [
-        (true, 0), (true, 1), (true, 2), (true, 3), (false, 0), (false, 1), (true, 4), (false, 2), (true, 5),
+        (true, 0),
+        (true, 1),
+        (true, 2),
+        (true, 3),
+        (false, 0),
+        (false, 1),
+        (true, 4),
+        (false, 2),
+        (true, 5),
     ];
 
     pub fn clamp(mut k: u8, height: u64) -> u8 {
@@ -443,7 +479,7 @@ fn block_linear_addresses_at_gob_and_block_corners_by_hand() {
     assert_eq!(at(16, 0), 1024); // next GOB across: one block (2 GOBs) further
     assert_eq!(at(0, 8), 512); // second GOB of the block
     assert_eq!(at(0, 16), 4096); // next row of blocks: 4 blocks of 1024 bytes
-    // (63, 23): block column 3 (3072), block row 1 (4096), GOB 0, in-GOB (60, 7) = 12+64+256+176
+                                 // (63, 23): block column 3 (3072), block row 1 (4096), GOB 0, in-GOB (60, 7) = 12+64+256+176
     assert_eq!(at(63, 23), 3072 + 4096 + 508);
     // the hardware clamps 32 GOBs per block to 1 for an 8-row texture: the next GOB across is 512 on
     let short = bl_rgba8(64, 8, 5);
@@ -472,25 +508,34 @@ fn texel_addresses_mark_border_texels_and_sectors() {
     let img = pool_image(&[(&tex, &smp, layout)], 0x8000_0000).unwrap();
     let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
     let g = pool
-        .gatherer(Handle(0), &GatherOp::new(TextureKind::Tex2D, 0), Precision::default())
+        .gatherer(
+            Handle(0),
+            &GatherOp::new(TextureKind::Tex2D, 0),
+            Precision::default(),
+        )
         .unwrap();
     let (header, _) = pool.resolve(Handle(0)).unwrap();
     let base = header.address;
     let mut t = LaneTexels::default();
     // u = v = 0: footprint (-1, 0), (0, 0), (0, -1), (-1, -1): one real texel
-    let r = g.gather_with_addresses(&GatherQuery::at(0.0, 0.0), &mut t).unwrap();
+    let r = g
+        .gather_with_addresses(&GatherQuery::at(0.0, 0.0), &mut t)
+        .unwrap();
     assert_eq!(
         t.texels,
         [
             TexelAddress::Border,
-            TexelAddress::Texel { address: base, bytes: 4 },
+            TexelAddress::Texel {
+                address: base,
+                bytes: 4
+            },
             TexelAddress::Border,
             TexelAddress::Border
         ]
     );
     assert_eq!(t.sectors(), [Some(base), None, None, None]);
     assert_eq!(r.values[1], 0); // red of texel (0, 0) is 0
-    // an interior footprint, texels (3..4, 3..4): four texels, addresses as the layout says
+                                // an interior footprint, texels (3..4, 3..4): four texels, addresses as the layout says
     let lay = Layout::of(&header);
     let q = GatherQuery::at(0.5, 0.5);
     g.gather_with_addresses(&q, &mut t).unwrap();
@@ -503,14 +548,21 @@ fn texel_addresses_mark_border_texels_and_sectors() {
     let sectors = t.sectors();
     assert_eq!(sectors.iter().flatten().count(), 4);
     // plain gather and the addressed one agree
-    assert_eq!(g.gather(&q).unwrap(), g.gather_with_addresses(&q, &mut t).unwrap());
+    assert_eq!(
+        g.gather(&q).unwrap(),
+        g.gather_with_addresses(&q, &mut t).unwrap()
+    );
 }
 
 #[test]
 fn ptp_texel_addresses_follow_each_offset() {
     let tex = rgba8(TextureKind::Tex2D, 16, 1);
     let smp = Sampler::with_address(AddressMode::Repeat);
-    let img = pool_image(&[(&tex, &smp, LayoutChoice::Pitch { row_alignment: 256 })], 0x4000).unwrap();
+    let img = pool_image(
+        &[(&tex, &smp, LayoutChoice::Pitch { row_alignment: 256 })],
+        0x4000,
+    )
+    .unwrap();
     let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
     let mut op = GatherOp::new(TextureKind::Tex2D, 1);
     op.offsets = OffsetMode::Ptp;
@@ -525,10 +577,17 @@ fn ptp_texel_addresses_follow_each_offset() {
         let (x, y) = pos[k];
         assert_eq!(
             t.texels[k],
-            TexelAddress::Texel { address: header.address + y * 256 + x * 4, bytes: 4 },
+            TexelAddress::Texel {
+                address: header.address + y * 256 + x * 4,
+                bytes: 4
+            },
             "texel {k}"
         );
-        assert_eq!(r.values[k], unorm(y as u32 * 10, 1.0 / 255.0).to_bits(), "texel {k}");
+        assert_eq!(
+            r.values[k],
+            unorm(y as u32 * 10, 1.0 / 255.0).to_bits(),
+            "texel {k}"
+        );
     }
 }
 
@@ -536,10 +595,24 @@ fn ptp_texel_addresses_follow_each_offset() {
 fn cube_hops_resolve_to_the_neighbouring_face_and_corners_are_marked() {
     let tex = rgba8(TextureKind::Cube, 4, 1);
     let smp = Sampler::default();
-    let img = pool_image(&[(&tex, &smp, LayoutChoice::BlockLinear { gobs_per_block_height_log2: 2 })], 0x10000).unwrap();
+    let img = pool_image(
+        &[(
+            &tex,
+            &smp,
+            LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: 2,
+            },
+        )],
+        0x10000,
+    )
+    .unwrap();
     let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
     let g = pool
-        .gatherer(Handle(0), &GatherOp::new(TextureKind::Cube, 0), Precision::default())
+        .gatherer(
+            Handle(0),
+            &GatherOp::new(TextureKind::Cube, 0),
+            Precision::default(),
+        )
         .unwrap();
     let lay = Layout::of(&pool.resolve(Handle(0)).unwrap().0);
     // near the +X face's (s, t) = (0, 0) corner: i0 = j0 = -1
@@ -549,12 +622,30 @@ fn cube_hops_resolve_to_the_neighbouring_face_and_corners_are_marked() {
     g.gather_with_addresses(&q, &mut t).unwrap();
     assert_eq!(sites[3], Site::Corner);
     assert_eq!(t.texels[3], TexelAddress::Corner);
-    assert_eq!(sites[1], Site::Texel { layer: 0, x: 0, y: 0 });
+    assert_eq!(
+        sites[1],
+        Site::Texel {
+            layer: 0,
+            x: 0,
+            y: 0
+        }
+    );
     for k in [0, 2] {
-        let Site::Texel { layer, x, y } = sites[k] else { panic!("{k}: {:?}", sites[k]) };
+        let Site::Texel { layer, x, y } = sites[k] else {
+            panic!("{k}: {:?}", sites[k])
+        };
         assert_ne!(layer, 0, "texel {k} hops to another face");
-        assert_eq!(t.texels[k], TexelAddress::Texel { address: lay.texel_address(layer, x, y), bytes: 4 });
-        assert_eq!(lay.texel_address(layer, x, y) - lay.address, layer as u64 * lay.layer_stride + lay.texel_offset(0, x, y));
+        assert_eq!(
+            t.texels[k],
+            TexelAddress::Texel {
+                address: lay.texel_address(layer, x, y),
+                bytes: 4
+            }
+        );
+        assert_eq!(
+            lay.texel_address(layer, x, y) - lay.address,
+            layer as u64 * lay.layer_stride + lay.texel_offset(0, x, y)
+        );
     }
 }
 
@@ -562,32 +653,75 @@ fn cube_hops_resolve_to_the_neighbouring_face_and_corners_are_marked() {
 fn unmapped_texels_and_descriptors_are_typed_errors() {
     let tex = rgba8(TextureKind::Tex2D, 4, 1);
     let smp = Sampler::default();
-    let form = to_memory(&tex, &smp, LayoutChoice::Pitch { row_alignment: 32 }, 0x10_0000).unwrap();
+    let form = to_memory(
+        &tex,
+        &smp,
+        LayoutChoice::Pitch { row_alignment: 32 },
+        0x10_0000,
+    )
+    .unwrap();
     // the descriptors are mapped, the texels are not
     let mut mem = SparseMemory::new();
-    mem.map(0x1000, form.tic.iter().flat_map(|w| w.to_le_bytes()).collect()).unwrap();
-    mem.map(0x2000, form.tsc.iter().flat_map(|w| w.to_le_bytes()).collect()).unwrap();
+    mem.map(
+        0x1000,
+        form.tic.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    )
+    .unwrap();
+    mem.map(
+        0x2000,
+        form.tsc.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    )
+    .unwrap();
     let pool = MemoryPool::new(&mem, 0x1000, 0x2000);
     let g = pool
-        .gatherer(Handle(0), &GatherOp::new(TextureKind::Tex2D, 0), Precision::default())
+        .gatherer(
+            Handle(0),
+            &GatherOp::new(TextureKind::Tex2D, 0),
+            Precision::default(),
+        )
         .unwrap();
     let e = g.gather(&GatherQuery::at(0.0, 0.0)).unwrap_err();
-    assert_eq!(e, MemoryError::Unmapped { addr: 0x10_0000, len: 1 });
+    assert_eq!(
+        e,
+        MemoryError::Unmapped {
+            addr: 0x10_0000,
+            len: 1
+        }
+    );
     let mut out = [GatherResult::default(); 2];
     let lanes = [GatherQuery::at(0.0, 0.0); 2];
     assert_eq!(g.gather_many(&lanes, &mut out, None).unwrap_err().lane, 0);
     // header 1 is not mapped: the error names its address
-    let e = pool.gatherer(Handle(1), &GatherOp::new(TextureKind::Tex2D, 0), Precision::default()).unwrap_err();
-    assert_eq!(e, MemTexError::Memory(MemoryError::Unmapped { addr: 0x1020, len: 32 }));
+    let e = pool
+        .gatherer(
+            Handle(1),
+            &GatherOp::new(TextureKind::Tex2D, 0),
+            Precision::default(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        MemTexError::Memory(MemoryError::Unmapped {
+            addr: 0x1020,
+            len: 32
+        })
+    );
     assert!(!e.is_not_modeled());
     // a texture header pool at the top of the address space
     let pool = MemoryPool::new(&mem, u64::MAX - 16, 0x2000);
-    assert!(matches!(pool.header_words(0), Err(MemoryError::Overflow { .. })));
+    assert!(matches!(
+        pool.header_words(0),
+        Err(MemoryError::Overflow { .. })
+    ));
     // overlapping regions are refused
     assert!(mem.map(0x1010, vec![0; 4]).is_err());
     // the texture unit's own checks come through unchanged
     let e = MemoryPool::new(&mem, 0x1000, 0x2000)
-        .gatherer(Handle(0), &GatherOp::new(TextureKind::Cube, 0), Precision::default())
+        .gatherer(
+            Handle(0),
+            &GatherOp::new(TextureKind::Cube, 0),
+            Precision::default(),
+        )
         .unwrap_err();
     assert!(e.is_not_modeled(), "{e}");
 }
@@ -595,14 +729,53 @@ fn unmapped_texels_and_descriptors_are_typed_errors() {
 #[test]
 fn what_the_memory_form_cannot_express_is_refused() {
     let cube = rgba8(TextureKind::Cube, 4, 1);
-    let e = to_memory(&cube, &Sampler::default(), LayoutChoice::Pitch { row_alignment: 32 }, 0).unwrap_err();
+    let e = to_memory(
+        &cube,
+        &Sampler::default(),
+        LayoutChoice::Pitch { row_alignment: 32 },
+        0,
+    )
+    .unwrap_err();
     assert!(e.is_not_modeled(), "{e}");
-    let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Unorm, width: 4, height: 4, layers: 1 };
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::R8Unorm,
+        width: 4,
+        height: 4,
+        layers: 1,
+    };
     let r8 = Texture::from_fn(desc, |_, x, _| [x, 0, 0, 0]).unwrap();
-    let e = to_memory(&r8, &Sampler::default(), LayoutChoice::BlockLinear { gobs_per_block_height_log2: 0 }, 0).unwrap_err();
-    assert!(e.is_not_modeled() && e.to_string().contains("COMPONENTS"), "{e}");
-    let sparse = r8.clone().with_residency(Residency::all_resident(&desc, 2, 2).unwrap()).unwrap();
-    assert!(to_memory(&sparse, &Sampler::default(), LayoutChoice::Pitch { row_alignment: 32 }, 0).unwrap_err().is_not_modeled());
-    let e = to_memory(&r8, &Sampler::default(), LayoutChoice::Pitch { row_alignment: 32 }, 16).unwrap_err();
+    let e = to_memory(
+        &r8,
+        &Sampler::default(),
+        LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 0,
+        },
+        0,
+    )
+    .unwrap_err();
+    assert!(
+        e.is_not_modeled() && e.to_string().contains("COMPONENTS"),
+        "{e}"
+    );
+    let sparse = r8
+        .clone()
+        .with_residency(Residency::all_resident(&desc, 2, 2).unwrap())
+        .unwrap();
+    assert!(to_memory(
+        &sparse,
+        &Sampler::default(),
+        LayoutChoice::Pitch { row_alignment: 32 },
+        0
+    )
+    .unwrap_err()
+    .is_not_modeled());
+    let e = to_memory(
+        &r8,
+        &Sampler::default(),
+        LayoutChoice::Pitch { row_alignment: 32 },
+        16,
+    )
+    .unwrap_err();
     assert!(!e.is_not_modeled(), "{e}");
 }

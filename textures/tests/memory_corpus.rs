@@ -9,7 +9,8 @@ use tld4_textures::cases::{self, CasesFile};
 use tld4_textures::*;
 
 fn corpus() -> CasesFile {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/lavapipe_gather.json");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/lavapipe_gather.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     cases::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -51,7 +52,8 @@ fn the_corpus_gathers_alike_from_owned_textures_and_from_memory() {
             };
             let pool = MemoryPool::new(&image.memory, image.header_pool, image.sampler_pool);
             for (qi, q) in case.queries.iter().enumerate() {
-                let (op, query) = cases::query(case, q, &format!("cases[{ci}].queries[{qi}]")).unwrap();
+                let (op, query) =
+                    cases::query(case, q, &format!("cases[{ci}].queries[{qi}]")).unwrap();
                 let owned = Gatherer::new(&p.texture, &p.sampler, &op, p.precision);
                 let mem = pool.gatherer(Handle(0), &op, p.precision);
                 let (owned, mem) = match (owned, mem) {
@@ -60,7 +62,11 @@ fn the_corpus_gathers_alike_from_owned_textures_and_from_memory() {
                         assert_eq!(a, b, "case {ci} query {qi}: the two refuse differently");
                         continue;
                     }
-                    (a, b) => panic!("case {ci} query {qi}: owned {:?}, memory {:?}", a.err(), b.err()),
+                    (a, b) => panic!(
+                        "case {ci} query {qi}: owned {:?}, memory {:?}",
+                        a.err(),
+                        b.err()
+                    ),
                 };
                 let want = owned.gather(&query);
                 let mut texels = LaneTexels::default();
@@ -78,8 +84,13 @@ fn the_corpus_gathers_alike_from_owned_textures_and_from_memory() {
                     LayoutChoice::Pitch { .. } => pitch_queries += 1,
                 }
                 if li == 0 {
-                    let generic = SiteGatherer::new(&p.texture, &p.sampler, &op, p.precision).unwrap();
-                    assert_eq!(generic.gather(&query).unwrap(), want, "case {ci} query {qi}: generic owned");
+                    let generic =
+                        SiteGatherer::new(&p.texture, &p.sampler, &op, p.precision).unwrap();
+                    assert_eq!(
+                        generic.gather(&query).unwrap(),
+                        want,
+                        "case {ci} query {qi}: generic owned"
+                    );
                     owned_generic += 1;
                 }
             }
