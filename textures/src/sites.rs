@@ -389,9 +389,10 @@ impl<S: TexelSource> SiteGatherer<S> {
             let (value, addr) = match *site {
                 Site::Texel { layer, x, y } => {
                     resident &= self.source.resident(layer, x, y);
-                    let addr = match self.source.address(layer, x, y) {
-                        Some(address) => TexelAddress::Texel { address, bytes },
-                        None => TexelAddress::None,
+                    // the address is only worked out when asked for
+                    let addr = match record.is_some().then(|| self.source.address(layer, x, y)) {
+                        Some(Some(address)) => TexelAddress::Texel { address, bytes },
+                        _ => TexelAddress::None,
                     };
                     (self.texel_value(layer, x, y, dref)?, addr)
                 }
