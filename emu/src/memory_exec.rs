@@ -81,7 +81,7 @@ impl Tld4Exec {
         &self,
         warp: &mut WarpState,
         pool: &MemoryPool<'_>,
-        mut texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
     ) -> Result<ExecReport, MemoryExecError> {
         let mut queries = [GatherQuery::default(); WARP_SIZE];
         let mut lanes = [0u8; WARP_SIZE];
@@ -106,7 +106,7 @@ impl Tld4Exec {
                 })
         })?;
         self.write_results(warp, &results[..n], &lanes[..n], &mut report);
-        if let Some(out) = texels.as_deref_mut() {
+        if let Some(out) = texels {
             for (k, &lane) in lanes[..n].iter().enumerate() {
                 out[lane as usize] = recorded[k];
             }

@@ -117,7 +117,7 @@ pub fn gather(
     // overflow; beyond, the book's arithmetic cannot be followed exactly: refused.
     const LIMIT: f64 = (1u64 << 52) as f64;
     for c in [u, v] {
-        if !(c.abs() < LIMIT) {
+        if c.abs() >= LIMIT {
             return Err(NotModeled::ReferenceRange(c).into());
         }
     }

@@ -223,6 +223,9 @@ fn the_format_table_names_every_format_once() {
     }
 }
 
+/// Fields to overwrite: (low bit, width, value).
+type Changes<'a> = &'a [(u32, u32, u64)];
+
 /// (low bit, width, value) to overwrite, and the field the error must name.
 fn refused(changes: &[(u32, u32, u64)]) -> DescriptorError {
     let mut w = bl_array_header(0x1_0000);
@@ -242,7 +245,7 @@ fn named(e: &DescriptorError) -> (&'static str, bool) {
 
 #[test]
 fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
-    let cases: &[(&[(u32, u32, u64)], &str, bool)] = &[
+    let cases: &[(Changes, &str, bool)] = &[
         (&[(HEADER_VERSION, 4, 4)], "HEADER_VERSION", true), // BLOCKLINEAR_COLOR_KEY_V2
         (&[(HEADER_VERSION, 4, 1)], "HEADER_VERSION", true), // PITCH_COLOR_KEY_V2
         (&[(HEADER_VERSION, 4, 5)], "HEADER_VERSION", true), // ONE_D_RAW_TYPED
@@ -573,8 +576,7 @@ fn ptp_texel_addresses_follow_each_offset() {
     let mut t = LaneTexels::default();
     let r = g.gather_with_addresses(&q, &mut t).unwrap();
     let pos = [(15, 7), (0, 8), (7, 0), (10, 10)];
-    for k in 0..4 {
-        let (x, y) = pos[k];
+    for (k, &(x, y)) in pos.iter().enumerate() {
         assert_eq!(
             t.texels[k],
             TexelAddress::Texel {
