@@ -297,7 +297,7 @@ impl Tld4Exec {
             .map_err(wrap)
     }
 
-    /// Decision (FACTS.md): F16 output from a UINT or SINT texture is not modeled.
+    /// F16 output from a UINT or SINT texture is not modeled (docs/sources.md, Decisions).
     pub(crate) fn check_output_format(
         &self,
         format: tld4_textures::Format,

@@ -612,7 +612,8 @@ impl<'a> Gatherer<'a> {
 /// The checks every gather makes once, on the header's kind and format, the sampler and the
 /// instruction: the kind must equal the instruction's dimension, cube kinds take no offsets
 /// (NotModeled), the component is 0..=3, depth compare needs the sampler's compare on and a
-/// depth format (NotModeled otherwise; FACTS.md, decisions). Returns the compare function.
+/// depth format (NotModeled otherwise; docs/sources.md, Decisions). Returns the compare
+/// function.
 pub(crate) fn check_op(
     kind: TextureKind,
     format: Format,

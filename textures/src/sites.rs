@@ -441,7 +441,8 @@ impl<S: TexelSource> SiteGatherer<S> {
                 decoder.decode(self.source.element(layer, x, y, element)?)
             }
             Value::Const(c) => {
-                // the texel is still read (a constant swizzle does not skip the fetch)
+                // Guess: the texel is still read (a constant swizzle does not skip the fetch),
+                // so an unmapped texel faults either way (docs/sources.md, Decisions).
                 self.source.element(layer, x, y, 0)?;
                 c
             }

@@ -302,7 +302,9 @@ pub struct TextureHeader {
     /// Height in texels.
     pub height: u32,
     /// DEPTH_MINUS_ONE + 1: array layers (2-D arrays) or whole cubes (cube kinds; 1 for a
-    /// cube). Always 1 for pitch headers, which have no depth field.
+    /// cube). Always 1 for pitch headers, which have no depth field. Counting cubes rather
+    /// than faces for cube kinds is a guess after nouveau's driver, unchecked against NVK
+    /// (docs/sources.md, Open questions).
     pub depth: u32,
     /// X/Y/Z/W_SOURCE.
     pub swizzle: Swizzle,
@@ -311,7 +313,9 @@ pub struct TextureHeader {
     /// DEPTH_TEXTURE (kept; NVK leaves it 0 even for depth formats, so depth compare does
     /// not depend on it: docs/sources.md, Descriptors).
     pub depth_texture: bool,
-    /// BORDER_SOURCE: true for BORDER_COLOR (the sampler's border colour).
+    /// BORDER_SOURCE: true for BORDER_COLOR (the sampler's border colour). Reading
+    /// BORDER_COLOR as "the sampler's colour" and refusing BORDER_TEXTURE is a guess from the
+    /// value names alone (docs/sources.md, Open questions).
     pub border_from_sampler: bool,
     /// The whole entry.
     pub words: [u32; 8],
