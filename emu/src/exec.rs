@@ -342,51 +342,35 @@ impl Tld4Exec {
         handle: u32,
         lane: usize,
     ) -> Result<Gatherer<'p>, WarpFault> {
-        let lane8 = lane as u8;
-        let wrap = |e: TexError| match e {
-            TexError::NotModeled(m) => WarpFault::NotModeled {
-                lane: Some(lane8),
-                what: m.to_string(),
-            },
-            TexError::Invalid(InvalidInput::BadHeaderIndex { .. }) => {
-                WarpFault::UnknownTextureHeader {
-                    lane: lane8,
-                    handle,
-                    source: e,
-                }
-            }
-            TexError::Invalid(InvalidInput::BadSamplerIndex { .. }) => WarpFault::UnknownSampler {
-                lane: lane8,
-                handle,
-                source: e,
-            },
-            // Validated by `Tld4Exec::new` already; kept typed should a caller bypass it.
-            TexError::Invalid(InvalidInput::Precision(bits)) => {
-                WarpFault::InvalidConfig(ConfigError::Precision {
-                    fraction_bits: bits.min(u8::MAX as u32) as u8,
-                    max: Precision::MAX_FRACTION_BITS,
-                })
-            }
-            other => WarpFault::InvalidTexture {
-                lane: lane8,
-                handle,
-                source: other,
-            },
-        };
+        let wrap = |e: TexError| texture_fault(e, handle, lane);
         let (texture, _) = pool.resolve(Handle(handle)).map_err(wrap)?;
-        if self.output != OutputMode::F32 && texture.format().is_integer() {
-            // Decision (FACTS.md): F16 output from a UINT or SINT texture is not modeled.
+        self.check_output_format(texture.format(), lane)?;
+        pool.gatherer(Handle(handle), &self.op, self.config.precision)
+            .map_err(wrap)
+    }
+
+    /// F16 output from a UINT or SINT texture is not modeled (docs/sources.md, Decisions).
+    pub(crate) fn check_output_format(
+        &self,
+        format: tld4_textures::Format,
+        lane: usize,
+    ) -> Result<(), WarpFault> {
+        if self.output != OutputMode::F32 && format.is_integer() {
             return Err(WarpFault::NotModeled {
                 lane: Some(lane as u8),
                 what: format!(
                     "{} output from the integer format {:?}",
                     self.insn.f16_mode.name(),
-                    texture.format()
+                    format
                 ),
             });
         }
-        pool.gatherer(Handle(handle), &self.op, self.config.precision)
-            .map_err(wrap)
+        Ok(())
+    }
+
+    /// The gather the instruction asks for, and the precision model.
+    pub(crate) fn gather_setup(&self) -> (&GatherOp, Precision) {
+        (&self.op, self.config.precision)
     }
 
     /// One lane's query, read from its registers (the static checks keep every register
@@ -427,6 +411,31 @@ impl Tld4Exec {
         warp: &mut R,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
+        let mut queries = [GatherQuery::default(); WARP_SIZE];
+        let mut lanes = [0u8; WARP_SIZE];
+        let (mut report, n) = self.read_lanes(&*warp, &mut queries, &mut lanes)?;
+        if n == 0 {
+            return Ok(report);
+        }
+        let mut results = [GatherResult::default(); WARP_SIZE];
+        self.for_each_handle(&*warp, &lanes[..n], |handle, range| {
+            let gatherer = self.gatherer(pool, handle, lanes[range.start] as usize)?;
+            gatherer.gather_many(&queries[range.clone()], &mut results[range]);
+            Ok(())
+        })?;
+        self.write_results(warp, &results[..n], &lanes[..n], &mut report);
+        Ok(report)
+    }
+
+    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
+    /// query k; returns the report so far and the number of executing lanes.
+    #[inline(always)]
+    pub(crate) fn read_lanes<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        queries: &mut [GatherQuery; WARP_SIZE],
+        lanes: &mut [u8; WARP_SIZE],
+    ) -> Result<(ExecReport, usize), WarpFault> {
         if let Some(fault) = self.static_fault(warp.regs_per_thread()) {
             return Err(fault);
         }
@@ -446,37 +455,40 @@ impl Tld4Exec {
                 }
             }
         }
-        let mut report = ExecReport {
+        let report = ExecReport {
             executed,
             nonresident: 0,
         };
-        if executed == 0 {
-            return Ok(report);
-        }
-        // Read every executing lane's sources first (compacted: lane `lanes[k]` is query k).
-        let mut queries = [GatherQuery::default(); WARP_SIZE];
-        let mut lanes = [0u8; WARP_SIZE];
         let mut n = 0;
         let mut m = executed;
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            queries[n] = self.query(&*warp, lane);
+            queries[n] = self.query(warp, lane);
             lanes[n] = lane as u8;
             n += 1;
         }
-        let mut results = [GatherResult::default(); WARP_SIZE];
+        Ok((report, n))
+    }
+
+    /// Calls `f(handle, range)` for each run of executing lanes (indices into `lanes`) that
+    /// share a handle: the whole warp for the uniform form (the URc operand; URZ reads 0);
+    /// for the register form a handle per lane, the first Rb register (docs/sources.md, NAK
+    /// conventions; unmeasured).
+    #[inline(always)]
+    pub(crate) fn for_each_handle<R: RegisterFile + ?Sized, E>(
+        &self,
+        warp: &R,
+        lanes: &[u8],
+        mut f: impl FnMut(u32, std::ops::Range<usize>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let n = lanes.len();
         match self.insn.form {
             HandleForm::Uniform => {
-                // One handle for the warp (the URc operand); URZ reads 0.
                 let ur = self.insn.ur;
-                let handle = if ur.is_urz() { 0 } else { warp.ureg(ur.0) };
-                let gatherer = self.gatherer(pool, handle, lanes[0] as usize)?;
-                gatherer.gather_many(&queries[..n], &mut results[..n]);
+                f(if ur.is_urz() { 0 } else { warp.ureg(ur.0) }, 0..n)
             }
             HandleForm::Register => {
-                // A handle per lane, the first Rb register (NAK's convention; unmeasured);
-                // lanes that share a handle are gathered together.
                 let rb = self.insn.rb.0;
                 let mut start = 0;
                 while start < n {
@@ -485,16 +497,27 @@ impl Tld4Exec {
                     while end < n && warp.reg(lanes[end] as usize, rb) == handle {
                         end += 1;
                     }
-                    let gatherer = self.gatherer(pool, handle, lanes[start] as usize)?;
-                    gatherer.gather_many(&queries[start..end], &mut results[start..end]);
+                    f(handle, start..end)?;
                     start = end;
                 }
+                Ok(())
             }
         }
-        // All sources have been read: write the destinations.
+    }
+
+    /// All sources have been read: write the destinations of lanes `lanes[k]` from
+    /// `results[k]`.
+    #[inline(always)]
+    pub(crate) fn write_results<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &mut R,
+        results: &[GatherResult],
+        lanes: &[u8],
+        report: &mut ExecReport,
+    ) {
         let pdst = self.insn.pred_dst.0;
         let writes = &self.writes[..self.nwrites];
-        for (r, &lane) in results[..n].iter().zip(&lanes[..n]) {
+        for (r, &lane) in results.iter().zip(lanes) {
             let lane = lane as usize;
             if !r.resident {
                 report.nonresident |= 1 << lane;
@@ -510,12 +533,45 @@ impl Tld4Exec {
                 }
             }
             // The predicate destination is set when the footprint was not resident (ptxas
-            // turns PTX's "resident" predicate into its negation; docs/sources.md, ptxas output). PT
-            // discards.
+            // turns PTX's "resident" predicate into its negation; docs/sources.md, What ptxas
+            // emits). PT discards.
             if pdst < 7 {
                 warp.set_pred(lane, pdst, !r.resident);
             }
         }
-        Ok(report)
+    }
+}
+
+/// The texture unit's error for `handle` as the warp fault of `lane`: not modeled, an
+/// unknown texture header or sampler, an invalid configuration, or an invalid texture.
+pub(crate) fn texture_fault(e: TexError, handle: u32, lane: usize) -> WarpFault {
+    let lane8 = lane as u8;
+    match e {
+        TexError::NotModeled(m) => WarpFault::NotModeled {
+            lane: Some(lane8),
+            what: m.to_string(),
+        },
+        TexError::Invalid(InvalidInput::BadHeaderIndex { .. }) => WarpFault::UnknownTextureHeader {
+            lane: lane8,
+            handle,
+            source: e,
+        },
+        TexError::Invalid(InvalidInput::BadSamplerIndex { .. }) => WarpFault::UnknownSampler {
+            lane: lane8,
+            handle,
+            source: e,
+        },
+        // Validated by `Tld4Exec::new` already; kept typed should a caller bypass it.
+        TexError::Invalid(InvalidInput::Precision(bits)) => {
+            WarpFault::InvalidConfig(ConfigError::Precision {
+                fraction_bits: bits.min(u8::MAX as u32) as u8,
+                max: Precision::MAX_FRACTION_BITS,
+            })
+        }
+        other => WarpFault::InvalidTexture {
+            lane: lane8,
+            handle,
+            source: other,
+        },
     }
 }

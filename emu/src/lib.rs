@@ -45,6 +45,7 @@
 
 mod exec;
 mod fault;
+mod memory_exec;
 mod pack;
 mod regfile;
 mod warp;
@@ -59,11 +60,13 @@ pub use exec::{
     Tld4Exec,
 };
 pub use fault::{ConfigError, FaultKind, Operand, UnknownFaultKind, WarpFault};
+pub use memory_exec::MemoryExecError;
 pub use pack::{
     destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
     Writes, F16_NAN, NO_COMPONENT,
 };
 pub use regfile::RegisterFile;
+pub use tld4_textures::{LaneTexels, MemoryPool, TexelAddress};
 pub use warp::{WarpState, RZ, WARP_SIZE};
 
 pub use tld4_decoder::{

@@ -7,6 +7,9 @@
 //! per warp of 32 lanes). "coherent" warps sample a small neighbourhood, as a warp of pixels
 //! does; "scattered" lanes are independent random points (cache misses dominate).
 //! Environment: ROUNDS (default 40), MODE=single|many. Each figure is the best of 5 runs.
+//! The "memory" lines run the same RGBA8 workload through the memory-backed pipeline
+//! (`SiteGatherer` over `MemoryTexels`, block-linear and pitch), with and without the
+//! per-lane texel addresses.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -216,4 +219,81 @@ fn main() {
         &qs,
         rounds,
     );
+
+    memory_benches(&mut state, rounds);
+}
+
+fn run_memory(
+    name: &str,
+    g: &SiteGatherer<MemoryTexels<'_>>,
+    queries: &[GatherQuery],
+    rounds: usize,
+) {
+    if let Some(only) = std::env::args().nth(1) {
+        if !name.contains(&only) {
+            return;
+        }
+    }
+    let n = (queries.len() * rounds) as f64;
+    for addresses in [false, true] {
+        let mut secs = f64::MAX;
+        let mut acc = 0u32;
+        let mut out = [GatherResult::default(); 32];
+        let mut texels = [LaneTexels::default(); 32];
+        for _ in 0..5 {
+            let start = Instant::now();
+            for _ in 0..rounds {
+                for warp in queries.chunks(32) {
+                    let t = addresses.then_some(&mut texels[..]);
+                    g.gather_many(black_box(warp), &mut out, t).unwrap();
+                    acc = acc.wrapping_add(out[0].values[0] ^ out[31].values[3]);
+                }
+            }
+            secs = secs.min(start.elapsed().as_secs_f64());
+        }
+        println!(
+            "{name}, memory gather_many{}: {:.1} M lane gathers/s ({:.2} ns each) [{acc:x}]",
+            if addresses { " + addresses" } else { "" },
+            n / secs / 1e6,
+            secs / n * 1e9
+        );
+    }
+}
+
+fn memory_benches(state: &mut u64, rounds: usize) {
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::Rgba8Unorm,
+        width: 256,
+        height: 256,
+        layers: 1,
+    };
+    let tex = Texture::from_fn(desc, |_, x, y| [x & 255, y & 255, (x ^ y) & 255, 255]).unwrap();
+    let sampler = Sampler::with_address(AddressMode::ClampToEdge);
+    let qs = lanes(state, true, |st, c, _| {
+        GatherQuery::at(c[0] + unit(st) * 8.0 / 256.0, c[1] + unit(st) * 4.0 / 256.0)
+    });
+    for (name, layout) in [
+        (
+            "rgba8_unorm 2d clamp_to_edge (coherent), block-linear",
+            LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: 4,
+            },
+        ),
+        (
+            "rgba8_unorm 2d clamp_to_edge (coherent), pitch",
+            LayoutChoice::Pitch { row_alignment: 256 },
+        ),
+    ] {
+        let image = pool_image(&[(&tex, &sampler, layout)], 0x1_0000_0000).unwrap();
+        let pool = MemoryPool::new(&image.memory, image.header_pool, image.sampler_pool);
+        let g = pool
+            .gatherer(
+                Handle(0),
+                &GatherOp::new(TextureKind::Tex2D, 1),
+                Precision::default(),
+            )
+            .unwrap();
+        run_memory(name, &g, &qs, rounds);
+    }
 }

@@ -133,4 +133,8 @@ pub enum NotModeled {
     /// Depth compare asked for on a texture that is not a depth format.
     #[error("depth compare on the non-depth format {0:?}")]
     CompareOnColor(Format),
+    /// A coordinate times the texture size at or beyond +-2^52, where `reference::gather`'s
+    /// f64 texel selection stops being exact (the fast path clamps instead).
+    #[error("reference gather: coordinate * size = {0} is beyond +-2^52")]
+    ReferenceRange(f64),
 }

@@ -467,12 +467,12 @@ impl<'a> Gatherer<'a> {
         let [au, av] = self.address;
         // wrap: the 2x2 footprint has two columns and two rows unless PTP moves each texel
         let (xs, ys) = if self.offsets == OffsetMode::Ptp {
-            let p = footprint(i0, j0, self.offsets, &q.offsets);
+            let p = footprint_unchecked(i0, j0, self.offsets, &q.offsets);
             let x = |k: usize| A::wrap(p[k].0, w, au);
             let y = |k: usize| A::wrap(p[k].1, h, av);
             ([x(0), x(1), x(2), x(3)], [y(0), y(1), y(2), y(3)])
         } else {
-            let [_, _, _, (i, j)] = footprint(i0, j0, self.offsets, &q.offsets);
+            let [_, _, _, (i, j)] = footprint_unchecked(i0, j0, self.offsets, &q.offsets);
             let (x0, x1) = (A::wrap(i, w, au), A::wrap(i + 1, w, au));
             let (y0, y1) = (A::wrap(j, h, av), A::wrap(j + 1, h, av));
             ([x0, x1, x1, x0], [y1, y1, y0, y0])
@@ -575,7 +575,7 @@ impl<'a> Gatherer<'a> {
         j0: i64,
     ) -> GatherResult {
         let n = self.width;
-        let pos = footprint(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
+        let pos = footprint_unchecked(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
         let mut values = [0u32; 4];
         let mut corner = None;
         let mut resident = true;
@@ -598,7 +598,7 @@ impl<'a> Gatherer<'a> {
         if let Some(c) = corner {
             values[c] = match self.value {
                 Value::Const(v) => v,
-                _ => cube_corner_value(&values, c, self.integer),
+                _ => cube_corner_unchecked(&values, c, self.integer),
             };
         }
         GatherResult {
@@ -611,7 +611,8 @@ impl<'a> Gatherer<'a> {
 /// The checks every gather makes once, on the header's kind and format, the sampler and the
 /// instruction: the kind must equal the instruction's dimension, cube kinds take no offsets
 /// (NotModeled), the component is 0..=3, depth compare needs the sampler's compare on and a
-/// depth format (NotModeled otherwise; FACTS.md, decisions). Returns the compare function.
+/// depth format (NotModeled otherwise; docs/sources.md, Decisions). Returns the compare
+/// function.
 pub(crate) fn check_op(
     kind: TextureKind,
     format: Format,
@@ -826,7 +827,7 @@ impl Addr for AnyMode {
 /// [`wrap`] with -1 for a border texel.
 #[inline(always)]
 fn wrap_or_border(i: i64, size: i64, mode: AddressMode) -> i64 {
-    wrap(i, size, mode).unwrap_or(-1)
+    wrap_unchecked(i, size, mode).unwrap_or(-1)
 }
 
 fn layout_err() -> Error {
@@ -874,7 +875,7 @@ impl Quantizer {
                 fraction_bits,
                 rounding,
             } => {
-                if fraction_bits > 20 {
+                if fraction_bits as u32 > MAX_FRACTION_BITS {
                     return Err(InvalidInput::Precision(fraction_bits as u32).into());
                 }
                 Quantizer {
@@ -890,7 +891,7 @@ impl Quantizer {
     /// See [`texel_origin`]; `x` is u * 2^bits.
     #[inline(always)]
     pub(crate) fn origin(&self, x: f64) -> i64 {
-        texel_origin(x, self.bits, self.rounding, self.exact)
+        texel_origin_unchecked(x, self.bits, self.rounding, self.exact)
     }
 }
 
@@ -899,8 +900,28 @@ impl Quantizer {
 /// round u * 2^bits to an integer n with `rounding`, then i0 = floor(n / 2^bits - 0.5),
 /// computed exactly as (2n - 2^bits) >> (bits + 1). Exact: floor(u - 0.5) with no rounding.
 /// NaN reads as u = 0 (guess).
+///
+/// Precondition: `bits <= 20` ([`MAX_FRACTION_BITS`], what [`Precision`] accepts); asserted.
 #[inline(always)]
 pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -> i64 {
+    assert!(
+        bits <= MAX_FRACTION_BITS,
+        "texel_origin: {bits} fractional bits (at most {MAX_FRACTION_BITS})"
+    );
+    texel_origin_unchecked(x_scaled, bits, rounding, exact)
+}
+
+/// Most fractional bits of the fixed-point model ([`Precision::Fixed`]).
+pub const MAX_FRACTION_BITS: u32 = 20;
+
+/// [`texel_origin`] without the check (the [`Quantizer`] holds at most 20 bits).
+#[inline(always)]
+pub(crate) fn texel_origin_unchecked(
+    x_scaled: f64,
+    bits: u32,
+    rounding: Rounding,
+    exact: bool,
+) -> i64 {
     let x = x_scaled.clamp(-COORD_LIMIT, COORD_LIMIT);
     if exact {
         let x = if x.is_nan() { 0.0 } else { x };
@@ -934,8 +955,29 @@ pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -
 /// (Vulkan "Texel Gathering"). AOFFI adds one (dx, dy) in whole texels after the floor; PTP
 /// puts texel k at (i0 + dx_k, j0 + dy_k) (Vulkan's ConstOffsets rule). Offsets are read as
 /// 6-bit signed values (NAK, FACTS.md).
+///
+/// Precondition: |i0|, |j0| <= [`FOOTPRINT_LIMIT`] (2^62), so adding 1 and an offset cannot
+/// overflow; asserted. ([`texel_origin`] returns at most 2^50 in magnitude.)
 #[inline(always)]
 pub fn footprint(i0: i64, j0: i64, mode: OffsetMode, offsets: &[[i8; 2]; 4]) -> [(i64, i64); 4] {
+    assert!(
+        i0.unsigned_abs() <= FOOTPRINT_LIMIT as u64 && j0.unsigned_abs() <= FOOTPRINT_LIMIT as u64,
+        "footprint: origin ({i0}, {j0}) beyond +-2^62"
+    );
+    footprint_unchecked(i0, j0, mode, offsets)
+}
+
+/// Largest |i0| and |j0| [`footprint`] accepts.
+pub const FOOTPRINT_LIMIT: i64 = 1 << 62;
+
+/// [`footprint`] without the check (origins from [`texel_origin`] are within 2^50).
+#[inline(always)]
+pub(crate) fn footprint_unchecked(
+    i0: i64,
+    j0: i64,
+    mode: OffsetMode,
+    offsets: &[[i8; 2]; 4],
+) -> [(i64, i64); 4] {
     let six = |v: i8| (((v as u8) << 2) as i8 >> 2) as i64;
     match mode {
         OffsetMode::None => [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)],
@@ -953,8 +995,24 @@ pub fn footprint(i0: i64, j0: i64, mode: OffsetMode, offsets: &[[i8; 2]; 4]) -> 
 
 /// Wrap one integer texel coordinate (Vulkan "Wrapping Operation", table of address modes):
 /// Some(coordinate) inside the texture, or None for a border texel (clamp to border).
+///
+/// Precondition: 1 <= `size` <= [`MAX_WRAP_SIZE`] (2^32; texture sizes are u32): a size of 0
+/// has no texel to wrap to; asserted.
 #[inline(always)]
 pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
+    assert!(
+        (1..=MAX_WRAP_SIZE).contains(&size),
+        "wrap: size {size} outside 1..=2^32"
+    );
+    wrap_unchecked(i, size, mode)
+}
+
+/// Largest size [`wrap`] accepts.
+pub const MAX_WRAP_SIZE: i64 = 1 << 32;
+
+/// [`wrap`] without the check (texture sizes are 1..=65536).
+#[inline(always)]
+pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
     #[inline(always)]
     fn mirror(a: i64) -> i64 {
         if a >= 0 {
@@ -1056,8 +1114,20 @@ pub fn border_value(border: &BorderColor, format: Format, component: usize) -> u
 /// formats, a copy of the footprint texel in the same column (same i, other j), which is what
 /// lavapipe's corner handling for pure-integer formats returns; a swizzle constant stays
 /// that constant.
+///
+/// Precondition: `corner` < 4 (a position in the footprint); asserted.
 #[inline]
 pub fn cube_corner_value(values: &[u32; 4], corner: usize, integer: bool) -> u32 {
+    assert!(
+        corner < 4,
+        "cube_corner_value: corner {corner} is not a footprint position (0..4)"
+    );
+    cube_corner_unchecked(values, corner, integer)
+}
+
+/// [`cube_corner_value`] without the check (corners come from enumerating the footprint).
+#[inline]
+pub(crate) fn cube_corner_unchecked(values: &[u32; 4], corner: usize, integer: bool) -> u32 {
     if integer {
         return values[3 - corner];
     }

@@ -28,12 +28,13 @@ pub fn gob_offset(x: u64, y: u64) -> u64 {
 /// Block-linear layout).
 #[inline(always)]
 pub fn block_linear_offset(xb: u64, y: u64, width_bytes: u64, block_height_log2: u8) -> u64 {
-    let rows = GOB_HEIGHT << block_height_log2;
+    // R and 64 are powers of two: shifts and masks instead of divisions
+    let rows_log2 = 3 + block_height_log2 as u32;
     let w = width_bytes.next_multiple_of(GOB_WIDTH_BYTES);
-    (y / rows) * (w * rows)
-        + (xb / GOB_WIDTH_BYTES) * (GOB_WIDTH_BYTES * rows)
-        + ((y % rows) / GOB_HEIGHT) * GOB_BYTES
-        + gob_offset(xb % GOB_WIDTH_BYTES, y % GOB_HEIGHT)
+    (y >> rows_log2) * (w << rows_log2)
+        + ((xb >> 6) << (6 + rows_log2))
+        + (((y & ((1 << rows_log2) - 1)) >> 3) << 9)
+        + gob_offset(xb & 63, y & 7)
 }
 
 /// A layer's texel addressing, ready to use (computed once per texture header).
@@ -120,8 +121,7 @@ impl Layout {
     /// address arithmetic of a 64-bit unit does).
     #[inline(always)]
     pub fn texel_address(&self, layer: u32, x: u32, y: u32) -> u64 {
-        self.address
-            .wrapping_add(self.texel_offset(layer, x, y))
+        self.address.wrapping_add(self.texel_offset(layer, x, y))
     }
 }
 

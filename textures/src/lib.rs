@@ -90,10 +90,8 @@ pub use mem_error::MemTexError;
 pub use mem_pool::MemoryPool;
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use sites::{
-    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress,
-    TexelSource,
+    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,
 };
-pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
 pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,
@@ -103,17 +101,20 @@ pub use gather::{
     texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, OffsetMode, Precision,
     Rounding,
 };
+pub use gather::{FOOTPRINT_LIMIT, MAX_FRACTION_BITS, MAX_WRAP_SIZE};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+pub use texture::MAX_TEXTURE_BYTES;
 pub use texture::{
     Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE,
 };
+pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
 
 impl Precision {
-    /// The most fractional bits [`Precision::Fixed`] takes. The same limit is checked where
-    /// a [`Gatherer`] is built (the test `precision_limit_is_the_gatherers` keeps the two
-    /// equal).
-    pub const MAX_FRACTION_BITS: u8 = 20;
+    /// The most fractional bits [`Precision::Fixed`] takes: [`MAX_FRACTION_BITS`], the limit
+    /// checked where a [`Gatherer`] is built (the test `precision_limit_is_the_gatherers`
+    /// checks both agree for every value).
+    pub const MAX_FRACTION_BITS: u8 = MAX_FRACTION_BITS as u8;
 
     /// Checks the setting without building a gatherer: more than
     /// [`Precision::MAX_FRACTION_BITS`] fractional bits is [`InvalidInput::Precision`].

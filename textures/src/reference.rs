@@ -113,6 +113,14 @@ pub fn gather(
     // Texel selection for LINEAR filtering: i0 = floor(u - 0.5), j0 = floor(v - 0.5).
     let u = if s.is_nan() { 0.0 } else { s * w as f64 };
     let v = if t.is_nan() { 0.0 } else { t * h as f64 };
+    // Below 2^52 in magnitude u - 0.5 is exact in f64 and floor() fits an i64 far from
+    // overflow; beyond, the book's arithmetic cannot be followed exactly: refused.
+    const LIMIT: f64 = (1u64 << 52) as f64;
+    for c in [u, v] {
+        if c.abs() >= LIMIT {
+            return Err(NotModeled::ReferenceRange(c).into());
+        }
+    }
     let i0 = (u - 0.5).floor() as i64;
     let j0 = (v - 0.5).floor() as i64;
 

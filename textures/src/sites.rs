@@ -13,9 +13,9 @@ use crate::descriptor::tic::TextureHeader;
 use crate::error::{Error, InvalidInput};
 use crate::format::Format;
 use crate::gather::{
-    array_layer, border_value, check_op, cube_corner_value, clamp_dref, depth_compare, footprint,
-    lane_value, wrap, GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Quantizer,
-    Value,
+    array_layer, border_value, check_op, clamp_dref, cube_corner_unchecked, depth_compare,
+    footprint_unchecked as footprint, lane_value, wrap_unchecked as wrap, GatherOp, GatherQuery,
+    GatherResult, OffsetMode, Precision, Quantizer, Value,
 };
 use crate::layout::{sector_of, Layout};
 use crate::memory::{Memory, MemoryError};
@@ -313,7 +313,11 @@ impl<S: TexelSource> SiteGatherer<S> {
         let layer = array_layer(q.layer, max_layer);
         let (s, t, layer) = if sh.kind.is_cube() {
             let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-            let per_cube = if sh.kind == TextureKind::CubeArray { 6 } else { 0 };
+            let per_cube = if sh.kind == TextureKind::CubeArray {
+                6
+            } else {
+                0
+            };
             (s, t, layer * per_cube + face)
         } else {
             (q.coords[0] as f64, q.coords[1] as f64, layer)
@@ -372,7 +376,9 @@ impl<S: TexelSource> SiteGatherer<S> {
     ) -> Result<GatherResult, MemoryError> {
         let sites = self.sites(q);
         let dref = match self.value {
-            Value::Compare { clamp_dref: true, .. } => clamp_dref(q.dref),
+            Value::Compare {
+                clamp_dref: true, ..
+            } => clamp_dref(q.dref),
             _ => q.dref,
         };
         let bytes = crate::descriptor::tic::texel_bytes(self.shape.format);
@@ -383,9 +389,10 @@ impl<S: TexelSource> SiteGatherer<S> {
             let (value, addr) = match *site {
                 Site::Texel { layer, x, y } => {
                     resident &= self.source.resident(layer, x, y);
-                    let addr = match self.source.address(layer, x, y) {
-                        Some(address) => TexelAddress::Texel { address, bytes },
-                        None => TexelAddress::None,
+                    // the address is only worked out when asked for
+                    let addr = match record.is_some().then(|| self.source.address(layer, x, y)) {
+                        Some(Some(address)) => TexelAddress::Texel { address, bytes },
+                        _ => TexelAddress::None,
                     };
                     (self.texel_value(layer, x, y, dref)?, addr)
                 }
@@ -417,7 +424,7 @@ impl<S: TexelSource> SiteGatherer<S> {
         if let Some(c) = corner {
             values[c] = match self.value {
                 Value::Const(v) => v,
-                _ => cube_corner_value(&values, c, self.integer),
+                _ => cube_corner_unchecked(&values, c, self.integer),
             };
         }
         Ok(GatherResult {
@@ -434,7 +441,8 @@ impl<S: TexelSource> SiteGatherer<S> {
                 decoder.decode(self.source.element(layer, x, y, element)?)
             }
             Value::Const(c) => {
-                // the texel is still read (a constant swizzle does not skip the fetch)
+                // Guess: the texel is still read (a constant swizzle does not skip the fetch),
+                // so an unmapped texel faults either way (docs/sources.md, Decisions).
                 self.source.element(layer, x, y, 0)?;
                 c
             }
@@ -444,5 +452,20 @@ impl<S: TexelSource> SiteGatherer<S> {
                 f32::from_bits(decoder.decode(self.source.element(layer, x, y, 0)?)),
             ),
         })
+    }
+}
+
+impl<T: TexelSource + ?Sized> TexelSource for &T {
+    fn shape(&self) -> Shape {
+        (**self).shape()
+    }
+    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError> {
+        (**self).element(layer, x, y, element)
+    }
+    fn address(&self, layer: u32, x: u32, y: u32) -> Option<u64> {
+        (**self).address(layer, x, y)
+    }
+    fn resident(&self, layer: u32, x: u32, y: u32) -> bool {
+        (**self).resident(layer, x, y)
     }
 }

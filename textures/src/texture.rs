@@ -159,6 +159,11 @@ pub struct TextureDesc {
 /// Largest width, height or layer count accepted (NVIDIA's limits are 32768 texels, 2048 layers).
 pub const MAX_SIZE: u32 = 65536;
 
+/// Largest texel storage a texture may have, in bytes (1 GiB): a guess at what a test or
+/// simulator machine can hold, so that no size asks for an allocation the machine cannot
+/// make (docs/sources.md, Decisions). Sizes are checked in u64 before anything is allocated.
+pub const MAX_TEXTURE_BYTES: u64 = 1 << 30;
+
 impl TextureDesc {
     /// Layers of storage: `layers`, times 6 for cube kinds.
     pub fn storage_layers(&self) -> usize {
@@ -186,7 +191,25 @@ impl TextureDesc {
         if !self.kind.is_array() && self.layers != 1 {
             return bad("2d and cube textures have exactly 1 layer (cube)");
         }
+        if self.bytes() > MAX_TEXTURE_BYTES {
+            return bad("the texels would take more than MAX_TEXTURE_BYTES (1 GiB)");
+        }
         Ok(())
+    }
+
+    /// Texels in all storage layers, computed in u64 (at most 65536^3 * 6, no overflow).
+    pub fn texel_count(&self) -> u64 {
+        self.storage_layers() as u64 * self.width as u64 * self.height as u64
+    }
+
+    /// Bytes of texel storage: [`TextureDesc::texel_count`] times the format's texel size.
+    pub fn bytes(&self) -> u64 {
+        let element = match self.format.storage() {
+            StorageWidth::U8 => 1,
+            StorageWidth::U16 => 2,
+            StorageWidth::U32 => 4,
+        };
+        self.texel_count() * element * self.format.words() as u64
     }
 }
 
@@ -211,6 +234,8 @@ impl Residency {
         if tile_width == 0 || tile_height == 0 {
             return Err(InvalidInput::Residency("tile sizes must be at least 1".into()).into());
         }
+        // a valid desc bounds the map: at most one entry per texel of a MAX_TEXTURE_BYTES texture
+        desc.validate()?;
         let shape = (
             desc.storage_layers(),
             desc.height.div_ceil(tile_height) as usize,
@@ -379,8 +404,8 @@ impl Texture {
     ) -> Result<Self, Error> {
         desc.validate()?;
         let nf = desc.format.fields();
-        let mut fields =
-            Vec::with_capacity(desc.storage_layers() * (desc.width * desc.height) as usize * nf);
+        // validate() bounds the texel count (MAX_TEXTURE_BYTES): the product fits in usize
+        let mut fields = Vec::with_capacity(desc.texel_count() as usize * nf);
         for layer in 0..desc.storage_layers() as u32 {
             for y in 0..desc.height {
                 for x in 0..desc.width {

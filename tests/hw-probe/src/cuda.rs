@@ -129,6 +129,10 @@ const MEMTYPE_HOST: c_uint = 1;
 const MEMTYPE_ARRAY: c_uint = 3;
 /// `CU_RESOURCE_TYPE_ARRAY`.
 const RESOURCE_TYPE_ARRAY: c_uint = 0;
+/// `CU_RESOURCE_TYPE_PITCH2D`.
+const RESOURCE_TYPE_PITCH2D: c_uint = 3;
+/// `CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`.
+pub const ATTR_TEXTURE_PITCH_ALIGNMENT: c_int = 14;
 /// Device attributes (`CUdevice_attribute`).
 pub const ATTR_CC_MAJOR: c_int = 75;
 pub const ATTR_CC_MINOR: c_int = 76;
@@ -412,6 +416,39 @@ impl Cuda {
             res_type: RESOURCE_TYPE_ARRAY,
             h_array: a.0,
             pad: [0; 120],
+            flags: 0,
+        };
+        let mut t = 0;
+        self.check("cuTexObjectCreate", unsafe {
+            (self.api.tex_object_create)(&mut t, &res, desc, std::ptr::null())
+        })?;
+        Ok(t)
+    }
+
+    /// `cuTexObjectCreate` on pitch-linear device memory (`CU_RESOURCE_TYPE_PITCH2D`: the
+    /// union holds devPtr at byte 8, format at 16, numChannels at 20, width, height and
+    /// pitchInBytes at 24, 32, 40, as in cuda.h's `res.pitch2D`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_object_pitch2d(
+        &self,
+        dev: DevPtr,
+        format: c_uint,
+        channels: c_uint,
+        width: usize,
+        height: usize,
+        pitch: usize,
+        desc: &TextureDesc,
+    ) -> Result<TexObject, CudaError> {
+        let mut pad = [0u8; 120];
+        pad[0..4].copy_from_slice(&format.to_ne_bytes());
+        pad[4..8].copy_from_slice(&channels.to_ne_bytes());
+        pad[8..16].copy_from_slice(&(width as u64).to_ne_bytes());
+        pad[16..24].copy_from_slice(&(height as u64).to_ne_bytes());
+        pad[24..32].copy_from_slice(&(pitch as u64).to_ne_bytes());
+        let res = ResourceDesc {
+            res_type: RESOURCE_TYPE_PITCH2D,
+            h_array: dev as usize as Handle,
+            pad,
             flags: 0,
         };
         let mut t = 0;

@@ -8,6 +8,7 @@ pub mod kernels;
 pub mod layout;
 pub mod nvdisasm;
 pub mod patch;
+pub mod pitch_model;
 pub mod probe;
 pub mod ptx;
 pub mod report;
