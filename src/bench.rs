@@ -1,5 +1,5 @@
 //! `tld4 bench`: decode, disassembly and execution throughput (median of several runs).
-//! Targets (issue 4, one core): decode >= 200 M words/s; disassembly >= 12 M words/s;
+//! The project's speed targets (README, Benchmarks; one core): decode >= 200 M words/s; disassembly >= 12 M words/s;
 //! >= 120 M lane gathers/s for RGBA8 2D clamp-to-edge; >= 90 M/s for D32 cube-array DC.
 
 use std::hint::black_box;

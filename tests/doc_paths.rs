@@ -330,7 +330,6 @@ fn citation_scanner_finds_what_it_must() {
 }
 
 #[test]
-#[ignore = "fails until the old `FACTS.md, X` citations in decoder/, textures/, emu/, src/ and tests/ are rewritten to `docs/sources.md, X` (the lead's rewrite); un-ignore it then"]
 fn nothing_cites_notes_outside_the_repository_or_issue_numbers() {
     let mut found = Vec::new();
     for file in files() {

@@ -73,7 +73,7 @@ fn fields_operands_destinations_and_hints_of_the_ptxas_form() {
         &out,
         "instruction: TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;",
     );
-    // Field lines: name, bits, raw value, effect, meaning (bits per FACTS.md's table).
+    // Field lines: name, bits, raw value, effect, meaning (bits per docs/sources.md's table).
     for l in [
         "  form                11:0    0xf63  operands  0xf63: TLD4, texture handle in a uniform register",
         "  rd                 23:16      0x8  writes    R8",

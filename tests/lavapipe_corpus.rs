@@ -1,10 +1,10 @@
-//! The texture unit against lavapipe (issue 5), without Vulkan: the golden corpus
+//! The texture unit against lavapipe (docs/sources.md, The oracles), without Vulkan: the golden corpus
 //! tests/golden/lavapipe_gather.json holds random gathers whose results lavapipe (Mesa's
 //! conformant software Vulkan driver) computed; its sidecar lavapipe_gather.meta.json records
 //! the generator seed and the Mesa version. Regenerate both with
 //! `tests/lavapipe/run-live.sh --golden` (see tests/lavapipe/README.md).
 //!
-//! Agreement rules (issue 5): bit-exact, except normalized formats within 1 ulp (FACTS.md:
+//! Agreement rules (docs/sources.md, Agreement rules): bit-exact, except normalized formats within 1 ulp (docs/sources.md:
 //! lavapipe's UNORM/SNORM -> float is not correctly rounded) and sRGB colour channels compared
 //! as 8-bit codes (lavapipe's sRGB decoding is an approximation, up to 1.2e-3 off). At the
 //! ambiguous spots (within 2^-8 texel of a texel boundary, cube corners, cube face-selection
@@ -112,7 +112,7 @@ fn the_golden_corpus_records_its_seed_and_driver_and_regenerates() {
 }
 
 #[test]
-fn the_golden_corpus_covers_issue_5() {
+fn the_golden_corpus_covers_every_kind_format_mode_and_compare() {
     let (file, _) = load();
     let has = |f: &dyn Fn(&cases::Case) -> bool| file.cases.iter().any(f);
     for k in [

@@ -1,5 +1,5 @@
 //! The C ABI called from Rust as a C program would call it: NULL pointers, a caught panic,
-//! error records, names, operand lists and cubins (execution: tests/execute.rs).
+//! error records, names, operand lists and cubins (execution: capi/tests/execute.rs).
 
 mod common;
 

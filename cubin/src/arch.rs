@@ -23,8 +23,8 @@ impl fmt::Display for SmArch {
 /// Where each cubin ELF ABI version (`e_ident[EI_ABIVERSION]`) keeps the architecture number
 /// in `e_flags`: (ABI version, shift of the 8-bit field). Source: LLVM BinaryFormat/ELF.h
 /// (ELFABIVERSION_CUDA_V1 = 7 with EF_CUDA_SM = 0xff; ELFABIVERSION_CUDA_V2 = 8 with
-/// EF_CUDA_SM_MASK = 0xff00, EF_CUDA_SM_OFFSET = 8), and measured (docs/sources.md, ptxas
-/// output): ptxas 11.8 for sm_90 writes ABI 7, e_flags 0x5a055a; ptxas 13.5 writes ABI 8,
+/// EF_CUDA_SM_MASK = 0xff00, EF_CUDA_SM_OFFSET = 8), and measured
+/// (docs/sources.md, What ptxas emits): ptxas 11.8 for sm_90 writes ABI 7, e_flags 0x5a055a; ptxas 13.5 writes ABI 8,
 /// e_flags 0x6006402 for sm_100 and sm_100a, 0x6005a04 for sm_90, 0x6006702 for sm_103.
 pub const ABI_ARCH_FIELD: &[(u8, u32)] = &[(7, 0), (8, 8)];
 

@@ -8,7 +8,7 @@ use crate::arch::{arch_from_header, SmArch};
 use crate::error::CubinError;
 
 /// Prefix of a kernel's code section: ptxas writes the code of kernel `k` (and of each
-/// non-inlined function) to `.text.k` (docs/sources.md, ptxas output; nvdisasm -c prints
+/// non-inlined function) to `.text.k` (docs/sources.md, What ptxas emits; nvdisasm -c prints
 /// these sections).
 pub const TEXT_PREFIX: &str = ".text.";
 

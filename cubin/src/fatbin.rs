@@ -5,8 +5,8 @@
 //! The container header is NVIDIA's `fatBinaryHeader` (fatbinary.h, shipped with CUDA up to
 //! 10.x; the section names are in CUDA 13's include/fatbinary_section.h). The entry header has
 //! no public NVIDIA definition: its fields below are those community readers use (ZLUDA's fat
-//! binary reader), each checked against `fatbinary` 13.5's output (docs/sources.md, ptxas
-//! output); the other bytes of the entry header are not read.
+//! binary reader), each checked against `fatbinary` 13.5's output
+//! (docs/sources.md, What ptxas emits); the other bytes of the entry header are not read.
 
 use crate::arch::SmArch;
 use crate::error::CubinError;

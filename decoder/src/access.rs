@@ -8,10 +8,10 @@
 //! out: they read constants and swallow writes.
 //!
 //! Sources: the operand layouts ([`crate::RaLayout`], [`crate::RbLayout`]) are ptxas output
-//! and NAK's register-handle convention (docs/sources.md, ptxas output; NAK conventions); the
+//! and NAK's register-handle convention (docs/sources.md, What ptxas emits; NAK conventions); the
 //! destination counts follow the write-mask rule (docs/sources.md, NAK conventions) and the
 //! F16 packing decision (docs/sources.md, Decisions); the predicate destination is ptxas
-//! output (docs/sources.md, ptxas output).
+//! output (docs/sources.md, What ptxas emits).
 
 use crate::values::*;
 use crate::Tld4;

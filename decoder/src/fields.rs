@@ -4,7 +4,7 @@
 //! encoding, the field listing (`tld4 disasm --fields`, `tld4 explain`) and the generated
 //! documentation all read them from here. Bit numbers count the 128-bit word from bit 0 of
 //! the low 64-bit half, as nvdisasm's `hi:lo` ranges do. The positions were measured by
-//! flipping one bit at a time under nvdisasm (FACTS.md) and are re-checked by the
+//! flipping one bit at a time under nvdisasm (docs/sources.md) and are re-checked by the
 //! differential harness in `tests/nvdisasm-oracle`.
 
 use crate::error::DecodeError;
@@ -342,11 +342,11 @@ tld4_fields! {
         Lanes;
     /// Rd: the destination of components 0-1; printed second.
     rd: Reg = [23:16], "seed: operand 2",
-        /// Rd receives the first two enabled results (docs/sources.md, ptxas output).
+        /// Rd receives the first two enabled results (docs/sources.md, What ptxas emits).
         Writes;
     /// Ra: the coordinate vector ([layer], u, v or x, y, z); printed third.
     ra: Reg = [31:24], "seed: operand 3",
-        /// Ra starts the coordinate vector (docs/sources.md, ptxas output).
+        /// Ra starts the coordinate vector (docs/sources.md, What ptxas emits).
         Reads;
     /// Rb: the vector of [handle], [offsets], [depth reference]; printed fourth.
     rb: Reg = [39:32], "seed: operand 4",
@@ -354,7 +354,7 @@ tld4_fields! {
         Reads;
     /// URc: the uniform register holding the texture handle (form 0xf63 only; kept but unused in 0xd64).
     ur: UReg = [47:40], "seed: operand 5 (UR tables)",
-        /// URc holds the warp's texture handle in form 0xf63 (docs/sources.md, ptxas output).
+        /// URc holds the warp's texture handle in form 0xf63 (docs/sources.md, What ptxas emits).
         Reads;
     /// No effect on nvdisasm's text; ptxas writes 0xff in bits 48-55.
     ignored_48_59: u16 = [59:48], "-",
@@ -366,11 +366,11 @@ tld4_fields! {
         Hint;
     /// The texture dimension: 2D, CUBE, ARRAY_2D, ARRAY_CUBE or INVALID0/2/4/6.
     dimension: Dimension = [63:61], "seed: operand 5/6 (SNOWFLAKE)",
-        /// The dimension selects the texture kind and the Ra layout (docs/sources.md, ptxas output).
+        /// The dimension selects the texture kind and the Ra layout (docs/sources.md, What ptxas emits).
         Value;
     /// Rd2: the destination of components 2-3; printed first.
     rd2: Reg = [71:64], "seed: operand 1",
-        /// Rd2 receives the third and fourth enabled results (docs/sources.md, ptxas output).
+        /// Rd2 receives the third and fourth enabled results (docs/sources.md, What ptxas emits).
         Writes;
     /// The write mask of R, G, B, A; printed last unless 0xf.
     write_mask: WriteMask = [75:72], "seed: operand 6/7",
@@ -382,7 +382,7 @@ tld4_fields! {
         Value;
     /// `.DC`: depth compare against the reference in the last Rb register.
     depth_compare: bool = [78:78], "seed: DC",
-        /// `.DC` compares each texel with a reference (docs/sources.md, ptxas output).
+        /// `.DC` compares each texel with a reference (docs/sources.md, What ptxas emits).
         Value;
     /// Half-precision output: none, F16.RN, F16.RZ or INVALID3 (the seed also labels it 'modi 2').
     f16_mode: F16Mode = [80:79], "seed: modi 2 (Modifier Group 2)",
@@ -390,7 +390,7 @@ tld4_fields! {
         Value;
     /// The predicate destination, set when the footprint is not resident; PT discards it.
     pred_dst: Pred = [83:81], "seed: operand 0",
-        /// The predicate destination is set when the footprint is not resident (docs/sources.md, ptxas output).
+        /// The predicate destination is set when the footprint is not resident (docs/sources.md, What ptxas emits).
         Writes;
     /// The cache eviction priority: a hint.
     eviction: Eviction = [86:84], "seed: modi 3",
@@ -483,7 +483,7 @@ mod tests {
                 "{}",
                 f.name
             );
-            assert!(f.effect_source.contains("(docs/sources.md, "), "{}", f.name);
+            assert!(f.effect_source.contains("(docs/sources.md,"), "{}", f.name);
             // A guessed effect says so.
             if f.effect_source.contains("unknown") {
                 assert!(f.effect_source.contains("guess"), "{}", f.name);

@@ -4,7 +4,7 @@
 //! ```
 //! use tld4_decoder::{decode, parse, Component, Dimension, OffsetMode};
 //!
-//! // What ptxas emits for a PTX `tld4.g.2d` with an offset (bits per FACTS.md).
+//! // What ptxas emits for a PTX `tld4.g.2d` with an offset (bits per docs/sources.md).
 //! let text = "TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;";
 //! let insn = parse(text)?;
 //! assert_eq!(insn.component, Component::G);

@@ -1,6 +1,6 @@
 //! What the operand vectors Ra and Rb hold, for each form and set of modifiers.
 //!
-//! Sources: the ptxas output in FACTS.md (Ra = {[layer], u, v} or {[layer], x, y, z}; Rb =
+//! Sources: the ptxas output in docs/sources.md (Ra = {[layer], u, v} or {[layer], x, y, z}; Rb =
 //! {offsets, depth reference} in that order) and Mesa NAK's convention for the
 //! register-handle form (the handle first). ptxas never emits the 0xd64 form, so the
 //! position of the handle there is NAK's, not a measurement.

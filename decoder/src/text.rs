@@ -1,6 +1,6 @@
 //! nvdisasm's text for TLD4: printing ([`core::fmt::Display`]) and parsing ([`parse`]).
 //!
-//! Every rule here was read off nvdisasm 13.5 (`nvdisasm -b SM100`, FACTS.md) and is checked
+//! Every rule here was read off nvdisasm 13.5 (`nvdisasm -b SM100`, docs/sources.md) and is checked
 //! by the differential harness in `tests/nvdisasm-oracle`:
 //! - the guard is left out for a plain PT; `@!PT` is printed;
 //! - modifiers come in the order `TLD4[.SCR].<comp>[.B][.F16.RN|.F16.RZ|.INVALID3]`
@@ -22,7 +22,7 @@ use crate::Tld4;
 /// The values [`parse`] gives the fields that nvdisasm's text does not show.
 ///
 /// Choice (documented): bits 48-55 take 0xff in the uniform-register form, as ptxas writes
-/// them (FACTS.md); everything else that the text does not show is zero (the scheduling
+/// them (docs/sources.md); everything else that the text does not show is zero (the scheduling
 /// fields, `ignored_*`, and URc in the register form). Opex 0 is legal (nvdisasm).
 pub const PARSE_DEFAULT_IGNORED_48_59_UNIFORM: u16 = 0x0ff;
 

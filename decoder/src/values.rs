@@ -152,7 +152,7 @@ impl Dimension {
 }
 
 impl OffsetMode {
-    /// The number of Rb registers that hold offsets (NAK's Rb order; FACTS.md).
+    /// The number of Rb registers that hold offsets (NAK's Rb order; docs/sources.md).
     pub const fn registers(self) -> u8 {
         match self {
             Self::None | Self::Invalid3 => 0,

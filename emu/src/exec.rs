@@ -21,7 +21,7 @@ use crate::warp::{RZ, WARP_SIZE};
 pub struct ExecConfig {
     /// Fault when a 64-bit destination pair (Rd or Rd2 receiving two registers) starts at an
     /// odd register. Guess, no public source: off by default, since nvdisasm accepts odd
-    /// registers (FACTS.md, decisions).
+    /// registers (docs/sources.md, Decisions).
     pub require_aligned_pairs: bool,
     /// The texture unit's sub-texel precision model (see [`Precision`]).
     pub precision: Precision,
@@ -140,7 +140,7 @@ pub fn gather_op(insn: &Tld4) -> Option<GatherOp> {
 
 /// Why the hardware cannot execute this encoding, if it cannot: an INVALID value of a field
 /// (nvdisasm prints them as INVALIDn), or an operand vector that would start at register
-/// 255 (nvdisasm prints `???255` there; FACTS.md, decisions).
+/// 255 (nvdisasm prints `???255` there; docs/sources.md, Decisions).
 pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
     let field = |name: &str, value: &str| {
         Some(format!(
@@ -174,7 +174,7 @@ pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
     None
 }
 
-/// Sign-extends the low 6 bits (the hardware reads 6-bit signed offsets; FACTS.md, NAK).
+/// Sign-extends the low 6 bits (the hardware reads 6-bit signed offsets; docs/sources.md, NAK conventions).
 #[inline(always)]
 fn sext6(v: u32) -> i8 {
     (((v & 0x3f) as i8) << 2) >> 2
@@ -473,8 +473,8 @@ impl Tld4Exec {
 
     /// Calls `f(handle, range)` for each run of executing lanes (indices into `lanes`) that
     /// share a handle: the whole warp for the uniform form (the URc operand; URZ reads 0);
-    /// for the register form a handle per lane, the first Rb register (docs/sources.md, NAK
-    /// conventions; unmeasured).
+    /// for the register form a handle per lane, the first Rb register
+    /// (docs/sources.md, NAK conventions; unmeasured).
     #[inline(always)]
     pub(crate) fn for_each_handle<R: RegisterFile + ?Sized, E>(
         &self,
@@ -533,8 +533,8 @@ impl Tld4Exec {
                 }
             }
             // The predicate destination is set when the footprint was not resident (ptxas
-            // turns PTX's "resident" predicate into its negation; docs/sources.md, What ptxas
-            // emits). PT discards.
+            // turns PTX's "resident" predicate into its negation;
+            // docs/sources.md, What ptxas emits). PT discards.
             if pdst < 7 {
                 warp.set_pred(lane, pdst, !r.resident);
             }

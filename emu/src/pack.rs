@@ -1,7 +1,7 @@
 //! Packing the gathered values into destination registers: the write mask, F16 output.
 //!
 //! Sources: the mask rule (enabled components packed in R, G, B, A order into Rd, Rd+1,
-//! then Rd2, Rd2+1) is ptxas output and Mesa NAK (FACTS.md). The F16 layout (two halves a
+//! then Rd2, Rd2+1) is ptxas output and Mesa NAK (docs/sources.md). The F16 layout (two halves a
 //! register, the lower component in the low 16 bits, the first pair into Rd and the second
 //! into Rd2, an odd last half 0) is the best evidence (Maxwell's TLD4S), not a measurement;
 //! it is kept in this module alone so that a hardware measurement changes one place.
@@ -21,7 +21,7 @@ pub enum OutputMode {
     F16Rz,
 }
 
-/// NVIDIA's canonical binary16 NaN. Decision where no source speaks (FACTS.md): every NaN
+/// NVIDIA's canonical binary16 NaN. Decision where no source speaks (docs/sources.md): every NaN
 /// becomes 0x7fff.
 pub const F16_NAN: u16 = 0x7fff;
 
@@ -65,7 +65,7 @@ pub fn f16_rz(x: f32) -> u16 {
 pub const NO_COMPONENT: u8 = 0xff;
 
 /// Where each enabled component goes, decided once per instruction: up to four slots in
-/// write order Rd, Rd+1, Rd2, Rd2+1 (FACTS.md: overlapping pairs are written in that order).
+/// write order Rd, Rd+1, Rd2, Rd2+1 (docs/sources.md: overlapping pairs are written in that order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct WritePlan {
     /// (destination, components): `dest` is 0 for Rd, 1 for Rd+1, 2 for Rd2, 3 for Rd2+1;

@@ -1,5 +1,5 @@
 //! The executor: operand marshalling, packing, predicates and faults. Expected values are
-//! worked out by hand from the rules in FACTS.md on integer textures whose texel values
+//! worked out by hand from the rules in docs/sources.md on integer textures whose texel values
 //! name their position (x + 10 y + 100 layer), so each result says which texel it came from.
 
 use tld4_decoder::parse;

@@ -73,7 +73,7 @@ pub fn explain_instruction(out: &mut String, insn: &Tld4, word: u128, fault: Opt
 }
 
 /// The Ra and Rb operand vectors and the handle (ptxas output; NAK for the register-handle
-/// form; FACTS.md), from the decoder's `ra_layout`/`rb_layout`.
+/// form; docs/sources.md), from the decoder's `ra_layout`/`rb_layout`.
 pub(super) fn operands(out: &mut String, insn: &Tld4) {
     let _ = writeln!(out, "operands (what each source register holds):");
     let ra = insn.ra_layout();
@@ -193,7 +193,7 @@ pub(super) fn output_mode(insn: &Tld4) -> OutputMode {
 }
 
 /// Where each result lands (ptxas output and NAK for the mask; the F16 layout is the
-/// project's unmeasured decision, FACTS.md), from `write_plan`.
+/// project's unmeasured decision, docs/sources.md), from `write_plan`.
 pub(super) fn destinations(out: &mut String, insn: &Tld4) {
     let mode = output_mode(insn);
     let mask = insn.write_mask.0;
@@ -271,7 +271,7 @@ pub(super) fn destinations(out: &mut String, insn: &Tld4) {
     }
 }
 
-/// Which modifiers change values and which are hints (emu's module doc; FACTS.md).
+/// Which modifiers change values and which are hints (emu's module doc; docs/sources.md).
 pub(super) fn modifiers(out: &mut String, insn: &Tld4) {
     let _ = writeln!(out, "modifiers that change values:");
     let dim = match insn.dimension {

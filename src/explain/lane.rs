@@ -193,7 +193,7 @@ pub fn explain_lane(
         outcome.texture = Some(((*t).clone(), **smp, h.header_index(), h.sampler_index()));
     }
 
-    // The registers read (the layout of Tld4Exec's query: ptxas output, NAK; FACTS.md).
+    // The registers read (the layout of Tld4Exec's query: ptxas output, NAK; docs/sources.md).
     let _ = writeln!(out, "  registers read:");
     let regs = warp.lane_regs(lane);
     let ra = insn.ra_layout();
@@ -274,7 +274,7 @@ pub fn explain_lane(
     }
 
     if let Some(f) = &own_fault {
-        // A fault of the uniform handle names the lowest executing lane (FACTS.md, decisions).
+        // A fault of the uniform handle names the lowest executing lane (docs/sources.md, Decisions).
         let why = match fault_lane(f) {
             Some(l) if l as usize != lane => {
                 " (the handle is the warp's: the fault names the lowest executing lane)"
@@ -471,7 +471,7 @@ pub(super) fn final_writes(writes: &[(u8, u32, String)]) -> Vec<(u8, u32)> {
 }
 
 /// A warning when a layer register holds what cannot be a layer that ptxas wrote: ptxas clamps
-/// the layer to 0..0xffff before the instruction (docs/sources.md, ptxas output), so bits
+/// the layer to 0..0xffff before the instruction (docs/sources.md, What ptxas emits), so bits
 /// 31:16 are clear in every layer it passes, and the unit reads bits 15:0 only.
 ///
 /// The heuristic (a guess, for the warning only; the layer the unit reads is unaffected): any

@@ -4,7 +4,7 @@
 #   hw_results.json      every query and result, with the GPU, driver and date
 #   phases/*.json        the same, one file per phase (each phase ran in its own process)
 #   hw_h200.json         the golden data (copy to tests/golden/hw_h200.json)
-#   hw_h200_report.md    what was measured, per open question of FACTS.md
+#   hw_h200_report.md    what was measured, per open question of docs/sources.md
 #   run.log, nvidia-smi.txt
 # Needs no ptxas and no network: the cubin, its layout and the patched variants are built in.
 # The runner is built with cargo when cargo is there; otherwise a binary built elsewhere is

@@ -700,7 +700,7 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
 }
 
 /// A float layer as NVIDIA's Vulkan compiler (Mesa NAK) converts it before the instruction:
-/// floor(layer + 0.5) in f32, clamped to 0..=65535; NaN gives 0 (FACTS.md, decisions).
+/// floor(layer + 0.5) in f32, clamped to 0..=65535; NaN gives 0 (docs/sources.md, Decisions).
 pub fn float_layer(layer: f32) -> u32 {
     let r = (layer + 0.5).floor();
     if r.is_nan() {

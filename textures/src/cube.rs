@@ -5,11 +5,11 @@
 
 /// Face selection and projection, Vulkan "Cube Map Face Selection and Transformations":
 /// the major axis is the coordinate of largest magnitude, with ties going z, then y, then x
-/// (lavapipe, FACTS.md; unmeasured on NVIDIA); a major axis of +0.0 or -0.0 counts as positive
+/// (lavapipe, docs/sources.md; unmeasured on NVIDIA); a major axis of +0.0 or -0.0 counts as positive
 /// (guess, only reachable with a zero vector). Returns (face, s, t) with
 /// s = (sc / |ma| + 1) / 2 and t = (tc / |ma| + 1) / 2, evaluated in f64 with a true division
 /// (guess: the hardware's internal precision is unknown). Coordinates need not be normalized
-/// (FACTS.md, decisions).
+/// (docs/sources.md, Decisions).
 #[inline]
 pub fn project(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
     let (x, y, z) = (x as f64, y as f64, z as f64);

@@ -112,7 +112,7 @@ pub enum InvalidInput {
     Precision(u32),
 }
 
-/// Valid input whose hardware behaviour is unknown (FACTS.md, "Decisions").
+/// Valid input whose hardware behaviour is unknown (docs/sources.md, Decisions).
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum NotModeled {

@@ -3,7 +3,7 @@
 //! Conversions follow the Vulkan specification, "Fixed-Point Data Conversions",
 //! "Floating-Point Formats" (16-bit, unsigned 11- and 10-bit floats), "Shared
 //! Exponent Formats" (RGB9E5) and the sRGB EOTF of the Khronos Data Format
-//! specification; every result is the correctly rounded f32 (FACTS.md: whether
+//! specification; every result is the correctly rounded f32 (docs/sources.md: whether
 //! NVIDIA rounds the same is open; lavapipe is only within 1 ulp for 8-bit
 //! normalized formats).
 

@@ -72,7 +72,7 @@ pub enum Rounding {
 /// Default: 8 fractional bits, round to nearest. Backing: the drivers (and lavapipe) report
 /// `subTexelPrecisionBits = 8`, and yuzu (PR 10030) and Ryujinx (PR 4703) had to bias other
 /// GPUs' coordinates to reproduce NVIDIA's texel choice at texel boundaries, which points at
-/// rounding to nearest; the rounding rule itself is unmeasured (FACTS.md, open questions).
+/// rounding to nearest; the rounding rule itself is unmeasured (docs/sources.md, Open questions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// u * 2^fraction_bits is rounded to an integer, then i0 = floor(u - 0.5) on that value.
@@ -110,7 +110,7 @@ pub struct GatherQuery {
     /// layers - 1. Ignored by 2D and cube textures.
     pub layer: u32,
     /// Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP. Each is read as a 6-bit
-    /// signed value (the hardware reads 6 bits; FACTS.md), so only -32..=31 are distinct.
+    /// signed value (the hardware reads 6 bits; docs/sources.md), so only -32..=31 are distinct.
     pub offsets: [[i8; 2]; 4],
     /// Depth reference, used with depth compare.
     pub dref: f32,
@@ -245,7 +245,7 @@ impl<'a> Gatherer<'a> {
     /// Check that `op` can run on this texture and sampler, and precompute what the lanes need.
     ///
     /// Errors: [`NotModeled`] for a texture kind differing from `op.dim`, offsets on cube kinds,
-    /// compare with the sampler's compare off or on a non-depth format (FACTS.md, decisions);
+    /// compare with the sampler's compare off or on a non-depth format (docs/sources.md, Decisions);
     /// [`InvalidInput`] for a component above 3 or more than 20 fractional bits.
     pub fn new(
         texture: &'a Texture,
@@ -841,8 +841,8 @@ fn fetch<T: Copy + Into<u32>>(data: &[T], index: usize) -> u32 {
     data.get(index).map_or(0, |&v| v.into())
 }
 
-/// The array layer: the instruction's unsigned layer clamped to layers - 1 (issue 3; the
-/// hardware clamps; ptxas clamps to 0..0xffff before, FACTS.md).
+/// The array layer: the instruction's unsigned layer clamped to layers - 1 (docs/sources.md,
+/// Decisions; the hardware clamps; ptxas clamps to 0..0xffff before, docs/sources.md).
 #[inline(always)]
 pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
     layer.min(max_layer)
@@ -896,7 +896,7 @@ impl Quantizer {
 }
 
 /// Footprint origin i0 = floor(u - 0.5) (Vulkan "Texel Selection", LINEAR filter), with
-/// `x_scaled` = u * 2^bits. Fixed point (issue 3's model, configurable; see [`Precision`]):
+/// `x_scaled` = u * 2^bits. Fixed point (docs/sources.md, Sub-texel model; configurable; see [`Precision`]):
 /// round u * 2^bits to an integer n with `rounding`, then i0 = floor(n / 2^bits - 0.5),
 /// computed exactly as (2n - 2^bits) >> (bits + 1). Exact: floor(u - 0.5) with no rounding.
 /// NaN reads as u = 0 (guess).
@@ -954,7 +954,7 @@ pub(crate) fn texel_origin_unchecked(
 /// The four texel positions in result order (i0, j1), (i1, j1), (i1, j0), (i0, j0)
 /// (Vulkan "Texel Gathering"). AOFFI adds one (dx, dy) in whole texels after the floor; PTP
 /// puts texel k at (i0 + dx_k, j0 + dy_k) (Vulkan's ConstOffsets rule). Offsets are read as
-/// 6-bit signed values (NAK, FACTS.md).
+/// 6-bit signed values (NAK, docs/sources.md).
 ///
 /// Precondition: |i0|, |j0| <= [`FOOTPRINT_LIMIT`] (2^62), so adding 1 and an offset cannot
 /// overflow; asserted. ([`texel_origin`] returns at most 2^50 in magnitude.)
@@ -1094,7 +1094,7 @@ pub(crate) fn resolve_value(format: Format, swizzle: Swizzle, component: usize) 
 
 /// The border texel's value of `component` (Vulkan "Texel Replacement"): the border word,
 /// read as the format reads (f32 bits or raw integer), not swizzled, and (0, 0, 1) for
-/// components the format lacks (FACTS.md, decisions).
+/// components the format lacks (docs/sources.md, Decisions).
 pub fn border_value(border: &BorderColor, format: Format, component: usize) -> u32 {
     let c = component.min(3);
     if c < format.components() {

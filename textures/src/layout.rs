@@ -14,8 +14,8 @@ pub const SECTOR_BYTES: u64 = 32;
 
 /// Offset of byte (x, y) inside a GOB (x < 64 bytes, y < 8 rows), desktop GPUs from Turing
 /// on, SM100 included: offset bits, lowest first, `x0 x1 x2 x3 y0 y1 x4 y2 x5` (NIL
-/// `GOBType::TuringColor2D`; drm_fourcc.h sector layout 1; docs/sources.md, Block-linear
-/// layout). Not the Tegra X1 formula, which swaps bits 5 and 6.
+/// `GOBType::TuringColor2D`; drm_fourcc.h sector layout 1;
+/// docs/sources.md, Block-linear layout). Not the Tegra X1 formula, which swaps bits 5 and 6.
 #[inline(always)]
 pub fn gob_offset(x: u64, y: u64) -> u64 {
     (x & 0xf) | (y & 0x3) << 4 | (x >> 4 & 1) << 6 | (y >> 2 & 1) << 7 | (x >> 5 & 1) << 8

@@ -17,7 +17,7 @@
 //! * `cases` (cargo feature `json`, on by default): the JSON model of `tld4 gather CASES.json`.
 //!
 //! Sources: the Vulkan specification (texel selection, wrapping, conversions, cube maps,
-//! depth compare), ../shared/ref/FACTS.md (what NVIDIA's tools and Mesa's NAK show, what
+//! depth compare), docs/sources.md (what NVIDIA's tools and Mesa's NAK show, what
 //! lavapipe does, and the project's decisions where no source speaks), and named guesses.
 //! Unmeasured on NVIDIA hardware: the sub-texel precision rule ([`Precision`]), cube-corner
 //! gathers ([`cube_corner_value`]), and whether UNORM conversion is correctly rounded.
@@ -86,12 +86,6 @@ mod to_memory;
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};
 pub use descriptor::DescriptorError;
-pub use mem_error::MemTexError;
-pub use mem_pool::MemoryPool;
-pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
-pub use sites::{
-    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,
-};
 pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,
@@ -102,8 +96,14 @@ pub use gather::{
     Rounding,
 };
 pub use gather::{FOOTPRINT_LIMIT, MAX_FRACTION_BITS, MAX_WRAP_SIZE};
+pub use mem_error::MemTexError;
+pub use mem_pool::MemoryPool;
+pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+pub use sites::{
+    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,
+};
 pub use texture::MAX_TEXTURE_BYTES;
 pub use texture::{
     Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE,

@@ -1,8 +1,8 @@
 //! A texture header pool and a sampler pool in GPU memory: a handle's header index (bits
 //! 0-19) selects the 32-byte header at `header_pool + 32 * index`, its sampler index (bits
 //! 20-31) the 32-byte sampler at `sampler_pool + 32 * index`, each eight little-endian
-//! 32-bit words (docs/sources.md, Descriptors; the handle split: docs/sources.md, NAK
-//! conventions).
+//! 32-bit words (docs/sources.md, Descriptors; the handle split:
+//! docs/sources.md, NAK conventions).
 
 use crate::descriptor::tic::TextureHeader;
 use crate::descriptor::tsc::SamplerState;

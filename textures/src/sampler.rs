@@ -41,7 +41,7 @@ impl AddressMode {
 }
 
 /// Depth compare function, in Vulkan's numbering (VkCompareOp), which NVIDIA's sampler uses
-/// (FACTS.md, NAK). The comparison is `dref OP texel` (Vulkan: reference OP test).
+/// (docs/sources.md, NAK conventions). The comparison is `dref OP texel` (Vulkan: reference OP test).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
@@ -98,7 +98,7 @@ impl CompareOp {
 ///
 /// The format decides how the words are read: as f32 bits for float, normalized and depth
 /// formats, as raw integers for UINT/SINT formats. They are not swizzled, and components the
-/// format lacks read (0, 0, 1) as Vulkan's rule for such formats gives (FACTS.md, decisions).
+/// format lacks read (0, 0, 1) as Vulkan's rule for such formats gives (docs/sources.md, Decisions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
 pub struct BorderColor {

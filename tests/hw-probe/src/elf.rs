@@ -46,7 +46,7 @@ pub fn kernel_text(b: &[u8], kernel: &str) -> Result<Section, ElfError> {
 }
 
 /// The 128-bit instruction words of a text section (each 16 bytes, little-endian, low 64 bits
-/// first: FACTS.md, "The oracles"). `s` must come from [`kernel_text`] of the same bytes.
+/// first: docs/sources.md, The oracles). `s` must come from [`kernel_text`] of the same bytes.
 pub fn words(b: &[u8], s: &Section) -> Vec<u128> {
     b[s.offset..s.offset + s.size]
         .chunks_exact(tld4_cubin::INSN_BYTES)

@@ -142,7 +142,7 @@ fn written_regs(text: &str) -> Vec<u8> {
 }
 
 /// The control-bit fields (stall, scoreboards, wait mask) sit at the same bits in every SM70+
-/// instruction (nvdisasm's names usched_info, dst_wr_sb, src_rel_sb, req_bit_set: FACTS.md;
+/// instruction (nvdisasm's names usched_info, dst_wr_sb, src_rel_sb, req_bit_set: docs/sources.md;
 /// CuAssembler's control-code layout), so the TLD4 table's fields read them on any word.
 fn wait_mask(word: u128) -> u32 {
     field::req_bit_set.get(word)

@@ -83,7 +83,7 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Turns results into golden data and a report on FACTS.md's open questions.
+    /// Turns results into golden data and a report on docs/sources.md's open questions.
     Report {
         #[arg(long)]
         results: PathBuf,

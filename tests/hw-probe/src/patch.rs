@@ -31,7 +31,7 @@ pub struct Variant {
     pub mask: u8,
     /// The predicate destination (ptxas's P0 is what the stored P word reads; PT discards).
     pub pred_dst: u8,
-    /// `.SCR` (ptxas 11.8 leaves it clear for sm_90; ptxas 13.5 sets it for sm_100: FACTS.md).
+    /// `.SCR` (ptxas 11.8 leaves it clear for sm_90; ptxas 13.5 sets it for sm_100: docs/sources.md).
     pub scr: bool,
     /// Rd = C + this (1 makes Rd odd and its pair overlap Rd2 = C + 2).
     pub rd_shift: u8,

@@ -574,7 +574,7 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
         let o = offs[n % offs.len()];
         let dref = 0.5f32;
         q2.push(nq([q[0], q[1], 0, 0], o, dref));
-        // ptxas packs the AOFFI register as x & 0x3f | (y << 8) & 0x3f00 (FACTS.md).
+        // ptxas packs the AOFFI register as x & 0x3f | (y << 8) & 0x3f00 (docs/sources.md).
         let packed = (o.0 as u32 & 0x3f) | ((o.1 as u32) << 8 & 0x3f00);
         r2.push(rq([q[0], q[1], 0, 0], [packed, f(dref), 0, 0]));
     }

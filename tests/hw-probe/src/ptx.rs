@@ -4,7 +4,7 @@
 //! Two families:
 //! - `nat_*`: plain PTX `tld4`, compiled by ptxas with its own operand set-up. These measure
 //!   what a CUDA program gets (ptxas packs AOFFI offsets, clamps layers, normalizes cube
-//!   directions first: FACTS.md, "What ptxas emits").
+//!   directions first: docs/sources.md, What ptxas emits).
 //! - `raw`: one kernel whose TLD4 word is patched (see `patch.rs`) to read its Ra and Rb vectors
 //!   straight from registers loaded from the query record, and to write its results over a
 //!   vector of sentinels, so every field of the word can be varied, including what PTX cannot
@@ -118,7 +118,7 @@ pub fn nat_kernels() -> Vec<NatKernel> {
     }
     push(Geom::D2, 'r', "f32", false, true);
     push(Geom::D2, 'r', "f32", true, true);
-    // The form FACTS.md quotes from ptxas for sm_100: `TLD4.A.AOFFI.DC`.
+    // The form docs/sources.md quotes from ptxas for sm_100: `TLD4.A.AOFFI.DC`.
     push(Geom::D2, 'a', "f32", true, true);
     push(Geom::D2, 'r', "s32", false, false);
     push(Geom::D2, 'r', "u32", false, false);

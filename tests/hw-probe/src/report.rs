@@ -1,5 +1,5 @@
 //! Turns `hw_results.json` into golden data (`tests/golden/hw_h200.json`) and a report that
-//! says, for each open question of FACTS.md, what was measured.
+//! says, for each open question (docs/sources.md, Open questions), what was measured.
 //!
 //! The analyses assume only what the probe's textures hold (every texel names itself) and
 //! state each model they compare against; where a result fits no model they say so.
@@ -198,7 +198,7 @@ fn fmt_texel(bits: u32, w: u32, h: u32) -> String {
 }
 
 /// The four slots of a gather, Vulkan's order: (i0,j1), (i1,j1), (i1,j0), (i0,j0) (Vulkan spec,
-/// "Texel Gathering"; FACTS.md's emulator follows it).
+/// "Texel Gathering"; docs/sources.md's emulator follows it).
 pub const VULKAN_SLOTS: [(u32, u32); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 
 struct Section {
@@ -1165,7 +1165,7 @@ pub fn report(results: &Value) -> (Value, String) {
         results["probe"]["ptxas"].as_str().unwrap_or("?"),
         results["probe"]["cubin_fnv1a64"].as_str().unwrap_or("?"),
     );
-    md.push_str("Open questions of FACTS.md and the sections that answer them: 1 F16 packing -> F16; 2 .SCR -> .SCR; 3 sub-texel precision -> Sub-texel; 4 cube corners -> Cube maps; 5 UNORM rounding -> UNORM. These are SM90 (Hopper) measurements; SM100 may differ.\n\n");
+    md.push_str("Open questions of docs/sources.md and the sections that answer them: 1 F16 packing -> F16; 2 .SCR -> .SCR; 3 sub-texel precision -> Sub-texel; 4 cube corners -> Cube maps; 5 UNORM rounding -> UNORM. These are SM90 (Hopper) measurements; SM100 may differ.\n\n");
     md.push_str("## Phases run\n\n");
     for c in results["children"].as_array().into_iter().flatten() {
         let _ = writeln!(

@@ -285,7 +285,7 @@ pub fn markdown(rep: &Sm90Report, nvdisasm_version: &str) -> String {
            SM90's URZ, printed `???63` as the handle.\n\
          - Opcode 0xd64 (SM100's register-handle form) is not a TLD4 on SM90: {d64} such words were refused.\n\
          - ptxas 11.8 for sm_90 leaves `.SCR` (bit 60) clear and writes 0 in bits 48-55 (ptxas 13.5 for sm_100 sets\n\
-           `.SCR` and writes 0xff in 48-55: FACTS.md).\n\n"
+           `.SCR` and writes 0xff in 48-55: docs/sources.md).\n\n"
     ));
     let other: Vec<&Disagreement> = rep
         .disagreements

@@ -129,7 +129,7 @@ fn with_form(word: u128, form: HandleForm) -> u128 {
     field::form.set(word, form.opcode() as u32)
 }
 
-/// What ptxas emits for PTX `tld4.g.2d` with an offset (FACTS.md), in the given form.
+/// What ptxas emits for PTX `tld4.g.2d` with an offset (docs/sources.md), in the given form.
 pub fn ptxas_base(form: HandleForm) -> u128 {
     let insn = parse("TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;").expect("the ptxas text parses");
     with_form(insn.encode(), form)
