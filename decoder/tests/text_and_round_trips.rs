@@ -45,13 +45,8 @@ fn refuses_what_nvdisasm_refuses() {
             batch_t: 0
         })
     );
-    assert_eq!(
-        decode(ok | 1 << 124)
-            .unwrap_err()
-            .to_string()
-            .contains("TABLES_opex_0"),
-        true
-    );
+    let refused = decode(ok | 1 << 124).unwrap_err().to_string();
+    assert!(refused.contains("TABLES_opex_0"), "{refused}");
     assert_eq!(LEGAL_OPEX_VALUES.len(), 157);
     assert_eq!((0..=255u8).filter(|&v| is_legal_opex(v)).count(), 157);
 }

@@ -340,6 +340,7 @@ mod tests {
         r[0] = match r[0] {
             cases::Num::Int(i) => cases::Num::Int(i ^ 1),
             cases::Num::Float(f) => cases::Num::Float(f + 0.5),
+            cases::Num::Bits(b) => cases::Num::Bits(b ^ 1),
         };
         let rep = compare_files(&broken, &file).unwrap();
         assert_eq!(rep.real.len() + rep.ambiguous.len(), 1);

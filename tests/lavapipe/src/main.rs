@@ -163,7 +163,7 @@ fn fill(input: &Path, output: &Path, driver: &str, batch: usize) -> Result<ExitC
         let fmt = case.texture.format;
         let why = (|| -> Result<vulkan::Job> {
             let prepared = cases::prepare(case, ci)?;
-            gpu.format_supported(pack::vk_format(fmt), case.sampler.compare.is_some())
+            gpu.format_supported(pack::vk_format(fmt)?, case.sampler.compare.is_some())
                 .map_err(anyhow::Error::msg)?;
             pack::job(case, &prepared, &gpu.caps)
         })();

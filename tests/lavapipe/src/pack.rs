@@ -18,11 +18,12 @@ use tld4_textures::{Format, Source, TextureKind, ValueKind};
 
 use crate::vulkan::{Border, GpuQuery, Job};
 
-/// The Vulkan format of each texture-unit format (Vulkan "Formats"; component order R first).
-pub fn vk_format(f: Format) -> vk::Format {
+/// The Vulkan format of each texture-unit format (Vulkan "Formats"; component order R first);
+/// an error for a format added to the texture unit but not yet here.
+pub fn vk_format(f: Format) -> anyhow::Result<vk::Format> {
     use vk::Format as V;
     use Format::*;
-    match f {
+    Ok(match f {
         R8Unorm => V::R8_UNORM,
         R8Snorm => V::R8_SNORM,
         R8Uint => V::R8_UINT,
@@ -69,7 +70,8 @@ pub fn vk_format(f: Format) -> vk::Format {
         D16Unorm => V::D16_UNORM,
         D32Float => V::D32_SFLOAT,
         D24UnormS8Uint => V::D24_UNORM_S8_UINT,
-    }
+        other => anyhow::bail!("no Vulkan format is known for {other:?}"),
+    })
 }
 
 /// Bit position of field `i` in the packed word of the packed formats (from the Vulkan
@@ -208,7 +210,7 @@ pub fn job(case: &Case, p: &PreparedCase, caps: &crate::vulkan::Caps) -> Result<
     };
     Ok(Job {
         kind: t.dim,
-        format: vk_format(f),
+        format: vk_format(f)?,
         depth: f.is_depth(),
         stencil: f == Format::D24UnormS8Uint,
         values,
