@@ -69,6 +69,9 @@ pub fn vk_format(f: Format) -> vk::Format {
         D16Unorm => V::D16_UNORM,
         D32Float => V::D32_SFLOAT,
         D24UnormS8Uint => V::D24_UNORM_S8_UINT,
+        // `Format` is non-exhaustive: a format not mapped here is UNDEFINED, which
+        // `Gpu::format_supported` refuses (the case is skipped with that reason).
+        _ => V::UNDEFINED,
     }
 }
 
