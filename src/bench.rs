@@ -1,5 +1,8 @@
-//! `tld4 bench`: decode, disassembly and execution throughput (median of several runs).
-//! The project's speed targets (README, Benchmarks; one core): decode >= 200 M words/s; disassembly >= 12 M words/s;
+//! `tld4 bench`: decode, disassembly and execution throughput (median of several runs), the
+//! batch API's scaling over threads (`batch`), and the cost growth with texture size
+//! (`growth`).
+//! The project's speed targets (README, Benchmarks; one core): decode >= 200 M words/s;
+//! disassembly >= 12 M words/s;
 //! >= 120 M lane gathers/s for RGBA8 2D clamp-to-edge; >= 90 M/s for D32 cube-array DC.
 
 use std::hint::black_box;
@@ -11,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use tld4_decoder::{decode, field, LEGAL_OPEX_VALUES};
-use tld4_emu::{ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_emu::{execute_batch, ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_textures::{
     AddressMode, CompareOp, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
 };
@@ -192,6 +195,11 @@ const DECODE: &str = "decode";
 /// The printed name of the disassembly measurement.
 const DISASSEMBLY: &str = "disassembly (text)";
 
+/// The name of the batch-scaling measurement (its lines start with it).
+const BATCH: &str = "batch";
+/// The name of the cost-growth measurement.
+const GROWTH: &str = "growth";
+
 /// The printed name of an execution measurement.
 fn execute_name(w: &Workload) -> String {
     format!("execute: {}", w.name)
@@ -202,6 +210,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
     let workloads = workloads();
     let mut names = vec![DECODE.to_string(), DISASSEMBLY.to_string()];
     names.extend(workloads.iter().map(execute_name));
+    names.extend([BATCH.to_string(), GROWTH.to_string()]);
     let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
     if let Some(o) = &args.only {
         if !names.iter().any(|n| wanted(n)) {
@@ -272,5 +281,133 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         )?;
         out.flush()?;
     }
+    if wanted(BATCH) {
+        batch(&mut out, runs, args.scale)?;
+    }
+    if wanted(GROWTH) {
+        growth(&mut out, runs, args.scale)?;
+    }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `batch`: [`execute_batch`] over 256 copies of the RGBA8 workload's warp, in a local rayon
+/// pool of 1 and then 2 threads; prints both rates and the scaling factor.
+fn batch(out: &mut impl Write, runs: usize, scale: f64) -> std::io::Result<()> {
+    let w = workloads().swap_remove(0);
+    let mut warps = vec![w.warp.clone(); 256];
+    let mut results = Vec::with_capacity(warps.len());
+    let reps = ((40.0 * scale) as usize).max(2);
+    let mut rates = Vec::new();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a rayon thread pool");
+        let rate = median_rate(runs, (reps * warps.len()) as u64, || {
+            pool.install(|| {
+                for _ in 0..reps {
+                    execute_batch(&w.exec, &mut warps, &w.pool, &mut results);
+                    black_box(&results);
+                }
+            })
+        });
+        assert!(results.iter().all(|r| r.is_ok()), "the batch runs");
+        writeln!(
+            out,
+            "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s",
+            format!(
+                "batch, {threads} thread{}: {}",
+                if threads > 1 { "s" } else { "" },
+                w.name
+            ),
+            rate / 1e6,
+            rate * WARP_SIZE as f64 / 1e6
+        )?;
+        rates.push(rate);
+    }
+    writeln!(
+        out,
+        "{:<44} {:>10.2}x (2 threads over 1; {} cores available)",
+        "batch scaling",
+        rates[1] / rates[0],
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    )?;
+    Ok(())
+}
+
+/// Lane coordinates (u, v) for `lanes` lanes over a `size` x `size` texture. Coherent: each
+/// warp covers an 8 x 4 block of adjacent texel centres, warps in raster order over the
+/// texture (wrapping at its end), as a screen-space pass would; scattered: uniform random.
+fn growth_coords(size: u32, lanes: usize, coherent: bool) -> Vec<[f32; 2]> {
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::from(size));
+    let s = size as f32;
+    let blocks_x = size.div_ceil(8) as usize;
+    let blocks = blocks_x * size.div_ceil(4) as usize;
+    (0..lanes)
+        .map(|i| {
+            if coherent {
+                let (warp, lane) = ((i / WARP_SIZE) % blocks, i % WARP_SIZE);
+                let x = (warp % blocks_x * 8 + lane % 8) as f32;
+                let y = (warp / blocks_x * 4 + lane / 8) as f32;
+                [(x + 0.5) / s, (y + 0.5) / s]
+            } else {
+                [rng.gen_range(0.0f32..1.0), rng.gen_range(0.0f32..1.0)]
+            }
+        })
+        .collect()
+}
+
+/// `growth`: time per lane gather (RGBA8 2D, clamp to edge) from 4x4 to 4096x4096 texels,
+/// coherent and scattered coordinates; prints a Markdown table. Each warp's coordinates are
+/// loaded into its registers first (counted in the time, alike for every size).
+fn growth(out: &mut impl Write, runs: usize, scale: f64) -> std::io::Result<()> {
+    let lanes = (((1 << 16) as f64 * scale) as usize).max(1024) / WARP_SIZE * WARP_SIZE;
+    let insn = tld4_decoder::parse("TLD4.R R10, R8, R20, UR4, 2D ;").expect("bench instruction");
+    let exec = Tld4Exec::new(&insn, ExecConfig::default());
+    writeln!(
+        out,
+        "\n| texture (RGBA8) | texels | coherent ns/lane gather | scattered ns/lane gather |"
+    )?;
+    writeln!(out, "|---|---:|---:|---:|")?;
+    for size in [4u32, 16, 64, 256, 1024, 4096] {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let desc = TextureDesc {
+            kind: TextureKind::Tex2D,
+            format: Format::Rgba8Unorm,
+            width: size,
+            height: size,
+            layers: 1,
+        };
+        let texture = Texture::from_fn(desc, |_, _, _| {
+            std::array::from_fn(|_| rng.gen_range(0..256))
+        })
+        .expect("texture");
+        let mut pool = TexturePool::new();
+        let t = pool.add_texture(texture);
+        let s = pool.add_sampler(Sampler::default());
+        let mut warp = WarpState::new();
+        warp.set_ureg(4, Handle::new(t, s).expect("handle").0);
+        let ns = [true, false].map(|coherent| {
+            let coords = growth_coords(size, lanes, coherent);
+            let rate = median_rate(runs, lanes as u64, || {
+                for chunk in coords.chunks(WARP_SIZE) {
+                    for (lane, [u, v]) in chunk.iter().enumerate() {
+                        warp.set_reg_f32(lane, 20, *u);
+                        warp.set_reg_f32(lane, 21, *v);
+                    }
+                    let _ = black_box(exec.execute(&mut warp, &pool));
+                }
+            });
+            1e9 / rate
+        });
+        writeln!(
+            out,
+            "| {size} x {size} | {} | {:.1} | {:.1} |",
+            u64::from(size) * u64::from(size),
+            ns[0],
+            ns[1]
+        )?;
+    }
+    Ok(())
 }

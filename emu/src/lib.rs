@@ -43,6 +43,7 @@
 
 #![warn(missing_docs)]
 
+mod batch;
 mod exec;
 mod fault;
 mod memory_exec;
@@ -55,6 +56,7 @@ pub use tld4_decoder as decoder;
 /// The texture unit crate (`tld4-textures`): textures, samplers, pools, gathers.
 pub use tld4_textures as textures;
 
+pub use batch::{execute_batch, execute_batch_sequential, WarpOutcome};
 pub use exec::{
     aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport,
     Tld4Exec,

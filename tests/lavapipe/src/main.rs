@@ -8,6 +8,7 @@
 //!   unit (or against another filled file): exact, 1 ulp, ambiguous by category, real.
 //! * `strict CORPUS.json OUT.json`: the queries `tld4 gather --check` must pass exactly.
 //! * `devices`: the Vulkan devices and drivers present.
+//! * `bench [--n N] [--rounds R]`: lavapipe and tld4's executor side by side (`src/bench.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -20,6 +21,7 @@ use tld4_lavapipe::generate;
 use tld4_textures::cases::{self, CasesFile};
 use tld4_textures::GatherResult;
 
+mod bench;
 mod pack;
 mod vulkan;
 
@@ -80,6 +82,18 @@ enum Cmd {
     },
     /// List the Vulkan devices.
     Devices,
+    /// Time lavapipe (LP_NUM_THREADS=1) and tld4's executor (one thread) on the same gathers.
+    Bench {
+        /// Gathers a dispatch (and tld4 lane gathers a round).
+        #[arg(long, default_value_t = 1 << 19)]
+        n: usize,
+        /// Rounds; the median is reported.
+        #[arg(long, default_value_t = 7)]
+        rounds: usize,
+        /// Driver to use (as for `fill`).
+        #[arg(long, default_value = "lavapipe")]
+        driver: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -99,6 +113,7 @@ fn main() -> ExitCode {
         Cmd::Compare { corpus, ours, list } => compare(&corpus, ours.as_deref(), list),
         Cmd::Strict { corpus, output } => strict(&corpus, &output),
         Cmd::Devices => devices(),
+        Cmd::Bench { n, rounds, driver } => bench::bench(&driver, n, rounds),
     };
     match r {
         Ok(code) => code,

@@ -334,7 +334,11 @@ impl Gpu {
             )
         }
         .context("vkCreatePipelineLayout")?;
-        let shader_dir = std::env::temp_dir().join(format!("tld4-lavapipe-{}", std::process::id()));
+        // One directory per Gpu (several may be open in one process: `bench`).
+        static OPENED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let shader_dir =
+            std::env::temp_dir().join(format!("tld4-lavapipe-{}-{k}", std::process::id()));
         std::fs::create_dir_all(&shader_dir)
             .with_context(|| format!("creating {}", shader_dir.display()))?;
         std::fs::write(shader_dir.join("gather.comp"), SHADER)
@@ -354,6 +358,15 @@ impl Gpu {
             caps,
             info,
         })
+    }
+
+    /// Opens the device as [`Gpu::new`] does, with another compute shader of `gather.comp`'s
+    /// interface (bindings, push constant, macros): `tld4-lavapipe bench`'s no-gather twin.
+    pub fn with_shader(driver: &str, source: &str) -> Result<Self> {
+        let gpu = Self::new(driver)?;
+        std::fs::write(gpu.shader_dir.join("gather.comp"), source)
+            .context("writing the shader source")?;
+        Ok(gpu)
     }
 
     /// Whether `format` can be sampled (and, with `compare`, depth-compared) with optimal
