@@ -70,6 +70,7 @@ mod gather;
 mod pool;
 pub mod reference;
 mod sampler;
+mod stages;
 mod texture;
 pub mod trace;
 

@@ -1,0 +1,310 @@
+//! The pipeline's small pure steps, each testable alone: array layer, the precision model
+//! ([`texel_origin`]), the footprint, wrapping, depth compare, border values and cube
+//! corners. [`crate::gather`] re-exports them and composes them into the fast path.
+
+use crate::error::{Error, InvalidInput};
+use crate::format::Format;
+use crate::gather::{OffsetMode, Precision, Rounding, Value};
+use crate::sampler::{AddressMode, BorderColor, CompareOp};
+use crate::texture::{Source, Swizzle};
+
+/// The array layer: the instruction's unsigned layer clamped to layers - 1 (docs/sources.md,
+/// Decisions; the hardware clamps; ptxas clamps to 0..0xffff before, docs/sources.md).
+#[inline(always)]
+pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
+    layer.min(max_layer)
+}
+
+/// The precision model, ready to apply.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Quantizer {
+    /// 2^fraction_bits (1 for exact).
+    pub(crate) scale: f64,
+    bits: u32,
+    rounding: Rounding,
+    exact: bool,
+}
+
+/// Coordinates (in fixed-point units) are clamped to +-2^50 before conversion, which keeps
+/// every later integer step far from overflow; NaN reads as 0 (guess).
+const COORD_LIMIT: f64 = (1u64 << 50) as f64;
+
+impl Quantizer {
+    pub(crate) fn new(p: Precision) -> Result<Self, Error> {
+        Ok(match p {
+            Precision::Exact => Quantizer {
+                scale: 1.0,
+                bits: 0,
+                rounding: Rounding::NearestEven,
+                exact: true,
+            },
+            Precision::Fixed {
+                fraction_bits,
+                rounding,
+            } => {
+                if fraction_bits as u32 > MAX_FRACTION_BITS {
+                    return Err(InvalidInput::Precision(fraction_bits as u32).into());
+                }
+                Quantizer {
+                    scale: (1u64 << fraction_bits) as f64,
+                    bits: fraction_bits as u32,
+                    rounding,
+                    exact: false,
+                }
+            }
+        })
+    }
+
+    /// See [`texel_origin`]; `x` is u * 2^bits.
+    #[inline(always)]
+    pub(crate) fn origin(&self, x: f64) -> i64 {
+        texel_origin_unchecked(x, self.bits, self.rounding, self.exact)
+    }
+}
+
+/// Footprint origin i0 = floor(u - 0.5) (Vulkan "Texel Selection", LINEAR filter), with
+/// `x_scaled` = u * 2^bits. Fixed point (docs/sources.md, Sub-texel model; configurable; see [`Precision`]):
+/// round u * 2^bits to an integer n with `rounding`, then i0 = floor(n / 2^bits - 0.5),
+/// computed exactly as (2n - 2^bits) >> (bits + 1). Exact: floor(u - 0.5) with no rounding.
+/// NaN reads as u = 0 (guess).
+///
+/// Precondition: `bits <= 20` ([`MAX_FRACTION_BITS`], what [`Precision`] accepts); asserted.
+#[inline(always)]
+pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -> i64 {
+    assert!(
+        bits <= MAX_FRACTION_BITS,
+        "texel_origin: {bits} fractional bits (at most {MAX_FRACTION_BITS})"
+    );
+    texel_origin_unchecked(x_scaled, bits, rounding, exact)
+}
+
+/// Most fractional bits of the fixed-point model ([`Precision::Fixed`]).
+pub const MAX_FRACTION_BITS: u32 = 20;
+
+/// [`texel_origin`] without the check (the [`Quantizer`] holds at most 20 bits).
+#[inline(always)]
+pub(crate) fn texel_origin_unchecked(
+    x_scaled: f64,
+    bits: u32,
+    rounding: Rounding,
+    exact: bool,
+) -> i64 {
+    let x = x_scaled.clamp(-COORD_LIMIT, COORD_LIMIT);
+    if exact {
+        let x = if x.is_nan() { 0.0 } else { x };
+        let f = x.floor();
+        // x - f is exact; floor(x - 0.5) is f when the fraction is at least one half.
+        return if x - f >= 0.5 { f as i64 } else { f as i64 - 1 };
+    }
+    // NaN reads as 0; after the clamp every value converts exactly and nothing overflows.
+    let x = if x.is_nan() { 0.0 } else { x };
+    let n = match rounding {
+        Rounding::NearestEven => {
+            // Adding 1.5 * 2^52 rounds to an integer, ties to even (the default rounding
+            // mode), and leaves that integer in the low bits of the sum (valid for |x| < 2^51).
+            const MAGIC: f64 = 6_755_399_441_055_744.0;
+            (x + MAGIC).to_bits() as i64 - MAGIC.to_bits() as i64
+        }
+        Rounding::TowardZero => x as i64,
+        Rounding::Floor => {
+            let t = x as i64;
+            if (t as f64) > x {
+                t - 1
+            } else {
+                t
+            }
+        }
+    };
+    (2 * n - (1i64 << bits)) >> (bits + 1)
+}
+
+/// The four texel positions in result order (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+/// (Vulkan "Texel Gathering"). AOFFI adds one (dx, dy) in whole texels after the floor; PTP
+/// puts texel k at (i0 + dx_k, j0 + dy_k) (Vulkan's ConstOffsets rule). Offsets are read as
+/// 6-bit signed values (NAK, docs/sources.md).
+///
+/// Precondition: |i0|, |j0| <= [`FOOTPRINT_LIMIT`] (2^62), so adding 1 and an offset cannot
+/// overflow; asserted. ([`texel_origin`] returns at most 2^50 in magnitude.)
+#[inline(always)]
+pub fn footprint(i0: i64, j0: i64, mode: OffsetMode, offsets: &[[i8; 2]; 4]) -> [(i64, i64); 4] {
+    assert!(
+        i0.unsigned_abs() <= FOOTPRINT_LIMIT as u64 && j0.unsigned_abs() <= FOOTPRINT_LIMIT as u64,
+        "footprint: origin ({i0}, {j0}) beyond +-2^62"
+    );
+    footprint_unchecked(i0, j0, mode, offsets)
+}
+
+/// Largest |i0| and |j0| [`footprint`] accepts.
+pub const FOOTPRINT_LIMIT: i64 = 1 << 62;
+
+/// [`footprint`] without the check (origins from [`texel_origin`] are within 2^50).
+#[inline(always)]
+pub(crate) fn footprint_unchecked(
+    i0: i64,
+    j0: i64,
+    mode: OffsetMode,
+    offsets: &[[i8; 2]; 4],
+) -> [(i64, i64); 4] {
+    let six = |v: i8| (((v as u8) << 2) as i8 >> 2) as i64;
+    match mode {
+        OffsetMode::None => [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)],
+        OffsetMode::Aoffi => {
+            let (dx, dy) = (six(offsets[0][0]), six(offsets[0][1]));
+            let (i, j) = (i0 + dx, j0 + dy);
+            [(i, j + 1), (i + 1, j + 1), (i + 1, j), (i, j)]
+        }
+        OffsetMode::Ptp => {
+            let p = |k: usize| (i0 + six(offsets[k][0]), j0 + six(offsets[k][1]));
+            [p(0), p(1), p(2), p(3)]
+        }
+    }
+}
+
+/// Wrap one integer texel coordinate (Vulkan "Wrapping Operation", table of address modes):
+/// Some(coordinate) inside the texture, or None for a border texel (clamp to border).
+///
+/// Precondition: 1 <= `size` <= [`MAX_WRAP_SIZE`] (2^32; texture sizes are u32): a size of 0
+/// has no texel to wrap to; asserted.
+#[inline(always)]
+pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
+    assert!(
+        (1..=MAX_WRAP_SIZE).contains(&size),
+        "wrap: size {size} outside 1..=2^32"
+    );
+    wrap_unchecked(i, size, mode)
+}
+
+/// Largest size [`wrap`] accepts.
+pub const MAX_WRAP_SIZE: i64 = 1 << 32;
+
+/// [`wrap`] without the check (texture sizes are 1..=65536).
+#[inline(always)]
+pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
+    #[inline(always)]
+    fn mirror(a: i64) -> i64 {
+        if a >= 0 {
+            a
+        } else {
+            -(1 + a)
+        }
+    }
+    match mode {
+        AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
+        AddressMode::Repeat => Some(if size & (size - 1) == 0 {
+            i & (size - 1)
+        } else {
+            i.rem_euclid(size)
+        }),
+        AddressMode::MirroredRepeat => Some((size - 1) - mirror(i.rem_euclid(2 * size) - size)),
+        AddressMode::ClampToBorder => (0..size).contains(&i).then_some(i),
+        AddressMode::MirrorClampToEdge => Some(mirror(i).clamp(0, size - 1)),
+    }
+}
+
+/// dref clamped to [0, 1] for UNORM depth formats (Vulkan "Depth Compare Operation"; not for
+/// float depth). NaN stays NaN.
+#[inline(always)]
+pub fn clamp_dref(dref: f32) -> f32 {
+    dref.clamp(0.0, 1.0)
+}
+
+/// Depth compare (Vulkan "Depth Compare Operation"): 1.0 where `dref OP d` holds, else 0.0.
+#[inline(always)]
+pub fn depth_compare(op: CompareOp, dref: f32, d: f32) -> u32 {
+    if op.holds(dref, d) {
+        1.0f32.to_bits()
+    } else {
+        0
+    }
+}
+
+/// The value rule of a gather's real texels: compare the depth component with dref under
+/// depth compare (Vulkan "Depth Compare Operation"; the swizzle and component select do not
+/// apply), else the swizzled, selected component ([`resolve_value`]).
+pub(crate) fn lane_value(
+    format: Format,
+    swizzle: Swizzle,
+    component: u8,
+    compare: Option<CompareOp>,
+) -> Value {
+    match compare {
+        Some(op) => Value::Compare {
+            op,
+            decoder: format.decoder(0),
+            clamp_dref: format.is_unorm_depth(),
+        },
+        None => resolve_value(format, swizzle, component as usize),
+    }
+}
+
+/// Swizzle, then select (Vulkan "Component Swizzle", then the gather's component; NVIDIA's
+/// header X/Y/Z/W_SOURCE): post-swizzle component `component` reads a converted component,
+/// the (0, 0, 0, 1) fill for components the format lacks, or the constant 0 or 1.
+pub(crate) fn resolve_value(format: Format, swizzle: Swizzle, component: usize) -> Value {
+    let fill = |c: usize| if c == 3 { format.one() } else { 0 };
+    match swizzle.0[component.min(3)] {
+        Source::Zero => Value::Const(0),
+        Source::One => Value::Const(format.one()),
+        src => {
+            let c = src as usize;
+            if c < format.components() {
+                Value::Fetch {
+                    element: if format.is_packed() { 0 } else { c },
+                    decoder: format.decoder(c),
+                }
+            } else {
+                Value::Const(fill(c))
+            }
+        }
+    }
+}
+
+/// The border texel's value of `component` (Vulkan "Texel Replacement"): the border word,
+/// read as the format reads (f32 bits or raw integer), not swizzled, and (0, 0, 1) for
+/// components the format lacks (docs/sources.md, Decisions).
+pub fn border_value(border: &BorderColor, format: Format, component: usize) -> u32 {
+    let c = component.min(3);
+    if c < format.components() {
+        border.words[c]
+    } else if c == 3 {
+        format.one()
+    } else {
+        0
+    }
+}
+
+/// The value of the corner texel of a seamless cube footprint, where one texel has no face
+/// (Vulkan "Cube Map Edge Handling" recommends averaging; unmeasured on NVIDIA): for float,
+/// normalized and compared values, the average of the other three, in lavapipe's arithmetic
+/// (((v(i0,j0) + v(i1,j0)) + (v(i0,j1) + v(i1,j1))) * (1/3) in f32 with the corner as 0;
+/// with depth compare the values are already compared, giving 0, 1/3, 2/3 or 1); for integer
+/// formats, a copy of the footprint texel in the same column (same i, other j), which is what
+/// lavapipe's corner handling for pure-integer formats returns; a swizzle constant stays
+/// that constant.
+///
+/// Precondition: `corner` < 4 (a position in the footprint); asserted.
+#[inline]
+pub fn cube_corner_value(values: &[u32; 4], corner: usize, integer: bool) -> u32 {
+    assert!(
+        corner < 4,
+        "cube_corner_value: corner {corner} is not a footprint position (0..4)"
+    );
+    cube_corner_unchecked(values, corner, integer)
+}
+
+/// [`cube_corner_value`] without the check (corners come from enumerating the footprint).
+#[inline]
+pub(crate) fn cube_corner_unchecked(values: &[u32; 4], corner: usize, integer: bool) -> u32 {
+    if integer {
+        return values[3 - corner];
+    }
+    let v = |k: usize| {
+        if k == corner {
+            0.0
+        } else {
+            f32::from_bits(values[k])
+        }
+    };
+    // result order: 0 = (i0, j1), 1 = (i1, j1), 2 = (i1, j0), 3 = (i0, j0)
+    (((v(3) + v(2)) + (v(0) + v(1))) * (1.0f32 / 3.0)).to_bits()
+}
