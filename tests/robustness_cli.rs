@@ -212,6 +212,14 @@ fn dash_reads_standard_input_everywhere() {
     let out = tld4(&["run", "-"], EXAMPLE);
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("32 passed, 0 failed"));
+    let insn = "TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;";
+    let out = tld4(
+        &["explain", insn, "--scenario", "-", "--lane", "3"],
+        EXAMPLE,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("check:") && !s.contains("MISMATCH"), "{s}");
 }
 
 #[test]

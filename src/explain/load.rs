@@ -12,7 +12,7 @@ pub(super) fn load_scenario(
     path: &Path,
     word: u128,
 ) -> Result<(scenario::Scenario, Precision), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::output::read_text(path)?;
     // Errors in the file as written (with its own lines and columns), except in the
     // instruction, which the command line replaces.
     if let Err(e) = scenario::load(&text) {
