@@ -3,7 +3,7 @@
 //! each input run under `catch_unwind` and checked for its target's properties.
 //!
 //! * [`targets`]: what each target runs and asserts (round trips, typed errors, no panic).
-//! * [`mutate`]: the generators and mutators.
+//! * [`mutate`]: the generators and mutators; [`json`]: structure-aware JSON mutation.
 //! * [`corpus`]: the committed seeds and their manifest (which seeds must be refused).
 //! * [`driver`]: seeds first, then mutation for a bounded time; crashes saved to files.
 //!
@@ -12,6 +12,7 @@
 
 pub mod corpus;
 pub mod driver;
+pub mod json;
 pub mod mutate;
 pub mod targets;
 

@@ -245,8 +245,14 @@ pub fn next_input(target: Target, seeds: &[Vec<u8>], rng: &mut ChaCha8Rng) -> Ve
     mutate_n(target, seed, seeds, rng)
 }
 
+/// One to eight mutations, fewer more often (half the mutants have one), so that most
+/// mutants stay close to a seed.
 fn mutate_n(target: Target, mut data: Vec<u8>, seeds: &[Vec<u8>], rng: &mut ChaCha8Rng) -> Vec<u8> {
-    for _ in 0..rng.gen_range(1..=8) {
+    let mut n = 1;
+    while n < 8 && rng.gen_bool(0.5) {
+        n += 1;
+    }
+    for _ in 0..n {
         mutate(target, &mut data, seeds, rng);
     }
     data
@@ -254,6 +260,12 @@ fn mutate_n(target: Target, mut data: Vec<u8>, seeds: &[Vec<u8>], rng: &mut ChaC
 
 /// One mutation, chosen among those that suit the target's kind of input.
 pub fn mutate(target: Target, data: &mut Vec<u8>, seeds: &[Vec<u8>], rng: &mut ChaCha8Rng) {
+    if matches!(target, Target::Cases | Target::Scenario)
+        && rng.gen_bool(0.6)
+        && crate::json::mutate(data, rng)
+    {
+        return;
+    }
     let kinds = if target.is_text() { 10 } else { 8 };
     match rng.gen_range(0..kinds) {
         0 => flip_bit(data, rng),
