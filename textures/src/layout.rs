@@ -120,7 +120,8 @@ impl Layout {
     /// address arithmetic of a 64-bit unit does).
     #[inline(always)]
     pub fn texel_address(&self, layer: u32, x: u32, y: u32) -> u64 {
-        self.address.wrapping_add(self.texel_offset(layer, x, y))
+        self.address
+            .wrapping_add(self.texel_offset(layer, x, y))
     }
 }
 

@@ -86,6 +86,14 @@ mod to_memory;
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};
 pub use descriptor::DescriptorError;
+pub use mem_error::MemTexError;
+pub use mem_pool::MemoryPool;
+pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
+pub use sites::{
+    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress,
+    TexelSource,
+};
+pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
 pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,
@@ -95,18 +103,11 @@ pub use gather::{
     texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, OffsetMode, Precision,
     Rounding,
 };
-pub use mem_error::MemTexError;
-pub use mem_pool::MemoryPool;
-pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
-pub use sites::{
-    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,
-};
 pub use texture::{
     Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE,
 };
-pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
 
 impl Precision {
     /// The most fractional bits [`Precision::Fixed`] takes. The same limit is checked where

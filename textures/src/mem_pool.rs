@@ -64,8 +64,7 @@ impl<'m> MemoryPool<'m> {
     /// Read and decode the handle's header and sampler.
     pub fn resolve(&self, handle: Handle) -> Result<(TextureHeader, Sampler), MemTexError> {
         let header = TextureHeader::decode(&self.header_words(handle.header_index())?)?;
-        let sampler =
-            SamplerState::decode(&self.sampler_words(handle.sampler_index())?).sampler()?;
+        let sampler = SamplerState::decode(&self.sampler_words(handle.sampler_index())?).sampler()?;
         Ok((header, sampler))
     }
 

@@ -13,8 +13,9 @@ use crate::descriptor::tic::TextureHeader;
 use crate::error::{Error, InvalidInput};
 use crate::format::Format;
 use crate::gather::{
-    array_layer, border_value, check_op, clamp_dref, cube_corner_value, depth_compare, footprint,
-    lane_value, wrap, GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Quantizer, Value,
+    array_layer, border_value, check_op, cube_corner_value, clamp_dref, depth_compare, footprint,
+    lane_value, wrap, GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Quantizer,
+    Value,
 };
 use crate::layout::{sector_of, Layout};
 use crate::memory::{Memory, MemoryError};
@@ -312,11 +313,7 @@ impl<S: TexelSource> SiteGatherer<S> {
         let layer = array_layer(q.layer, max_layer);
         let (s, t, layer) = if sh.kind.is_cube() {
             let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-            let per_cube = if sh.kind == TextureKind::CubeArray {
-                6
-            } else {
-                0
-            };
+            let per_cube = if sh.kind == TextureKind::CubeArray { 6 } else { 0 };
             (s, t, layer * per_cube + face)
         } else {
             (q.coords[0] as f64, q.coords[1] as f64, layer)
@@ -375,9 +372,7 @@ impl<S: TexelSource> SiteGatherer<S> {
     ) -> Result<GatherResult, MemoryError> {
         let sites = self.sites(q);
         let dref = match self.value {
-            Value::Compare {
-                clamp_dref: true, ..
-            } => clamp_dref(q.dref),
+            Value::Compare { clamp_dref: true, .. } => clamp_dref(q.dref),
             _ => q.dref,
         };
         let bytes = crate::descriptor::tic::texel_bytes(self.shape.format);

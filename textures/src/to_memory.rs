@@ -64,8 +64,7 @@ pub fn to_memory(
                     "a pitch row alignment that is not a multiple of 32",
                 ));
             }
-            let pitch =
-                (texture.width() as u64 * bpt as u64).next_multiple_of(row_alignment as u64);
+            let pitch = (texture.width() as u64 * bpt as u64).next_multiple_of(row_alignment as u64);
             HeaderLayout::Pitch {
                 pitch: u32::try_from(pitch)
                     .map_err(|_| MemTexError::Unrepresentable("a pitch above 2^32 bytes"))?,
@@ -102,9 +101,7 @@ pub fn to_memory(
         .layer_stride
         .checked_mul(layers as u64)
         .and_then(|n| usize::try_from(n).ok())
-        .ok_or(MemTexError::Unrepresentable(
-            "a texture above the address space",
-        ))?;
+        .ok_or(MemTexError::Unrepresentable("a texture above the address space"))?;
     let mut bytes = vec![0u8; size];
     let words = format.words();
     let eb = (bpt as usize) / words;

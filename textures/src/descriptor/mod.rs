@@ -147,12 +147,11 @@ impl Writer<'_> {
             value,
             why: "no such field in this header version",
         })?;
-        f.set(&mut self.words, value)
-            .map_err(|_| DescriptorError::Invalid {
-                descriptor: self.descriptor,
-                field: name,
-                value,
-                why: "does not fit in the field",
-            })
+        f.set(&mut self.words, value).map_err(|_| DescriptorError::Invalid {
+            descriptor: self.descriptor,
+            field: name,
+            value,
+            why: "does not fit in the field",
+        })
     }
 }

@@ -413,30 +413,15 @@ impl TextureHeader {
             .map(|f| f.0)
             .ok_or_else(|| {
                 if FORMATS.iter().any(|f| f.1 == comps && f.2 == dt) {
-                    not_modeled(
-                        "S_R_G_B_CONVERSION",
-                        srgb as u64,
-                        "sRGB is modeled for A8B8G8R8 UNORM only",
-                    )
+                    not_modeled("S_R_G_B_CONVERSION", srgb as u64, "sRGB is modeled for A8B8G8R8 UNORM only")
                 } else if FORMATS.iter().any(|f| f.1 == comps) {
-                    not_modeled(
-                        "DATA_TYPE",
-                        dt,
-                        "this data type with these components is not modeled",
-                    )
+                    not_modeled("DATA_TYPE", dt, "this data type with these components is not modeled")
                 } else {
-                    not_modeled(
-                        "COMPONENTS",
-                        comps,
-                        "compressed or other component layouts are not modeled",
-                    )
+                    not_modeled("COMPONENTS", comps, "compressed or other component layouts are not modeled")
                 }
             })?;
         let mut swz = [Source::R; 4];
-        for (k, name) in ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"]
-            .into_iter()
-            .enumerate()
-        {
+        for (k, name) in ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"].into_iter().enumerate() {
             let v = r.get(name);
             swz[k] = match v {
                 0 => Source::Zero,
@@ -471,48 +456,24 @@ impl TextureHeader {
             ));
         }
         if !kind.is_array() && depth != 1 {
-            return Err(invalid(
-                "DEPTH_MINUS_ONE",
-                depth as u64 - 1,
-                "2D and cube headers have depth 1 (one cube)",
-            ));
+            return Err(invalid("DEPTH_MINUS_ONE", depth as u64 - 1, "2D and cube headers have depth 1 (one cube)"));
         }
         if kind.is_cube() && width != height {
-            return Err(invalid(
-                "HEIGHT_MINUS_ONE",
-                height as u64 - 1,
-                "cube faces must be square",
-            ));
+            return Err(invalid("HEIGHT_MINUS_ONE", height as u64 - 1, "cube faces must be square"));
         }
         if width > crate::texture::MAX_SIZE || height > crate::texture::MAX_SIZE {
-            return Err(not_modeled(
-                "WIDTH_MINUS_ONE",
-                width as u64 - 1,
-                "sizes above 65536 are not modeled",
-            ));
+            return Err(not_modeled("WIDTH_MINUS_ONE", width as u64 - 1, "sizes above 65536 are not modeled"));
         }
         if r.get("NORMALIZED_COORDS") == 0 {
-            return Err(not_modeled(
-                "NORMALIZED_COORDS",
-                0,
-                "unnormalized coordinates",
-            ));
+            return Err(not_modeled("NORMALIZED_COORDS", 0, "unnormalized coordinates"));
         }
         let ms = r.get("MULTI_SAMPLE_COUNT");
         if ms != 0 {
-            return Err(not_modeled(
-                "MULTI_SAMPLE_COUNT",
-                ms,
-                "multisampled textures",
-            ));
+            return Err(not_modeled("MULTI_SAMPLE_COUNT", ms, "multisampled textures"));
         }
         let min_mip = r.get("RES_VIEW_MIN_MIP_LEVEL");
         if min_mip != 0 {
-            return Err(not_modeled(
-                "RES_VIEW_MIN_MIP_LEVEL",
-                min_mip,
-                "views that start above level 0",
-            ));
+            return Err(not_modeled("RES_VIEW_MIN_MIP_LEVEL", min_mip, "views that start above level 0"));
         }
         let max_mip = r.get("MAX_MIP_LEVEL");
         if max_mip != 0 && (kind.is_array() || kind.is_cube()) {
@@ -524,39 +485,21 @@ impl TextureHeader {
         }
         let border_from_sampler = r.get("BORDER_SOURCE") == 1;
         if !border_from_sampler {
-            return Err(not_modeled(
-                "BORDER_SOURCE",
-                0,
-                "BORDER_TEXTURE: only the sampler's border colour is modeled",
-            ));
+            return Err(not_modeled("BORDER_SOURCE", 0, "BORDER_TEXTURE: only the sampler's border colour is modeled"));
         }
         let address_hi = r.get("ADDRESS_BITS56TO32") << 32;
         let layout = if layout_is_pitch {
             let pitch = (r.get("PITCH_BITS21TO5") << 5) as u32;
             let min_pitch = width as u64 * texel_bytes(format) as u64;
             if (pitch as u64) < min_pitch {
-                return Err(invalid(
-                    "PITCH_BITS21TO5",
-                    pitch as u64 >> 5,
-                    "the pitch is less than a row of texels",
-                ));
+                return Err(invalid("PITCH_BITS21TO5", pitch as u64 >> 5, "the pitch is less than a row of texels"));
             }
             HeaderLayout::Pitch { pitch }
         } else {
-            for name in [
-                "GOBS_PER_BLOCK_WIDTH",
-                "GOBS_PER_BLOCK_DEPTH",
-                "TILE_WIDTH_IN_GOBS",
-                "GOB3D",
-                "GOB_DEPTH_OFFSET",
-            ] {
+            for name in ["GOBS_PER_BLOCK_WIDTH", "GOBS_PER_BLOCK_DEPTH", "TILE_WIDTH_IN_GOBS", "GOB3D", "GOB_DEPTH_OFFSET"] {
                 let v = r.get(name);
                 if v != 0 {
-                    return Err(not_modeled(
-                        name,
-                        v,
-                        "only 2-D blocks one GOB wide and deep are modeled",
-                    ));
+                    return Err(not_modeled(name, v, "only 2-D blocks one GOB wide and deep are modeled"));
                 }
             }
             let h = r.get("GOBS_PER_BLOCK_HEIGHT");
@@ -608,16 +551,10 @@ impl TextureHeader {
         };
         let (version, addr_lo, align) = match self.layout {
             HeaderLayout::Pitch { .. } => (header_version::PITCH, "ADDRESS_BITS31TO5", 5),
-            HeaderLayout::BlockLinear { .. } => {
-                (header_version::BLOCKLINEAR, "ADDRESS_BITS31TO9", 9)
-            }
+            HeaderLayout::BlockLinear { .. } => (header_version::BLOCKLINEAR, "ADDRESS_BITS31TO9", 9),
         };
         if self.address & ((1 << align) - 1) != 0 {
-            return Err(invalid(
-                addr_lo,
-                self.address,
-                "the address is not aligned as this header version requires",
-            ));
+            return Err(invalid(addr_lo, self.address, "the address is not aligned as this header version requires"));
         }
         w.set("HEADER_VERSION", version)?;
         w.set(addr_lo, (self.address & 0xffff_ffff) >> align)?;
@@ -625,11 +562,7 @@ impl TextureHeader {
         match self.layout {
             HeaderLayout::Pitch { pitch } => {
                 if pitch % 32 != 0 {
-                    return Err(invalid(
-                        "PITCH_BITS21TO5",
-                        pitch as u64,
-                        "the pitch is not a multiple of 32",
-                    ));
+                    return Err(invalid("PITCH_BITS21TO5", pitch as u64, "the pitch is not a multiple of 32"));
                 }
                 w.set("PITCH_BITS21TO5", pitch as u64 >> 5)?;
             }
@@ -641,19 +574,15 @@ impl TextureHeader {
             }
         }
         w.set("TEXTURE_TYPE", texture_type_of(self.kind))?;
-        let &(_, comps, dt, srgb) = FORMATS.iter().find(|f| f.0 == self.format).ok_or(invalid(
-            "COMPONENTS",
-            0,
-            "format missing from the table",
-        ))?;
+        let &(_, comps, dt, srgb) = FORMATS
+            .iter()
+            .find(|f| f.0 == self.format)
+            .ok_or(invalid("COMPONENTS", 0, "format missing from the table"))?;
         w.set("COMPONENTS", comps)?;
         w.set("DATA_TYPE", dt)?;
         w.set("S_R_G_B_CONVERSION", srgb as u64)?;
         let one = if self.format.is_integer() { 6 } else { 7 };
-        for (k, name) in ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"]
-            .into_iter()
-            .enumerate()
-        {
+        for (k, name) in ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"].into_iter().enumerate() {
             let v = match self.swizzle.0[k] {
                 Source::Zero => 0,
                 Source::R => 2,

@@ -205,10 +205,7 @@ impl SamplerState {
             ("ADDRESS_P", self.address[2] as u64),
             ("DEPTH_COMPARE", self.depth_compare as u64),
             ("DEPTH_COMPARE_FUNC", self.compare_func as u64),
-            (
-                "CUBEMAP_INTERFACE_FILTERING",
-                self.cube_filtering as u64 & 3,
-            ),
+            ("CUBEMAP_INTERFACE_FILTERING", self.cube_filtering as u64 & 3),
             ("MAG_FILTER", self.filters[0] as u64 & 7),
             ("MIN_FILTER", self.filters[1] as u64 & 3),
             ("MIP_FILTER", self.filters[2] as u64 & 3),
@@ -279,11 +276,7 @@ impl SamplerState {
                 ))
             }
         };
-        for name in [
-            "FLOAT_COORD_NORMALIZATION",
-            "FORCED_INVALID",
-            "REDUCTION_FILTER",
-        ] {
+        for name in ["FLOAT_COORD_NORMALIZATION", "FORCED_INVALID", "REDUCTION_FILTER"] {
             let v = self.field(name).unwrap_or(0);
             if v != 0 {
                 return Err(not_modeled(name, v, "not modeled for gathers"));
