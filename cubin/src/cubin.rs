@@ -80,6 +80,11 @@ impl<'data> Cubin<'data> {
                     size: code.len() as u64,
                 });
             }
+            if kernels.iter().any(|k: &Kernel| k.name == kernel) {
+                return Err(CubinError::DuplicateKernel {
+                    kernel: kernel.to_string(),
+                });
+            }
             kernels.push(Kernel {
                 name: kernel,
                 file_offset,

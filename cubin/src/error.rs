@@ -60,6 +60,13 @@ pub enum CubinError {
         /// The section's size.
         size: u64,
     },
+    /// Two code sections of one name: a kernel name would not name one kernel, so lookups by
+    /// (kernel, offset) could miss instructions the listing shows.
+    #[error("two code sections are named .text.{kernel}: a kernel's name must be unique")]
+    DuplicateKernel {
+        /// The kernel.
+        kernel: String,
+    },
     /// A code section with no bytes in the file (SHT_NOBITS).
     #[error("code section .text.{kernel} has no bytes in the file (SHT_NOBITS)")]
     NoCode {

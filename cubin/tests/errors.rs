@@ -181,3 +181,37 @@ fn a_code_section_that_is_not_whole_instructions_is_an_error() {
         "{e}"
     );
 }
+
+/// Found by the fuzzer: a cubin whose section headers name two code sections alike listed a
+/// TLD4 of the second one that `tld4_at` could not find (it looks in the first); refused now.
+#[test]
+fn two_code_sections_of_one_name_are_refused() {
+    let mut data = read("one_gather.sm100.cubin");
+    let shoff = u64::from_le_bytes(data[0x28..0x30].try_into().unwrap()) as usize;
+    let shentsize = u16::from_le_bytes(data[0x3a..0x3c].try_into().unwrap()) as usize;
+    let shnum = u16::from_le_bytes(data[0x3c..0x3e].try_into().unwrap()) as usize;
+    let text = {
+        let file = ElfFile64::<LittleEndian>::parse(&*data).unwrap();
+        file.sections()
+            .find(|s| {
+                object::ObjectSection::name(s)
+                    .unwrap()
+                    .starts_with(".text.")
+            })
+            .map(|s| object::ObjectSection::index(&s).0)
+            .unwrap()
+    };
+    let other = if text == shnum - 1 {
+        shnum - 2
+    } else {
+        shnum - 1
+    };
+    let header = data[shoff + text * shentsize..shoff + (text + 1) * shentsize].to_vec();
+    data[shoff + other * shentsize..shoff + (other + 1) * shentsize].copy_from_slice(&header);
+    let e = Cubin::parse(&data, &[SM100]).unwrap_err();
+    assert!(
+        matches!(&e, CubinError::DuplicateKernel { kernel } if kernel == "one_gather"),
+        "{e}"
+    );
+    assert_eq!(e.kind(), ErrorKind::Invalid);
+}

@@ -71,6 +71,18 @@ fn field_range(format: Format, i: usize) -> (bool, i64, i64) {
 
 /// Generates a texture of `desc` with pattern `g`; `path` names it in errors.
 pub fn generate(desc: TextureDesc, g: &Generate, path: &str) -> Result<Texture, ScenarioError> {
+    // A zero size makes the storage 0 bytes, under any bound, while the other sizes may still
+    // be too large for an array shape: refused before anything is shaped (the texture unit
+    // refuses zero sizes too, but only once the texels exist).
+    if desc.width == 0 || desc.height == 0 || desc.layers == 0 {
+        return Err(err(
+            path,
+            format!(
+                "a {}x{} texture with {} layer(s): every size must be at least 1",
+                desc.width, desc.height, desc.layers
+            ),
+        ));
+    }
     match storage_bytes(&desc) {
         Some(b) if b <= MAX_GENERATED_BYTES => {}
         need => {

@@ -276,3 +276,23 @@ proptest! {
         }
     }
 }
+
+/// Found by the fuzzer: a generated texture with a zero size and huge other sizes needs 0
+/// bytes, passed the storage bound, and panicked in ndarray when shaped.
+#[test]
+fn a_generated_texture_with_a_zero_size_is_refused_not_shaped() {
+    for (w, h, layers) in [
+        (2147483648u64, 2147483648u64, 0u64),
+        (0, 2147483648, 4),
+        (4, 0, 1),
+    ] {
+        let text = format!(
+            r#"{{"textures": [{{"dim": "cube_array", "format": "rgba8_unorm", "width": {w}, "height": {h},
+               "layers": {layers}, "generate": {{"pattern": "checker", "cell": 1}}}}],
+               "samplers": [], "instruction": "TLD4.R R10, R8, R20, UR4, 2D ;"}}"#
+        );
+        let e = load(&text).unwrap_err();
+        assert_eq!(e.path, "textures[0]", "{e}");
+        assert!(e.message.contains("at least 1"), "{e}");
+    }
+}
