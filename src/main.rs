@@ -70,8 +70,8 @@ struct RunArgs {
 
 fn run(args: &RunArgs) -> CmdResult {
     let text = output::read_text(&args.scenario)?;
-    let s =
-        tld4_scenario::load(&text).map_err(|e| format!("{}: {e}", output::name(&args.scenario)))?;
+    let s = tld4_scenario::load_in(&text, output::base_dir(&args.scenario))
+        .map_err(|e| format!("{}: {e}", output::name(&args.scenario)))?;
     for w in tld4_scenario::warnings(&s) {
         eprintln!("{}: {w}", output::name(&args.scenario));
     }

@@ -42,6 +42,16 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     }
 }
 
+/// The directory relative file names inside file `path` are read from: its own directory,
+/// or the current directory for standard input.
+pub fn base_dir(path: &Path) -> &Path {
+    if path.as_os_str() == "-" {
+        Path::new("")
+    } else {
+        path.parent().unwrap_or(Path::new(""))
+    }
+}
+
 /// The bytes of file `path`, or standard input for `-`; errors name the file.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     if path.as_os_str() == "-" {

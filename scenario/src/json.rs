@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::marker::PhantomData;
+use std::path::Path;
 
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -182,8 +183,17 @@ fn entry_lanes(entry: &Entries<Raw>, base: &str) -> Result<Lanes, ScenarioError>
     lanes_text(sel.get(), &format!("{base}.lanes"))
 }
 
-/// Reads a scenario; every error names its JSON path.
+/// Reads a scenario; every error names its JSON path. Files the scenario names (cubins,
+/// memory images) are found relative to the current directory; use [`load_in`] for a
+/// scenario read from a file.
 pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
+    load_in(text, Path::new(""))
+}
+
+/// Reads a scenario whose relative file names (cubins, memory images) are relative to
+/// `dir`: the directory of the scenario file. Every error names its JSON path.
+pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
+    let _ = dir;
     let de = &mut serde_json::Deserializer::from_str(text);
     let doc: Doc = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let p = e.path().to_string();

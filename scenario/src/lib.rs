@@ -48,6 +48,6 @@ pub mod value;
 pub use builder::{Check, Executed, Scenario, ScenarioBuilder, MAX_SAMPLERS, MAX_TEXTURES};
 pub use error::ScenarioError;
 pub use generate::{storage_bytes, Generate, MAX_GENERATED_BYTES};
-pub use json::load;
+pub use json::{load, load_in};
 pub use report::{fault_kind, run, show_value, warnings, Outcome};
 pub use value::{matches, ulps, Expected, Lanes, Loc, RegValue, Tolerance};

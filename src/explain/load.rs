@@ -13,9 +13,10 @@ pub(super) fn load_scenario(
     word: u128,
 ) -> Result<(scenario::Scenario, Precision), String> {
     let text = crate::output::read_text(path)?;
+    let dir = crate::output::base_dir(path);
     // Errors in the file as written (with its own lines and columns), except in the
     // instruction, which the command line replaces.
-    if let Err(e) = scenario::load(&text) {
+    if let Err(e) = scenario::load_in(&text, dir) {
         if e.path != "instruction" {
             return Err(format!("{}: {e}", path.display()));
         }
@@ -24,7 +25,7 @@ pub(super) fn load_scenario(
         Ok(v) => v,
         // The loader reports the syntax error with its line and column.
         Err(_) => {
-            return Err(match scenario::load(&text) {
+            return Err(match scenario::load_in(&text, dir) {
                 Err(e) => format!("{}: {e}", path.display()),
                 Ok(_) => format!("{}: not a JSON document", path.display()),
             })
@@ -44,6 +45,7 @@ pub(super) fn load_scenario(
             serde_json::Value::String(format!("{word:032x}")),
         );
     }
-    let s = scenario::load(&doc.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let s =
+        scenario::load_in(&doc.to_string(), dir).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((s, precision))
 }
