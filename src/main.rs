@@ -3,8 +3,6 @@
 //! Exit codes, for every command (the README's "Exit codes"): 0 success, 1 a check failed,
 //! 2 bad input or refused words; diagnostics go to standard error.
 
-use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +14,7 @@ mod demo;
 mod disasm;
 mod explain;
 mod gather;
+mod run;
 mod scan;
 mod words;
 
@@ -51,7 +50,10 @@ enum Command {
     /// Query the texture unit directly with a JSON file of gather cases.
     Gather(gather::GatherArgs),
     /// Execute one TLD4 for a warp, as a scenario file describes it.
-    Run(RunArgs),
+    Run(run::RunArgs),
+    /// Print a scenario with owned textures in its memory form: descriptors and texels in
+    /// GPU memory, as hex.
+    ToMemory(run::ToMemoryArgs),
     /// Measure decoding, disassembly and execution throughput.
     Bench(bench::BenchArgs),
     /// Explain one TLD4: every field and operand, and with a scenario one lane's whole path
@@ -61,33 +63,6 @@ enum Command {
     Scan(scan::ScanArgs),
 }
 
-/// Arguments of `tld4 run`.
-#[derive(clap::Args, Debug)]
-struct RunArgs {
-    /// The scenario file (JSON), or - for standard input.
-    scenario: PathBuf,
-}
-
-fn run(args: &RunArgs) -> CmdResult {
-    let text = output::read_text(&args.scenario)?;
-    let s = tld4_scenario::load_in(&text, output::base_dir(&args.scenario))
-        .map_err(|e| format!("{}: {e}", output::name(&args.scenario)))?;
-    for w in tld4_scenario::warnings(&s) {
-        eprintln!("{}: {w}", output::name(&args.scenario));
-    }
-    let outcome = tld4_scenario::run(&s);
-    let mut out = output::out();
-    for line in &outcome.lines {
-        writeln!(out, "{line}")?;
-    }
-    out.flush()?;
-    Ok(if outcome.failed > 0 {
-        ExitCode::from(EXIT_CHECK_FAILED)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -95,7 +70,8 @@ fn main() -> ExitCode {
         Command::Disasm(a) => disasm::disasm(a),
         Command::Asm(a) => disasm::asm(a),
         Command::Gather(a) => gather::run(a),
-        Command::Run(a) => run(a),
+        Command::Run(a) => run::run(a),
+        Command::ToMemory(a) => run::to_memory(a),
         Command::Bench(a) => bench::bench(a),
         Command::Explain(a) => explain::explain(a),
         Command::Scan(a) => scan::scan(a),

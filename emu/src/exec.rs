@@ -402,6 +402,28 @@ impl Tld4Exec {
         q
     }
 
+    /// The settings the executor was prepared with.
+    pub fn config(&self) -> &ExecConfig {
+        &self.config
+    }
+
+    /// Lane `lane`'s gather query as [`Tld4Exec::execute`] reads it from the registers (for
+    /// tools that show one lane's footprint; call it only when [`Tld4Exec::static_fault`]
+    /// is `None`, which keeps every register in range).
+    pub fn lane_query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
+        self.query(rf, lane)
+    }
+
+    /// The handle lane `lane` uses: the uniform register (URZ reads 0) or its first Rb
+    /// register, as [`Tld4Exec::execute`] reads it.
+    pub fn lane_handle<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> u32 {
+        match self.insn.form {
+            HandleForm::Uniform if self.insn.ur.is_urz() => 0,
+            HandleForm::Uniform => rf.ureg(self.insn.ur.0),
+            HandleForm::Register => rf.reg(lane, self.insn.rb.0),
+        }
+    }
+
     /// Executes the instruction for the warp held in `warp`, a [`crate::WarpState`] or the
     /// simulator's own storage (see [`RegisterFile`] for what is called, and how): reads every
     /// source of every executing lane, gathers, then writes the destinations. On a fault

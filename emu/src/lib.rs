@@ -62,7 +62,7 @@ pub use exec::{
     Tld4Exec,
 };
 pub use fault::{ConfigError, FaultKind, Operand, UnknownFaultKind, WarpFault};
-pub use memory_exec::MemoryExecError;
+pub use memory_exec::{MemoryExecError, MemoryRead};
 pub use pack::{
     destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
     Writes, F16_NAN, NO_COMPONENT,

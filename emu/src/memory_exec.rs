@@ -11,7 +11,7 @@ use tld4_textures::{
 };
 
 use crate::exec::{texture_fault, ExecReport, Tld4Exec};
-use crate::fault::WarpFault;
+use crate::fault::{FaultKind, WarpFault};
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
@@ -33,13 +33,38 @@ pub enum MemoryExecError {
         source: DescriptorError,
     },
     /// A descriptor or texel read failed.
-    #[error("lane {lane}: {source}")]
+    #[error("lane {lane}: handle {handle:#010x}: reading the {read}: {source}")]
     Memory {
         /// The lane whose read failed (the lowest using the handle, for a descriptor read).
         lane: u8,
+        /// The handle the lane used.
+        handle: u32,
+        /// What was being read.
+        read: MemoryRead,
         /// The failed read.
         source: MemoryError,
     },
+}
+
+/// What a failed memory read was reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemoryRead {
+    /// The handle's 32-byte texture header.
+    TextureHeader,
+    /// The handle's 32-byte sampler.
+    Sampler,
+    /// A footprint texel.
+    Texel,
+}
+
+impl std::fmt::Display for MemoryRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MemoryRead::TextureHeader => "texture header",
+            MemoryRead::Sampler => "sampler",
+            MemoryRead::Texel => "texel",
+        })
+    }
 }
 
 impl MemoryExecError {
@@ -47,9 +72,38 @@ impl MemoryExecError {
     pub fn is_not_modeled(&self) -> bool {
         matches!(self, MemoryExecError::Fault(f) if f.is_not_modeled())
     }
+
+    /// The lowest lane the error concerns, where it depends on a lane.
+    pub fn lane(&self) -> Option<u8> {
+        match self {
+            MemoryExecError::Fault(f) => f.lane(),
+            MemoryExecError::BadDescriptor { lane, .. } | MemoryExecError::Memory { lane, .. } => {
+                Some(*lane)
+            }
+        }
+    }
+
+    /// The fault kind a simulator raises (and a scenario's `expect.fault` names), one of the
+    /// owned executor's kinds: a header read from unmapped memory is
+    /// `unknown_texture_header` and a sampler read `unknown_sampler` (the handle names no
+    /// descriptor, as an index past an owned pool does); an illegal descriptor value and a
+    /// texel read from unmapped memory are `invalid_texture` (the texture is refused). The
+    /// hardware raises a memory fault here; mapping it onto these kinds is a guess
+    /// (docs/sources.md, Decisions).
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            MemoryExecError::Fault(f) => f.kind(),
+            MemoryExecError::BadDescriptor { .. } => FaultKind::InvalidTexture,
+            MemoryExecError::Memory { read, .. } => match read {
+                MemoryRead::TextureHeader => FaultKind::UnknownTextureHeader,
+                MemoryRead::Sampler => FaultKind::UnknownSampler,
+                MemoryRead::Texel => FaultKind::InvalidTexture,
+            },
+        }
+    }
 }
 
-fn classify(e: MemTexError, handle: u32, lane: usize) -> MemoryExecError {
+fn classify(e: MemTexError, handle: u32, lane: usize, pool: &MemoryPool<'_>) -> MemoryExecError {
     match e {
         MemTexError::Texture(t) => texture_fault(t, handle, lane).into(),
         MemTexError::Descriptor(d) if d.is_not_modeled() => WarpFault::NotModeled {
@@ -62,8 +116,16 @@ fn classify(e: MemTexError, handle: u32, lane: usize) -> MemoryExecError {
             handle,
             source,
         },
+        // `resolve` reads the header first: if it reads now, the sampler's read failed
+        // (an error path only, so the second read costs nothing on the hot path)
         MemTexError::Memory(source) => MemoryExecError::Memory {
             lane: lane as u8,
+            handle,
+            read: if pool.header_words(Handle(handle).header_index()).is_err() {
+                MemoryRead::TextureHeader
+            } else {
+                MemoryRead::Sampler
+            },
             source,
         },
         MemTexError::Unrepresentable(what) => WarpFault::NotModeled {
@@ -97,12 +159,14 @@ impl Tld4Exec {
             let first = lanes[range.start] as usize;
             let g = pool
                 .gatherer(Handle(handle), op, precision)
-                .map_err(|e| classify(e, handle, first))?;
+                .map_err(|e| classify(e, handle, first, pool))?;
             self.check_output_format(g.source().shape().format, first)?;
             let rec = texels.is_some().then_some(&mut recorded[range.clone()]);
             g.gather_many(&queries[range.clone()], &mut results[range.clone()], rec)
                 .map_err(|e| MemoryExecError::Memory {
                     lane: lanes[range.start + e.lane],
+                    handle,
+                    read: MemoryRead::Texel,
                     source: e.source,
                 })
         })?;

@@ -171,11 +171,14 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     };
     // the texels (at 0x9000) are not mapped: lane 0's read fails
     match run([0, 0]).unwrap_err() {
-        MemoryExecError::Memory {
+        e @ MemoryExecError::Memory {
             lane: 0,
+            handle: 0,
+            read: MemoryRead::Texel,
             source: MemoryError::Unmapped { addr, .. },
         } => {
-            assert!((0x9000..0x9000 + 4 * 32).contains(&addr))
+            assert!((0x9000..0x9000 + 4 * 32).contains(&addr));
+            assert_eq!(e.kind(), FaultKind::InvalidTexture);
         }
         e => panic!("{e}"),
     }
@@ -185,12 +188,22 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
         e,
         MemoryExecError::Memory {
             lane: 0,
+            handle: 0x20_0000,
+            read: MemoryRead::Sampler,
             source: MemoryError::Unmapped {
                 addr: 0x2040,
                 len: 32
             }
         }
     );
+    assert_eq!(e.kind(), FaultKind::UnknownSampler);
+    // header 2 is not mapped either: the header read fails first
+    let e = run([2, 2]).unwrap_err();
+    assert!(
+        matches!(e, MemoryExecError::Memory { lane: 0, handle: 2, read: MemoryRead::TextureHeader, source: MemoryError::Unmapped { addr: 0x1040, len: 32 } }),
+        "{e}"
+    );
+    assert_eq!(e.kind(), FaultKind::UnknownTextureHeader);
     let e = run([0, 1]).unwrap_err();
     // lanes 0-2 read texels (unmapped) before lane 3's handle is resolved
     assert!(matches!(e, MemoryExecError::Memory { lane: 0, .. }), "{e}");
@@ -216,4 +229,6 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
         matches!(&e, MemoryExecError::BadDescriptor { lane: 0, handle: 1, source } if source.to_string().contains("HEADER_VERSION")),
         "{e}"
     );
+    assert_eq!(e.kind(), FaultKind::InvalidTexture);
+    assert_eq!(e.lane(), Some(0));
 }

@@ -5,10 +5,13 @@
 use std::collections::BTreeMap;
 
 use tld4_decoder::{decode, looks_like_word, parse as parse_insn, parse_word, Tld4};
-use tld4_emu::{ExecConfig, ExecReport, Tld4Exec, WarpFault, WarpState, WARP_SIZE};
-use tld4_textures::{Handle, Precision, Sampler, Texture, TexturePool};
+use tld4_emu::{
+    ExecConfig, ExecReport, LaneTexels, MemoryExecError, Tld4Exec, WarpState, WARP_SIZE,
+};
+use tld4_textures::{Handle, Precision, Sampler, SparseMemory, Texture, TexturePool};
 
 use crate::error::{err, ScenarioError};
+use crate::memory::MemoryImage;
 use crate::value::{valid_handle_name, Expected, Lanes, Loc, RegValue, Tolerance};
 
 /// Most textures a scenario holds: a handle's header index has 20 bits (Mesa NAK handle
@@ -30,6 +33,15 @@ pub struct Check {
     pub source: String,
 }
 
+/// Where a scenario's textures and samplers are.
+#[derive(Debug, Clone)]
+pub enum Textures {
+    /// Owned textures and samplers (`textures`, `samplers`).
+    Owned(TexturePool),
+    /// Descriptors and texels in GPU memory (`memory`, `texture_header_pool`, `sampler_pool`).
+    Memory(MemoryImage),
+}
+
 /// A scenario ready to run: decoded once, executable many times.
 #[derive(Clone)]
 pub struct Scenario {
@@ -41,8 +53,8 @@ pub struct Scenario {
     pub exec: Tld4Exec,
     /// The warp before execution.
     pub warp: WarpState,
-    /// Textures and samplers.
-    pub pool: TexturePool,
+    /// Textures and samplers: owned, or in GPU memory.
+    pub textures: Textures,
     /// Named handles (`texture | sampler << 20`).
     pub handles: BTreeMap<String, u32>,
     /// Per lane, what is expected (empty lists without expectations).
@@ -105,11 +117,50 @@ impl Scenario {
         ScenarioBuilder::new()
     }
 
-    /// Executes the instruction on a copy of the warp; the scenario is unchanged.
-    pub fn execute(&self) -> Result<Executed, WarpFault> {
+    /// Executes the instruction on a copy of the warp; the scenario is unchanged. Owned
+    /// textures fault as [`MemoryExecError::Fault`]; textures in memory may also fail to
+    /// read or decode ([`MemoryExecError::kind`] gives every error a fault kind).
+    pub fn execute(&self) -> Result<Executed, MemoryExecError> {
         let mut warp = self.warp.clone();
-        let report = self.exec.execute(&mut warp, &self.pool)?;
+        let report = match &self.textures {
+            Textures::Owned(pool) => self.exec.execute(&mut warp, pool)?,
+            Textures::Memory(m) => self.exec.execute_memory(&mut warp, &m.pool(), None)?,
+        };
         Ok(Executed { warp, report })
+    }
+
+    /// [`Scenario::execute`], also recording each executed lane's texel addresses (textures
+    /// in memory; with owned textures every entry is [`tld4_emu::TexelAddress::None`]: owned
+    /// texels have no addresses, see [`Scenario::to_memory_form`]).
+    pub fn execute_with_texels(
+        &self,
+    ) -> Result<(Executed, Box<[LaneTexels; WARP_SIZE]>), MemoryExecError> {
+        let mut texels = Box::new([LaneTexels::default(); WARP_SIZE]);
+        let mut warp = self.warp.clone();
+        let report = match &self.textures {
+            Textures::Owned(pool) => self.exec.execute(&mut warp, pool)?,
+            Textures::Memory(m) => {
+                self.exec
+                    .execute_memory(&mut warp, &m.pool(), Some(&mut texels))?
+            }
+        };
+        Ok((Executed { warp, report }, texels))
+    }
+
+    /// The owned textures and samplers, when the scenario has them.
+    pub fn pool(&self) -> Option<&TexturePool> {
+        match &self.textures {
+            Textures::Owned(p) => Some(p),
+            Textures::Memory(_) => None,
+        }
+    }
+
+    /// The memory image, when the scenario's textures are in memory.
+    pub fn memory(&self) -> Option<&MemoryImage> {
+        match &self.textures {
+            Textures::Owned(_) => None,
+            Textures::Memory(m) => Some(m),
+        }
     }
 
     /// The handle named `name`.
@@ -141,6 +192,12 @@ impl Scenario {
 /// ```
 pub struct ScenarioBuilder {
     pool: TexturePool,
+    memory: SparseMemory,
+    /// The memory regions so far (base, length), in the order given: region k is
+    /// `memory[k]` of a scenario file.
+    regions: Vec<(u64, u64)>,
+    header_pool: Option<u64>,
+    sampler_pool: Option<u64>,
     textures: usize,
     samplers: usize,
     handles: BTreeMap<String, u32>,
@@ -164,6 +221,10 @@ impl ScenarioBuilder {
     pub fn new() -> Self {
         ScenarioBuilder {
             pool: TexturePool::new(),
+            memory: SparseMemory::new(),
+            regions: Vec::new(),
+            header_pool: None,
+            sampler_pool: None,
             textures: 0,
             samplers: 0,
             handles: BTreeMap::new(),
@@ -192,6 +253,48 @@ impl ScenarioBuilder {
         }
         self.samplers += 1;
         Ok(self.pool.add_sampler(s))
+    }
+
+    /// Maps `bytes` at `address` (the memory form: textures in GPU memory). Region k (from 0,
+    /// in the order mapped) is named `memory[k]`; a region must hold a byte, end within the
+    /// 64-bit address space and overlap no other (the error names both).
+    pub fn memory(&mut self, address: u64, bytes: Vec<u8>) -> Result<&mut Self, ScenarioError> {
+        let k = self.regions.len();
+        let len = bytes.len() as u64;
+        let here = format!("memory[{k}]");
+        if len == 0 {
+            return Err(err(&here, "an empty region: a region maps at least one byte"));
+        }
+        let end = address.checked_add(len).ok_or_else(|| {
+            err(&here, format!("{len} bytes at {address:#x} pass the end of the 64-bit address space"))
+        })?;
+        for (j, &(b, l)) in self.regions.iter().enumerate() {
+            if address < b + l && b < end {
+                return Err(err(&here, format!("{len} bytes at {address:#x}..{end:#x} overlap memory[{j}] ({l} bytes at {b:#x}..{:#x})", b + l)));
+            }
+        }
+        self.memory
+            .map(address, bytes)
+            .map_err(|e| err(&here, e))?;
+        self.regions.push((address, len));
+        Ok(self)
+    }
+
+    /// The address of texture header 0 (the memory form).
+    pub fn texture_header_pool(&mut self, address: u64) -> &mut Self {
+        self.header_pool = Some(address);
+        self
+    }
+
+    /// The address of sampler 0 (the memory form).
+    pub fn sampler_pool(&mut self, address: u64) -> &mut Self {
+        self.sampler_pool = Some(address);
+        self
+    }
+
+    /// Whether the builder holds anything of the memory form.
+    pub fn is_memory_form(&self) -> bool {
+        !self.regions.is_empty() || self.header_pool.is_some() || self.sampler_pool.is_some()
     }
 
     /// Names the handle of texture `texture` and sampler `sampler`. The slots need not exist
@@ -373,8 +476,24 @@ impl ScenarioBuilder {
         self
     }
 
-    /// The scenario; fails without an instruction.
+    /// The scenario; fails without an instruction, with owned textures and the memory form
+    /// both, and in the memory form without both pool addresses.
     pub fn build(self) -> Result<Scenario, ScenarioError> {
+        let textures = if self.is_memory_form() {
+            if self.textures > 0 || self.samplers > 0 {
+                return Err(err("memory", "give either owned textures and samplers (`textures`, `samplers`) or textures in memory (`memory`, `texture_header_pool`, `sampler_pool`), not both"));
+            }
+            let need = |v: Option<u64>, name: &str| {
+                v.ok_or_else(|| err(name, format!("missing `{name}`: textures in memory need the address of texture header 0 (`texture_header_pool`) and of sampler 0 (`sampler_pool`), as \"0x...\" strings")))
+            };
+            Textures::Memory(MemoryImage {
+                header_pool: need(self.header_pool, "texture_header_pool")?,
+                sampler_pool: need(self.sampler_pool, "sampler_pool")?,
+                memory: self.memory,
+            })
+        } else {
+            Textures::Owned(self.pool)
+        };
         let insn = self
             .insn
             .ok_or_else(|| err("instruction", "no instruction given"))?;
@@ -383,7 +502,7 @@ impl ScenarioBuilder {
             exec: Tld4Exec::new(&insn, self.config),
             insn,
             warp: self.warp,
-            pool: self.pool,
+            textures,
             handles: self.handles,
             expect: self.expect,
             expect_fault: self.expect_fault,

@@ -16,6 +16,7 @@ use tld4_textures::{Format, Source, TextureDesc, TextureKind};
 use crate::builder::{Scenario, ScenarioBuilder, MAX_TEXTURES};
 use crate::error::{err, ScenarioError};
 use crate::generate::{generate, Generate};
+use crate::memory::{parse_address, parse_hex, ADDRESS_FORMS};
 use crate::value::{
     lanes_text, pred_value_text, reg_value_text, uniform_register, Expected, Lanes, Loc, RegValue,
     Tolerance,
@@ -61,8 +62,16 @@ type Raw = Box<RawValue>;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Doc {
-    textures: Vec<TextureDoc>,
-    samplers: Vec<SamplerSpec>,
+    #[serde(default)]
+    textures: Option<Vec<TextureDoc>>,
+    #[serde(default)]
+    samplers: Option<Vec<SamplerSpec>>,
+    #[serde(default)]
+    memory: Option<Vec<RegionDoc>>,
+    #[serde(default)]
+    texture_header_pool: Option<Raw>,
+    #[serde(default)]
+    sampler_pool: Option<Raw>,
     #[serde(default)]
     handles: Entries<HandleDoc>,
     instruction: String,
@@ -96,6 +105,17 @@ struct TextureDoc {
     swizzle: Option<[Source; 4]>,
     #[serde(default)]
     residency: Option<ResidencySpec>,
+}
+
+/// A memory region: its address and its bytes, as hex or a file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegionDoc {
+    address: Raw,
+    #[serde(default)]
+    hex: Option<String>,
+    #[serde(default)]
+    file: Option<String>,
 }
 
 fn one() -> u32 {
@@ -173,6 +193,86 @@ fn build_texture(b: &mut ScenarioBuilder, t: TextureDoc, path: &str) -> Result<(
     Ok(())
 }
 
+/// An address written as a JSON string `"0x..."`.
+fn address_value(raw: &RawValue, path: &str) -> Result<u64, ScenarioError> {
+    match serde_json::from_str::<String>(raw.get()) {
+        Ok(text) => parse_address(&text, path),
+        Err(_) => Err(err(
+            path,
+            format!("`{}` is not an address; expected {ADDRESS_FORMS}", raw.get()),
+        )),
+    }
+}
+
+/// The memory form: `memory` regions (hex or a file relative to `dir`) and the two pools.
+fn build_memory(b: &mut ScenarioBuilder, doc: &Doc, dir: &Path) -> Result<(), ScenarioError> {
+    for key in ["textures", "samplers"] {
+        let given = match key {
+            "textures" => doc.textures.is_some(),
+            _ => doc.samplers.is_some(),
+        };
+        if given {
+            return Err(err(key, format!("`{key}` with `memory`: give either owned textures (`textures`, `samplers`) or textures in GPU memory (`memory`, `texture_header_pool`, `sampler_pool`), not both")));
+        }
+    }
+    let regions = doc.memory.as_ref().ok_or_else(|| {
+        err("memory", "missing `memory`: textures in GPU memory need the mapped regions, a list of {\"address\": \"0x...\", \"hex\": \"...\"} or {\"address\": \"0x...\", \"file\": \"name.bin\"}")
+    })?;
+    for (k, r) in regions.iter().enumerate() {
+        let base = format!("memory[{k}]");
+        let address = address_value(&r.address, &format!("{base}.address"))?;
+        let bytes = match (&r.hex, &r.file) {
+            (Some(h), None) => parse_hex(h, &format!("{base}.hex"))?,
+            (None, Some(f)) => {
+                let at = dir.join(f);
+                std::fs::read(&at).map_err(|e| {
+                    err(
+                        format!("{base}.file"),
+                        format!("cannot read `{f}` (at {}): {e}", at.display()),
+                    )
+                })?
+            }
+            (Some(_), Some(_)) => {
+                return Err(err(&base, "give either `hex` or `file`, not both"))
+            }
+            (None, None) => {
+                return Err(err(
+                    &base,
+                    "missing the bytes: `hex` (hex digits, two a byte) or `file` (a file name, relative to the scenario's directory)",
+                ))
+            }
+        };
+        b.memory(address, bytes)?;
+    }
+    for (name, v) in [
+        ("texture_header_pool", &doc.texture_header_pool),
+        ("sampler_pool", &doc.sampler_pool),
+    ] {
+        let Some(raw) = v else {
+            return Err(err(name, format!("missing `{name}`: textures in GPU memory need the address of texture header 0 (`texture_header_pool`) and of sampler 0 (`sampler_pool`), as \"0x...\" strings")));
+        };
+        let a = address_value(raw, name)?;
+        match name {
+            "texture_header_pool" => b.texture_header_pool(a),
+            _ => b.sampler_pool(a),
+        };
+    }
+    Ok(())
+}
+
+/// The top-level keys of a scenario document in order, each with its value's text as
+/// written (for rewriting a file without respelling it). Errors name the JSON path.
+pub(crate) fn top_level_entries(text: &str) -> Result<Vec<(String, Raw)>, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let doc: Entries<Raw> = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
+        let p = e.path().to_string();
+        err(if p == "." { String::new() } else { p }, e.inner())
+    })?;
+    de.end()
+        .map_err(|e| err("", format!("after the document: {e}")))?;
+    Ok(doc.0)
+}
+
 /// The `lanes` selector of a lane entry.
 fn entry_lanes(entry: &Entries<Raw>, base: &str) -> Result<Lanes, ScenarioError> {
     let (_, sel) = entry
@@ -193,7 +293,6 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
 /// Reads a scenario whose relative file names (cubins, memory images) are relative to
 /// `dir`: the directory of the scenario file. Every error names its JSON path.
 pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
-    let _ = dir;
     let de = &mut serde_json::Deserializer::from_str(text);
     let doc: Doc = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let p = e.path().to_string();
@@ -204,16 +303,26 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
         .map_err(|e| err("", format!("after the document: {e}")))?;
 
     let mut b = ScenarioBuilder::new();
-    if doc.textures.len() > MAX_TEXTURES {
-        return Err(err("textures", format!("{} textures: a scenario holds at most {MAX_TEXTURES} (a handle's header index has 20 bits)", doc.textures.len())));
-    }
-    for (i, t) in doc.textures.into_iter().enumerate() {
-        build_texture(&mut b, t, &format!("textures[{i}]"))?;
-    }
-    for (i, s) in doc.samplers.iter().enumerate() {
-        let path = format!("samplers[{i}]");
-        let sampler = cases::build_sampler(s, &path).map_err(|e| err(e.path, e.message))?;
-        b.sampler(sampler).map_err(|e| e.at(&path))?;
+    let memory_form =
+        doc.memory.is_some() || doc.texture_header_pool.is_some() || doc.sampler_pool.is_some();
+    if memory_form {
+        build_memory(&mut b, &doc, dir)?;
+    } else {
+        let missing = if doc.textures.is_none() { "textures" } else { "samplers" };
+        let (Some(textures), Some(samplers)) = (doc.textures, &doc.samplers) else {
+            return Err(err(missing, format!("missing `{missing}`: a scenario gives owned textures (`textures` and `samplers`) or textures in GPU memory (`memory`, `texture_header_pool` and `sampler_pool`)")));
+        };
+        if textures.len() > MAX_TEXTURES {
+            return Err(err("textures", format!("{} textures: a scenario holds at most {MAX_TEXTURES} (a handle's header index has 20 bits)", textures.len())));
+        }
+        for (i, t) in textures.into_iter().enumerate() {
+            build_texture(&mut b, t, &format!("textures[{i}]"))?;
+        }
+        for (i, s) in samplers.iter().enumerate() {
+            let path = format!("samplers[{i}]");
+            let sampler = cases::build_sampler(s, &path).map_err(|e| err(e.path, e.message))?;
+            b.sampler(sampler).map_err(|e| e.at(&path))?;
+        }
     }
     for (name, h) in &doc.handles.0 {
         b.handle(name, h.texture, h.sampler)

@@ -38,16 +38,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod addresses;
 mod builder;
+mod convert;
 mod error;
 mod generate;
 mod json;
+pub mod memory;
 mod report;
 pub mod value;
 
-pub use builder::{Check, Executed, Scenario, ScenarioBuilder, MAX_SAMPLERS, MAX_TEXTURES};
+pub use addresses::{address_lines, texel_text, BORDER_TEXT, CORNER_TEXT};
+pub use builder::{
+    Check, Executed, Scenario, ScenarioBuilder, Textures, MAX_SAMPLERS, MAX_TEXTURES,
+};
+pub use convert::{
+    layout_by_name, memory_image, to_memory_json, BLOCK_LINEAR, DEFAULT_BASE, PITCH, TEXEL_ALIGN,
+};
+pub use memory::MemoryImage;
+pub use tld4_textures::LayoutChoice;
 pub use error::ScenarioError;
 pub use generate::{storage_bytes, Generate, MAX_GENERATED_BYTES};
 pub use json::{load, load_in};
-pub use report::{fault_kind, run, show_value, warnings, Outcome};
+pub use report::{describe, fault_kind, run, show_value, warnings, Outcome};
 pub use value::{matches, ulps, Expected, Lanes, Loc, RegValue, Tolerance};

@@ -1,14 +1,15 @@
 //! Running a scenario and describing each lane, as `tld4 run` prints it; the fault names of
 //! scenario files; warnings about suspicious inputs.
 
-use tld4_emu::{OutputMode, WarpFault, WARP_SIZE};
+use tld4_emu::{MemoryExecError, OutputMode, WARP_SIZE};
 
 use crate::builder::Scenario;
 use crate::value::{matches, Loc};
 
-/// The name of a warp fault in scenario files: its [`tld4_emu::FaultKind`] name (one
-/// mapping for the library, the CLI and `expect.fault`).
-pub fn fault_kind(f: &WarpFault) -> &'static str {
+/// The name of a fault in scenario files: its [`tld4_emu::FaultKind`] name (one mapping for
+/// the library, the CLI and `expect.fault`; a failed descriptor or texel read of textures in
+/// memory has one too, [`MemoryExecError::kind`]).
+pub fn fault_kind(f: &MemoryExecError) -> &'static str {
     f.kind().name()
 }
 
@@ -94,10 +95,15 @@ fn lane_list(mask: u32) -> String {
 
 /// Runs a scenario (on a copy of its warp) and describes each lane.
 pub fn run(s: &Scenario) -> Outcome {
-    let result = s.execute();
+    describe(s, &s.execute())
+}
+
+/// Describes each lane of one execution of `s` (its result, as [`Scenario::execute`] gives
+/// it): the lines [`run`] prints, pass or fail per lane, and the fault.
+pub fn describe(s: &Scenario, result: &Result<crate::builder::Executed, MemoryExecError>) -> Outcome {
     let mut lines = vec![format!("instruction: {}  ({:032x})", s.insn, s.word)];
     let (mut passed, mut failed) = (0, 0);
-    match &result {
+    match result {
         Err(fault) => {
             lines.push(format!("fault ({}): {fault}", fault_kind(fault)));
             if s.has_expect {

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use tld4_decoder::HandleForm;
 use tld4_emu::{
-    aoffi_offsets, f16_rn, f16_rz, gather_op, planned_value, ptp_offsets, write_plan, OutputMode,
-    WarpFault, WarpState, NO_COMPONENT,
+    aoffi_offsets, f16_rn, f16_rz, gather_op, planned_value, ptp_offsets, write_plan,
+    MemoryExecError, OutputMode, WarpState, NO_COMPONENT,
 };
 use tld4_textures::trace::{self, GatherTrace};
 use tld4_textures::{GatherQuery, Handle, Precision, Sampler, Texture, ValueKind};
@@ -14,6 +14,7 @@ use tld4_textures::{GatherQuery, Handle, Precision, Sampler, Texture, ValueKind}
 use tld4_scenario as scenario;
 
 use super::instruction::{output_mode, reg};
+use super::memory;
 use super::path::path;
 use super::show::{serde_name, show_value, swizzle_text};
 use super::GATHER_ORDER;
@@ -31,7 +32,7 @@ pub struct LaneOutcome {
 }
 
 /// The lane's fault, if the warp's fault concerns it.
-pub(super) fn fault_lane(f: &WarpFault) -> Option<u8> {
+pub(super) fn fault_lane(f: &MemoryExecError) -> Option<u8> {
     f.lane()
 }
 
@@ -53,8 +54,10 @@ pub fn explain_lane(
     };
     let _ = writeln!(out, "lane {lane} of {source}:");
     // Run the warp as `tld4 run` would, on a copy.
-    let mut after: WarpState = warp.clone();
-    let result = s.exec.execute(&mut after, &s.pool);
+    let (after, result): (WarpState, Result<(), MemoryExecError>) = match s.execute() {
+        Ok(run) => (run.warp, Ok(())),
+        Err(e) => (warp.clone(), Err(e)),
+    };
     if let Some(f) = s.exec.static_fault(warp.regs_per_thread) {
         let _ = writeln!(
             out,
@@ -144,8 +147,23 @@ pub fn explain_lane(
         h.header_index(),
         h.sampler_index()
     );
-    let resolved = s.pool.resolve(h);
-    if let Ok((t, smp)) = &resolved {
+    // Owned textures resolve in the pool; textures in memory are read (and shown) first.
+    let mut header = None;
+    let resolved: Option<(Texture, Sampler)> = match (s.pool(), s.memory()) {
+        (Some(pool), _) => pool.resolve(h).ok().map(|(t, smp)| (t.clone(), *smp)),
+        (None, Some(m)) => match memory::resolve(out, m, h) {
+            Ok((t, smp, hd)) => {
+                header = Some(hd);
+                Some((t, smp))
+            }
+            Err(why) => {
+                outcome.no_texture = Some(format!("lane {lane}: {why}"));
+                None
+            }
+        },
+        (None, None) => None,
+    };
+    if let Some((t, smp)) = &resolved {
         let d = t.desc();
         let layers = if d.kind.is_array() {
             format!(
@@ -190,7 +208,10 @@ pub fn explain_lane(
                 ""
             }
         );
-        outcome.texture = Some(((*t).clone(), **smp, h.header_index(), h.sampler_index()));
+        if let Some(hd) = &header {
+            memory::layout_line(out, hd);
+        }
+        outcome.texture = Some((t.clone(), *smp, h.header_index(), h.sampler_index()));
     }
 
     // The registers read (the layout of Tld4Exec's query: ptxas output, NAK; docs/sources.md).
@@ -296,14 +317,16 @@ pub fn explain_lane(
             "  note: the warp faults in another lane ({f}), so nothing is written; this lane's path would be:"
         );
     }
-    let Ok((texture, sampler)) = resolved else {
-        let _ = writeln!(
-            out,
-            "  the handle names no texture and sampler of the scenario"
-        );
-        outcome.no_texture = Some(format!(
-            "lane {lane}'s handle names no texture and sampler of the scenario"
-        ));
+    let Some((texture, sampler)) = &resolved else {
+        if outcome.no_texture.is_none() {
+            let _ = writeln!(
+                out,
+                "  the handle names no texture and sampler of the scenario"
+            );
+            outcome.no_texture = Some(format!(
+                "lane {lane}'s handle names no texture and sampler of the scenario"
+            ));
+        }
         return outcome;
     };
     let Some(op) = gather_op(insn) else {
@@ -317,6 +340,9 @@ pub fn explain_lane(
         }
     };
     path(out, &t, texture, insn);
+    if let Some(hd) = &header {
+        memory::texel_addresses(out, hd, &t);
+    }
 
     // Packing and writes.
     let mode = output_mode(insn);

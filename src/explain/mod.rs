@@ -14,6 +14,7 @@
 //! The module's files, one reason to change each: `instruction` (fields, operands,
 //! destinations, modifiers), `load` (the scenario with the command line's instruction),
 //! `lane` (whether the lane runs, what it reads and writes, the check against the emulator),
+//! `memory` (for textures in GPU memory: the descriptors a lane reads and its texel addresses),
 //! `path` (the gather path of its trace), `show` (how values and names are written),
 //! `geometry` (the picture's layout and marks), `picture` (what the picture shows), `png` and
 //! `svg` (drawing it). This file reads the arguments, prints the text (through an
@@ -23,6 +24,7 @@ mod geometry;
 mod instruction;
 mod lane;
 mod load;
+mod memory;
 mod path;
 mod picture;
 mod png;

@@ -1,0 +1,131 @@
+//! Texel addresses: for each executed lane of a scenario whose textures are in memory, where
+//! each of the four footprint texels was read (`tld4 run --addresses`).
+//!
+//! The format, one line per footprint texel, then one line of sectors per lane (stable:
+//! tests and scripts grep it; the README's "Scenario files" documents it):
+//!
+//! ```text
+//! addr lane 3 x (i0,j1): texel (0, 1) layer 0 at 0x11040 (4 bytes), sector 0x11040
+//! addr lane 3 y (i1,j1): border colour, no memory read
+//! addr lane 3 w (i0,j0): cube corner, no memory read
+//! addr lane 3 sectors: 0x11040 0x11000
+//! ```
+//!
+//! Cube kinds add the face and cube of the storage layer (`layer 7 (cube 1 face -X)`). The
+//! texel coordinates come from the texture unit's own footprint ([`SiteGatherer::sites`]),
+//! the addresses and sectors from what the executor recorded while it gathered
+//! ([`Scenario::execute_with_texels`]).
+
+use tld4_emu::{gather_op, TexelAddress, WARP_SIZE};
+use tld4_textures::trace::FACE_NAMES;
+use tld4_textures::{Handle, LaneTexels, MemoryTexels, Site, SiteGatherer, TexelSource};
+
+use crate::builder::Scenario;
+use crate::error::{err, ScenarioError};
+use crate::report::fault_kind;
+
+/// Gather-order names of the four texels (Vulkan "Texel Gathering": x, y, z, w = (i0,j1),
+/// (i1,j1), (i1,j0), (i0,j0)).
+const ORDER: [&str; 4] = ["x (i0,j1)", "y (i1,j1)", "z (i1,j0)", "w (i0,j0)"];
+
+/// The address lines of every executed lane (see the module doc), after one line saying
+/// where the textures are. A warp that faults gives one line naming the fault. Errors: a
+/// scenario with owned textures, whose texels have no addresses (convert it first with
+/// [`Scenario::to_memory_form`]).
+pub fn address_lines(s: &Scenario) -> Result<Vec<String>, ScenarioError> {
+    let m = s.memory().ok_or_else(|| {
+        err(
+            "",
+            "owned textures have no addresses: convert the scenario to its memory form first (Scenario::to_memory_form; tld4 run --addresses does)",
+        )
+    })?;
+    let mut lines = vec![format!(
+        "addresses: texture header pool {:#x}, sampler pool {:#x}; per lane the footprint texels in gather order, their byte addresses and 32-byte sectors",
+        m.header_pool, m.sampler_pool
+    )];
+    let (run, texels) = match s.execute_with_texels() {
+        Ok(r) => r,
+        Err(e) => {
+            lines.push(format!(
+                "addr none: the warp faults ({}): {e}",
+                fault_kind(&e)
+            ));
+            return Ok(lines);
+        }
+    };
+    let Some(op) = gather_op(&s.insn) else {
+        // without a gather (an INVALID dimension) the executor faults before any lane runs
+        lines.push("addr none: the instruction names no gather".into());
+        return Ok(lines);
+    };
+    let pool = m.pool();
+    let precision = s.exec.config().precision;
+    let mut cached: Option<(u32, SiteGatherer<MemoryTexels<'_>>)> = None;
+    for lane in (0..WARP_SIZE).filter(|&l| run.executed(l)) {
+        let handle = s.exec.lane_handle(&s.warp, lane);
+        if cached.as_ref().is_none_or(|(h, _)| *h != handle) {
+            // the executor resolved this handle without error, so it resolves again
+            match pool.gatherer(Handle(handle), &op, precision) {
+                Ok(g) => cached = Some((handle, g)),
+                Err(e) => {
+                    lines.push(format!("addr lane {lane}: handle {handle:#010x}: {e}"));
+                    cached = None;
+                    continue;
+                }
+            }
+        }
+        let Some((_, g)) = &cached else { continue };
+        let sites = g.sites(&s.exec.lane_query(&s.warp, lane));
+        lane_lines(&mut lines, lane, &sites, &texels[lane], g.source().shape().kind.is_cube());
+    }
+    Ok(lines)
+}
+
+/// A border texel, in the address lines.
+pub const BORDER_TEXT: &str = "border colour, no memory read";
+/// A cube corner, in the address lines.
+pub const CORNER_TEXT: &str = "cube corner, no memory read";
+
+/// A texel read from memory, in the address lines (and `tld4 explain`'s): coordinates,
+/// storage layer (with its cube and face for cube kinds), address, size and sector.
+pub fn texel_text(layer: u32, x: u32, y: u32, address: u64, bytes: u32, cube: bool) -> String {
+    let place = if cube {
+        format!(" (cube {} face {})", layer / 6, FACE_NAMES[layer as usize % 6])
+    } else {
+        String::new()
+    };
+    format!(
+        "texel ({x}, {y}) layer {layer}{place} at {address:#x} ({bytes} bytes), sector {:#x}",
+        tld4_textures::layout::sector_of(address)
+    )
+}
+
+/// One lane's lines.
+fn lane_lines(out: &mut Vec<String>, lane: usize, sites: &[Site; 4], rec: &LaneTexels, cube: bool) {
+    for (k, (site, addr)) in sites.iter().zip(rec.texels.iter()).enumerate() {
+        let what = match (*site, *addr) {
+            (Site::Texel { layer, x, y }, TexelAddress::Texel { address, bytes }) => {
+                texel_text(layer, x, y, address, bytes, cube)
+            }
+            (Site::Border, TexelAddress::Border) => BORDER_TEXT.into(),
+            (Site::Corner, TexelAddress::Corner) => CORNER_TEXT.into(),
+            // the footprint and the record come from the same functions; shown, not hidden
+            (site, addr) => format!("footprint {site:?}, recorded {addr:?}"),
+        };
+        out.push(format!("addr lane {lane} {}: {what}", ORDER[k]));
+    }
+    let sectors: Vec<String> = rec
+        .sectors()
+        .iter()
+        .flatten()
+        .map(|s| format!("{s:#x}"))
+        .collect();
+    out.push(format!(
+        "addr lane {lane} sectors: {}",
+        if sectors.is_empty() {
+            "none".to_string()
+        } else {
+            sectors.join(" ")
+        }
+    ));
+}

@@ -1,0 +1,121 @@
+//! `tld4 run` (one TLD4 for a warp, as a scenario file describes it; with `--addresses`, each
+//! executed lane's texel addresses) and `tld4 to-memory` (a scenario with owned textures
+//! rewritten in its memory form).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use tld4_scenario::{LayoutChoice, Scenario};
+
+use crate::{output, CmdResult, EXIT_CHECK_FAILED};
+
+/// How owned textures are laid out in memory: `--layout` and `--base`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LayoutArgs {
+    /// The texel layout of owned textures in their memory form: `block-linear` (16 GOBs a
+    /// block, clamped by the hardware) or `pitch` (rows padded to 32 bytes; 2-D textures only).
+    #[arg(long, value_name = "pitch|block-linear", default_value = "block-linear")]
+    pub layout: String,
+    /// The address of texture header 0 in the memory form ("0x..."); the sampler pool and
+    /// the texels follow.
+    #[arg(long, value_name = "0x...", default_value = "0x10000")]
+    pub base: String,
+}
+
+impl LayoutArgs {
+    /// The layout and base address, or an error naming the option.
+    pub fn read(&self) -> Result<(LayoutChoice, u64), String> {
+        let layout = tld4_scenario::layout_by_name(&self.layout)
+            .map_err(|e| format!("--layout: {}", e.message))?;
+        let base = tld4_scenario::memory::parse_address(&self.base, "--base")
+            .map_err(|e| format!("--base: {}", e.message))?;
+        Ok((layout, base))
+    }
+}
+
+/// Arguments of `tld4 run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The scenario file (JSON), or - for standard input.
+    pub scenario: PathBuf,
+    /// After the lane lines, each executed lane's texel addresses (`addr lane ...` lines).
+    /// Owned textures are first laid out in memory as `tld4 to-memory` does (`--layout`,
+    /// `--base`).
+    #[arg(long)]
+    pub addresses: bool,
+    /// With --addresses: how owned textures are laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+}
+
+/// `tld4 run`.
+pub fn run(args: &RunArgs) -> CmdResult {
+    let name = output::name(&args.scenario);
+    let text = output::read_text(&args.scenario)?;
+    let s = tld4_scenario::load_in(&text, output::base_dir(&args.scenario))
+        .map_err(|e| format!("{name}: {e}"))?;
+    for w in tld4_scenario::warnings(&s) {
+        eprintln!("{name}: {w}");
+    }
+    let outcome = tld4_scenario::run(&s);
+    let mut out = output::out();
+    for line in &outcome.lines {
+        writeln!(out, "{line}")?;
+    }
+    if args.addresses {
+        for line in address_lines(&s, &args.layout)? {
+            writeln!(out, "{line}")?;
+        }
+    }
+    out.flush()?;
+    Ok(if outcome.failed > 0 {
+        ExitCode::from(EXIT_CHECK_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The address lines of `s`: of its memory form, laid out by `layout`, for owned textures.
+fn address_lines(s: &Scenario, layout: &LayoutArgs) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    let converted;
+    let m = if s.memory().is_some() {
+        s
+    } else {
+        let (choice, base) = layout.read()?;
+        converted = s
+            .to_memory_form(choice, base)
+            .map_err(|e| format!("--addresses: the owned textures have no memory form: {e}"))?;
+        lines.push(format!(
+            "addresses of the memory form: owned textures laid out {} from {base:#x}, as tld4 to-memory --layout {} --base {base:#x} writes them",
+            layout.layout, layout.layout
+        ));
+        &converted
+    };
+    lines.extend(tld4_scenario::address_lines(m).map_err(|e| e.to_string())?);
+    Ok(lines)
+}
+
+/// Arguments of `tld4 to-memory`.
+#[derive(clap::Args, Debug)]
+pub struct ToMemoryArgs {
+    /// The scenario file (JSON) with owned textures, or - for standard input.
+    pub scenario: PathBuf,
+    /// The layout and the base address.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+}
+
+/// `tld4 to-memory`: prints the scenario in its memory form.
+pub fn to_memory(args: &ToMemoryArgs) -> CmdResult {
+    let name = output::name(&args.scenario);
+    let (layout, base) = args.layout.read()?;
+    let text = output::read_text(&args.scenario)?;
+    let json = tld4_scenario::to_memory_json(&text, output::base_dir(&args.scenario), layout, base)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let mut out = output::out();
+    out.write_all(json.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
