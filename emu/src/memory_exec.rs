@@ -23,7 +23,7 @@ pub enum MemoryExecError {
     #[error("{0}")]
     Fault(#[from] WarpFault),
     /// The handle's header or sampler holds a value no hardware accepts.
-    #[error("lane {lane}: handle {handle:#x}: {source}")]
+    #[error("lane {lane}: handle {handle:#010x}: {source}")]
     BadDescriptor {
         /// The lowest lane using the handle.
         lane: u8,
