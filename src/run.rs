@@ -15,7 +15,11 @@ use crate::{output, CmdResult, EXIT_CHECK_FAILED};
 pub struct LayoutArgs {
     /// The texel layout of owned textures in their memory form: `block-linear` (16 GOBs a
     /// block, clamped by the hardware) or `pitch` (rows padded to 32 bytes; 2-D textures only).
-    #[arg(long, value_name = "pitch|block-linear", default_value = "block-linear")]
+    #[arg(
+        long,
+        value_name = "pitch|block-linear",
+        default_value = "block-linear"
+    )]
     pub layout: String,
     /// The address of texture header 0 in the memory form ("0x..."); the sampler pool and
     /// the texels follow.

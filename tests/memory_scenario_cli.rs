@@ -42,14 +42,18 @@ fn committed_scenarios() -> Vec<(PathBuf, bool)> {
         }
     }
     out.push((Path::new(ROOT).join("docs/explain-example.json"), true));
-    let manifest = std::fs::read_to_string(Path::new(ROOT).join("fuzz/corpus/manifest.tsv")).unwrap();
+    let manifest =
+        std::fs::read_to_string(Path::new(ROOT).join("fuzz/corpus/manifest.tsv")).unwrap();
     for line in manifest.lines() {
         let mut cols = line.split('\t');
         let (Some(file), Some(verdict)) = (cols.next(), cols.next()) else {
             continue;
         };
         if file.starts_with("scenario/") {
-            out.push((Path::new(ROOT).join("fuzz/corpus").join(file), verdict == "accept"));
+            out.push((
+                Path::new(ROOT).join("fuzz/corpus").join(file),
+                verdict == "accept",
+            ));
         }
     }
     out.sort();
@@ -100,11 +104,18 @@ fn every_committed_scenario_runs_the_same_in_its_memory_form_in_both_layouts() {
             if conv.status.code() == Some(2) {
                 // only what the memory form cannot express, named
                 let e = text(&conv.stderr);
-                assert!(e.contains("textures[") && e.contains("no "), "{p} {layout}: {e}");
+                assert!(
+                    e.contains("textures[") && e.contains("no "),
+                    "{p} {layout}: {e}"
+                );
                 no_form += 1;
                 continue;
             }
-            assert!(conv.status.success(), "{p} {layout}: {}", text(&conv.stderr));
+            assert!(
+                conv.status.success(),
+                "{p} {layout}: {}",
+                text(&conv.stderr)
+            );
             let mem = dir.join(format!("{layout}.json"));
             std::fs::write(&mem, &conv.stdout).unwrap();
             let run = tld4(&["run", mem.to_str().unwrap()]);
@@ -126,7 +137,10 @@ fn every_committed_scenario_runs_the_same_in_its_memory_form_in_both_layouts() {
         "{converted} conversions of {valid} valid files"
     );
     assert!(already >= 2, "the memory-form example is among the files");
-    assert_eq!(converted + refused_input + no_form + already, 2 * files.len());
+    assert_eq!(
+        converted + refused_input + no_form + already,
+        2 * files.len()
+    );
 }
 
 #[test]
@@ -146,7 +160,10 @@ fn the_example_passes_and_prints_its_texel_addresses() {
     ] {
         assert!(s.lines().any(|l| l == line), "missing {line} in {s}");
     }
-    assert_eq!(s.lines().filter(|l| l.starts_with("addr lane ")).count(), 32 * 5);
+    assert_eq!(
+        s.lines().filter(|l| l.starts_with("addr lane ")).count(),
+        32 * 5
+    );
     // the lane lines come first, unchanged
     let plain = text(&tld4(&["run", &format!("{ROOT}/{EXAMPLE}")]).stdout);
     assert!(s.starts_with(&plain), "{s}");
@@ -155,13 +172,27 @@ fn the_example_passes_and_prints_its_texel_addresses() {
 #[test]
 fn owned_scenarios_print_the_addresses_of_their_memory_form() {
     let p = format!("{ROOT}/examples/scenarios/gather_green.json");
-    let out = tld4(&["run", "--addresses", "--layout", "pitch", "--base", "0x100000", &p]);
+    let out = tld4(&[
+        "run",
+        "--addresses",
+        "--layout",
+        "pitch",
+        "--base",
+        "0x100000",
+        &p,
+    ]);
     let s = text(&out.stdout);
     assert!(out.status.success(), "{s}");
-    assert!(s.contains("owned textures laid out pitch from 0x100000"), "{s}");
+    assert!(
+        s.contains("owned textures laid out pitch from 0x100000"),
+        "{s}"
+    );
     // header pool 0x100000 (1 header), sampler pool at the next 512 bytes, texels at the next
     // 4 KiB: 0x101000; pitch 32 (2 RGBA8 texels padded to 32 bytes)
-    assert!(s.contains("texture header pool 0x100000, sampler pool 0x100200"), "{s}");
+    assert!(
+        s.contains("texture header pool 0x100000, sampler pool 0x100200"),
+        "{s}"
+    );
     assert!(s.lines().any(|l| l == "addr lane 0 x (i0,j1): texel (0, 1) layer 0 at 0x101020 (4 bytes), sector 0x101020"), "{s}");
     // lanes 16-31: AOFFI (-1, 0) from i0 = 0 puts i = -1 on the clamped edge column 0
     assert!(s.lines().any(|l| l == "addr lane 16 x (i0,j1): texel (0, 1) layer 0 at 0x101020 (4 bytes), sector 0x101020"), "{s}");
@@ -176,7 +207,11 @@ fn owned_scenarios_print_the_addresses_of_their_memory_form() {
 fn to_memory_refuses_what_it_cannot_convert() {
     let out = tld4(&["to-memory", &format!("{ROOT}/{EXAMPLE}")]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("already in memory form"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("already in memory form"),
+        "{}",
+        text(&out.stderr)
+    );
     let dir = scratch();
     let array = dir.join("array.json");
     std::fs::write(&array, r#"{"textures": [{"dim": "2d_array", "format": "rgba8_unorm", "width": 2, "height": 2, "layers": 2, "generate": {"pattern": "gradient"}}],
@@ -184,7 +219,10 @@ fn to_memory_refuses_what_it_cannot_convert() {
     let out = tld4(&["to-memory", "--layout", "pitch", array.to_str().unwrap()]);
     let e = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{e}");
-    assert!(e.contains("textures[0]") && e.contains("2d_array texture has no pitch-linear form"), "{e}");
+    assert!(
+        e.contains("textures[0]") && e.contains("2d_array texture has no pitch-linear form"),
+        "{e}"
+    );
     let out = tld4(&["to-memory", array.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
@@ -195,7 +233,11 @@ fn memory_faults_name_the_lane_and_handle_in_run() {
     let dir = scratch();
     let example = std::fs::read_to_string(format!("{ROOT}/{EXAMPLE}")).unwrap();
     let bad = dir.join("bad.json");
-    std::fs::write(&bad, example.replacen("\"texture\": 0", "\"texture\": 9", 1)).unwrap();
+    std::fs::write(
+        &bad,
+        example.replacen("\"texture\": 0", "\"texture\": 9", 1),
+    )
+    .unwrap();
     let out = tld4(&["run", bad.to_str().unwrap()]);
     let s = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{s}");
@@ -203,23 +245,43 @@ fn memory_faults_name_the_lane_and_handle_in_run() {
     let out = tld4(&["run", "--addresses", bad.to_str().unwrap()]);
     assert!(text(&out.stdout).contains("addr none: the warp faults (unknown_texture_header)"));
     // bad hex names the region and the character
-    std::fs::write(&bad, example.replacen("\"hex\": \"102030ff", "\"hex\": \"1020z0ff", 1)).unwrap();
+    std::fs::write(
+        &bad,
+        example.replacen("\"hex\": \"102030ff", "\"hex\": \"1020z0ff", 1),
+    )
+    .unwrap();
     let out = tld4(&["run", bad.to_str().unwrap()]);
     let e = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{e}");
     assert!(e.contains("memory[2].hex: character 4 (`z`)"), "{e}");
     // a file region is read relative to the scenario's directory
-    std::fs::write(dir.join("texels.bin"), [0x10u8, 0x20, 0x30, 0xff, 0x40, 0x50, 0x60, 0xff].iter().chain([0u8; 24].iter()).chain([0x70u8, 0x80, 0x90, 0xff, 0xa0, 0xb0, 0xc0, 0xff].iter()).copied().collect::<Vec<u8>>()).unwrap();
+    std::fs::write(
+        dir.join("texels.bin"),
+        [0x10u8, 0x20, 0x30, 0xff, 0x40, 0x50, 0x60, 0xff]
+            .iter()
+            .chain([0u8; 24].iter())
+            .chain([0x70u8, 0x80, 0x90, 0xff, 0xa0, 0xb0, 0xc0, 0xff].iter())
+            .copied()
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
     let hex = "\"hex\": \"102030ff 405060ff 00000000 00000000 00000000 00000000 00000000 00000000 708090ff a0b0c0ff\"";
     assert!(example.contains(hex));
     std::fs::write(&bad, example.replacen(hex, "\"file\": \"texels.bin\"", 1)).unwrap();
     let out = tld4(&["run", bad.to_str().unwrap()]);
-    assert!(text(&out.stdout).contains("32 passed, 0 failed"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("32 passed, 0 failed"),
+        "{}",
+        text(&out.stderr)
+    );
     std::fs::remove_file(dir.join("texels.bin")).unwrap();
     let out = tld4(&["run", bad.to_str().unwrap()]);
     let e = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{e}");
-    assert!(e.contains("memory[2].file: cannot read `texels.bin`"), "{e}");
+    assert!(
+        e.contains("memory[2].file: cannot read `texels.bin`"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -269,10 +331,25 @@ fn explain_shows_the_descriptors_and_texel_addresses() {
     // a header in unmapped memory is explained, not a panic
     let example = std::fs::read_to_string(format!("{ROOT}/{EXAMPLE}")).unwrap();
     let bad = dir.join("bad.json");
-    std::fs::write(&bad, example.replacen("\"texture\": 0", "\"texture\": 2", 1)).unwrap();
-    let out = tld4(&["explain", "TLD4.R R10, R8, R20, UR4, 2D", "--scenario", bad.to_str().unwrap()]);
+    std::fs::write(
+        &bad,
+        example.replacen("\"texture\": 0", "\"texture\": 2", 1),
+    )
+    .unwrap();
+    let out = tld4(&[
+        "explain",
+        "TLD4.R R10, R8, R20, UR4, 2D",
+        "--scenario",
+        bad.to_str().unwrap(),
+    ]);
     let s = text(&out.stdout);
-    assert!(s.contains("texture header 2 at 0x1040 cannot be read"), "{s}");
-    assert!(s.contains("fault: lane 0: handle 0x00000002: reading the texture header"), "{s}");
+    assert!(
+        s.contains("texture header 2 at 0x1040 cannot be read"),
+        "{s}"
+    );
+    assert!(
+        s.contains("fault: lane 0: handle 0x00000002: reading the texture header"),
+        "{s}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

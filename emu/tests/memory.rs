@@ -200,7 +200,18 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     // header 2 is not mapped either: the header read fails first
     let e = run([2, 2]).unwrap_err();
     assert!(
-        matches!(e, MemoryExecError::Memory { lane: 0, handle: 2, read: MemoryRead::TextureHeader, source: MemoryError::Unmapped { addr: 0x1040, len: 32 } }),
+        matches!(
+            e,
+            MemoryExecError::Memory {
+                lane: 0,
+                handle: 2,
+                read: MemoryRead::TextureHeader,
+                source: MemoryError::Unmapped {
+                    addr: 0x1040,
+                    len: 32
+                }
+            }
+        ),
         "{e}"
     );
     assert_eq!(e.kind(), FaultKind::UnknownTextureHeader);

@@ -76,7 +76,13 @@ pub fn address_lines(s: &Scenario) -> Result<Vec<String>, ScenarioError> {
         }
         let Some((_, g)) = &cached else { continue };
         let sites = g.sites(&s.exec.lane_query(&s.warp, lane));
-        lane_lines(&mut lines, lane, &sites, &texels[lane], g.source().shape().kind.is_cube());
+        lane_lines(
+            &mut lines,
+            lane,
+            &sites,
+            &texels[lane],
+            g.source().shape().kind.is_cube(),
+        );
     }
     Ok(lines)
 }
@@ -90,7 +96,11 @@ pub const CORNER_TEXT: &str = "cube corner, no memory read";
 /// storage layer (with its cube and face for cube kinds), address, size and sector.
 pub fn texel_text(layer: u32, x: u32, y: u32, address: u64, bytes: u32, cube: bool) -> String {
     let place = if cube {
-        format!(" (cube {} face {})", layer / 6, FACE_NAMES[layer as usize % 6])
+        format!(
+            " (cube {} face {})",
+            layer / 6,
+            FACE_NAMES[layer as usize % 6]
+        )
     } else {
         String::new()
     };

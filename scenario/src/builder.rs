@@ -263,19 +263,23 @@ impl ScenarioBuilder {
         let len = bytes.len() as u64;
         let here = format!("memory[{k}]");
         if len == 0 {
-            return Err(err(&here, "an empty region: a region maps at least one byte"));
+            return Err(err(
+                &here,
+                "an empty region: a region maps at least one byte",
+            ));
         }
         let end = address.checked_add(len).ok_or_else(|| {
-            err(&here, format!("{len} bytes at {address:#x} pass the end of the 64-bit address space"))
+            err(
+                &here,
+                format!("{len} bytes at {address:#x} pass the end of the 64-bit address space"),
+            )
         })?;
         for (j, &(b, l)) in self.regions.iter().enumerate() {
             if address < b + l && b < end {
                 return Err(err(&here, format!("{len} bytes at {address:#x}..{end:#x} overlap memory[{j}] ({l} bytes at {b:#x}..{:#x})", b + l)));
             }
         }
-        self.memory
-            .map(address, bytes)
-            .map_err(|e| err(&here, e))?;
+        self.memory.map(address, bytes).map_err(|e| err(&here, e))?;
         self.regions.push((address, len));
         Ok(self)
     }

@@ -18,17 +18,19 @@ use crate::memory::{hex_text, MemoryImage};
 /// address works (docs/sources.md, Decisions).
 pub const DEFAULT_BASE: u64 = 0x10000;
 
-/// Texel storage starts at a multiple of this (4 KiB, a page; block-linear needs 512 bytes,
-/// pitch 32: docs/sources.md, Block-linear layout), a choice.
+/// Texel storage starts at a multiple of this: 4 KiB, a page, a choice
+/// (docs/sources.md, Decisions); block-linear headers need 512 bytes, pitch headers 32
+/// (the address fields ADDRESS_BITS31TO9 and ADDRESS_BITS31TO5: docs/sources.md, Descriptors).
 pub const TEXEL_ALIGN: u64 = 4096;
 
-/// The pitch layout `tld4 to-memory --layout pitch` writes: rows padded to 32 bytes, the
-/// pitch header's granularity (`PITCH_BITS21TO5`; docs/sources.md, Descriptors).
+/// The pitch layout `tld4 to-memory --layout pitch` writes, a choice (docs/sources.md, Decisions):
+/// rows padded to 32 bytes, the pitch header's granularity (`PITCH_BITS21TO5`;
+/// docs/sources.md, Descriptors).
 pub const PITCH: LayoutChoice = LayoutChoice::Pitch { row_alignment: 32 };
 
-/// The block-linear layout `tld4 to-memory --layout block-linear` writes: 16 GOBs a block
-/// (log2 4), which the hardware clamps for short textures (docs/sources.md, Block-linear
-/// layout). The block height is a choice; the texels read the same at any height.
+/// The block-linear layout `tld4 to-memory --layout block-linear` writes, a choice
+/// (docs/sources.md, Decisions): 16 GOBs a block (log2 4), which the hardware clamps for
+/// short textures (docs/sources.md, Block-linear layout); texels read the same at any height.
 pub const BLOCK_LINEAR: LayoutChoice = LayoutChoice::BlockLinear {
     gobs_per_block_height_log2: 4,
 };
@@ -45,7 +47,8 @@ pub fn layout_by_name(name: &str) -> Result<LayoutChoice, ScenarioError> {
     }
 }
 
-/// Lays out an owned pool in memory at `base`: texture header i at `base + 32 * i`, the
+/// Lays out an owned pool in memory at `base` (a choice: docs/sources.md, Decisions):
+/// texture header i at `base + 32 * i`, the
 /// sampler pool after the headers at the next 512-byte boundary (sampler j at
 /// `sampler_pool + 32 * j`), then each texture's texels at the next [`TEXEL_ALIGN`]
 /// boundary, in header order. Errors name the texture (`textures[i]`): a residency map, a
@@ -56,7 +59,9 @@ pub fn memory_image(
     layout: LayoutChoice,
     base: u64,
 ) -> Result<MemoryImage, ScenarioError> {
-    let past = |what: &str| err(what, "the memory image passes the end of the 64-bit address space; give a lower base address");
+    let past = |what: &str| {
+        err(what, "the memory image passes the end of the 64-bit address space; give a lower base address")
+    };
     let n = pool.texture_count() as u64;
     let m = pool.sampler_count() as u64;
     let header_pool = base;
@@ -86,9 +91,7 @@ pub fn memory_image(
             .map_err(|e| err(&path, format!("no memory form: {e}")))?;
         headers.extend(form.tic.iter().flat_map(|w| w.to_le_bytes()));
         let len = form.bytes.len() as u64;
-        memory
-            .map(next, form.bytes)
-            .map_err(|_| past(&path))?;
+        memory.map(next, form.bytes).map_err(|_| past(&path))?;
         next = next
             .checked_add(len.max(1))
             .and_then(|e| e.checked_next_multiple_of(TEXEL_ALIGN))
@@ -186,7 +189,11 @@ pub fn to_memory_json(
                         )
                     })
                     .collect();
-                push(&mut out, "memory", &format!("[\n{}\n  ]", regions.join(",\n")));
+                push(
+                    &mut out,
+                    "memory",
+                    &format!("[\n{}\n  ]", regions.join(",\n")),
+                );
                 push(
                     &mut out,
                     "texture_header_pool",

@@ -199,7 +199,10 @@ fn address_value(raw: &RawValue, path: &str) -> Result<u64, ScenarioError> {
         Ok(text) => parse_address(&text, path),
         Err(_) => Err(err(
             path,
-            format!("`{}` is not an address; expected {ADDRESS_FORMS}", raw.get()),
+            format!(
+                "`{}` is not an address; expected {ADDRESS_FORMS}",
+                raw.get()
+            ),
         )),
     }
 }
@@ -308,7 +311,11 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
     if memory_form {
         build_memory(&mut b, &doc, dir)?;
     } else {
-        let missing = if doc.textures.is_none() { "textures" } else { "samplers" };
+        let missing = if doc.textures.is_none() {
+            "textures"
+        } else {
+            "samplers"
+        };
         let (Some(textures), Some(samplers)) = (doc.textures, &doc.samplers) else {
             return Err(err(missing, format!("missing `{missing}`: a scenario gives owned textures (`textures` and `samplers`) or textures in GPU memory (`memory`, `texture_header_pool` and `sampler_pool`)")));
         };

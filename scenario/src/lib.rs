@@ -55,10 +55,10 @@ pub use builder::{
 pub use convert::{
     layout_by_name, memory_image, to_memory_json, BLOCK_LINEAR, DEFAULT_BASE, PITCH, TEXEL_ALIGN,
 };
-pub use memory::MemoryImage;
-pub use tld4_textures::LayoutChoice;
 pub use error::ScenarioError;
 pub use generate::{storage_bytes, Generate, MAX_GENERATED_BYTES};
 pub use json::{load, load_in};
+pub use memory::MemoryImage;
 pub use report::{describe, fault_kind, run, show_value, warnings, Outcome};
+pub use tld4_textures::LayoutChoice;
 pub use value::{matches, ulps, Expected, Lanes, Loc, RegValue, Tolerance};

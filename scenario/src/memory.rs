@@ -5,13 +5,14 @@
 //! (docs/sources.md, Descriptors).
 //!
 //! Here: the image ([`MemoryImage`]), the strict readers of its JSON spellings (addresses as
-//! `"0x..."` strings, bytes as hex), and reading a texture out of the image into an owned
+//! `"0x..."` strings, bytes as hex; strict as every scenario value is, a choice:
+//! (docs/sources.md, Decisions)), and reading a texture out of the image into an owned
 //! [`Texture`] (for `tld4 explain`, which traces and draws owned textures).
 
 use ndarray::Array4;
 use tld4_textures::{
-    Format, Handle, InvalidInput, MemTexError, MAX_TEXTURE_BYTES, Memory, MemoryPool, MemoryTexels, SparseMemory, StorageWidth,
-    TexelData, TexelSource, Texture, TextureDesc, TextureHeader,
+    Format, Handle, InvalidInput, MemTexError, Memory, MemoryPool, MemoryTexels, SparseMemory,
+    StorageWidth, TexelData, TexelSource, Texture, TextureDesc, TextureHeader, MAX_TEXTURE_BYTES,
 };
 
 use crate::error::{err, ScenarioError};
@@ -55,7 +56,12 @@ pub fn parse_address(text: &str, path: &str) -> Result<u64, ScenarioError> {
     let digits = text
         .strip_prefix("0x")
         .filter(|d| !d.is_empty() && d.len() <= 16 && d.bytes().all(|b| b.is_ascii_hexdigit()))
-        .ok_or_else(|| err(path, format!("`{text}` is not an address; expected {ADDRESS_FORMS}")))?;
+        .ok_or_else(|| {
+            err(
+                path,
+                format!("`{text}` is not an address; expected {ADDRESS_FORMS}"),
+            )
+        })?;
     // 1..=16 hex digits always fit in 64 bits
     u64::from_str_radix(digits, 16).map_err(|e| err(path, e))
 }
@@ -149,16 +155,15 @@ pub fn read_texture(memory: &dyn Memory, header: &TextureHeader) -> Result<Textu
     }
     let bad = |_| {
         MemTexError::Texture(tld4_textures::Error::from(InvalidInput::TexelCount {
-                kind: desc.kind,
-                format: f,
-                expected: shape.0 * shape.1 * shape.2 * shape.3,
-                got: 0,
-            }))
+            kind: desc.kind,
+            format: f,
+            expected: shape.0 * shape.1 * shape.2 * shape.3,
+            got: 0,
+        }))
     };
     let data = match f.storage() {
         StorageWidth::U8 => TexelData::U8(
-            Array4::from_shape_vec(shape, words.iter().map(|&v| v as u8).collect())
-                .map_err(bad)?,
+            Array4::from_shape_vec(shape, words.iter().map(|&v| v as u8).collect()).map_err(bad)?,
         ),
         StorageWidth::U16 => TexelData::U16(
             Array4::from_shape_vec(shape, words.iter().map(|&v| v as u16).collect())
@@ -177,7 +182,16 @@ mod tests {
     fn addresses_are_0x_strings_of_64_bits() {
         assert_eq!(parse_address("0x10000", "a"), Ok(0x10000));
         assert_eq!(parse_address("0xffffffffffffffff", "a"), Ok(u64::MAX));
-        for bad in ["", "0x", "10000", "0x1_0", "0x10000000000000000", "0X10", " 0x1", "-0x1"] {
+        for bad in [
+            "",
+            "0x",
+            "10000",
+            "0x1_0",
+            "0x10000000000000000",
+            "0X10",
+            " 0x1",
+            "-0x1",
+        ] {
             let e = parse_address(bad, "memory[0].address").unwrap_err();
             assert_eq!(e.path, "memory[0].address", "{bad}");
             assert!(e.message.contains("0x"), "{bad}: {e}");
@@ -186,13 +200,22 @@ mod tests {
 
     #[test]
     fn hex_reads_bytes_in_order_and_names_the_bad_character() {
-        assert_eq!(parse_hex("00ff 1A2b\n7f", "h"), Ok(vec![0, 0xff, 0x1a, 0x2b, 0x7f]));
+        assert_eq!(
+            parse_hex("00ff 1A2b\n7f", "h"),
+            Ok(vec![0, 0xff, 0x1a, 0x2b, 0x7f])
+        );
         assert_eq!(parse_hex("", "h"), Ok(vec![]));
         let e = parse_hex("00fg", "memory[1].hex").unwrap_err();
         assert_eq!(e.path, "memory[1].hex");
-        assert!(e.message.contains("character 3") && e.message.contains("`g`"), "{e}");
+        assert!(
+            e.message.contains("character 3") && e.message.contains("`g`"),
+            "{e}"
+        );
         let e = parse_hex("00f", "h").unwrap_err();
-        assert!(e.message.contains("odd") && e.message.contains("character 2"), "{e}");
+        assert!(
+            e.message.contains("odd") && e.message.contains("character 2"),
+            "{e}"
+        );
         let e = parse_hex("0 0", "h").unwrap_err();
         assert!(e.message.contains("character 1"), "{e}");
         let e = parse_hex("00\u{e9}0", "h").unwrap_err();

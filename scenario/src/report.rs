@@ -100,7 +100,10 @@ pub fn run(s: &Scenario) -> Outcome {
 
 /// Describes each lane of one execution of `s` (its result, as [`Scenario::execute`] gives
 /// it): the lines [`run`] prints, pass or fail per lane, and the fault.
-pub fn describe(s: &Scenario, result: &Result<crate::builder::Executed, MemoryExecError>) -> Outcome {
+pub fn describe(
+    s: &Scenario,
+    result: &Result<crate::builder::Executed, MemoryExecError>,
+) -> Outcome {
     let mut lines = vec![format!("instruction: {}  ({:032x})", s.insn, s.word)];
     let (mut passed, mut failed) = (0, 0);
     match result {

@@ -39,14 +39,26 @@ fn the_example_passes_with_the_values_worked_out_by_hand() {
     let m = s.memory().expect("memory form");
     assert_eq!((m.header_pool, m.sampler_pool), (0x1000, 0x1200));
     let outcome = run(&s);
-    assert_eq!((outcome.passed, outcome.failed), (32, 0), "{:?}", outcome.lines);
+    assert_eq!(
+        (outcome.passed, outcome.failed),
+        (32, 0),
+        "{:?}",
+        outcome.lines
+    );
     // Red codes 0x70, 0xa0, 0x40, 0x10 at (0,1), (1,1), (1,0), (0,0): lanes 0-15 gather at the
     // centre; lanes 16-31 at u = 1.0 wrap i1 = 2 to column 0 (u repeat).
     let run = s.execute().unwrap();
-    for (lane, codes) in [(0, [0x70, 0xa0, 0x40, 0x10]), (16, [0xa0, 0x70, 0x10, 0x40])] {
+    for (lane, codes) in [
+        (0, [0x70, 0xa0, 0x40, 0x10]),
+        (16, [0xa0, 0x70, 0x10, 0x40]),
+    ] {
         for (k, c) in codes.iter().enumerate() {
             let got = run.reg_f32(lane, 8 + k as u8);
-            assert!((got - *c as f32 / 255.0).abs() < 1e-6, "lane {lane} R{}", 8 + k);
+            assert!(
+                (got - *c as f32 / 255.0).abs() < 1e-6,
+                "lane {lane} R{}",
+                8 + k
+            );
         }
     }
 }
@@ -90,7 +102,9 @@ fn owned_textures_and_memory_are_exclusive_in_the_builder() {
     let e = b.build().unwrap_err();
     assert!(e.message.contains("not both"), "{e}");
     let mut b = Scenario::builder();
-    b.memory(0x1000, vec![0; 32]).unwrap().texture_header_pool(0x1000);
+    b.memory(0x1000, vec![0; 32])
+        .unwrap()
+        .texture_header_pool(0x1000);
     b.instruction("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
     let e = b.build().unwrap_err();
     assert_eq!(e.path, "sampler_pool", "{e}");
@@ -112,12 +126,37 @@ fn refused(from: &str, to: &str, path: &str, why: &str) {
 #[test]
 fn malformed_memory_keys_name_their_json_path() {
     // bad hex: the region and the character offset
-    refused("\"hex\": \"10000000", "\"hex\": \"1000x000", "memory[1].hex", "character 4 (`x`)");
-    refused("708090ff a0b0c0ff\"", "708090ff a0b0c0f\"", "memory[2].hex", "odd number");
-    refused("708090ff a0b0c0ff\"", "708090ff a0b0c 0ff\"", "memory[2].hex", "a space splits the byte");
+    refused(
+        "\"hex\": \"10000000",
+        "\"hex\": \"1000x000",
+        "memory[1].hex",
+        "character 4 (`x`)",
+    );
+    refused(
+        "708090ff a0b0c0ff\"",
+        "708090ff a0b0c0f\"",
+        "memory[2].hex",
+        "odd number",
+    );
+    refused(
+        "708090ff a0b0c0ff\"",
+        "708090ff a0b0c 0ff\"",
+        "memory[2].hex",
+        "a space splits the byte",
+    );
     // addresses: "0x..." strings of 64 bits
-    refused("\"address\": \"0x1200\"", "\"address\": 4608", "memory[1].address", "\"0x\"");
-    refused("\"address\": \"0x1200\"", "\"address\": \"1200\"", "memory[1].address", "\"0x\"");
+    refused(
+        "\"address\": \"0x1200\"",
+        "\"address\": 4608",
+        "memory[1].address",
+        "\"0x\"",
+    );
+    refused(
+        "\"address\": \"0x1200\"",
+        "\"address\": \"1200\"",
+        "memory[1].address",
+        "\"0x\"",
+    );
     refused(
         "\"address\": \"0x1200\"",
         "\"address\": \"0x10000000000000000\"",
@@ -130,14 +169,44 @@ fn malformed_memory_keys_name_their_json_path() {
         "memory[2]",
         "end of the 64-bit address space",
     );
-    refused("\"sampler_pool\": \"0x1200\"", "\"sampler_pool\": \"0xq\"", "sampler_pool", "\"0x\"");
+    refused(
+        "\"sampler_pool\": \"0x1200\"",
+        "\"sampler_pool\": \"0xq\"",
+        "sampler_pool",
+        "\"0x\"",
+    );
     // overlapping regions: both named
-    refused("\"address\": \"0x2000\"", "\"address\": \"0x1010\"", "memory[2]", "overlap memory[0]");
+    refused(
+        "\"address\": \"0x2000\"",
+        "\"address\": \"0x1010\"",
+        "memory[2]",
+        "overlap memory[0]",
+    );
     // missing pieces
-    refused("\"sampler_pool\": \"0x1200\",", "", "sampler_pool", "missing `sampler_pool`");
-    refused("\"texture_header_pool\": \"0x1000\",", "", "texture_header_pool", "missing");
-    refused("\"hex\": \"10000000 62020000 00000000 00000000 00000000 00000000 00000000 00000000\"", "\"bytes\": 1", "memory[1].bytes", "unknown field");
-    refused("\"hex\": \"10000000 62020000 00000000 00000000 00000000 00000000 00000000 00000000\"", "\"hex\": \"\"", "memory[1]", "empty region");
+    refused(
+        "\"sampler_pool\": \"0x1200\",",
+        "",
+        "sampler_pool",
+        "missing `sampler_pool`",
+    );
+    refused(
+        "\"texture_header_pool\": \"0x1000\",",
+        "",
+        "texture_header_pool",
+        "missing",
+    );
+    refused(
+        "\"hex\": \"10000000 62020000 00000000 00000000 00000000 00000000 00000000 00000000\"",
+        "\"bytes\": 1",
+        "memory[1].bytes",
+        "unknown field",
+    );
+    refused(
+        "\"hex\": \"10000000 62020000 00000000 00000000 00000000 00000000 00000000 00000000\"",
+        "\"hex\": \"\"",
+        "memory[1]",
+        "empty region",
+    );
     refused(
         "\"hex\": \"10000000 62020000 00000000 00000000 00000000 00000000 00000000 00000000\"",
         "\"hex\": \"00\", \"file\": \"x.bin\"",
@@ -145,12 +214,30 @@ fn malformed_memory_keys_name_their_json_path() {
         "not both",
     );
     // the two forms together
-    refused("\"memory\": [", "\"textures\": [], \"memory\": [", "textures", "not both");
-    refused("\"memory\": [", "\"samplers\": [], \"memory\": [", "samplers", "not both");
+    refused(
+        "\"memory\": [",
+        "\"textures\": [], \"memory\": [",
+        "textures",
+        "not both",
+    );
+    refused(
+        "\"memory\": [",
+        "\"samplers\": [], \"memory\": [",
+        "samplers",
+        "not both",
+    );
     let no_memory = EXAMPLE.replacen("\"memory\": [", "\"unused\": [", 1);
-    assert!(load(&no_memory).unwrap_err().message.contains("unknown field"));
+    assert!(load(&no_memory)
+        .unwrap_err()
+        .message
+        .contains("unknown field"));
     // an owned scenario without `samplers`
-    let e = load(&OWNED.replacen("\"samplers\": [{\"address_u\": \"clamp_to_edge\", \"address_v\": \"clamp_to_edge\"}],", "", 1)).unwrap_err();
+    let e = load(&OWNED.replacen(
+        "\"samplers\": [{\"address_u\": \"clamp_to_edge\", \"address_v\": \"clamp_to_edge\"}],",
+        "",
+        1,
+    ))
+    .unwrap_err();
     assert_eq!(e.path, "samplers", "{e}");
 }
 
@@ -192,31 +279,55 @@ fn fault_of(text: &str) -> (String, Outcome) {
 fn descriptor_faults_carry_the_executors_fault_kinds() {
     // a handle whose header lies in unmapped memory (header 1 at 0x1020)
     let (line, _) = fault_of(&EXAMPLE.replacen("\"texture\": 0", "\"texture\": 1", 1));
-    assert!(line.starts_with("fault (unknown_texture_header): lane 0: handle 0x00000001"), "{line}");
+    assert!(
+        line.starts_with("fault (unknown_texture_header): lane 0: handle 0x00000001"),
+        "{line}"
+    );
     assert!(line.contains("0x1020"), "{line}");
     // ... which expect.fault names
     let expected = EXAMPLE
         .replacen("\"texture\": 0", "\"texture\": 1", 1)
-        .replacen("\"expect\": {", "\"expect\": {\"fault\": \"unknown_texture_header\",", 1);
+        .replacen(
+            "\"expect\": {",
+            "\"expect\": {\"fault\": \"unknown_texture_header\",",
+            1,
+        );
     let (_, outcome) = fault_of(&expected);
-    assert_eq!((outcome.passed, outcome.failed), (1, 0), "{:?}", outcome.lines);
+    assert_eq!(
+        (outcome.passed, outcome.failed),
+        (1, 0),
+        "{:?}",
+        outcome.lines
+    );
     // a sampler in unmapped memory
     let (line, _) = fault_of(&EXAMPLE.replacen("\"sampler\": 0", "\"sampler\": 3", 1));
-    assert!(line.starts_with("fault (unknown_sampler): lane 0: handle 0x00300000"), "{line}");
+    assert!(
+        line.starts_with("fault (unknown_sampler): lane 0: handle 0x00300000"),
+        "{line}"
+    );
     // DATA_TYPE 0xf names no data type: an invalid format
     let (line, _) = fault_of(&EXAMPLE.replacen("1a0b0820", "1afb0820", 1));
-    assert!(line.starts_with("fault (invalid_texture): lane 0: handle 0x00000000"), "{line}");
+    assert!(
+        line.starts_with("fault (invalid_texture): lane 0: handle 0x00000000"),
+        "{line}"
+    );
     assert!(line.contains("DATA_TYPE"), "{line}");
     // COMPONENTS 0x7f is a layout the texture unit does not model
     let (line, _) = fault_of(&EXAMPLE.replacen("1a0b0820", "1a0b7f20", 1));
-    assert!(line.starts_with("fault (not_modeled)") && line.contains("COMPONENTS"), "{line}");
+    assert!(
+        line.starts_with("fault (not_modeled)") && line.contains("COMPONENTS"),
+        "{line}"
+    );
     // ADDRESS_U CLAMP_OGL (4) is legal, but not modeled
     let (line, _) = fault_of(&EXAMPLE.replacen("\"hex\": \"10000000", "\"hex\": \"14000000", 1));
     assert!(line.starts_with("fault (not_modeled)"), "{line}");
     assert!(line.contains("ADDRESS_U"), "{line}");
     // a texel in unmapped memory: the texels end at 0x2028, so a row pitch of 64 puts row 1 at 0x2040
     let (line, _) = fault_of(&EXAMPLE.replacen("01000000 1a0b0820", "02000000 1a0b0820", 1));
-    assert!(line.starts_with("fault (invalid_texture): lane 0: handle 0x00000000: reading the texel"), "{line}");
+    assert!(
+        line.starts_with("fault (invalid_texture): lane 0: handle 0x00000000: reading the texel"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -250,7 +361,11 @@ fn texel_addresses_follow_the_pitch_formula() {
     let converted = owned.to_memory_form(BLOCK_LINEAR, 0x10000).unwrap();
     let lines = address_lines(&converted).unwrap();
     // block-linear, one GOB: byte offset bits x0..x3 y0 y1 x4 y2 x5; 4-byte texels, y = 1 sets bit 4
-    assert!(lines.iter().any(|l| l == "addr lane 0 x (i0,j1): texel (0, 1) layer 0 at 0x11010 (4 bytes), sector 0x11000"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l
+            == "addr lane 0 x (i0,j1): texel (0, 1) layer 0 at 0x11010 (4 bytes), sector 0x11000"),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -262,16 +377,32 @@ fn borders_and_cube_corners_read_no_memory() {
     let s = load(border).unwrap().to_memory_form(PITCH, 0x4000).unwrap();
     let lines = address_lines(&s).unwrap();
     // u = v = 0: i0 = j0 = -1; only (i1, j1) = (0, 0) is inside
-    assert!(lines.contains(&"addr lane 3 x (i0,j1): border colour, no memory read".to_string()), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.starts_with("addr lane 3 y (i1,j1): texel (0, 0) layer 0 at ")));
+    assert!(
+        lines.contains(&"addr lane 3 x (i0,j1): border colour, no memory read".to_string()),
+        "{lines:#?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("addr lane 3 y (i1,j1): texel (0, 0) layer 0 at ")));
     let cube = r#"{"textures": [{"dim": "cube", "format": "rgba32_float", "width": 2, "height": 2, "generate": {"pattern": "gradient"}}],
       "samplers": [{"address_u": "clamp_to_edge", "address_v": "clamp_to_edge"}],
       "handles": {"t": {"texture": 0, "sampler": 0}}, "instruction": "TLD4.R R10, R8, R20, UR4, CUBE ;",
       "uniform": {"UR4": "t"}, "lanes": [{"lanes": "all", "R20": 1.0, "R21": 1.0, "R22": 1.0}]}"#;
-    let s = load(cube).unwrap().to_memory_form(BLOCK_LINEAR, 0x4000).unwrap();
+    let s = load(cube)
+        .unwrap()
+        .to_memory_form(BLOCK_LINEAR, 0x4000)
+        .unwrap();
     let lines = address_lines(&s).unwrap();
-    assert!(lines.iter().any(|l| l.ends_with("cube corner, no memory read")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.contains("(cube 0 face +X)")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("cube corner, no memory read")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("(cube 0 face +X)")),
+        "{lines:#?}"
+    );
 }
 
 /// The lines of `run`, a fault line cut to its kind (messages name owned pools or addresses).
@@ -287,14 +418,24 @@ fn comparable(o: &Outcome) -> Vec<String> {
 
 /// A random owned scenario of `format` and `dim` (2d, 2d_array, cube, cube_array).
 fn random_scenario(rng: &mut ChaCha8Rng, format: Format, dim: &str) -> String {
-    let modes = ["repeat", "mirrored_repeat", "clamp_to_edge", "clamp_to_border", "mirror_clamp_to_edge"];
+    let modes = [
+        "repeat",
+        "mirrored_repeat",
+        "clamp_to_edge",
+        "clamp_to_border",
+        "mirror_clamp_to_edge",
+    ];
     let (w, h) = if dim.starts_with("cube") {
         let n = rng.gen_range(1..6);
         (n, n)
     } else {
         (rng.gen_range(1..9), rng.gen_range(1..9))
     };
-    let layers = if dim.ends_with("array") { rng.gen_range(1..4) } else { 1 };
+    let layers = if dim.ends_with("array") {
+        rng.gen_range(1..4)
+    } else {
+        1
+    };
     let (insn_dim, coords) = match dim {
         "2d" => ("2D", 2),
         "2d_array" => ("ARRAY_2D", 3),
@@ -304,7 +445,11 @@ fn random_scenario(rng: &mut ChaCha8Rng, format: Format, dim: &str) -> String {
     let comp = ["R", "G", "B", "A"][rng.gen_range(0..4)];
     let compare = format.is_depth() && rng.gen_bool(0.5);
     let aoffi = !dim.starts_with("cube") && !compare && rng.gen_bool(0.5);
-    let mods = format!("{comp}{}{}", if aoffi { ".AOFFI" } else { "" }, if compare { ".DC" } else { "" });
+    let mods = format!(
+        "{comp}{}{}",
+        if aoffi { ".AOFFI" } else { "" },
+        if compare { ".DC" } else { "" }
+    );
     let insn = if aoffi || compare {
         format!("TLD4.{mods} R10, R8, R20, R30, UR4, {insn_dim} ;")
     } else {
@@ -369,8 +514,15 @@ fn converted_scenarios_run_as_the_owned_ones_in_every_format_kind_and_layout() {
                 let pitch_3d = matches!(layout, LayoutChoice::Pitch { .. }) && dim != "2d";
                 match owned.to_memory_form(layout, 0x7_0000) {
                     Ok(m) => {
-                        assert!(!pitch_3d && !(small && layout == BLOCK_LINEAR), "{format:?} {dim} {layout:?} converted");
-                        assert_eq!(comparable(&run(&m)), want, "{format:?} {dim} {layout:?}\n{text}");
+                        assert!(
+                            !(pitch_3d || (small && layout == BLOCK_LINEAR)),
+                            "{format:?} {dim} {layout:?} converted"
+                        );
+                        assert_eq!(
+                            comparable(&run(&m)),
+                            want,
+                            "{format:?} {dim} {layout:?}\n{text}"
+                        );
                         same += 1;
                     }
                     Err(e) => {
@@ -379,7 +531,10 @@ fn converted_scenarios_run_as_the_owned_ones_in_every_format_kind_and_layout() {
                         if pitch_3d {
                             assert!(e.message.contains("no pitch-linear form"), "{e}");
                         } else {
-                            assert!(small && layout == BLOCK_LINEAR, "{format:?} {dim} {layout:?}: {e}");
+                            assert!(
+                                small && layout == BLOCK_LINEAR,
+                                "{format:?} {dim} {layout:?}: {e}"
+                            );
                             assert!(e.message.contains("not modeled"), "{e}");
                         }
                         refused += 1;
@@ -388,18 +543,32 @@ fn converted_scenarios_run_as_the_owned_ones_in_every_format_kind_and_layout() {
             }
         }
     }
-    assert!(same > 150 && refused > 0, "{same} converted, {refused} refused");
+    assert!(
+        same > 150 && refused > 0,
+        "{same} converted, {refused} refused"
+    );
     // most scenarios gather (a fault would compare only its kind)
-    assert!(gathered > 120, "{gathered} of {} gathered", Format::ALL.len() * 4);
+    assert!(
+        gathered > 120,
+        "{gathered} of {} gathered",
+        Format::ALL.len() * 4
+    );
 }
 
 #[test]
 fn the_json_form_keeps_every_other_key_as_written() {
     let text = to_memory_json(OWNED, Path::new(""), PITCH, 0x10000).unwrap();
-    for key in ["\"memory\"", "\"texture_header_pool\": \"0x10000\"", "\"sampler_pool\": \"0x10200\""] {
+    for key in [
+        "\"memory\"",
+        "\"texture_header_pool\": \"0x10000\"",
+        "\"sampler_pool\": \"0x10200\"",
+    ] {
         assert!(text.contains(key), "{key} in {text}");
     }
-    assert!(!text.contains("\"textures\"") && !text.contains("\"samplers\""), "{text}");
+    assert!(
+        !text.contains("\"textures\"") && !text.contains("\"samplers\""),
+        "{text}"
+    );
     // the expectations and registers as written, in the file's order
     for kept in [
         "{\"lanes\": \"16-31\", \"R24\": \"0x0000003f\"}",
@@ -409,10 +578,17 @@ fn the_json_form_keeps_every_other_key_as_written() {
         assert!(text.contains(kept), "{kept} in {text}");
     }
     let handles = text.find("\"handles\"").unwrap();
-    assert!(text.find("\"memory\"").unwrap() < handles && handles < text.find("\"expect\"").unwrap());
+    assert!(
+        text.find("\"memory\"").unwrap() < handles && handles < text.find("\"expect\"").unwrap()
+    );
     let converted = load(&text).unwrap();
     let outcome = run(&converted);
-    assert_eq!((outcome.passed, outcome.failed), (32, 0), "{:?}", outcome.lines);
+    assert_eq!(
+        (outcome.passed, outcome.failed),
+        (32, 0),
+        "{:?}",
+        outcome.lines
+    );
     assert_eq!(outcome.lines, run(&load(OWNED).unwrap()).lines);
     // a memory-form file is not converted again; residency has no memory form
     let e = to_memory_json(&text, Path::new(""), PITCH, 0x10000).unwrap_err();
