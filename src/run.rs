@@ -90,7 +90,9 @@ fn address_lines(s: &Scenario, layout: &LayoutArgs) -> Result<Vec<String>, Strin
         let (choice, base) = layout.read()?;
         converted = s
             .to_memory_form(choice, base)
-            .map_err(|e| format!("--addresses: the owned textures have no memory form: {e}"))?;
+            .map_err(|e| {
+                format!("--addresses: the owned textures have no memory form in the {} layout: {e} (pitch takes 2-D textures of every format; block-linear takes every kind, with 4-, 8- and 16-byte texels)", layout.layout)
+            })?;
         lines.push(format!(
             "addresses of the memory form: owned textures laid out {} from {base:#x}, as tld4 to-memory --layout {} --base {base:#x} writes them",
             layout.layout, layout.layout

@@ -226,15 +226,7 @@ fn build_memory(b: &mut ScenarioBuilder, doc: &Doc, dir: &Path) -> Result<(), Sc
         let address = address_value(&r.address, &format!("{base}.address"))?;
         let bytes = match (&r.hex, &r.file) {
             (Some(h), None) => parse_hex(h, &format!("{base}.hex"))?,
-            (None, Some(f)) => {
-                let at = dir.join(f);
-                std::fs::read(&at).map_err(|e| {
-                    err(
-                        format!("{base}.file"),
-                        format!("cannot read `{f}` (at {}): {e}", at.display()),
-                    )
-                })?
-            }
+            (None, Some(f)) => read_region_file(&dir.join(f), f, &format!("{base}.file"))?,
             (Some(_), Some(_)) => {
                 return Err(err(&base, "give either `hex` or `file`, not both"))
             }
@@ -261,6 +253,41 @@ fn build_memory(b: &mut ScenarioBuilder, doc: &Doc, dir: &Path) -> Result<(), Sc
         };
     }
     Ok(())
+}
+
+/// The most bytes a `file` region may hold: 1 GiB, the texture unit's bound on one texture
+/// (`MAX_TEXTURE_BYTES`), so a mistaken file name cannot exhaust memory.
+pub const MAX_REGION_FILE_BYTES: u64 = tld4_textures::MAX_TEXTURE_BYTES;
+
+/// The bytes of a `file` region: a regular file (not a device or pipe, which could block or
+/// never end) of at most [`MAX_REGION_FILE_BYTES`].
+fn read_region_file(at: &Path, name: &str, path: &str) -> Result<Vec<u8>, ScenarioError> {
+    use std::io::Read;
+    let cannot = |e: &dyn fmt::Display| {
+        err(
+            path,
+            format!("cannot read `{name}` (at {}): {e}", at.display()),
+        )
+    };
+    let file = std::fs::File::open(at).map_err(|e| cannot(&e))?;
+    let meta = file.metadata().map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(cannot(&"not a regular file"));
+    }
+    if meta.len() > MAX_REGION_FILE_BYTES {
+        return Err(cannot(&format!(
+            "{} bytes, more than a region file may hold ({MAX_REGION_FILE_BYTES})",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_REGION_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > MAX_REGION_FILE_BYTES {
+        return Err(cannot(&"the file grew past the limit while read"));
+    }
+    Ok(bytes)
 }
 
 /// The top-level keys of a scenario document in order, each with its value's text as

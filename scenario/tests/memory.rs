@@ -256,6 +256,10 @@ fn file_regions_are_read_relative_to_the_scenario_directory() {
     let e = load_in(&text, Path::new("/nonexistent-tld4-dir")).unwrap_err();
     assert_eq!(e.path, "memory[2].file");
     assert!(e.message.contains("sub/texels.bin"), "{e}");
+    // a directory (or a device) is not a region file
+    let dev = text.replacen("sub/texels.bin", "sub", 1);
+    let e = load_in(&dev, &dir).unwrap_err();
+    assert!(e.message.contains("not a regular file") || e.message.contains("directory"), "{e}");
     // an empty file is an empty region
     std::fs::write(dir.join("sub/texels.bin"), b"").unwrap();
     let e = load_in(&text, &dir).unwrap_err();
