@@ -108,7 +108,7 @@ fn classify(e: MemTexError, handle: u32, lane: usize, pool: &MemoryPool<'_>) -> 
         MemTexError::Texture(t) => texture_fault(t, handle, lane).into(),
         MemTexError::Descriptor(d) if d.is_not_modeled() => WarpFault::NotModeled {
             lane: Some(lane as u8),
-            what: d.to_string(),
+            what: format!("handle {handle:#010x}: {d}"),
         }
         .into(),
         MemTexError::Descriptor(source) => MemoryExecError::BadDescriptor {
@@ -130,7 +130,7 @@ fn classify(e: MemTexError, handle: u32, lane: usize, pool: &MemoryPool<'_>) -> 
         },
         MemTexError::Unrepresentable(what) => WarpFault::NotModeled {
             lane: Some(lane as u8),
-            what: what.to_string(),
+            what: format!("handle {handle:#010x}: {what}"),
         }
         .into(),
     }
