@@ -4,6 +4,12 @@
 //! files"); both make the same [`Scenario`], which executes many times
 //! ([`Scenario::execute`]) and reports lane by lane ([`run`]).
 //!
+//! Textures are owned ([`Textures::Owned`]: `textures`, `samplers`) or in GPU memory
+//! ([`Textures::Memory`]: `memory` regions and the `texture_header_pool` and `sampler_pool`
+//! addresses, as a simulator holds them; [`MemoryImage`]). [`Scenario::to_memory_form`] and
+//! [`to_memory_json`] turn owned textures into their memory form, [`address_lines`] lists
+//! each lane's texel addresses (`tld4 run --addresses`).
+//!
 //! ```
 //! use approx::assert_relative_eq;
 //! use tld4_scenario::{Lanes, Scenario};
