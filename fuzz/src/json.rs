@@ -37,6 +37,14 @@ const KEYS: &[&str] = &[
     "result",
     "cell",
     "seed",
+    "memory",
+    "address",
+    "hex",
+    "file",
+    "texture_header_pool",
+    "sampler_pool",
+    "cubin",
+    "kernel",
 ];
 
 /// The JSON pointer of every node of `v` (the root is `""`).
