@@ -65,7 +65,8 @@ struct Doc {
     samplers: Vec<SamplerSpec>,
     #[serde(default)]
     handles: Entries<HandleDoc>,
-    instruction: String,
+    /// nvdisasm text, 32 hex digits, or a cubin reference (`crate::instruction_doc`).
+    instruction: Raw,
     #[serde(default)]
     config: ConfigDoc,
     #[serde(default)]
@@ -193,7 +194,6 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
 /// Reads a scenario whose relative file names (cubins, memory images) are relative to
 /// `dir`: the directory of the scenario file. Every error names its JSON path.
 pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
-    let _ = dir;
     let de = &mut serde_json::Deserializer::from_str(text);
     let doc: Doc = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let p = e.path().to_string();
@@ -219,8 +219,7 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
         b.handle(name, h.texture, h.sampler)
             .map_err(|e| e.at(format!("handles.{name}")))?;
     }
-    b.instruction(&doc.instruction)
-        .map_err(|e| e.at("instruction"))?;
+    crate::instruction_doc::set_instruction(&mut b, &doc.instruction, dir)?;
     if let Some(p) = doc.config.precision {
         b.precision(p.precision());
     }

@@ -39,8 +39,10 @@
 //! ```
 
 mod builder;
+pub mod cubin_ref;
 mod error;
 mod generate;
+mod instruction_doc;
 mod json;
 mod report;
 pub mod value;
