@@ -258,6 +258,18 @@ pub unsafe fn boundary(
     status
 }
 
+/// The one shape of every entry point with an error record: the body (a block whose value
+/// is `Result<(), Error>`) runs behind [`boundary`], which catches a panic and fills `err`.
+/// Pointer arguments become references only through `crate::ptr`, which checks for NULL.
+macro_rules! entry {
+    ($err:ident, $body:block) => {
+        // SAFETY: the entry point's own `# Safety` section: every pointer argument (`err`
+        // included) is NULL or valid as it documents; `crate::ptr` refuses NULL.
+        unsafe { $crate::error::boundary($err, || $body) }
+    };
+}
+pub(crate) use entry;
+
 /// Runs `body` catching a panic, for functions with no error record (the `_free` functions
 /// and the name look-ups): a panic is swallowed, and `fallback` returned.
 pub fn quiet<T>(fallback: T, body: impl FnOnce() -> T) -> T {

@@ -6,7 +6,7 @@ use std::ffi::c_void;
 use tld4_emu::textures::Rounding;
 use tld4_emu::{ExecConfig, Location, Precision, RegisterFile, Tld4Exec, WARP_SIZE};
 
-use crate::error::{boundary, quiet, tld4_error, tld4_status, Error};
+use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::insn::{tld4_insn, tld4_word};
 use crate::pool::tld4_pool;
 use crate::ptr::{in_mut, in_ref, in_slice, in_slice_mut, out, out_opt};
@@ -187,12 +187,9 @@ pub unsafe extern "C" fn tld4_exec_config_default(
     out_ptr: *mut tld4_exec_config,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        boundary(err, || {
-            out(out_ptr, "out", tld4_exec_config::of(&ExecConfig::default()))
-        })
-    }
+    entry!(err, {
+        out(out_ptr, "out", tld4_exec_config::of(&ExecConfig::default()))
+    })
 }
 
 /// Prepares `insn` for execution (`*out`; free it with `tld4_exec_free`); `config` NULL
@@ -209,13 +206,10 @@ pub unsafe extern "C" fn tld4_exec_new(
     out_ptr: *mut *mut tld4_exec,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            store_exec(out_ptr, config, &insn.0)
-        })
-    }
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        store_exec(out_ptr, config, &insn.0)
+    })
 }
 
 /// Decodes `word` and prepares it, as `tld4_decode` then `tld4_exec_new`.
@@ -229,13 +223,10 @@ pub unsafe extern "C" fn tld4_exec_from_word(
     out_ptr: *mut *mut tld4_exec,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = tld4_emu::decode(word.get())?;
-            store_exec(out_ptr, config, &insn)
-        })
-    }
+    entry!(err, {
+        let insn = tld4_emu::decode(word.get())?;
+        store_exec(out_ptr, config, &insn)
+    })
 }
 
 /// Builds the executor and stores it into `*out`.
@@ -293,14 +284,11 @@ pub unsafe extern "C" fn tld4_exec_check(
     regs_per_thread: u32,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        boundary(err, || {
-            let exec = in_ref(exec, "exec")?;
-            let n = regs_per_thread.min(255) as u16;
-            Ok(exec.exec.check(n)?)
-        })
-    }
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        let n = regs_per_thread.min(255) as u16;
+        Ok(exec.exec.check(n)?)
+    })
 }
 
 /// A flat warp, checked.
@@ -404,35 +392,32 @@ pub unsafe extern "C" fn tld4_exec_run_flat(
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let exec = in_ref(exec, "exec")?;
-            let pool = in_ref(pool, "pool")?;
-            let w = in_mut(warp, "warp")?;
-            let len = flat_len(w.num_regs, w.reg_stride, w.lane_stride)?;
-            if let Some(u) = exec.ureg {
-                if u as u32 >= w.num_uregs {
-                    return Err(Error::Invalid(format!(
-                        "warp.uregs: the instruction reads UR{u}, but warp.num_uregs = {}",
-                        w.num_uregs
-                    )));
-                }
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        let pool = in_ref(pool, "pool")?;
+        let w = in_mut(warp, "warp")?;
+        let len = flat_len(w.num_regs, w.reg_stride, w.lane_stride)?;
+        if let Some(u) = exec.ureg {
+            if u as u32 >= w.num_uregs {
+                return Err(Error::Invalid(format!(
+                    "warp.uregs: the instruction reads UR{u}, but warp.num_uregs = {}",
+                    w.num_uregs
+                )));
             }
-            let mut flat = Flat {
-                regs: in_slice_mut(w.regs, len, "warp.regs")?,
-                reg_stride: w.reg_stride,
-                lane_stride: w.lane_stride,
-                uregs: in_slice(w.uregs, w.num_uregs as usize, "warp.uregs")?,
-                preds: &mut w.preds,
-                active: w.active_mask,
-                nregs: w.num_regs.min(255) as u16,
-            };
-            let r = run(exec, pool, &mut flat)?;
-            out_opt(report, r);
-            Ok(())
-        })
-    }
+        }
+        let mut flat = Flat {
+            regs: in_slice_mut(w.regs, len, "warp.regs")?,
+            reg_stride: w.reg_stride,
+            lane_stride: w.lane_stride,
+            uregs: in_slice(w.uregs, w.num_uregs as usize, "warp.uregs")?,
+            preds: &mut w.preds,
+            active: w.active_mask,
+            nregs: w.num_regs.min(255) as u16,
+        };
+        let r = run(exec, pool, &mut flat)?;
+        out_opt(report, r);
+        Ok(())
+    })
 }
 
 /// The callbacks, checked non-NULL.
@@ -494,25 +479,22 @@ pub unsafe extern "C" fn tld4_exec_run_callbacks(
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let exec = in_ref(exec, "exec")?;
-            let pool = in_ref(pool, "pool")?;
-            let rf = in_ref(regfile, "regfile")?;
-            let mut cb = Callbacks {
-                user: rf.user,
-                reg: rf.reg.ok_or(Error::Null("regfile.reg"))?,
-                set_reg: rf.set_reg.ok_or(Error::Null("regfile.set_reg"))?,
-                pred: rf.pred.ok_or(Error::Null("regfile.pred"))?,
-                set_pred: rf.set_pred.ok_or(Error::Null("regfile.set_pred"))?,
-                ureg: rf.ureg.ok_or(Error::Null("regfile.ureg"))?,
-                active: rf.active_mask,
-                nregs: rf.regs_per_thread.min(255) as u16,
-            };
-            let r = run(exec, pool, &mut cb)?;
-            out_opt(report, r);
-            Ok(())
-        })
-    }
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        let pool = in_ref(pool, "pool")?;
+        let rf = in_ref(regfile, "regfile")?;
+        let mut cb = Callbacks {
+            user: rf.user,
+            reg: rf.reg.ok_or(Error::Null("regfile.reg"))?,
+            set_reg: rf.set_reg.ok_or(Error::Null("regfile.set_reg"))?,
+            pred: rf.pred.ok_or(Error::Null("regfile.pred"))?,
+            set_pred: rf.set_pred.ok_or(Error::Null("regfile.set_pred"))?,
+            ureg: rf.ureg.ok_or(Error::Null("regfile.ureg"))?,
+            active: rf.active_mask,
+            nregs: rf.regs_per_thread.min(255) as u16,
+        };
+        let r = run(exec, pool, &mut cb)?;
+        out_opt(report, r);
+        Ok(())
+    })
 }

@@ -11,7 +11,7 @@ use std::ffi::c_void;
 use tld4_emu::textures::{GatherQuery, LaneTexels, Memory, MemoryError, MemoryPool, TexelAddress};
 use tld4_emu::{gather_op, ExecConfig, Handle};
 
-use crate::error::{boundary, tld4_error, tld4_status, Error};
+use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::tld4_exec_config;
 use crate::insn::tld4_insn;
 use crate::ptr::{in_ref, in_slice};
@@ -145,58 +145,54 @@ pub unsafe extern "C" fn tld4_mem_gather(
     results: *mut tld4_gather_result,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            let m = in_ref(memory, "memory")?;
-            let mem = CallbackMemory {
-                user: m.user,
-                read: m.read.ok_or(Error::Null("memory.read"))?,
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        let m = in_ref(memory, "memory")?;
+        let mem = CallbackMemory {
+            user: m.user,
+            read: m.read.ok_or(Error::Null("memory.read"))?,
+        };
+        let config = if config.is_null() {
+            ExecConfig::default()
+        } else {
+            in_ref(config, "config")?.config()?
+        };
+        let queries = in_slice(queries, count, "queries")?;
+        if count > 0 && results.is_null() {
+            return Err(Error::Null("results"));
+        }
+        if let Some(why) = tld4_emu::illegal_encoding(&insn.0) {
+            return Err(tld4_emu::WarpFault::IllegalEncoding(why).into());
+        }
+        let op = gather_op(&insn.0).ok_or_else(|| Error::Invalid("insn: no dimension".into()))?;
+        let pool = MemoryPool::new(&mem, header_pool, sampler_pool);
+        let g = pool
+            .gatherer(Handle(handle), &op, config.precision)
+            .map_err(|e| Error::Memory(format!("handle {handle:#010x}"), e))?;
+        // Gather every lane first, so that an error writes nothing.
+        let mut lanes = Vec::with_capacity(count);
+        for (k, q) in queries.iter().enumerate() {
+            let query = GatherQuery {
+                coords: q.coords,
+                layer: q.layer,
+                offsets: q.offsets,
+                dref: q.dref,
             };
-            let config = if config.is_null() {
-                ExecConfig::default()
-            } else {
-                in_ref(config, "config")?.config()?
-            };
-            let queries = in_slice(queries, count, "queries")?;
-            if count > 0 && results.is_null() {
-                return Err(Error::Null("results"));
-            }
-            if let Some(why) = tld4_emu::illegal_encoding(&insn.0) {
-                return Err(tld4_emu::WarpFault::IllegalEncoding(why).into());
-            }
-            let op =
-                gather_op(&insn.0).ok_or_else(|| Error::Invalid("insn: no dimension".into()))?;
-            let pool = MemoryPool::new(&mem, header_pool, sampler_pool);
-            let g = pool
-                .gatherer(Handle(handle), &op, config.precision)
-                .map_err(|e| Error::Memory(format!("handle {handle:#010x}"), e))?;
-            // Gather every lane first, so that an error writes nothing.
-            let mut lanes = Vec::with_capacity(count);
-            for (k, q) in queries.iter().enumerate() {
-                let query = GatherQuery {
-                    coords: q.coords,
-                    layer: q.layer,
-                    offsets: q.offsets,
-                    dref: q.dref,
-                };
-                let mut texels = LaneTexels::default();
-                let r = g
-                    .gather_with_addresses(&query, &mut texels)
-                    .map_err(|e| Error::Memory(format!("queries[{k}]"), e.into()))?;
-                lanes.push(tld4_gather_result {
-                    values: r.values,
-                    resident: r.resident,
-                    texels: texels.texels.each_ref().map(address),
-                });
-            }
-            for (k, r) in lanes.into_iter().enumerate() {
-                // SAFETY: `results` is not NULL (checked above for count > 0) and valid for
-                // `count` writes (the caller's guarantee); `k < count`.
-                results.add(k).write(r);
-            }
-            Ok(())
-        })
-    }
+            let mut texels = LaneTexels::default();
+            let r = g
+                .gather_with_addresses(&query, &mut texels)
+                .map_err(|e| Error::Memory(format!("queries[{k}]"), e.into()))?;
+            lanes.push(tld4_gather_result {
+                values: r.values,
+                resident: r.resident,
+                texels: texels.texels.each_ref().map(address),
+            });
+        }
+        for (k, r) in lanes.into_iter().enumerate() {
+            // SAFETY: `results` is not NULL (checked above for count > 0) and valid for
+            // `count` writes (the caller's guarantee); `k < count`.
+            results.add(k).write(r);
+        }
+        Ok(())
+    })
 }
