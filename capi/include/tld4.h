@@ -157,6 +157,24 @@ typedef enum tld4_rounding {
   TLD4_ROUND_FLOOR = 2,
 } tld4_rounding;
 
+// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
+// zero-initialized `tld4_memory` is an error, not an empty memory.
+typedef enum tld4_memory_kind {
+  // `len` bytes at `bytes` are the GPU addresses `base .. base + len`; every other
+  // address is unmapped.
+  TLD4_MEMORY_FLAT = 1,
+  // `read` fetches bytes, with `user`.
+  TLD4_MEMORY_CALLBACK = 2,
+} tld4_memory_kind;
+
+// How a texture's texels are laid out (`tld4_image_entry::layout`).
+typedef enum tld4_layout {
+  // Pitch-linear rows, each padded to `layout_param` bytes (a multiple of 32); 2D only.
+  TLD4_LAYOUT_PITCH = 0,
+  // Block-linear, `1 << layout_param` GOBs per block height (`layout_param` 0..=5).
+  TLD4_LAYOUT_BLOCK_LINEAR = 1,
+} tld4_layout;
+
 // A TLD4 checked and prepared for execution (opaque): decode once, execute many times.
 // Made by `tld4_exec_new` or `tld4_exec_from_word`, freed with `tld4_exec_free`. It is
 // never changed by executing, so several threads may execute one at the same time.
