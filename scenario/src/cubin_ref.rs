@@ -17,11 +17,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 use tld4_cubin::{open, Cubin, CubinError, ErrorKind, LookupError, Origin, SM100};
 use tld4_decoder::{DecodeError, Tld4};
+
+/// The largest file a [`CubinRef`] reads (4 GiB): more than any host library with embedded
+/// cubins seen, and a bound on what a mistyped path (`/proc/kcore`) can make it read. A
+/// limit of this crate, not of the file formats.
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
 
 /// A TLD4 named by file, kernel and the byte offset in the kernel's code section (as
 /// nvdisasm and `tld4 scan` print it).
@@ -219,12 +225,27 @@ impl CubinRef {
             file: file.clone(),
             source,
         };
-        // A regular file only: a device or a pipe (`/dev/zero`) could be read forever.
+        // A regular file only: a device or a pipe (`/dev/zero`) could be read forever; and at
+        // most MAX_FILE_BYTES, also where the size the file system reports is wrong.
         let meta = std::fs::metadata(&file).map_err(read_error)?;
         if !meta.is_file() {
             return Err(read_error(std::io::Error::other("not a regular file")));
         }
-        let bytes = std::fs::read(&file).map_err(read_error)?;
+        let too_big = || {
+            read_error(std::io::Error::other(format!(
+                "larger than {MAX_FILE_BYTES} bytes, the most a cubin reference reads"
+            )))
+        };
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(too_big());
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(&file)
+            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(read_error)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_big());
+        }
         let images = open(&bytes, &[SM100]).map_err(|source| CubinRefError::Open {
             file: file.clone(),
             source,
