@@ -22,7 +22,7 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
   examples/c/decode_and_execute.c -L"$lib" -ltld4_capi -Wl,-rpath,"$PWD/$lib" -o "$out/c_shared"
 "$out/c_shared"
 
-echo "== C++17 example (a simulator loop over a cubin's TLD4, callback register file)"
+echo "== C++17 example (a simulator loop over a cubin's TLD4, callback register file; then the memory form)"
 g++ -std=c++17 -Wall -Wextra -Werror -g -Icapi/include \
   examples/cpp/simulator.cpp "$lib/libtld4_capi.a" $syslibs -o "$out/cpp_static"
 "$out/cpp_static" tests/cubins/one_gather.sm100.cubin

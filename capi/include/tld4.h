@@ -47,6 +47,15 @@ typedef enum tld4_status {
   TLD4_ERR_BUFFER_TOO_SMALL = 9,
   // tld4 panicked (a bug): caught at the boundary; the message is the panic's.
   TLD4_ERR_PANIC = 10,
+  // A texture header or sampler in GPU memory holds a value no hardware accepts (the
+  // message names the field and value; a legal value that is not modeled is
+  // `TLD4_ERR_NOT_MODELED`, or in a warp execution the fault `TLD4_FAULT_NOT_MODELED`).
+  // Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle.
+  TLD4_ERR_DESCRIPTOR = 11,
+  // A read of GPU memory failed: an address outside the flat range, or the read callback
+  // returned nonzero (the message names the address, the size and the value returned).
+  // Nothing was written; [`tld4_error::lane`] is the lane whose read failed.
+  TLD4_ERR_MEMORY = 12,
 } tld4_status;
 
 // The kind of a warp fault (`tld4_error::fault`). Value `k` (from 1) is entry `k - 1` of
@@ -73,6 +82,18 @@ typedef enum tld4_fault_kind {
   // A kind this version of the C interface does not name yet (tld4-emu added one).
   TLD4_FAULT_OTHER = 255,
 } tld4_fault_kind;
+
+// Where one footprint texel was read (`tld4_texel_address::kind`).
+typedef enum tld4_texel_kind {
+  // Nothing recorded (the lane did not execute).
+  TLD4_TEXEL_NONE = 0,
+  // A texel read from memory at `address`, `bytes` long.
+  TLD4_TEXEL_MEMORY = 1,
+  // The border colour: no memory read.
+  TLD4_TEXEL_BORDER = 2,
+  // A seamless cube footprint's corner: no memory read.
+  TLD4_TEXEL_CORNER = 3,
+} tld4_texel_kind;
 
 // The register file of a [`tld4_used_register`].
 typedef enum tld4_reg_file {
@@ -114,18 +135,6 @@ typedef enum tld4_role {
   TLD4_ROLE_OTHER = 255,
 } tld4_role;
 
-// Where one footprint texel was read (`tld4_texel_address::kind`).
-typedef enum tld4_texel_kind {
-  // Nothing recorded.
-  TLD4_TEXEL_NONE = 0,
-  // A texel read from memory at `address`, `bytes` long.
-  TLD4_TEXEL_MEMORY = 1,
-  // The border colour: no memory read.
-  TLD4_TEXEL_BORDER = 2,
-  // A seamless cube footprint's corner: no memory read.
-  TLD4_TEXEL_CORNER = 3,
-} tld4_texel_kind;
-
 // The kind of a texture (`tld4_texture_desc::kind`).
 typedef enum tld4_texture_kind {
   // 2D, one layer (the instruction's `2D`).
@@ -147,6 +156,24 @@ typedef enum tld4_rounding {
   // Round toward negative infinity.
   TLD4_ROUND_FLOOR = 2,
 } tld4_rounding;
+
+// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
+// zero-initialized `tld4_memory` is an error, not an empty memory.
+typedef enum tld4_memory_kind {
+  // `len` bytes at `bytes` are the GPU addresses `base .. base + len`; every other
+  // address is unmapped.
+  TLD4_MEMORY_FLAT = 1,
+  // `read` fetches bytes, with `user`.
+  TLD4_MEMORY_CALLBACK = 2,
+} tld4_memory_kind;
+
+// How a texture's texels are laid out (`tld4_image_entry::layout`).
+typedef enum tld4_layout {
+  // Pitch-linear rows, each padded to `layout_param` bytes (a multiple of 32); 2D only.
+  TLD4_LAYOUT_PITCH = 0,
+  // Block-linear, `1 << layout_param` GOBs per block height (`layout_param` 0..=5).
+  TLD4_LAYOUT_BLOCK_LINEAR = 1,
+} tld4_layout;
 
 // A TLD4 checked and prepared for execution (opaque): decode once, execute many times.
 // Made by `tld4_exec_new` or `tld4_exec_from_word`, freed with `tld4_exec_free`. It is
@@ -178,7 +205,8 @@ typedef struct tld4_error {
   enum tld4_status status;
   // For `TLD4_ERR_WARP_FAULT`: the fault's kind; else `TLD4_FAULT_NONE`.
   enum tld4_fault_kind fault;
-  // For a fault that depends on a lane: the lowest lane concerned; else -1.
+  // For a fault that depends on a lane (and for `TLD4_ERR_DESCRIPTOR` and
+  // `TLD4_ERR_MEMORY` from a warp execution): the lowest lane concerned; else -1.
   int32_t lane;
   // What went wrong, UTF-8, NUL-terminated, cut at a character boundary if longer.
   char message[TLD4_ERROR_MESSAGE_LEN];
@@ -263,6 +291,74 @@ typedef struct tld4_regfile {
   uint32_t regs_per_thread;
 } tld4_regfile;
 
+// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
+// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
+// are ignored. tld4 only reads it, and only during the call it is passed to.
+//
+// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
+// returns nonzero when some byte cannot be read (the value is reported in the error
+// message). It must return normally (no C++ exception, no longjmp through tld4).
+typedef struct tld4_memory {
+  // A `tld4_memory_kind` value.
+  uint32_t kind;
+  // Flat: the GPU address of `bytes[0]`.
+  uint64_t base;
+  // Flat: the bytes (NULL only with `len` 0).
+  const uint8_t *bytes;
+  // Flat: how many bytes.
+  size_t len;
+  // Callback: passed to `read`.
+  void *user;
+  // Callback: reads `len` bytes at `addr` into `dst`; 0 on success.
+  int (*read)(void *user, uint64_t addr, uint8_t *dst, size_t len);
+} tld4_memory;
+
+// One lane's gather arguments, as the instruction's registers hold them.
+typedef struct tld4_gather_query {
+  // (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
+  float coords[3];
+  // Array layer (whole cube for a cube array); ignored by 2D and cube textures.
+  uint32_t layer;
+  // Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP (6-bit signed).
+  int8_t offsets[4][2];
+  // Depth reference, with depth compare.
+  float dref;
+} tld4_gather_query;
+
+// One footprint texel's place in memory (16 bytes: kind, bytes, address).
+typedef struct tld4_texel_address {
+  // What it is.
+  enum tld4_texel_kind kind;
+  // Bytes per texel (with `TLD4_TEXEL_MEMORY`; else 0).
+  uint32_t bytes;
+  // The texel's first byte (with `TLD4_TEXEL_MEMORY`; else 0).
+  uint64_t address;
+} tld4_texel_address;
+
+// One lane's result: the four values in gather order (x, y, z, w), residency, and the
+// four texels' addresses in the same order.
+typedef struct tld4_gather_result {
+  // The values' bits (f32, or raw integers for integer formats).
+  uint32_t values[4];
+  // False when the footprint touched a non-resident tile.
+  bool resident;
+  // Where each value's texel was read.
+  struct tld4_texel_address texels[4];
+} tld4_gather_result;
+
+// One texture of a pool image: entry `k` becomes texture header `k` and sampler `k`, so its
+// handle is `tld4_handle(k, k)`.
+typedef struct tld4_image_entry {
+  // The texture's header index in the owned pool.
+  uint32_t texture;
+  // The sampler's index in the owned pool.
+  uint32_t sampler;
+  // A `tld4_layout` value.
+  uint32_t layout;
+  // Pitch: the row alignment in bytes; block-linear: log2 of the GOBs per block height.
+  uint32_t layout_param;
+} tld4_image_entry;
+
 // One register the instruction reads or writes.
 typedef struct tld4_used_register {
   // Which file.
@@ -309,47 +405,18 @@ typedef struct tld4_scheduling {
   uint8_t opex;
 } tld4_scheduling;
 
-// GPU memory as the caller holds it: `read` fills `buf` with the `len` bytes at `addr` and
-// returns true, or returns false when some byte is not mapped. It must return normally.
-typedef struct tld4_memory {
-  // Passed to `read`.
-  void *user;
-  // Reads `len` bytes at `addr` into `buf`.
-  bool (*read)(void *user, uint64_t addr, uint8_t *buf, size_t len);
-} tld4_memory;
-
-// One lane's gather arguments, as the instruction's registers hold them.
-typedef struct tld4_gather_query {
-  // (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
-  float coords[3];
-  // Array layer (whole cube for a cube array); ignored by 2D and cube textures.
-  uint32_t layer;
-  // Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP (6-bit signed).
-  int8_t offsets[4][2];
-  // Depth reference, with depth compare.
-  float dref;
-} tld4_gather_query;
-
-// One footprint texel's place in memory.
-typedef struct tld4_texel_address {
-  // What it is.
-  enum tld4_texel_kind kind;
-  // Bytes per texel (with `TLD4_TEXEL_MEMORY`).
-  uint32_t bytes;
-  // The texel's first byte (with `TLD4_TEXEL_MEMORY`).
-  uint64_t address;
-} tld4_texel_address;
-
-// One lane's result: the four values in gather order (x, y, z, w), residency, and the
-// four texels' addresses in the same order.
-typedef struct tld4_gather_result {
-  // The values' bits (f32, or raw integers for integer formats).
-  uint32_t values[4];
-  // False when the footprint touched a non-resident tile.
-  bool resident;
-  // Where each value's texel was read.
+// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
+// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+// four footprint texels in gather order x, y, z, w (the order of the results), and the
+// distinct 32-byte sectors they fall in, in first-use order.
+typedef struct tld4_lane_texels {
+  // The texels, x, y, z, w.
   struct tld4_texel_address texels[4];
-} tld4_gather_result;
+  // The sectors' addresses (multiples of 32); entries from `num_sectors` on are 0.
+  uint64_t sectors[4];
+  // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
+  uint32_t num_sectors;
+} tld4_lane_texels;
 
 // A texture's kind, format and size.
 typedef struct tld4_texture_desc {
@@ -500,6 +567,60 @@ const char *tld4_fault_name(int32_t kind);
 // the caller's setup, raises).
 bool tld4_fault_is_not_modeled(int32_t kind);
 
+// Gathers `count` lanes for `insn` (its dimension, component, offsets and depth compare)
+// from the texture and sampler `handle` names in the pools at `header_pool` and
+// `sampler_pool` (32-byte entries, docs/sources.md, Descriptors), reading through `memory`;
+// `results[k]` is lane query `queries[k]`'s values and texel addresses. `config` NULL means
+// the defaults (only its precision counts). Errors: `TLD4_ERR_MEMORY` for a failed memory
+// read (naming the query, or the handle for a descriptor read, and the address),
+// `TLD4_ERR_DESCRIPTOR` for a texture header or sampler holding a value no hardware
+// accepts, `TLD4_ERR_NOT_MODELED` for a legal one the texture unit does not model,
+// `TLD4_ERR_INVALID_ARGUMENT` for a texture the texture unit refuses, `TLD4_ERR_WARP_FAULT`
+// (`TLD4_FAULT_ILLEGAL_ENCODING`) for an instruction that cannot execute. Nothing is written
+// to `results` on an error.
+//
+// # Safety
+// `insn` live; `memory` valid as `tld4_memory` documents (its bytes, or a `read` safe to
+// call with its `user`); `config` NULL or valid; `queries` `count` elements; `results` valid
+// for `count` writes; `err` NULL or valid.
+enum tld4_status tld4_mem_gather(const struct tld4_insn *insn,
+                                 const struct tld4_memory *memory,
+                                 uint64_t header_pool,
+                                 uint64_t sampler_pool,
+                                 uint32_t handle,
+                                 const struct tld4_exec_config *config,
+                                 const struct tld4_gather_query *queries,
+                                 size_t count,
+                                 struct tld4_gather_result *results,
+                                 struct tld4_error *err);
+
+// Lays out `count` textures of `pool` (with their samplers) as GPU memory starting at
+// `base` (a multiple of 512, tld4-textures' `pool_image` contract): the texture-header pool
+// at `base`, the sampler pool after it, each texture's texels at the next 4 KiB boundary,
+// exactly as `tld4_exec_run_*_memory` reads them back (docs/sources.md, Descriptors). The
+// image is one flat range from `base`, gaps zeroed: `*needed` (if not NULL) receives its
+// size in bytes in every case, and the bytes go to `bytes` (`cap` bytes; too small is
+// `TLD4_ERR_BUFFER_TOO_SMALL`, nothing else written: call with `cap` 0 first to learn the
+// size). `*header_pool` and `*sampler_pool` receive the pools' addresses, for a
+// `tld4_memory` of kind `TLD4_MEMORY_FLAT` with this `base`. A texture or layout the memory
+// form cannot express (a format with no header format, a pitch row alignment off 32
+// bytes, a pitch array) is `TLD4_ERR_NOT_MODELED`; an unknown layout or a missing texture
+// or sampler slot, `TLD4_ERR_INVALID_ARGUMENT`.
+//
+// # Safety
+// `pool` live; `entries` `count` elements; `bytes` NULL or valid for `cap` writes; `needed`
+// NULL or valid; `header_pool`, `sampler_pool` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_pool_image(const struct tld4_pool *pool,
+                                 const struct tld4_image_entry *entries,
+                                 size_t count,
+                                 uint64_t base,
+                                 uint8_t *bytes,
+                                 size_t cap,
+                                 size_t *needed,
+                                 uint64_t *header_pool,
+                                 uint64_t *sampler_pool,
+                                 struct tld4_error *err);
+
 // Decodes a word into a new instruction (`*out`, free it with `tld4_insn_free`). Fails with
 // `TLD4_ERR_ILLEGAL_ENCODING` exactly where nvdisasm refuses the word.
 //
@@ -593,29 +714,54 @@ enum tld4_status tld4_insn_scheduling(const struct tld4_insn *insn,
                                       struct tld4_scheduling *out_ptr,
                                       struct tld4_error *err);
 
-// Gathers `count` lanes for `insn` (its dimension, component, offsets and depth compare)
-// from the texture and sampler `handle` names in the pools at `header_pool` and
-// `sampler_pool` (32-byte entries, docs/sources.md, Descriptors), reading through `memory`;
-// `results[k]` is lane query `queries[k]`'s values and texel addresses. `config` NULL means
-// the defaults (only its precision counts). Errors: `TLD4_ERR_INVALID_ARGUMENT` for a
-// failed memory read (naming the query and address) or a descriptor or texture the texture
-// unit refuses, `TLD4_ERR_NOT_MODELED` for one it does not model, `TLD4_ERR_WARP_FAULT`
-// (`TLD4_FAULT_ILLEGAL_ENCODING`) for an instruction that cannot execute. Nothing is written
-// to `results` on an error.
+// Executes the instruction for one warp held in flat arrays (see `tld4_warp_flat`), its
+// textures in GPU memory: `memory` (a flat byte range or a read callback, see
+// `tld4_memory`) holds the texture-header pool at `header_pool` and the sampler pool at
+// `sampler_pool` (32-byte entries, indexed by the handle's bits 19:0 and 31:20) and the
+// texels. Registers, predicates and `report` as for `tld4_exec_run_flat`.
+//
+// `texels`, if not NULL, is the caller's array of 32 `tld4_lane_texels` records, entry `l`
+// for lane `l`; on success every entry is written: an executed lane's four texels in
+// gather order (memory address and size, or border, or cube corner) and the distinct
+// 32-byte sectors they fall in, and for a lane that did not execute all `TLD4_TEXEL_NONE`
+// and no sectors.
+//
+// Errors (nothing written to registers, predicates or `texels`): `TLD4_ERR_WARP_FAULT`
+// with the fault and lane, as `tld4_exec_run_flat` (a descriptor value that is legal but
+// not modeled is the fault `TLD4_FAULT_NOT_MODELED`); `TLD4_ERR_DESCRIPTOR` for a header or
+// sampler value no hardware accepts, and `TLD4_ERR_MEMORY` for a read outside the flat
+// range or a nonzero return of the callback, both with the lane in `err.lane` and the
+// field, value or address in the message. Allocates nothing.
 //
 // # Safety
-// `insn` live; `memory` valid with a `read` safe to call with its `user`; `config` NULL or
-// valid; `queries` `count` elements; `results` valid for `count` writes; `err` NULL or valid.
-enum tld4_status tld4_mem_gather(const struct tld4_insn *insn,
-                                 const struct tld4_memory *memory,
-                                 uint64_t header_pool,
-                                 uint64_t sampler_pool,
-                                 uint32_t handle,
-                                 const struct tld4_exec_config *config,
-                                 const struct tld4_gather_query *queries,
-                                 size_t count,
-                                 struct tld4_gather_result *results,
-                                 struct tld4_error *err);
+// `exec` live; `memory` valid as `tld4_memory` documents; `warp` as for
+// `tld4_exec_run_flat`; `texels` NULL or valid for 32 writes; `report`, `err` NULL or
+// valid.
+enum tld4_status tld4_exec_run_flat_memory(const struct tld4_exec *exec,
+                                           const struct tld4_memory *memory,
+                                           uint64_t header_pool,
+                                           uint64_t sampler_pool,
+                                           struct tld4_warp_flat *warp,
+                                           struct tld4_lane_texels *texels,
+                                           struct tld4_exec_report *report,
+                                           struct tld4_error *err);
+
+// As `tld4_exec_run_flat_memory`, with the registers read and written through the
+// caller's callbacks (see `tld4_regfile`; a NULL callback is `TLD4_ERR_NULL_POINTER`
+// naming it).
+//
+// # Safety
+// `exec` live; `memory` valid as `tld4_memory` documents; `regfile` valid, its callbacks
+// safe to call with its `user` for the duration of the call; `texels` NULL or valid for 32
+// writes; `report`, `err` NULL or valid.
+enum tld4_status tld4_exec_run_callbacks_memory(const struct tld4_exec *exec,
+                                                const struct tld4_memory *memory,
+                                                uint64_t header_pool,
+                                                uint64_t sampler_pool,
+                                                const struct tld4_regfile *regfile,
+                                                struct tld4_lane_texels *texels,
+                                                struct tld4_exec_report *report,
+                                                struct tld4_error *err);
 
 // How many formats there are.
 size_t tld4_format_count(void);

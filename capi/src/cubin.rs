@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 use tld4_cubin::{open, LookupError, SM100};
 
-use crate::error::{boundary, tld4_error, tld4_status, Error};
+use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::insn::{tld4_insn, tld4_word};
 use crate::ptr::{in_slice, in_str, out, out_opt};
 
@@ -72,17 +72,14 @@ pub unsafe extern "C" fn tld4_cubin_find(
     insn: *mut *mut tld4_insn,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let data = in_slice(data, len, "data")?;
-            let kernel = in_str(kernel, "kernel")?;
-            if word.is_null() {
-                return Err(Error::Null("word"));
-            }
-            store(find(data, kernel, offset)?, word, insn)
-        })
-    }
+    entry!(err, {
+        let data = in_slice(data, len, "data")?;
+        let kernel = in_str(kernel, "kernel")?;
+        if word.is_null() {
+            return Err(Error::Null("word"));
+        }
+        store(find(data, kernel, offset)?, word, insn)
+    })
 }
 
 /// As `tld4_cubin_find`, reading the file at `path` (`TLD4_ERR_IO` if it cannot be read).
@@ -99,19 +96,16 @@ pub unsafe extern "C" fn tld4_cubin_find_file(
     insn: *mut *mut tld4_insn,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let path = in_str(path, "path")?;
-            let kernel = in_str(kernel, "kernel")?;
-            if word.is_null() {
-                return Err(Error::Null("word"));
-            }
-            let data = std::fs::read(path).map_err(|source| Error::Io {
-                path: path.to_string(),
-                source,
-            })?;
-            store(find(&data, kernel, offset)?, word, insn)
-        })
-    }
+    entry!(err, {
+        let path = in_str(path, "path")?;
+        let kernel = in_str(kernel, "kernel")?;
+        if word.is_null() {
+            return Err(Error::Null("word"));
+        }
+        let data = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        store(find(&data, kernel, offset)?, word, insn)
+    })
 }

@@ -3,15 +3,16 @@
 //! become [`tld4_status::TLD4_ERR_PANIC`], and nothing is kept in global or thread-local
 //! state (the record is the caller's).
 
-use std::ffi::c_char;
+use std::ffi::{c_char, c_int};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use tld4_cubin::{CubinError, ErrorKind, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
 use tld4_emu::textures::MemTexError;
-use tld4_emu::{TextureError, WarpFault};
+use tld4_emu::{MemoryExecError, TextureError, WarpFault};
 
 use crate::fault::tld4_fault_kind;
+use crate::memory::CMemory;
 
 /// Bytes of [`tld4_error::message`], the terminating NUL included.
 pub const TLD4_ERROR_MESSAGE_LEN: usize = 256;
@@ -46,6 +47,15 @@ pub enum tld4_status {
     TLD4_ERR_BUFFER_TOO_SMALL = 9,
     /// tld4 panicked (a bug): caught at the boundary; the message is the panic's.
     TLD4_ERR_PANIC = 10,
+    /// A texture header or sampler in GPU memory holds a value no hardware accepts (the
+    /// message names the field and value; a legal value that is not modeled is
+    /// `TLD4_ERR_NOT_MODELED`, or in a warp execution the fault `TLD4_FAULT_NOT_MODELED`).
+    /// Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle.
+    TLD4_ERR_DESCRIPTOR = 11,
+    /// A read of GPU memory failed: an address outside the flat range, or the read callback
+    /// returned nonzero (the message names the address, the size and the value returned).
+    /// Nothing was written; [`tld4_error::lane`] is the lane whose read failed.
+    TLD4_ERR_MEMORY = 12,
 }
 
 /// An error record the caller owns and passes, optionally (NULL: no details), as the last
@@ -58,7 +68,8 @@ pub struct tld4_error {
     pub status: tld4_status,
     /// For `TLD4_ERR_WARP_FAULT`: the fault's kind; else `TLD4_FAULT_NONE`.
     pub fault: tld4_fault_kind,
-    /// For a fault that depends on a lane: the lowest lane concerned; else -1.
+    /// For a fault that depends on a lane (and for `TLD4_ERR_DESCRIPTOR` and
+    /// `TLD4_ERR_MEMORY` from a warp execution): the lowest lane concerned; else -1.
     pub lane: i32,
     /// What went wrong, UTF-8, NUL-terminated, cut at a character boundary if longer.
     pub message: [c_char; TLD4_ERROR_MESSAGE_LEN],
@@ -117,9 +128,25 @@ pub enum Error {
         source: TextureError,
     },
     /// A texture in memory the texture unit cannot gather from (a failed read, a bad or
-    /// unmodeled descriptor); the string says where.
-    #[error("{0}: {1}")]
-    Memory(String, MemTexError),
+    /// unmodeled descriptor).
+    #[error("{what}: {source}{}", code_note(*code))]
+    Memory {
+        /// Where: a handle, a query.
+        what: String,
+        /// Why.
+        source: MemTexError,
+        /// The read callback's last nonzero return value, if it failed.
+        code: Option<c_int>,
+    },
+    /// A warp execution over memory that stopped (a warp fault, a bad descriptor, a failed
+    /// read; the lane is in the record).
+    #[error("{source}{}", code_note(*code))]
+    MemExec {
+        /// The executor's error.
+        source: MemoryExecError,
+        /// The read callback's last nonzero return value, if it failed.
+        code: Option<c_int>,
+    },
     /// A warp fault.
     #[error(transparent)]
     Fault(#[from] WarpFault),
@@ -152,7 +179,28 @@ pub enum Error {
     Panic(String),
 }
 
+fn code_note(code: Option<c_int>) -> String {
+    code.map(|c| format!(" (the read callback returned {c})"))
+        .unwrap_or_default()
+}
+
 impl Error {
+    /// A memory-form gather error, with the callback's return value if a read failed.
+    pub(crate) fn memory(what: String, source: MemTexError, mem: &CMemory) -> Self {
+        let code = matches!(source, MemTexError::Memory(_))
+            .then(|| mem.callback_code())
+            .flatten();
+        Error::Memory { what, source, code }
+    }
+
+    /// A memory-form execution error, with the callback's return value if a read failed.
+    pub(crate) fn mem_exec(source: MemoryExecError, mem: &CMemory) -> Self {
+        let code = matches!(source, MemoryExecError::Memory { .. })
+            .then(|| mem.callback_code())
+            .flatten();
+        Error::MemExec { source, code }
+    }
+
     /// The status code of this error.
     pub fn status(&self) -> tld4_status {
         use tld4_status::*;
@@ -163,8 +211,28 @@ impl Error {
             Error::Parse(_) => TLD4_ERR_PARSE,
             Error::Texture { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Texture { .. } => TLD4_ERR_INVALID_ARGUMENT,
-            Error::Memory(_, e) if e.is_not_modeled() => TLD4_ERR_NOT_MODELED,
-            Error::Memory(..) => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Memory { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
+            Error::Memory {
+                source: MemTexError::Memory(_),
+                ..
+            } => TLD4_ERR_MEMORY,
+            Error::Memory {
+                source: MemTexError::Descriptor(_),
+                ..
+            } => TLD4_ERR_DESCRIPTOR,
+            Error::Memory { .. } => TLD4_ERR_INVALID_ARGUMENT,
+            Error::MemExec {
+                source: MemoryExecError::Fault(_),
+                ..
+            } => TLD4_ERR_WARP_FAULT,
+            Error::MemExec {
+                source: MemoryExecError::BadDescriptor { .. },
+                ..
+            } => TLD4_ERR_DESCRIPTOR,
+            Error::MemExec {
+                source: MemoryExecError::Memory { .. },
+                ..
+            } => TLD4_ERR_MEMORY,
             Error::Fault(_) => TLD4_ERR_WARP_FAULT,
             Error::Cubin(e) if e.kind() == ErrorKind::NotModeled => TLD4_ERR_NOT_MODELED,
             Error::Cubin(_) => TLD4_ERR_CUBIN,
@@ -176,13 +244,26 @@ impl Error {
         }
     }
 
-    /// The fault kind and lane (-1 where none) of a warp fault.
+    /// The fault kind of a warp fault, and the lane (-1 where none) of a warp fault or of a
+    /// memory execution's bad descriptor or failed read.
     fn fault(&self) -> (tld4_fault_kind, i32) {
-        match self {
-            Error::Fault(f) => (
+        let of = |f: &WarpFault| {
+            (
                 tld4_fault_kind::of(f.kind()),
                 f.lane().map_or(-1, i32::from),
-            ),
+            )
+        };
+        match self {
+            Error::Fault(f)
+            | Error::MemExec {
+                source: MemoryExecError::Fault(f),
+                ..
+            } => of(f),
+            Error::MemExec {
+                source:
+                    MemoryExecError::BadDescriptor { lane, .. } | MemoryExecError::Memory { lane, .. },
+                ..
+            } => (tld4_fault_kind::TLD4_FAULT_NONE, i32::from(*lane)),
             _ => (tld4_fault_kind::TLD4_FAULT_NONE, -1),
         }
     }
@@ -257,6 +338,18 @@ pub unsafe fn boundary(
     unsafe { store(err, status, outcome.as_ref().err()) };
     status
 }
+
+/// The one shape of every entry point with an error record: the body (a block whose value
+/// is `Result<(), Error>`) runs behind [`boundary`], which catches a panic and fills `err`.
+/// Pointer arguments become references only through `crate::ptr`, which checks for NULL.
+macro_rules! entry {
+    ($err:ident, $body:block) => {
+        // SAFETY: the entry point's own `# Safety` section: every pointer argument (`err`
+        // included) is NULL or valid as it documents; `crate::ptr` refuses NULL.
+        unsafe { $crate::error::boundary($err, || $body) }
+    };
+}
+pub(crate) use entry;
 
 /// Runs `body` catching a panic, for functions with no error record (the `_free` functions
 /// and the name look-ups): a panic is swallowed, and `fallback` returned.

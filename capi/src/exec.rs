@@ -1,23 +1,22 @@
-//! Executing a TLD4 for a warp: the prepared executor, and the two ways to hand it the
-//! warp's registers (flat arrays, or a table of callbacks over the simulator's own storage).
-
-use std::ffi::c_void;
+//! Executing a TLD4 for a warp against owned texture pools: the prepared executor, its
+//! settings, and the runs over flat register arrays or callbacks (`crate::regfile`).
 
 use tld4_emu::textures::Rounding;
-use tld4_emu::{ExecConfig, Location, Precision, RegisterFile, Tld4Exec, WARP_SIZE};
+use tld4_emu::{ExecConfig, Location, Precision, RegisterFile, Tld4Exec};
 
-use crate::error::{boundary, quiet, tld4_error, tld4_status, Error};
+use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::insn::{tld4_insn, tld4_word};
 use crate::pool::tld4_pool;
-use crate::ptr::{in_mut, in_ref, in_slice, in_slice_mut, out, out_opt};
+use crate::ptr::{in_mut, in_ref, out, out_opt};
+use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
 
 /// A TLD4 checked and prepared for execution (opaque): decode once, execute many times.
 /// Made by `tld4_exec_new` or `tld4_exec_from_word`, freed with `tld4_exec_free`. It is
 /// never changed by executing, so several threads may execute one at the same time.
 pub struct tld4_exec {
-    exec: Tld4Exec,
+    pub(crate) exec: Tld4Exec,
     /// The uniform register the instruction reads its handle from, if any.
-    ureg: Option<u8>,
+    pub(crate) ureg: Option<u8>,
 }
 
 /// How the product u * width is rounded to fixed point (`tld4_exec_config::rounding`).
@@ -119,65 +118,6 @@ pub struct tld4_exec_report {
     pub nonresident: u32,
 }
 
-/// A warp's registers as flat arrays, for `tld4_exec_run_flat`.
-///
-/// Register `r` of lane `l` is `regs[r * reg_stride + l * lane_stride]`, for `r` below
-/// `num_regs` and `l` below 32. Register-major (`uint32_t regs[num_regs][32]`):
-/// `reg_stride = 32, lane_stride = 1`; lane-major (`uint32_t regs[32][num_regs]`):
-/// `reg_stride = 1, lane_stride = num_regs`. `regs` must hold
-/// `(num_regs - 1) * reg_stride + 31 * lane_stride + 1` elements, and the strides must keep
-/// registers apart (`reg_stride >= 32 * lane_stride` or
-/// `lane_stride >= num_regs * reg_stride`). RZ (255) is never read or written: it reads 0.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct tld4_warp_flat {
-    /// The general registers (read and written).
-    pub regs: *mut u32,
-    /// Registers a thread has, R0..R(num_regs - 1) (at most 255): an operand at or past it
-    /// faults with `TLD4_FAULT_REGISTER_OUT_OF_RANGE`.
-    pub num_regs: u32,
-    /// Elements from register r to register r + 1 of a lane.
-    pub reg_stride: usize,
-    /// Elements from lane l to lane l + 1 of a register.
-    pub lane_stride: usize,
-    /// Predicates P0..P6: bit l of `preds[p]` is Pp of lane l (read and written).
-    pub preds: [u32; 7],
-    /// The uniform registers UR0..UR(num_uregs - 1) (read only; URZ reads 0).
-    pub uregs: *const u32,
-    /// How many `uregs` holds: an instruction reading a uniform register past it is
-    /// `TLD4_ERR_INVALID_ARGUMENT`.
-    pub num_uregs: u32,
-    /// Bit l set: lane l is active.
-    pub active_mask: u32,
-}
-
-/// A register file of callbacks over the simulator's own storage, for
-/// `tld4_exec_run_callbacks`. Every function pointer is required. The executor calls them
-/// only as tld4-emu's `RegisterFile` contract says: `lane` below 32 and active, `r` below
-/// `regs_per_thread` and below 255, `p` below 7, `u` below 255; every source of every
-/// executing lane is read before the first write, and a fault writes nothing. The callbacks
-/// must return normally (no C++ exception, no longjmp through tld4).
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct tld4_regfile {
-    /// Passed to every callback.
-    pub user: *mut c_void,
-    /// Register `r` of `lane`.
-    pub reg: Option<unsafe extern "C" fn(user: *mut c_void, lane: u32, r: u32) -> u32>,
-    /// Writes register `r` of `lane`.
-    pub set_reg: Option<unsafe extern "C" fn(user: *mut c_void, lane: u32, r: u32, value: u32)>,
-    /// Predicate `p` (P0..P6) of `lane`.
-    pub pred: Option<unsafe extern "C" fn(user: *mut c_void, lane: u32, p: u32) -> bool>,
-    /// Writes predicate `p` (P0..P6) of `lane`.
-    pub set_pred: Option<unsafe extern "C" fn(user: *mut c_void, lane: u32, p: u32, value: bool)>,
-    /// Uniform register `u` (UR0..UR254).
-    pub ureg: Option<unsafe extern "C" fn(user: *mut c_void, u: u32) -> u32>,
-    /// Bit l set: lane l is active.
-    pub active_mask: u32,
-    /// Registers a thread has (values above 255 act as 255).
-    pub regs_per_thread: u32,
-}
-
 /// The default settings.
 ///
 /// # Safety
@@ -187,12 +127,9 @@ pub unsafe extern "C" fn tld4_exec_config_default(
     out_ptr: *mut tld4_exec_config,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        boundary(err, || {
-            out(out_ptr, "out", tld4_exec_config::of(&ExecConfig::default()))
-        })
-    }
+    entry!(err, {
+        out(out_ptr, "out", tld4_exec_config::of(&ExecConfig::default()))
+    })
 }
 
 /// Prepares `insn` for execution (`*out`; free it with `tld4_exec_free`); `config` NULL
@@ -209,13 +146,10 @@ pub unsafe extern "C" fn tld4_exec_new(
     out_ptr: *mut *mut tld4_exec,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            store_exec(out_ptr, config, &insn.0)
-        })
-    }
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        store_exec(out_ptr, config, &insn.0)
+    })
 }
 
 /// Decodes `word` and prepares it, as `tld4_decode` then `tld4_exec_new`.
@@ -229,13 +163,10 @@ pub unsafe extern "C" fn tld4_exec_from_word(
     out_ptr: *mut *mut tld4_exec,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = tld4_emu::decode(word.get())?;
-            store_exec(out_ptr, config, &insn)
-        })
-    }
+    entry!(err, {
+        let insn = tld4_emu::decode(word.get())?;
+        store_exec(out_ptr, config, &insn)
+    })
 }
 
 /// Builds the executor and stores it into `*out`.
@@ -293,83 +224,11 @@ pub unsafe extern "C" fn tld4_exec_check(
     regs_per_thread: u32,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        boundary(err, || {
-            let exec = in_ref(exec, "exec")?;
-            let n = regs_per_thread.min(255) as u16;
-            Ok(exec.exec.check(n)?)
-        })
-    }
-}
-
-/// A flat warp, checked.
-struct Flat<'a> {
-    regs: &'a mut [u32],
-    reg_stride: usize,
-    lane_stride: usize,
-    preds: &'a mut [u32; 7],
-    uregs: &'a [u32],
-    active: u32,
-    nregs: u16,
-}
-
-impl RegisterFile for Flat<'_> {
-    #[inline]
-    fn reg(&self, lane: usize, r: u8) -> u32 {
-        self.regs[r as usize * self.reg_stride + lane * self.lane_stride]
-    }
-    #[inline]
-    fn set_reg(&mut self, lane: usize, r: u8, value: u32) {
-        self.regs[r as usize * self.reg_stride + lane * self.lane_stride] = value;
-    }
-    #[inline]
-    fn pred(&self, lane: usize, p: u8) -> bool {
-        self.preds[p as usize] >> lane & 1 != 0
-    }
-    #[inline]
-    fn set_pred(&mut self, lane: usize, p: u8, value: bool) {
-        let w = &mut self.preds[p as usize];
-        *w = *w & !(1 << lane) | (value as u32) << lane;
-    }
-    #[inline]
-    fn ureg(&self, u: u8) -> u32 {
-        // `run_flat` checked the instruction's uniform register against the array.
-        self.uregs[u as usize]
-    }
-    fn active_mask(&self) -> u32 {
-        self.active
-    }
-    fn regs_per_thread(&self) -> u16 {
-        self.nregs
-    }
-}
-
-/// The elements `regs` spans, after checking that the strides keep registers apart.
-fn flat_len(num_regs: u32, reg_stride: usize, lane_stride: usize) -> Result<usize, Error> {
-    if num_regs == 0 {
-        return Ok(0);
-    }
-    let n = num_regs as usize;
-    let apart = lane_stride > 0
-        && reg_stride > 0
-        && (reg_stride >= WARP_SIZE * lane_stride || lane_stride >= n * reg_stride);
-    if !apart {
-        return Err(Error::Invalid(format!(
-            "warp.reg_stride = {reg_stride}, warp.lane_stride = {lane_stride}: registers of \
-             different lanes would share elements (need reg_stride >= 32 * lane_stride, or \
-             lane_stride >= num_regs * reg_stride, both above 0)"
-        )));
-    }
-    (n - 1)
-        .checked_mul(reg_stride)
-        .and_then(|a| {
-            (WARP_SIZE - 1)
-                .checked_mul(lane_stride)
-                .and_then(|b| a.checked_add(b))
-        })
-        .and_then(|a| a.checked_add(1))
-        .ok_or_else(|| Error::Invalid("warp: the strides pass the address space".into()))
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        let n = regs_per_thread.min(255) as u16;
+        Ok(exec.exec.check(n)?)
+    })
 }
 
 /// Runs the executor over any register file; a warp fault becomes the error.
@@ -404,79 +263,14 @@ pub unsafe extern "C" fn tld4_exec_run_flat(
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let exec = in_ref(exec, "exec")?;
-            let pool = in_ref(pool, "pool")?;
-            let w = in_mut(warp, "warp")?;
-            let len = flat_len(w.num_regs, w.reg_stride, w.lane_stride)?;
-            if let Some(u) = exec.ureg {
-                if u as u32 >= w.num_uregs {
-                    return Err(Error::Invalid(format!(
-                        "warp.uregs: the instruction reads UR{u}, but warp.num_uregs = {}",
-                        w.num_uregs
-                    )));
-                }
-            }
-            let mut flat = Flat {
-                regs: in_slice_mut(w.regs, len, "warp.regs")?,
-                reg_stride: w.reg_stride,
-                lane_stride: w.lane_stride,
-                uregs: in_slice(w.uregs, w.num_uregs as usize, "warp.uregs")?,
-                preds: &mut w.preds,
-                active: w.active_mask,
-                nregs: w.num_regs.min(255) as u16,
-            };
-            let r = run(exec, pool, &mut flat)?;
-            out_opt(report, r);
-            Ok(())
-        })
-    }
-}
-
-/// The callbacks, checked non-NULL.
-struct Callbacks {
-    user: *mut c_void,
-    reg: unsafe extern "C" fn(*mut c_void, u32, u32) -> u32,
-    set_reg: unsafe extern "C" fn(*mut c_void, u32, u32, u32),
-    pred: unsafe extern "C" fn(*mut c_void, u32, u32) -> bool,
-    set_pred: unsafe extern "C" fn(*mut c_void, u32, u32, bool),
-    ureg: unsafe extern "C" fn(*mut c_void, u32) -> u32,
-    active: u32,
-    nregs: u16,
-}
-
-// SAFETY (each method below): the caller of `tld4_exec_run_callbacks` guarantees that the
-// callbacks may be called with `user` while the call lasts; the arguments keep to the
-// documented contract (tld4-emu's `RegisterFile`).
-impl RegisterFile for Callbacks {
-    fn reg(&self, lane: usize, r: u8) -> u32 {
-        // SAFETY: see the impl.
-        unsafe { (self.reg)(self.user, lane as u32, r as u32) }
-    }
-    fn set_reg(&mut self, lane: usize, r: u8, value: u32) {
-        // SAFETY: see the impl.
-        unsafe { (self.set_reg)(self.user, lane as u32, r as u32, value) }
-    }
-    fn pred(&self, lane: usize, p: u8) -> bool {
-        // SAFETY: see the impl.
-        unsafe { (self.pred)(self.user, lane as u32, p as u32) }
-    }
-    fn set_pred(&mut self, lane: usize, p: u8, value: bool) {
-        // SAFETY: see the impl.
-        unsafe { (self.set_pred)(self.user, lane as u32, p as u32, value) }
-    }
-    fn ureg(&self, u: u8) -> u32 {
-        // SAFETY: see the impl.
-        unsafe { (self.ureg)(self.user, u as u32) }
-    }
-    fn active_mask(&self) -> u32 {
-        self.active
-    }
-    fn regs_per_thread(&self) -> u16 {
-        self.nregs
-    }
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        let pool = in_ref(pool, "pool")?;
+        let mut flat = Flat::new(in_mut(warp, "warp")?, exec.ureg)?;
+        let r = run(exec, pool, &mut flat)?;
+        out_opt(report, r);
+        Ok(())
+    })
 }
 
 /// Executes the instruction for one warp whose registers the caller's callbacks read and
@@ -494,25 +288,12 @@ pub unsafe extern "C" fn tld4_exec_run_callbacks(
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let exec = in_ref(exec, "exec")?;
-            let pool = in_ref(pool, "pool")?;
-            let rf = in_ref(regfile, "regfile")?;
-            let mut cb = Callbacks {
-                user: rf.user,
-                reg: rf.reg.ok_or(Error::Null("regfile.reg"))?,
-                set_reg: rf.set_reg.ok_or(Error::Null("regfile.set_reg"))?,
-                pred: rf.pred.ok_or(Error::Null("regfile.pred"))?,
-                set_pred: rf.set_pred.ok_or(Error::Null("regfile.set_pred"))?,
-                ureg: rf.ureg.ok_or(Error::Null("regfile.ureg"))?,
-                active: rf.active_mask,
-                nregs: rf.regs_per_thread.min(255) as u16,
-            };
-            let r = run(exec, pool, &mut cb)?;
-            out_opt(report, r);
-            Ok(())
-        })
-    }
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        let pool = in_ref(pool, "pool")?;
+        let mut cb = Callbacks::new(in_ref(regfile, "regfile")?)?;
+        let r = run(exec, pool, &mut cb)?;
+        out_opt(report, r);
+        Ok(())
+    })
 }

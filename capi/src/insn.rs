@@ -4,7 +4,7 @@ use std::ffi::c_char;
 
 use tld4_emu::decoder::{self, Access, Location, OperandRole, Tld4, MAX_USED_REGISTERS};
 
-use crate::error::{boundary, tld4_error, tld4_status, Error};
+use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::ptr::{in_ref, in_str, out, out_array, out_text};
 
 /// A 128-bit instruction word as nvdisasm's two 64-bit halves: `lo` is bits 63:0 (the first
@@ -205,8 +205,7 @@ pub unsafe extern "C" fn tld4_decode(
     out: *mut *mut tld4_insn,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on `out` and `err`.
-    unsafe { boundary(err, || store_insn(out, decoder::decode(word.get())?)) }
+    entry!(err, { store_insn(out, decoder::decode(word.get())?) })
 }
 
 /// Parses one line of nvdisasm's text into a new instruction (`*out`, free it with
@@ -220,13 +219,10 @@ pub unsafe extern "C" fn tld4_parse(
     out: *mut *mut tld4_insn,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on `text`, `out` and `err`.
-    unsafe {
-        boundary(err, || {
-            let text = in_str(text, "text")?;
-            store_insn(out, decoder::parse(text)?)
-        })
-    }
+    entry!(err, {
+        let text = in_str(text, "text")?;
+        store_insn(out, decoder::parse(text)?)
+    })
 }
 
 /// Frees an instruction; NULL is ignored.
@@ -252,13 +248,10 @@ pub unsafe extern "C" fn tld4_assemble(
     word: *mut tld4_word,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on `text`, `word` and `err`.
-    unsafe {
-        boundary(err, || {
-            let w = decoder::assemble(in_str(text, "text")?)?;
-            out(word, "word", tld4_word::of(w))
-        })
-    }
+    entry!(err, {
+        let w = decoder::assemble(in_str(text, "text")?)?;
+        out(word, "word", tld4_word::of(w))
+    })
 }
 
 /// Writes nvdisasm's text of a word into `buf` (`cap` bytes, NUL-terminated). `needed`, if
@@ -275,13 +268,10 @@ pub unsafe extern "C" fn tld4_disassemble(
     needed: *mut usize,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on `buf`, `needed` and `err`.
-    unsafe {
-        boundary(err, || {
-            let text = decoder::disassemble(word.get())?;
-            out_text(buf, cap, needed, "buf", &text)
-        })
-    }
+    entry!(err, {
+        let text = decoder::disassemble(word.get())?;
+        out_text(buf, cap, needed, "buf", &text)
+    })
 }
 
 /// The instruction's text, as `tld4_disassemble`.
@@ -297,13 +287,10 @@ pub unsafe extern "C" fn tld4_insn_text(
     needed: *mut usize,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            out_text(buf, cap, needed, "buf", &insn.0.text())
-        })
-    }
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        out_text(buf, cap, needed, "buf", &insn.0.text())
+    })
 }
 
 /// The instruction's word.
@@ -316,13 +303,10 @@ pub unsafe extern "C" fn tld4_insn_word(
     word: *mut tld4_word,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            out(word, "word", tld4_word::of(insn.0.encode()))
-        })
-    }
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        out(word, "word", tld4_word::of(insn.0.encode()))
+    })
 }
 
 /// Every register, uniform register and predicate the instruction reads or writes (RZ, URZ
@@ -341,18 +325,15 @@ pub unsafe extern "C" fn tld4_insn_used_registers(
     count: *mut usize,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            let list = insn.0.used_registers();
-            let mut items = [used(&BLANK); TLD4_MAX_USED_REGISTERS];
-            for (o, u) in items.iter_mut().zip(list.iter()) {
-                *o = used(u);
-            }
-            out_array(regs, cap, count, "regs", &items[..list.len()])
-        })
-    }
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        let list = insn.0.used_registers();
+        let mut items = [used(&BLANK); TLD4_MAX_USED_REGISTERS];
+        for (o, u) in items.iter_mut().zip(list.iter()) {
+            *o = used(u);
+        }
+        out_array(regs, cap, count, "regs", &items[..list.len()])
+    })
 }
 
 /// A placeholder entry (never returned).
@@ -379,29 +360,26 @@ pub unsafe extern "C" fn tld4_insn_operand_vectors(
     count: *mut usize,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            let list = insn.0.operand_vectors();
-            let blank = tld4_operand_vector {
-                role: tld4_role::TLD4_ROLE_RA,
-                first: 0,
-                count: 0,
-                access: tld4_access::TLD4_ACCESS_COND_READ,
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        let list = insn.0.operand_vectors();
+        let blank = tld4_operand_vector {
+            role: tld4_role::TLD4_ROLE_RA,
+            first: 0,
+            count: 0,
+            access: tld4_access::TLD4_ACCESS_COND_READ,
+        };
+        let mut items = [blank; TLD4_MAX_OPERAND_VECTORS];
+        for (o, v) in items.iter_mut().zip(list.iter()) {
+            *o = tld4_operand_vector {
+                role: role(v.role),
+                first: v.first,
+                count: v.count,
+                access: access(v.access),
             };
-            let mut items = [blank; TLD4_MAX_OPERAND_VECTORS];
-            for (o, v) in items.iter_mut().zip(list.iter()) {
-                *o = tld4_operand_vector {
-                    role: role(v.role),
-                    first: v.first,
-                    count: v.count,
-                    access: access(v.access),
-                };
-            }
-            out_array(vectors, cap, count, "vectors", &items[..list.len()])
-        })
-    }
+        }
+        out_array(vectors, cap, count, "vectors", &items[..list.len()])
+    })
 }
 
 /// The scheduling-control fields.
@@ -414,24 +392,21 @@ pub unsafe extern "C" fn tld4_insn_scheduling(
     out_ptr: *mut tld4_scheduling,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            let s = insn.0.scheduling();
-            out(
-                out_ptr,
-                "out",
-                tld4_scheduling {
-                    usched_info: s.usched_info.0,
-                    batch_t: s.batch_t.0,
-                    dst_wr_sb: s.dst_wr_sb.0,
-                    src_rel_sb: s.src_rel_sb.0,
-                    req_bit_set: s.req_bit_set.0,
-                    pm_pred: s.pm_pred.0,
-                    opex: s.opex(),
-                },
-            )
-        })
-    }
+    entry!(err, {
+        let insn = in_ref(insn, "insn")?;
+        let s = insn.0.scheduling();
+        out(
+            out_ptr,
+            "out",
+            tld4_scheduling {
+                usched_info: s.usched_info.0,
+                batch_t: s.batch_t.0,
+                dst_wr_sb: s.dst_wr_sb.0,
+                src_rel_sb: s.src_rel_sb.0,
+                req_bit_set: s.req_bit_set.0,
+                pm_pred: s.pm_pred.0,
+                opex: s.opex(),
+            },
+        )
+    })
 }

@@ -18,10 +18,12 @@
 //! * Output strings and arrays go into caller buffers with a capacity; too small is
 //!   `TLD4_ERR_BUFFER_TOO_SMALL`, with the size needed stored.
 //!
-//! Textures in GPU memory (texture-header and sampler pools read through a memory callback)
-//! are reached through `tld4_mem_gather`, the texture unit's gather with per-lane texel
-//! addresses; warp execution (`tld4_exec_run_*`) takes owned pools only, as tld4-emu's
-//! executor does (a second executor here would repeat its rules).
+//! Textures in GPU memory (texture-header and sampler pools at GPU addresses, the memory a
+//! flat byte range or a read callback: `tld4_memory`) are executed on by
+//! `tld4_exec_run_flat_memory` and `tld4_exec_run_callbacks_memory` (tld4-emu's
+//! `execute_memory`, with each lane's texel addresses and sectors if asked), or gathered
+//! from lane by lane with `tld4_mem_gather`; `tld4_pool_image` lays owned textures out as
+//! such an image (for tests, and to compare both forms).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_camel_case_types)]
@@ -31,28 +33,34 @@ mod cubin;
 mod error;
 mod exec;
 mod fault;
+mod gather;
+mod image;
 mod insn;
+mod mem_exec;
 mod memory;
 mod pool;
 mod ptr;
+mod regfile;
 
 pub use cubin::{tld4_cubin_find, tld4_cubin_find_file};
 pub use error::{boundary, quiet, tld4_error, tld4_status, Error, TLD4_ERROR_MESSAGE_LEN};
 pub use exec::{
     tld4_exec, tld4_exec_check, tld4_exec_config, tld4_exec_config_default, tld4_exec_free,
     tld4_exec_from_word, tld4_exec_new, tld4_exec_report, tld4_exec_run_callbacks,
-    tld4_exec_run_flat, tld4_regfile, tld4_rounding, tld4_warp_flat,
+    tld4_exec_run_flat, tld4_rounding,
 };
 pub use fault::{tld4_fault_is_not_modeled, tld4_fault_kind, tld4_fault_name};
+pub use gather::{tld4_gather_query, tld4_gather_result, tld4_mem_gather};
+pub use image::{tld4_image_entry, tld4_layout, tld4_pool_image};
 pub use insn::{
     tld4_access, tld4_assemble, tld4_decode, tld4_disassemble, tld4_insn, tld4_insn_free,
     tld4_insn_operand_vectors, tld4_insn_scheduling, tld4_insn_text, tld4_insn_used_registers,
     tld4_insn_word, tld4_operand_vector, tld4_parse, tld4_reg_file, tld4_role, tld4_scheduling,
     tld4_used_register, tld4_word, TLD4_MAX_OPERAND_VECTORS, TLD4_MAX_USED_REGISTERS,
 };
+pub use mem_exec::{tld4_exec_run_callbacks_memory, tld4_exec_run_flat_memory};
 pub use memory::{
-    tld4_gather_query, tld4_gather_result, tld4_mem_gather, tld4_memory, tld4_texel_address,
-    tld4_texel_kind,
+    tld4_lane_texels, tld4_memory, tld4_memory_kind, tld4_texel_address, tld4_texel_kind,
 };
 pub use pool::{
     tld4_format_count, tld4_format_name, tld4_handle, tld4_pool, tld4_pool_add_sampler,
@@ -60,3 +68,4 @@ pub use pool::{
     tld4_pool_set_texture, tld4_sampler_default, tld4_sampler_desc, tld4_texture_desc,
     tld4_texture_kind,
 };
+pub use regfile::{tld4_regfile, tld4_warp_flat};

@@ -1,53 +1,148 @@
-//! Gathers from textures in GPU memory: a memory-read callback, the texture-header pool and
-//! sampler pool addresses, and the byte address of every footprint texel per lane.
-//!
-//! This is the texture unit's gather (tld4-textures' `MemoryPool` and `SiteGatherer`), not a
-//! warp execution: tld4-emu's executor runs against owned texture pools only, so the caller
-//! reads each lane's coordinates, offsets and depth reference from its registers (the
-//! operand lists say which) and passes them as queries.
+//! GPU memory as the caller holds it, for the memory form (textures whose headers, samplers
+//! and texels are bytes at GPU addresses): a flat byte range at a base address, or a read
+//! callback; and where each footprint texel was read.
 
-use std::ffi::c_void;
+use std::cell::Cell;
+use std::ffi::{c_int, c_void};
 
-use tld4_emu::textures::{GatherQuery, LaneTexels, Memory, MemoryError, MemoryPool, TexelAddress};
-use tld4_emu::{gather_op, ExecConfig, Handle};
+use tld4_emu::textures::{LaneTexels, Memory, MemoryError, TexelAddress};
 
-use crate::error::{boundary, tld4_error, tld4_status, Error};
-use crate::exec::tld4_exec_config;
-use crate::insn::tld4_insn;
-use crate::ptr::{in_ref, in_slice};
+use crate::error::Error;
+use crate::ptr::in_slice;
 
-/// GPU memory as the caller holds it: `read` fills `buf` with the `len` bytes at `addr` and
-/// returns true, or returns false when some byte is not mapped. It must return normally.
+/// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
+/// zero-initialized `tld4_memory` is an error, not an empty memory.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tld4_memory_kind {
+    /// `len` bytes at `bytes` are the GPU addresses `base .. base + len`; every other
+    /// address is unmapped.
+    TLD4_MEMORY_FLAT = 1,
+    /// `read` fetches bytes, with `user`.
+    TLD4_MEMORY_CALLBACK = 2,
+}
+
+/// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
+/// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
+/// are ignored. tld4 only reads it, and only during the call it is passed to.
+///
+/// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
+/// returns nonzero when some byte cannot be read (the value is reported in the error
+/// message). It must return normally (no C++ exception, no longjmp through tld4).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct tld4_memory {
-    /// Passed to `read`.
+    /// A `tld4_memory_kind` value.
+    pub kind: u32,
+    /// Flat: the GPU address of `bytes[0]`.
+    pub base: u64,
+    /// Flat: the bytes (NULL only with `len` 0).
+    pub bytes: *const u8,
+    /// Flat: how many bytes.
+    pub len: usize,
+    /// Callback: passed to `read`.
     pub user: *mut c_void,
-    /// Reads `len` bytes at `addr` into `buf`.
+    /// Callback: reads `len` bytes at `addr` into `dst`; 0 on success.
     pub read: Option<
-        unsafe extern "C" fn(user: *mut c_void, addr: u64, buf: *mut u8, len: usize) -> bool,
+        unsafe extern "C" fn(user: *mut c_void, addr: u64, dst: *mut u8, len: usize) -> c_int,
     >,
 }
 
-/// One lane's gather arguments, as the instruction's registers hold them.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct tld4_gather_query {
-    /// (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
-    pub coords: [f32; 3],
-    /// Array layer (whole cube for a cube array); ignored by 2D and cube textures.
-    pub layer: u32,
-    /// Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP (6-bit signed).
-    pub offsets: [[i8; 2]; 4],
-    /// Depth reference, with depth compare.
-    pub dref: f32,
+/// A `tld4_memory`, checked, as a [`Memory`].
+pub(crate) enum CMemory<'a> {
+    /// The flat range.
+    Flat { base: u64, bytes: &'a [u8] },
+    /// The callback, and the last nonzero value it returned.
+    Callback {
+        user: *mut c_void,
+        read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
+        last: Cell<c_int>,
+    },
+}
+
+impl CMemory<'_> {
+    /// Checks `m`'s kind and the fields of its form.
+    ///
+    /// # Safety
+    /// With `TLD4_MEMORY_FLAT`, `m.bytes` is NULL or points to `m.len` bytes nothing writes
+    /// while `'a` lasts; with `TLD4_MEMORY_CALLBACK`, `m.read` is safe to call with `m.user`.
+    pub(crate) unsafe fn new<'a>(m: &tld4_memory) -> Result<CMemory<'a>, Error> {
+        match m.kind {
+            k if k == tld4_memory_kind::TLD4_MEMORY_FLAT as u32 => {
+                // SAFETY: the caller's guarantee on `bytes` and `len`.
+                let bytes = unsafe { in_slice(m.bytes, m.len, "memory.bytes") }?;
+                if m.base.checked_add(m.len as u64).is_none() {
+                    return Err(Error::Invalid(format!(
+                        "memory: base {:#x} + len {:#x} passes 2^64",
+                        m.base, m.len
+                    )));
+                }
+                Ok(CMemory::Flat {
+                    base: m.base,
+                    bytes,
+                })
+            }
+            k if k == tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32 => Ok(CMemory::Callback {
+                user: m.user,
+                read: m.read.ok_or(Error::Null("memory.read"))?,
+                last: Cell::new(0),
+            }),
+            k => Err(Error::Invalid(format!(
+                "memory.kind = {k}: expected TLD4_MEMORY_FLAT (1) or TLD4_MEMORY_CALLBACK (2)"
+            ))),
+        }
+    }
+
+    /// The last nonzero value the read callback returned, if any.
+    pub(crate) fn callback_code(&self) -> Option<c_int> {
+        match self {
+            CMemory::Callback { last, .. } if last.get() != 0 => Some(last.get()),
+            _ => None,
+        }
+    }
+}
+
+impl Memory for CMemory<'_> {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        let unmapped = MemoryError::Unmapped {
+            addr,
+            len: buf.len(),
+        };
+        match self {
+            CMemory::Flat { base, bytes } => {
+                let end = addr
+                    .checked_add(buf.len() as u64)
+                    .ok_or(MemoryError::Overflow {
+                        addr,
+                        len: buf.len(),
+                    })?;
+                if addr < *base || end - base > bytes.len() as u64 {
+                    return Err(unmapped);
+                }
+                let at = (addr - base) as usize;
+                buf.copy_from_slice(&bytes[at..at + buf.len()]);
+                Ok(())
+            }
+            CMemory::Callback { user, read, last } => {
+                // SAFETY: the caller of the entry point guarantees `read` may be called with
+                // `user`; `buf` is a live Rust buffer of `buf.len()` bytes.
+                let code = unsafe { read(*user, addr, buf.as_mut_ptr(), buf.len()) };
+                if code == 0 {
+                    Ok(())
+                } else {
+                    last.set(code);
+                    Err(unmapped)
+                }
+            }
+        }
+    }
 }
 
 /// Where one footprint texel was read (`tld4_texel_address::kind`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum tld4_texel_kind {
-    /// Nothing recorded.
+    /// Nothing recorded (the lane did not execute).
     TLD4_TEXEL_NONE = 0,
     /// A texel read from memory at `address`, `bytes` long.
     TLD4_TEXEL_MEMORY = 1,
@@ -57,53 +152,34 @@ pub enum tld4_texel_kind {
     TLD4_TEXEL_CORNER = 3,
 }
 
-/// One footprint texel's place in memory.
+/// One footprint texel's place in memory (16 bytes: kind, bytes, address).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct tld4_texel_address {
     /// What it is.
     pub kind: tld4_texel_kind,
-    /// Bytes per texel (with `TLD4_TEXEL_MEMORY`).
+    /// Bytes per texel (with `TLD4_TEXEL_MEMORY`; else 0).
     pub bytes: u32,
-    /// The texel's first byte (with `TLD4_TEXEL_MEMORY`).
+    /// The texel's first byte (with `TLD4_TEXEL_MEMORY`; else 0).
     pub address: u64,
 }
 
-/// One lane's result: the four values in gather order (x, y, z, w), residency, and the
-/// four texels' addresses in the same order.
+/// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
+/// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+/// four footprint texels in gather order x, y, z, w (the order of the results), and the
+/// distinct 32-byte sectors they fall in, in first-use order.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct tld4_gather_result {
-    /// The values' bits (f32, or raw integers for integer formats).
-    pub values: [u32; 4],
-    /// False when the footprint touched a non-resident tile.
-    pub resident: bool,
-    /// Where each value's texel was read.
+pub struct tld4_lane_texels {
+    /// The texels, x, y, z, w.
     pub texels: [tld4_texel_address; 4],
+    /// The sectors' addresses (multiples of 32); entries from `num_sectors` on are 0.
+    pub sectors: [u64; 4],
+    /// How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
+    pub num_sectors: u32,
 }
 
-/// The callback as a [`Memory`].
-struct CallbackMemory {
-    user: *mut c_void,
-    read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> bool,
-}
-
-impl Memory for CallbackMemory {
-    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        // SAFETY: the caller of `tld4_mem_gather` guarantees `read` may be called with
-        // `user`; `buf` is a live Rust buffer of `buf.len()` bytes.
-        if unsafe { (self.read)(self.user, addr, buf.as_mut_ptr(), buf.len()) } {
-            Ok(())
-        } else {
-            Err(MemoryError::Unmapped {
-                addr,
-                len: buf.len(),
-            })
-        }
-    }
-}
-
-fn address(t: &TexelAddress) -> tld4_texel_address {
+pub(crate) fn address(t: &TexelAddress) -> tld4_texel_address {
     use tld4_texel_kind::*;
     let (kind, bytes, address) = match *t {
         TexelAddress::Texel { address, bytes } => (TLD4_TEXEL_MEMORY, bytes, address),
@@ -118,85 +194,13 @@ fn address(t: &TexelAddress) -> tld4_texel_address {
     }
 }
 
-/// Gathers `count` lanes for `insn` (its dimension, component, offsets and depth compare)
-/// from the texture and sampler `handle` names in the pools at `header_pool` and
-/// `sampler_pool` (32-byte entries, docs/sources.md, Descriptors), reading through `memory`;
-/// `results[k]` is lane query `queries[k]`'s values and texel addresses. `config` NULL means
-/// the defaults (only its precision counts). Errors: `TLD4_ERR_INVALID_ARGUMENT` for a
-/// failed memory read (naming the query and address) or a descriptor or texture the texture
-/// unit refuses, `TLD4_ERR_NOT_MODELED` for one it does not model, `TLD4_ERR_WARP_FAULT`
-/// (`TLD4_FAULT_ILLEGAL_ENCODING`) for an instruction that cannot execute. Nothing is written
-/// to `results` on an error.
-///
-/// # Safety
-/// `insn` live; `memory` valid with a `read` safe to call with its `user`; `config` NULL or
-/// valid; `queries` `count` elements; `results` valid for `count` writes; `err` NULL or valid.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn tld4_mem_gather(
-    insn: *const tld4_insn,
-    memory: *const tld4_memory,
-    header_pool: u64,
-    sampler_pool: u64,
-    handle: u32,
-    config: *const tld4_exec_config,
-    queries: *const tld4_gather_query,
-    count: usize,
-    results: *mut tld4_gather_result,
-    err: *mut tld4_error,
-) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let insn = in_ref(insn, "insn")?;
-            let m = in_ref(memory, "memory")?;
-            let mem = CallbackMemory {
-                user: m.user,
-                read: m.read.ok_or(Error::Null("memory.read"))?,
-            };
-            let config = if config.is_null() {
-                ExecConfig::default()
-            } else {
-                in_ref(config, "config")?.config()?
-            };
-            let queries = in_slice(queries, count, "queries")?;
-            if count > 0 && results.is_null() {
-                return Err(Error::Null("results"));
-            }
-            if let Some(why) = tld4_emu::illegal_encoding(&insn.0) {
-                return Err(tld4_emu::WarpFault::IllegalEncoding(why).into());
-            }
-            let op =
-                gather_op(&insn.0).ok_or_else(|| Error::Invalid("insn: no dimension".into()))?;
-            let pool = MemoryPool::new(&mem, header_pool, sampler_pool);
-            let g = pool
-                .gatherer(Handle(handle), &op, config.precision)
-                .map_err(|e| Error::Memory(format!("handle {handle:#010x}"), e))?;
-            // Gather every lane first, so that an error writes nothing.
-            let mut lanes = Vec::with_capacity(count);
-            for (k, q) in queries.iter().enumerate() {
-                let query = GatherQuery {
-                    coords: q.coords,
-                    layer: q.layer,
-                    offsets: q.offsets,
-                    dref: q.dref,
-                };
-                let mut texels = LaneTexels::default();
-                let r = g
-                    .gather_with_addresses(&query, &mut texels)
-                    .map_err(|e| Error::Memory(format!("queries[{k}]"), e.into()))?;
-                lanes.push(tld4_gather_result {
-                    values: r.values,
-                    resident: r.resident,
-                    texels: texels.texels.each_ref().map(address),
-                });
-            }
-            for (k, r) in lanes.into_iter().enumerate() {
-                // SAFETY: `results` is not NULL (checked above for count > 0) and valid for
-                // `count` writes (the caller's guarantee); `k < count`.
-                results.add(k).write(r);
-            }
-            Ok(())
-        })
+/// A lane's record from what the texture unit recorded.
+pub(crate) fn lane_record(t: &LaneTexels) -> tld4_lane_texels {
+    let found = t.sectors();
+    let num = found.iter().filter(|s| s.is_some()).count();
+    tld4_lane_texels {
+        texels: t.texels.each_ref().map(address),
+        sectors: found.map(|s| s.unwrap_or(0)),
+        num_sectors: num as u32,
     }
 }

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use tld4_emu::textures::{AddressMode, BorderColor, CompareOp};
 use tld4_emu::{Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool};
 
-use crate::error::{boundary, quiet, tld4_error, tld4_status, Error};
+use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::ptr::{in_mut, in_ref, in_slice, in_str, out, out_opt};
 
 /// Texture headers and samplers (opaque), indexed as a handle's bits 19:0 and 31:20. Made by
@@ -168,19 +168,16 @@ pub unsafe extern "C" fn tld4_pool_new(
     out_ptr: *mut *mut tld4_pool,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on `out_ptr` and `err`.
-    unsafe {
-        boundary(err, || {
-            if out_ptr.is_null() {
-                return Err(Error::Null("out"));
-            }
-            out(
-                out_ptr,
-                "out",
-                Box::into_raw(Box::new(tld4_pool(TexturePool::new()))),
-            )
-        })
-    }
+    entry!(err, {
+        if out_ptr.is_null() {
+            return Err(Error::Null("out"));
+        }
+        out(
+            out_ptr,
+            "out",
+            Box::into_raw(Box::new(tld4_pool(TexturePool::new()))),
+        )
+    })
 }
 
 /// Frees pools and every texture and sampler in them; NULL is ignored.
@@ -253,19 +250,16 @@ pub unsafe extern "C" fn tld4_pool_set_texture(
     count: usize,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let pool = in_mut(pool, "pool")?;
-            let tex = texture(desc, fields, count)?;
-            pool.0
-                .set_texture(index, tex)
-                .map_err(|source| Error::Texture {
-                    what: format!("texture header {index}"),
-                    source,
-                })
-        })
-    }
+    entry!(err, {
+        let pool = in_mut(pool, "pool")?;
+        let tex = texture(desc, fields, count)?;
+        pool.0
+            .set_texture(index, tex)
+            .map_err(|source| Error::Texture {
+                what: format!("texture header {index}"),
+                source,
+            })
+    })
 }
 
 /// Appends a texture after the highest header index used so far; `index`, if not NULL,
@@ -282,15 +276,12 @@ pub unsafe extern "C" fn tld4_pool_add_texture(
     index: *mut u32,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let pool = in_mut(pool, "pool")?;
-            let tex = texture(desc, fields, count)?;
-            out_opt(index, pool.0.add_texture(tex));
-            Ok(())
-        })
-    }
+    entry!(err, {
+        let pool = in_mut(pool, "pool")?;
+        let tex = texture(desc, fields, count)?;
+        out_opt(index, pool.0.add_texture(tex));
+        Ok(())
+    })
 }
 
 /// The default sampler: clamp to edge on both axes, border (0, 0, 0, 0), compare off,
@@ -303,12 +294,9 @@ pub unsafe extern "C" fn tld4_sampler_default(
     out_ptr: *mut tld4_sampler_desc,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        boundary(err, || {
-            out(out_ptr, "out", tld4_sampler_desc::of(&Sampler::default()))
-        })
-    }
+    entry!(err, {
+        out(out_ptr, "out", tld4_sampler_desc::of(&Sampler::default()))
+    })
 }
 
 /// Puts a sampler at sampler index `index` (0 ..= 4095; replacing any there).
@@ -322,19 +310,16 @@ pub unsafe extern "C" fn tld4_pool_set_sampler(
     sampler: *const tld4_sampler_desc,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let pool = in_mut(pool, "pool")?;
-            let s = in_ref(sampler, "sampler")?.sampler()?;
-            pool.0
-                .set_sampler(index, s)
-                .map_err(|source| Error::Texture {
-                    what: format!("sampler {index}"),
-                    source,
-                })
-        })
-    }
+    entry!(err, {
+        let pool = in_mut(pool, "pool")?;
+        let s = in_ref(sampler, "sampler")?.sampler()?;
+        pool.0
+            .set_sampler(index, s)
+            .map_err(|source| Error::Texture {
+                what: format!("sampler {index}"),
+                source,
+            })
+    })
 }
 
 /// Appends a sampler after the highest sampler index used so far; `index`, if not NULL,
@@ -349,15 +334,12 @@ pub unsafe extern "C" fn tld4_pool_add_sampler(
     index: *mut u32,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees on every pointer.
-    unsafe {
-        boundary(err, || {
-            let pool = in_mut(pool, "pool")?;
-            let s = in_ref(sampler, "sampler")?.sampler()?;
-            out_opt(index, pool.0.add_sampler(s));
-            Ok(())
-        })
-    }
+    entry!(err, {
+        let pool = in_mut(pool, "pool")?;
+        let s = in_ref(sampler, "sampler")?.sampler()?;
+        out_opt(index, pool.0.add_sampler(s));
+        Ok(())
+    })
 }
 
 /// The handle word naming header `header` (bits 19:0) and sampler `sampler` (bits 31:20)
@@ -372,14 +354,11 @@ pub unsafe extern "C" fn tld4_handle(
     handle: *mut u32,
     err: *mut tld4_error,
 ) -> tld4_status {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        boundary(err, || {
-            let h = Handle::new(header, sampler).map_err(|source| Error::Texture {
-                what: "handle".into(),
-                source,
-            })?;
-            out(handle, "handle", h.0)
-        })
-    }
+    entry!(err, {
+        let h = Handle::new(header, sampler).map_err(|source| Error::Texture {
+            what: "handle".into(),
+            source,
+        })?;
+        out(handle, "handle", h.0)
+    })
 }

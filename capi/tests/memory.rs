@@ -2,7 +2,7 @@
 //! textures they were laid out from, and each texel's address is where the pitch layout puts
 //! it.
 
-use std::ffi::{c_void, CString};
+use std::ffi::{c_int, c_void, CString};
 use std::ptr::{null, null_mut};
 
 use tld4_capi::*;
@@ -13,11 +13,29 @@ use tld4_emu::{Format, Handle, Precision, Sampler, Texture, TextureDesc, Texture
 
 use tld4_status::*;
 
-unsafe extern "C" fn read(user: *mut c_void, addr: u64, buf: *mut u8, len: usize) -> bool {
+/// The read callback: 0 on success, 5 for an unmapped byte.
+unsafe extern "C" fn read(user: *mut c_void, addr: u64, buf: *mut u8, len: usize) -> c_int {
     let mem = unsafe { &*(user as *const SparseMemory) };
     let out = unsafe { std::slice::from_raw_parts_mut(buf, len) };
-    mem.read(addr, out).is_ok()
+    if mem.read(addr, out).is_ok() {
+        0
+    } else {
+        5
+    }
 }
+
+fn callback_memory(user: *mut c_void, read: Option<ReadFn>) -> tld4_memory {
+    tld4_memory {
+        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
+        base: 0,
+        bytes: null(),
+        len: 0,
+        user,
+        read,
+    }
+}
+
+type ReadFn = unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int;
 
 fn insn(text: &str) -> *mut tld4_insn {
     let t = CString::new(text).unwrap();
@@ -50,10 +68,10 @@ fn memory_gathers_equal_owned_ones_with_pitch_addresses() {
         .unwrap()
         .0
         .address;
-    let mem = tld4_memory {
-        user: &img.memory as *const SparseMemory as *mut c_void,
-        read: Some(read),
-    };
+    let mem = callback_memory(
+        &img.memory as *const SparseMemory as *mut c_void,
+        Some(read),
+    );
     let i = insn("TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D ;");
     let queries: Vec<tld4_gather_query> = (0..32)
         .map(|l| tld4_gather_query {
@@ -141,18 +159,20 @@ fn memory_gathers_equal_owned_ones_with_pitch_addresses() {
             &mut e,
         )
     };
-    assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT);
+    assert_eq!(st, TLD4_ERR_MEMORY);
     assert!(
         e.message().starts_with("handle 0x00000000: memory:"),
         "{}",
         e.message()
     );
+    assert!(
+        e.message().ends_with(" (the read callback returned 5)"),
+        "{}",
+        e.message()
+    );
     assert!(untouched.iter().all(|r| *r == blank));
     // NULL callback.
-    let bad = tld4_memory {
-        user: null_mut(),
-        read: None,
-    };
+    let bad = callback_memory(null_mut(), None);
     let st = unsafe {
         tld4_mem_gather(
             i,

@@ -2,7 +2,9 @@
 // kernel `one_gather` (tests/cubins/one_gather.sm100.cubin, offset 0x90:
 // `TLD4.G R6, R4, R4, UR4, 2D`), finds its operands through the C ABI, and executes it for
 // many warps over its own register storage through the callback interface, checking every
-// lane against values it computes itself from the texture it made.
+// lane against values it computes itself from the texture it made. Then it lays the texture
+// out as GPU memory and runs every warp again in the memory form (a flat range, then a read
+// callback), checking the results against the owned run and each lane's texel addresses.
 // Usage: simulator CUBIN (examples/build-and-run.sh passes the committed cubin).
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +43,7 @@ struct Warp {
   uint8_t preds[32] = {};
   uint32_t uregs[64] = {};
   uint32_t &reg(uint32_t lane, uint32_t r) { return regs[lane * kRegs + r]; }
+  uint32_t reg(uint32_t lane, uint32_t r) const { return regs[lane * kRegs + r]; }
 };
 
 extern "C" {
@@ -60,6 +63,114 @@ void cb_set_pred(void *user, uint32_t lane, uint32_t p, bool value) {
 uint32_t cb_ureg(void *user, uint32_t u) {
   return u < 64 ? static_cast<Warp *>(user)->uregs[u] : 0;
 }
+}
+
+// GPU memory as the simulator holds it: one byte vector at a base address, read through the
+// callback form of tld4_memory (the flat form needs no callback).
+struct GpuMemory {
+  uint64_t base = 0;
+  std::vector<uint8_t> bytes;
+};
+
+extern "C" int cb_read(void *user, uint64_t addr, uint8_t *dst, size_t len) {
+  const GpuMemory &m = *static_cast<const GpuMemory *>(user);
+  if (addr < m.base || addr - m.base > m.bytes.size() || len > m.bytes.size() - (addr - m.base))
+    return 1;  // not mapped: tld4 reports TLD4_ERR_MEMORY with this value
+  std::memcpy(dst, m.bytes.data() + (addr - m.base), len);
+  return 0;
+}
+
+// The same textures in GPU memory: tld4_pool_image lays texture header 3 and sampler 1 out
+// (block-linear) as texture header 0 and sampler 0 at kBase, and every warp runs again in the
+// memory form, once over the flat range and once through the read callback. Both must write
+// what the owned-texture run wrote (`owned`), and each lane's texel addresses must hold the
+// texels it gathered.
+int run_memory(const tld4_exec *exec, const tld4_pool *pool, int ra, int handle_ur,
+               const std::vector<uint32_t> &dests, const std::vector<Warp> &owned) {
+  constexpr uint64_t kBase = 0x7f0000000ull;
+  tld4_error e;
+  tld4_image_entry entry{3, 1, TLD4_LAYOUT_BLOCK_LINEAR, 0};
+  size_t size = 0;
+  uint64_t header_pool = 0, sampler_pool = 0;
+  if (tld4_pool_image(pool, &entry, 1, kBase, nullptr, 0, &size, &header_pool, &sampler_pool,
+                      &e) != TLD4_ERR_BUFFER_TOO_SMALL)
+    throw std::runtime_error(std::string("image size: ") + e.message);
+  GpuMemory gpu;
+  gpu.base = kBase;
+  gpu.bytes.resize(size);
+  ok(tld4_pool_image(pool, &entry, 1, kBase, gpu.bytes.data(), size, &size, &header_pool,
+                     &sampler_pool, &e),
+     e, "pool image");
+  uint32_t handle = 0;
+  ok(tld4_handle(0, 0, &handle, &e), e, "handle");
+  std::printf("memory image: %zu bytes at 0x%llx, header pool 0x%llx, sampler pool 0x%llx\n",
+              size, static_cast<unsigned long long>(kBase),
+              static_cast<unsigned long long>(header_pool),
+              static_cast<unsigned long long>(sampler_pool));
+
+  tld4_memory flat{TLD4_MEMORY_FLAT, kBase, gpu.bytes.data(), gpu.bytes.size(), nullptr,
+                   nullptr};
+  tld4_memory callback{TLD4_MEMORY_CALLBACK, 0, nullptr, 0, &gpu, cb_read};
+  long checked = 0, failures = 0, texels_checked = 0;
+  for (const tld4_memory *mem : {&flat, &callback}) {
+    for (int w = 0; w < kWarps; w++) {
+      Warp warp;
+      warp.uregs[handle_ur] = handle;
+      for (uint32_t lane = 0; lane < 32; lane++) {
+        float u = static_cast<float>(lane) * 0.03125f, v = static_cast<float>(w) * 0.03125f;
+        std::memcpy(&warp.reg(lane, ra), &u, 4);
+        std::memcpy(&warp.reg(lane, ra + 1), &v, 4);
+      }
+      tld4_regfile rf{&warp, cb_reg, cb_set_reg, cb_pred, cb_set_pred, cb_ureg, ~0u, kRegs};
+      tld4_lane_texels texels[32];
+      tld4_exec_report report;
+      ok(tld4_exec_run_callbacks_memory(exec, mem, header_pool, sampler_pool, &rf, texels,
+                                        &report, &e),
+         e, "execute (memory)");
+      for (uint32_t lane = 0; lane < 32; lane++) {
+        for (int k = 0; k < 4; k++) {
+          uint32_t got = warp.reg(lane, dests[k]);
+          uint32_t want = owned[w].reg(lane, dests[k]);
+          checked++;
+          if (got != want && failures++ < 10)
+            std::fprintf(stderr, "memory: warp %d lane %u R%u = %u, owned run %u\n", w, lane,
+                         dests[k], got, want);
+          // RGBA8_UINT: the texel's G byte at its address is the raw result.
+          const tld4_texel_address &t = texels[lane].texels[k];
+          if (t.kind != TLD4_TEXEL_MEMORY || t.bytes != 4) {
+            if (failures++ < 10)
+              std::fprintf(stderr, "lane %u: texel %d not in memory\n", lane, k);
+            continue;
+          }
+          uint8_t rgba[4];
+          if (cb_read(&gpu, t.address, rgba, 4) != 0 || rgba[1] != got) {
+            if (failures++ < 10)
+              std::fprintf(stderr, "lane %u texel %d at 0x%llx does not hold %u\n", lane, k,
+                           static_cast<unsigned long long>(t.address), got);
+          }
+          texels_checked++;
+        }
+      }
+      if (w == 1 && mem == &flat) {
+        const tld4_lane_texels &t = texels[5];
+        std::printf("warp 1 lane 5 texels (x, y, z, w):");
+        for (const tld4_texel_address &a : t.texels)
+          std::printf(" 0x%llx", static_cast<unsigned long long>(a.address));
+        std::printf(", %u sector(s):", t.num_sectors);
+        for (uint32_t k = 0; k < t.num_sectors; k++)
+          std::printf(" 0x%llx", static_cast<unsigned long long>(t.sectors[k]));
+        std::printf("\n");
+      }
+    }
+  }
+  if (failures) {
+    std::printf("FAIL (memory form): %ld problems in %ld results\n", failures, checked);
+    return 1;
+  }
+  std::printf("PASS (memory form, flat range and read callback): %ld results equal the owned run, "
+              "%ld texel addresses hold the texels gathered\n",
+              checked, texels_checked);
+  return 0;
 }
 
 int run(const char *cubin) {
@@ -156,7 +267,7 @@ int run(const char *cubin) {
     return 1;
   }
   std::printf("PASS: %d rounds x %d warps x 32 lanes, %ld results\n", kRounds, kWarps, checked);
-  return 0;
+  return run_memory(exec.get(), pool.get(), ra, handle_ur, dests, warps);
 }
 
 }  // namespace

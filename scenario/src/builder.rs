@@ -345,6 +345,32 @@ impl ScenarioBuilder {
         Ok(self)
     }
 
+    /// The TLD4 that ptxas emitted at `offset` (bytes, as nvdisasm prints it) of `kernel` in a
+    /// parsed cubin; a file (a fat binary, a host object) resolves through
+    /// [`crate::cubin_ref::CubinRef::resolve`] and [`ScenarioBuilder::word`]. The error says
+    /// what is at `offset` instead and where the kernel's TLD4s are.
+    ///
+    /// ```
+    /// use tld4_cubin::{Cubin, SM100};
+    /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/cuda/gather.sm100.cubin"))?;
+    /// let cubin = Cubin::parse(&bytes, &[SM100])?;
+    /// let mut b = tld4_scenario::Scenario::builder();
+    /// b.instruction_from_cubin(&cubin, "gather_quad", 0x310)?;
+    /// assert_eq!(b.build()?.insn.text(), "TLD4.R R10, R8, R2, UR4, 2D ;");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn instruction_from_cubin(
+        &mut self,
+        cubin: &tld4_cubin::Cubin,
+        kernel: &str,
+        offset: u64,
+    ) -> Result<&mut Self, ScenarioError> {
+        let (insn, _) = crate::cubin_ref::find_in_cubin(cubin, kernel, offset)
+            .map_err(|e| err("instruction_from_cubin", e))?;
+        self.insn = Some(insn);
+        Ok(self)
+    }
+
     /// Whether a 64-bit destination pair must start at an even register.
     pub fn require_aligned_pairs(&mut self, on: bool) -> &mut Self {
         self.config.require_aligned_pairs = on;

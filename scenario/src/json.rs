@@ -74,7 +74,8 @@ struct Doc {
     sampler_pool: Option<Raw>,
     #[serde(default)]
     handles: Entries<HandleDoc>,
-    instruction: String,
+    /// nvdisasm text, 32 hex digits, or a cubin reference (`crate::instruction_doc`).
+    instruction: Raw,
     #[serde(default)]
     config: ConfigDoc,
     #[serde(default)]
@@ -362,8 +363,7 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
         b.handle(name, h.texture, h.sampler)
             .map_err(|e| e.at(format!("handles.{name}")))?;
     }
-    b.instruction(&doc.instruction)
-        .map_err(|e| e.at("instruction"))?;
+    crate::instruction_doc::set_instruction(&mut b, &doc.instruction, dir)?;
     if let Some(p) = doc.config.precision {
         b.precision(p.precision());
     }

@@ -47,8 +47,10 @@
 mod addresses;
 mod builder;
 mod convert;
+pub mod cubin_ref;
 mod error;
 mod generate;
+mod instruction_doc;
 mod json;
 pub mod memory;
 mod report;

@@ -37,6 +37,7 @@ use std::process::ExitCode;
 
 use tld4_decoder::{decode, parse, Tld4};
 use tld4_emu::WARP_SIZE;
+use tld4_scenario::cubin_ref::{CubinRef, CubinRefError};
 
 use crate::CmdResult;
 
@@ -46,7 +47,8 @@ use geometry::MAX_DRAWN;
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
     /// The instruction: 32 hex digits (high half first, with or without 0x), nvdisasm -hex's
-    /// two `/* 0x... */` halves, or nvdisasm's text (quoted, or as several words).
+    /// two `/* 0x... */` halves, nvdisasm's text (quoted, or as several words), or the TLD4 at
+    /// an offset of a kernel in a cubin, fat binary or host object: FILE:KERNEL:0x0070.
     #[arg(required = true, num_args = 1.., allow_hyphen_values = false)]
     pub instruction: Vec<String>,
     /// A scenario file (as for `tld4 run`) whose warp, textures and samplers the instruction
@@ -73,9 +75,22 @@ pub const GATHER_ORDER: [(&str, &str); 4] = [
     ("w", "(i0,j0)"),
 ];
 
-/// Reads the instruction argument: hex word, nvdisasm -hex halves, or nvdisasm text.
+/// Reads the instruction argument: hex word, nvdisasm -hex halves, nvdisasm text, or a TLD4
+/// in compiled code, `FILE:KERNEL:OFFSET` (an argument holding `:` is such a reference: no
+/// TLD4 word or text holds one, docs/sources.md, Encoding; the file is relative to the
+/// current directory; the split rule is `CubinRef::parse`'s).
 pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
     let t = text.trim();
+    if t.contains(':') {
+        let found = CubinRef::parse(t)
+            .and_then(|r| r.resolve(Path::new("")))
+            .map_err(|e| match e {
+                // It quotes the argument itself.
+                CubinRefError::Spec { .. } => e.to_string(),
+                _ => format!("{t}: {e}"),
+            })?;
+        return Ok((found.insn, found.word));
+    }
     let word = if t.contains("/*") {
         let words = crate::words::parse_words(t);
         match words.as_slice() {

@@ -1,0 +1,140 @@
+//! Owned textures laid out as GPU memory (`tld4_pool_image`): texture headers, samplers and
+//! texels at GPU addresses, in one flat byte range the caller owns, so that a simulator (or
+//! a test) can run the memory form on textures it made with `tld4_pool_add_texture`, and
+//! compare both forms.
+
+use tld4_emu::textures::{pool_image, LayoutChoice};
+
+use crate::error::{entry, tld4_error, tld4_status, Error};
+use crate::pool::tld4_pool;
+use crate::ptr::{in_ref, in_slice, out, out_array};
+
+/// How a texture's texels are laid out (`tld4_image_entry::layout`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tld4_layout {
+    /// Pitch-linear rows, each padded to `layout_param` bytes (a multiple of 32); 2D only.
+    TLD4_LAYOUT_PITCH = 0,
+    /// Block-linear, `1 << layout_param` GOBs per block height (`layout_param` 0..=5).
+    TLD4_LAYOUT_BLOCK_LINEAR = 1,
+}
+
+/// One texture of a pool image: entry `k` becomes texture header `k` and sampler `k`, so its
+/// handle is `tld4_handle(k, k)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct tld4_image_entry {
+    /// The texture's header index in the owned pool.
+    pub texture: u32,
+    /// The sampler's index in the owned pool.
+    pub sampler: u32,
+    /// A `tld4_layout` value.
+    pub layout: u32,
+    /// Pitch: the row alignment in bytes; block-linear: log2 of the GOBs per block height.
+    pub layout_param: u32,
+}
+
+/// The layout of an entry.
+fn layout(e: &tld4_image_entry, k: usize) -> Result<LayoutChoice, Error> {
+    match e.layout {
+        l if l == tld4_layout::TLD4_LAYOUT_PITCH as u32 => Ok(LayoutChoice::Pitch {
+            row_alignment: e.layout_param,
+        }),
+        l if l == tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32 => {
+            let log2 = u8::try_from(e.layout_param)
+                .ok()
+                .filter(|&g| g <= 5)
+                .ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "entries[{k}].layout_param = {}: block-linear takes 0..=5 (log2 GOBs per block)",
+                        e.layout_param
+                    ))
+                })?;
+            Ok(LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: log2,
+            })
+        }
+        l => Err(Error::Invalid(format!(
+            "entries[{k}].layout = {l}: expected TLD4_LAYOUT_PITCH (0) or TLD4_LAYOUT_BLOCK_LINEAR (1)"
+        ))),
+    }
+}
+
+/// Lays out `count` textures of `pool` (with their samplers) as GPU memory starting at
+/// `base` (a multiple of 512, tld4-textures' `pool_image` contract): the texture-header pool
+/// at `base`, the sampler pool after it, each texture's texels at the next 4 KiB boundary,
+/// exactly as `tld4_exec_run_*_memory` reads them back (docs/sources.md, Descriptors). The
+/// image is one flat range from `base`, gaps zeroed: `*needed` (if not NULL) receives its
+/// size in bytes in every case, and the bytes go to `bytes` (`cap` bytes; too small is
+/// `TLD4_ERR_BUFFER_TOO_SMALL`, nothing else written: call with `cap` 0 first to learn the
+/// size). `*header_pool` and `*sampler_pool` receive the pools' addresses, for a
+/// `tld4_memory` of kind `TLD4_MEMORY_FLAT` with this `base`. A texture or layout the memory
+/// form cannot express (a format with no header format, a pitch row alignment off 32
+/// bytes, a pitch array) is `TLD4_ERR_NOT_MODELED`; an unknown layout or a missing texture
+/// or sampler slot, `TLD4_ERR_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `pool` live; `entries` `count` elements; `bytes` NULL or valid for `cap` writes; `needed`
+/// NULL or valid; `header_pool`, `sampler_pool` valid for a write; `err` NULL or valid.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tld4_pool_image(
+    pool: *const tld4_pool,
+    entries: *const tld4_image_entry,
+    count: usize,
+    base: u64,
+    bytes: *mut u8,
+    cap: usize,
+    needed: *mut usize,
+    header_pool: *mut u64,
+    sampler_pool: *mut u64,
+    err: *mut tld4_error,
+) -> tld4_status {
+    entry!(err, {
+        let pool = &in_ref(pool, "pool")?.0;
+        let entries = in_slice(entries, count, "entries")?;
+        if header_pool.is_null() {
+            return Err(Error::Null("header_pool"));
+        }
+        if sampler_pool.is_null() {
+            return Err(Error::Null("sampler_pool"));
+        }
+        if !base.is_multiple_of(512) {
+            return Err(Error::Invalid(format!(
+                "base = {base:#x}: not a multiple of 512"
+            )));
+        }
+        let mut list = Vec::with_capacity(entries.len());
+        for (k, e) in entries.iter().enumerate() {
+            let at = |what: String| move |source| Error::Texture { what, source };
+            let t = pool
+                .texture(e.texture)
+                .map_err(at(format!("entries[{k}].texture")))?;
+            let s = pool
+                .sampler(e.sampler)
+                .map_err(at(format!("entries[{k}].sampler")))?;
+            list.push((t, s, layout(e, k)?));
+        }
+        let image = pool_image(&list, base).map_err(|source| Error::Memory {
+            what: "pool image".into(),
+            source,
+            code: None,
+        })?;
+        let end = image
+            .memory
+            .regions()
+            .map(|(b, r)| b + r.len() as u64)
+            .max()
+            .unwrap_or(base);
+        let size = usize::try_from(end - base)
+            .map_err(|_| Error::Invalid("the image does not fit the address space".into()))?;
+        let mut flat = vec![0u8; size];
+        for (b, r) in image.memory.regions() {
+            let at = (b - base) as usize;
+            flat[at..at + r.len()].copy_from_slice(r);
+        }
+        out_array(bytes, cap, needed, "bytes", &flat)?;
+        out(header_pool, "header_pool", image.header_pool)?;
+        out(sampler_pool, "sampler_pool", image.sampler_pool)
+    })
+}

@@ -1,0 +1,391 @@
+//! A TLD4 in compiled code, named by its file, kernel and offset: the scenario key
+//! `"instruction": {"cubin": "k.cubin", "kernel": "name", "offset": "0x0070"}`, the builder's
+//! [`crate::ScenarioBuilder::instruction_from_cubin`], and the argument
+//! `FILE.cubin:KERNEL:0x0070` of `tld4 explain`. The file may be anything `tld4-cubin` opens:
+//! a cubin, a fat binary, or a host executable, library or object embedding sm_100 cubins.
+//!
+//! ```
+//! use std::path::Path;
+//! use tld4_scenario::cubin_ref::CubinRef;
+//!
+//! let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/cuda"));
+//! let r = CubinRef::parse("gather.sm100.cubin:gather_quad:0x0310")?;
+//! let found = r.resolve(dir)?;
+//! assert_eq!(found.insn.text(), "TLD4.R R10, R8, R2, UR4, 2D ;");
+//! let e = CubinRef::parse("gather.sm100.cubin:gather_quad:0x0300")?.resolve(dir).unwrap_err();
+//! assert_eq!(e.key(), "offset");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+use tld4_cubin::{open, Cubin, CubinError, ErrorKind, LookupError, Origin, SM100};
+use tld4_decoder::{DecodeError, Tld4};
+
+/// The largest file a [`CubinRef`] reads (4 GiB): more than any host library with embedded
+/// cubins seen, and a bound on what a mistyped path (`/proc/kcore`) can make it read. A
+/// limit of this crate, not of the file formats.
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// A TLD4 named by file, kernel and the byte offset in the kernel's code section (as
+/// nvdisasm and `tld4 scan` print it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubinRef {
+    /// The cubin, fat binary or host ELF file; a relative path is relative to the directory
+    /// given to [`CubinRef::resolve`].
+    pub file: PathBuf,
+    /// The kernel: its code section's name without `.text.`.
+    pub kernel: String,
+    /// Byte offset in the kernel's code section.
+    pub offset: u64,
+}
+
+/// The TLD4 a [`CubinRef`] names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubinTld4 {
+    /// The decoded instruction.
+    pub insn: Tld4,
+    /// Its word, `hi << 64 | lo`, exactly as the file holds it.
+    pub word: u128,
+    /// Where the cubin was in the file (the file itself, or a fat-binary entry).
+    pub origin: Origin,
+}
+
+/// Why a [`CubinRef`] names no TLD4.
+#[derive(Debug, Error)]
+pub enum CubinRefError {
+    /// `tld4 explain`'s `FILE:KERNEL:OFFSET` argument lacks a part.
+    #[error("`{spec}`: expected FILE:KERNEL:OFFSET (a cubin, fat binary or host ELF file, a kernel name, and an offset such as 0x0070){why}")]
+    Spec {
+        /// The argument.
+        spec: String,
+        /// What is missing, with a leading separator.
+        why: &'static str,
+    },
+    /// An offset that is neither `0x` hex nor a non-negative integer.
+    #[error("offset `{text}`: {why}")]
+    Offset {
+        /// The offset as written.
+        text: String,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", file.display())]
+    Read {
+        /// The path, as resolved.
+        file: PathBuf,
+        /// The reader's error.
+        source: std::io::Error,
+    },
+    /// The file is no cubin for sm_100 (damaged, another architecture, compressed, ...).
+    #[error("{}: {source}", file.display())]
+    Open {
+        /// The path, as resolved.
+        file: PathBuf,
+        /// Why `tld4-cubin` cannot open it.
+        source: CubinError,
+    },
+    /// No kernel of that name.
+    #[error("no kernel {kernel}; kernels: {}", if available.is_empty() { "none".to_string() } else { available.join(", ") })]
+    NoKernel {
+        /// The name asked for.
+        kernel: String,
+        /// Every kernel of every sm_100 cubin in the file.
+        available: Vec<String>,
+    },
+    /// The kernel is in more than one sm_100 cubin of a fat binary.
+    #[error("kernel {kernel} is in {} sm_100 cubins of the file (fat-binary entries {}); extract the one meant with `cuobjdump -xelf all FILE` and name that cubin", entries.len(), list(entries, |e| e.to_string()))]
+    Ambiguous {
+        /// The kernel.
+        kernel: String,
+        /// The fat-binary entries holding it.
+        entries: Vec<usize>,
+    },
+    /// No TLD4 at that offset (another instruction, between instructions, past the end).
+    #[error(
+        "no TLD4 at {offset:#06x} in kernel {kernel} ({why}); {}",
+        tld4_list(tld4s)
+    )]
+    NoTld4 {
+        /// The kernel.
+        kernel: String,
+        /// The offset asked for.
+        offset: u64,
+        /// What is there instead.
+        why: String,
+        /// The offsets of the kernel's TLD4s (those that decode).
+        tld4s: Vec<u64>,
+    },
+    /// A word with TLD4's opcode that nvdisasm refuses.
+    #[error(
+        "{kernel}+{offset:#06x}: the word has TLD4's opcode, but nvdisasm refuses it: {source}"
+    )]
+    Illegal {
+        /// The kernel.
+        kernel: String,
+        /// The offset.
+        offset: u64,
+        /// Why the decoder refuses it.
+        source: DecodeError,
+    },
+}
+
+fn list<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
+    items.iter().map(show).collect::<Vec<_>>().join(", ")
+}
+
+fn tld4_list(offsets: &[u64]) -> String {
+    if offsets.is_empty() {
+        "the kernel has no TLD4".to_string()
+    } else {
+        format!(
+            "its TLD4s are at {}",
+            list(offsets, |o| format!("{o:#06x}"))
+        )
+    }
+}
+
+impl CubinRefError {
+    /// Invalid input, or a valid file this project does not model (a cubin for another
+    /// architecture, a compressed fat-binary entry: [`CubinError::kind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            CubinRefError::Open { source, .. } => source.kind(),
+            _ => ErrorKind::Invalid,
+        }
+    }
+
+    /// Which part of the reference the error concerns: `cubin`, `kernel` or `offset` (the
+    /// keys of the scenario's `instruction` object), or `""` for the whole argument.
+    pub fn key(&self) -> &'static str {
+        match self {
+            CubinRefError::Spec { .. } => "",
+            CubinRefError::Read { .. } | CubinRefError::Open { .. } => "cubin",
+            CubinRefError::NoKernel { .. } | CubinRefError::Ambiguous { .. } => "kernel",
+            CubinRefError::Offset { .. }
+            | CubinRefError::NoTld4 { .. }
+            | CubinRefError::Illegal { .. } => "offset",
+        }
+    }
+}
+
+/// Reads an offset written as nvdisasm and `tld4 scan` print it: `0x` (or `0X`) and 1 to 16
+/// hex digits. Without the prefix it is an error: `0310` would be hex to nvdisasm's
+/// `/*0310*/` and decimal to a reader (docs/sources.md, Decisions).
+pub fn parse_offset(text: &str) -> Result<u64, CubinRefError> {
+    let bad = |why| CubinRefError::Offset {
+        text: text.to_string(),
+        why,
+    };
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .ok_or_else(|| {
+            bad("expected 0x and hex digits, as nvdisasm and tld4 scan print offsets (0x0070)")
+        })?;
+    if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad("expected 0x and 1 to 16 hex digits (0x0070)"));
+    }
+    u64::from_str_radix(digits, 16).map_err(|_| bad("expected 0x and 1 to 16 hex digits (0x0070)"))
+}
+
+impl CubinRef {
+    /// Reads `FILE:KERNEL:OFFSET`. The offset follows the last `:` and the kernel the one
+    /// before it, so the file's name may itself hold `:`; kernel names never do (PTX
+    /// identifiers are letters, digits, `_` and `$`: docs/sources.md, What ptxas emits).
+    pub fn parse(spec: &str) -> Result<CubinRef, CubinRefError> {
+        let bad = |why| CubinRefError::Spec {
+            spec: spec.to_string(),
+            why,
+        };
+        let (rest, offset) = spec.rsplit_once(':').ok_or_else(|| bad(": no `:`"))?;
+        let (file, kernel) = rest.rsplit_once(':').ok_or_else(|| bad(": only one `:`"))?;
+        if file.is_empty() {
+            return Err(bad(": the file is empty"));
+        }
+        if kernel.is_empty() {
+            return Err(bad(": the kernel is empty"));
+        }
+        Ok(CubinRef {
+            file: PathBuf::from(file),
+            kernel: kernel.to_string(),
+            offset: parse_offset(offset)?,
+        })
+    }
+
+    /// Reads the file (relative paths from `dir`; `Path::new("")` is the current directory)
+    /// and finds the TLD4. In a fat binary (or a host file embedding one) the kernel is looked
+    /// up in every sm_100 cubin; it must be in exactly one (docs/sources.md, Decisions).
+    pub fn resolve(&self, dir: &Path) -> Result<CubinTld4, CubinRefError> {
+        let file = dir.join(&self.file);
+        let read_error = |source| CubinRefError::Read {
+            file: file.clone(),
+            source,
+        };
+        // A regular file only: a device or a pipe (`/dev/zero`) could be read forever; and at
+        // most MAX_FILE_BYTES, also where the size the file system reports is wrong.
+        let meta = std::fs::metadata(&file).map_err(read_error)?;
+        if !meta.is_file() {
+            return Err(read_error(std::io::Error::other("not a regular file")));
+        }
+        let too_big = || {
+            read_error(std::io::Error::other(format!(
+                "larger than {MAX_FILE_BYTES} bytes, the most a cubin reference reads"
+            )))
+        };
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(too_big());
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(&file)
+            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(read_error)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_big());
+        }
+        let images = open(&bytes, &[SM100]).map_err(|source| CubinRefError::Open {
+            file: file.clone(),
+            source,
+        })?;
+        let holding: Vec<_> = images
+            .iter()
+            .filter(|i| i.cubin.kernel(&self.kernel).is_some())
+            .collect();
+        match holding.as_slice() {
+            [] => {
+                let mut available: Vec<String> = Vec::new();
+                for name in images.iter().flat_map(|i| i.cubin.kernel_names()) {
+                    if !available.contains(&name) {
+                        available.push(name);
+                    }
+                }
+                Err(CubinRefError::NoKernel {
+                    kernel: self.kernel.clone(),
+                    available,
+                })
+            }
+            [image] => {
+                let (insn, word) = find_in_cubin(&image.cubin, &self.kernel, self.offset)?;
+                Ok(CubinTld4 {
+                    insn,
+                    word,
+                    origin: image.origin,
+                })
+            }
+            several => Err(CubinRefError::Ambiguous {
+                kernel: self.kernel.clone(),
+                entries: several
+                    .iter()
+                    .filter_map(|i| match i.origin {
+                        Origin::FatbinEntry { index } => Some(index),
+                        // A file that is a cubin holds one image: never several.
+                        Origin::File => None,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// The TLD4 at `offset` of `kernel` in a parsed cubin, with its word; an error says what is
+/// there instead and where the kernel's TLD4s are.
+pub fn find_in_cubin(
+    cubin: &Cubin,
+    kernel: &str,
+    offset: u64,
+) -> Result<(Tld4, u128), CubinRefError> {
+    let no_tld4 = |why: String| {
+        let tld4s = cubin
+            .kernel(kernel)
+            .map(|k| {
+                k.tld4s()
+                    .filter(|s| s.decoded.is_ok())
+                    .map(|s| s.offset)
+                    .collect()
+            })
+            .unwrap_or_default();
+        CubinRefError::NoTld4 {
+            kernel: kernel.to_string(),
+            offset,
+            why,
+            tld4s,
+        }
+    };
+    match cubin.tld4_at(kernel, offset) {
+        Ok(site) => match site.decoded {
+            Ok(insn) => Ok((insn, site.word)),
+            Err(source) => Err(CubinRefError::Illegal {
+                kernel: kernel.to_string(),
+                offset,
+                source,
+            }),
+        },
+        Err(LookupError::NoSuchKernel { available, .. }) => Err(CubinRefError::NoKernel {
+            kernel: kernel.to_string(),
+            available,
+        }),
+        Err(LookupError::Misaligned { .. }) => Err(no_tld4(
+            "not a multiple of 16: instructions are 16 bytes".into(),
+        )),
+        Err(LookupError::PastEnd { size, .. }) => Err(no_tld4(format!(
+            "past the end of its code, {size:#06x} bytes"
+        ))),
+        Err(LookupError::NotTld4 { opcode, .. }) => Err(no_tld4(format!(
+            "another instruction is there: opcode bits 11:0 = {opcode:#05x}"
+        ))),
+        Err(LookupError::IllegalTld4 { source, .. }) => Err(CubinRefError::Illegal {
+            kernel: kernel.to_string(),
+            offset,
+            source,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_split_at_the_last_two_colons() {
+        let r = CubinRef::parse("dir:x/k.cubin:_Z4quadPf:0x0070").unwrap();
+        assert_eq!(r.file, PathBuf::from("dir:x/k.cubin"));
+        assert_eq!((r.kernel.as_str(), r.offset), ("_Z4quadPf", 0x70));
+        for (spec, why) in [
+            ("k.cubin", "no `:`"),
+            ("k.cubin:0x70", "only one `:`"),
+            (":k:0x70", "the file is empty"),
+            ("k.cubin::0x70", "the kernel is empty"),
+        ] {
+            let e = CubinRef::parse(spec).unwrap_err();
+            assert_eq!(e.key(), "");
+            assert!(e.to_string().ends_with(why), "{spec}: {e}");
+        }
+        assert_eq!(CubinRef::parse("k.cubin:k:70").unwrap_err().key(), "offset");
+    }
+
+    #[test]
+    fn offsets_are_hex_with_0x() {
+        assert_eq!(parse_offset("0x0310").unwrap(), 0x310);
+        assert_eq!(parse_offset("0XfFfFfFfFfFfFfFfF").unwrap(), u64::MAX);
+        for bad in [
+            "",
+            "0x",
+            "310",
+            "0x-1",
+            "0x 10",
+            "0x10000000000000000",
+            "+0x10",
+        ] {
+            assert!(parse_offset(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_kernel_without_tld4s_says_so() {
+        assert_eq!(tld4_list(&[]), "the kernel has no TLD4");
+        assert_eq!(tld4_list(&[0x70, 0xf0]), "its TLD4s are at 0x0070, 0x00f0");
+    }
+}
