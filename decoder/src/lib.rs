@@ -22,6 +22,7 @@
 
 mod access;
 mod error;
+mod fast;
 // The field docs write operand vectors as `[layer], u, v`, which rustdoc reads as links;
 // they are also the text of docs/fields.md, so they stay as they are.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -52,8 +53,42 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 ///
 /// Fails exactly where nvdisasm refuses the word: an opcode other than 0xd64 and 0xf63,
 /// bit 91 clear, or a scheduling pair outside nvdisasm's table `TABLES_opex_0`.
+///
+/// Two paths, one answer: a legal word is checked with a few masked compares and one bitmap
+/// lookup (all derived from the field table and the opex table) and then read field by field
+/// without any `Result`; only a refused word takes [`decode_detailed`], which finds the error
+/// in the same order as before. The tests check that both give the same result on every
+/// word they try.
 #[inline]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
+    if Tld4::fields_accepted(word) & is_legal_opex(opex_of_word(word)) {
+        Ok(Tld4::read_accepted_fields(word))
+    } else {
+        decode_refused(word)
+    }
+}
+
+/// The slow path of [`decode`], kept out of line so the fast path stays small.
+#[cold]
+#[inline(never)]
+fn decode_refused(word: u128) -> Result<Tld4, DecodeError> {
+    decode_detailed(word)
+}
+
+/// nvdisasm's `opex` value read straight from the word's two scheduling fields.
+#[inline(always)]
+fn opex_of_word(word: u128) -> u8 {
+    opex_value(
+        field::usched_info.get(word) as u8,
+        field::batch_t.get(word) as u8,
+    )
+}
+
+/// [`decode`] the detailed way: every field through [`FieldValue::from_raw`] in bit order,
+/// stopping at the first refusal, then the opex check. Gives exactly what [`decode`] gives
+/// (same value, same error) for every word; slower, since each field carries a `Result`.
+/// Kept public as the reference the fast path is tested against.
+pub fn decode_detailed(word: u128) -> Result<Tld4, DecodeError> {
     let insn = Tld4::read_fields(word)?;
     let opex = opex_value(insn.usched_info, insn.batch_t);
     if !is_legal_opex(opex) {

@@ -1,0 +1,114 @@
+//! Decode throughput: the fast path ([`decode`]) and the detailed path ([`decode_detailed`])
+//! timed in the same process, alternating run by run, on the same legal words (the words of
+//! `tld4 bench`'s `decode` line: random fields, a TLD4 opcode, bit 91 set, a legal opex).
+//!
+//! `cargo bench -p tld4-decoder --bench decode [-- RUNS]` prints, per path, the median rate in
+//! M words/s, the spread ((max - min) / median) and the ratio of the medians, then the same for
+//! refused words (random words, nearly all of them refused). The target (README, Benchmarks)
+//! is 200 M words/s for `decode` on one core.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use tld4_decoder::{decode, decode_detailed, field, DecodeError, Tld4, LEGAL_OPEX_VALUES};
+
+/// SplitMix64: enough randomness for benchmark words, with no dependency.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn word(&mut self) -> u128 {
+        (self.next() as u128) << 64 | self.next() as u128
+    }
+}
+
+fn legal_words(n: usize) -> Vec<u128> {
+    let mut rng = SplitMix(1);
+    (0..n)
+        .map(|_| {
+            let w = rng.word();
+            let w = field::form.set(w, if rng.next() & 1 == 0 { 0xd64 } else { 0xf63 });
+            let w = field::bit_91.set(w, 1);
+            let opex = LEGAL_OPEX_VALUES[(rng.next() % LEGAL_OPEX_VALUES.len() as u64) as usize];
+            field::batch_t.set(
+                field::usched_info.set(w, opex as u32 & 0x1f),
+                opex as u32 >> 5,
+            )
+        })
+        .collect()
+}
+
+/// One timed pass over `words`, `reps` times: words per second. Generic, so the path is
+/// inlined into the loop as it would be in a caller's own loop.
+#[inline(never)]
+fn pass(f: impl Fn(u128) -> Result<Tld4, DecodeError>, words: &[u128], reps: usize) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        for &w in words {
+            let _ = black_box(f(black_box(w)));
+        }
+    }
+    (words.len() * reps) as f64 / t.elapsed().as_secs_f64()
+}
+
+fn median_spread(v: &mut [f64]) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let m = v[v.len() / 2];
+    (m, (v[v.len() - 1] - v[0]) / m)
+}
+
+fn compare(label: &str, words: &[u128], runs: usize) {
+    let reps = 16;
+    let names = ["decode", "decode_detailed"];
+    let mut rates = [Vec::new(), Vec::new()];
+    pass(decode, words, 1); // warm-up
+    pass(decode_detailed, words, 1);
+    for run in 0..runs {
+        // Alternate which path goes first, so drifting load hits both alike.
+        for k in [run % 2, 1 - run % 2] {
+            rates[k].push(if k == 0 {
+                pass(decode, words, reps)
+            } else {
+                pass(decode_detailed, words, reps)
+            });
+        }
+    }
+    let mut medians = [0.0; 2];
+    for (k, name) in names.iter().enumerate() {
+        let (m, spread) = median_spread(&mut rates[k]);
+        medians[k] = m;
+        println!(
+            "{label:<8} {name:<16} {:>8.1} M words/s  (spread {:>4.0}%, {runs} runs)",
+            m / 1e6,
+            spread * 100.0
+        );
+    }
+    println!(
+        "{label:<8} decode / decode_detailed: {:.2}x",
+        medians[0] / medians[1]
+    );
+}
+
+fn main() {
+    let runs = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse::<usize>().ok())
+        .unwrap_or(11)
+        .max(1);
+    let legal = legal_words(1 << 16);
+    let mut rng = SplitMix(2);
+    let random: Vec<u128> = (0..1 << 16).map(|_| rng.word()).collect();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "decode bench: load average {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+    compare("legal", &legal, runs);
+    compare("random", &random, runs);
+}
