@@ -2,9 +2,11 @@
 //! timed in the same process, alternating run by run, on the same legal words (the words of
 //! `tld4 bench`'s `decode` line: random fields, a TLD4 opcode, bit 91 set, a legal opex).
 //!
-//! `cargo bench -p tld4-decoder --bench decode [-- RUNS]` prints, per path, the median rate in
-//! M words/s, the spread ((max - min) / median) and the ratio of the medians, then the same for
-//! refused words (random words, nearly all of them refused). The target (README, Benchmarks)
+//! `cargo bench -p tld4-decoder --bench decode [-- RUNS] [decode|decode_detailed]` prints,
+//! per path, the median rate in M words/s, the spread ((max - min) / median) and the ratio of
+//! the medians, then the same for refused words (random words, nearly all of them refused).
+//! Naming one path times only that one, on the legal words (to count its instructions:
+//! `valgrind --tool=callgrind` on the bench binary, `RUNS` = 1: 2 x 16 x 65,536 decodes). The target (README, Benchmarks)
 //! is 200 M words/s for `decode` on one core.
 
 use std::hint::black_box;
@@ -63,24 +65,26 @@ fn median_spread(v: &mut [f64]) -> (f64, f64) {
     (m, (v[v.len() - 1] - v[0]) / m)
 }
 
-fn compare(label: &str, words: &[u128], runs: usize) {
+fn compare(label: &str, words: &[u128], runs: usize, only: Option<&str>) {
     let reps = 16;
     let names = ["decode", "decode_detailed"];
+    let on = |k: usize| only.is_none_or(|o| o == names[k]);
     let mut rates = [Vec::new(), Vec::new()];
-    pass(decode, words, 1); // warm-up
-    pass(decode_detailed, words, 1);
-    for run in 0..runs {
-        // Alternate which path goes first, so drifting load hits both alike.
-        for k in [run % 2, 1 - run % 2] {
-            rates[k].push(if k == 0 {
+    for run in 0..=runs {
+        // Alternate which path goes first, so drifting load hits both alike; run 0 warms up.
+        for k in [run % 2, 1 - run % 2].into_iter().filter(|&k| on(k)) {
+            let rate = if k == 0 {
                 pass(decode, words, reps)
             } else {
                 pass(decode_detailed, words, reps)
-            });
+            };
+            if run > 0 {
+                rates[k].push(rate);
+            }
         }
     }
     let mut medians = [0.0; 2];
-    for (k, name) in names.iter().enumerate() {
+    for (k, name) in names.iter().enumerate().filter(|&(k, _)| on(k)) {
         let (m, spread) = median_spread(&mut rates[k]);
         medians[k] = m;
         println!(
@@ -89,18 +93,27 @@ fn compare(label: &str, words: &[u128], runs: usize) {
             spread * 100.0
         );
     }
-    println!(
-        "{label:<8} decode / decode_detailed: {:.2}x",
-        medians[0] / medians[1]
-    );
+    if only.is_none() {
+        println!(
+            "{label:<8} decode / decode_detailed: {:.2}x",
+            medians[0] / medians[1]
+        );
+    }
 }
 
 fn main() {
-    let runs = std::env::args()
-        .skip(1)
+    // Arguments: a number of runs (default 11), and `decode` or `decode_detailed` to time one
+    // path only (for counting instructions under valgrind); `--bench` (from cargo) is ignored.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs = args
+        .iter()
         .find_map(|a| a.parse::<usize>().ok())
         .unwrap_or(11)
         .max(1);
+    let only = args
+        .iter()
+        .map(String::as_str)
+        .find(|a| matches!(*a, "decode" | "decode_detailed"));
     let legal = legal_words(1 << 16);
     let mut rng = SplitMix(2);
     let random: Vec<u128> = (0..1 << 16).map(|_| rng.word()).collect();
@@ -109,6 +122,8 @@ fn main() {
         "decode bench: load average {}",
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
-    compare("legal", &legal, runs);
-    compare("random", &random, runs);
+    compare("legal", &legal, runs, only);
+    if only.is_none() {
+        compare("random", &random, runs, only);
+    }
 }
