@@ -1,8 +1,9 @@
-//! Decode throughput: the fast path ([`decode`]) and the detailed path ([`decode_detailed`])
-//! timed in the same process, alternating run by run, on the same legal words (the words of
+//! Decode throughput: the fast path ([`decode`], AVX2 where the CPU has it), its portable
+//! form ([`decode_portable`]) and the detailed path ([`decode_detailed`]) timed in the same
+//! process, in rotating order run by run, on the same legal words (the words of
 //! `tld4 bench`'s `decode` line: random fields, a TLD4 opcode, bit 91 set, a legal opex).
 //!
-//! `cargo bench -p tld4-decoder --bench decode [-- RUNS] [decode|decode_detailed]` prints,
+//! `cargo bench -p tld4-decoder --bench decode [-- RUNS] [decode|decode_portable|decode_detailed]` prints,
 //! per path, the median rate in M words/s, the spread ((max - min) / median) and the ratio of
 //! the medians, then the same for refused words (random words, nearly all of them refused).
 //! Naming one path times only that one, on the legal words (to count its instructions:
@@ -12,7 +13,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use tld4_decoder::{decode, decode_detailed, field, DecodeError, Tld4, LEGAL_OPEX_VALUES};
+use tld4_decoder::{
+    decode, decode_detailed, decode_portable, field, DecodeError, Tld4, LEGAL_OPEX_VALUES,
+};
 
 /// SplitMix64: enough randomness for benchmark words, with no dependency.
 struct SplitMix(u64);
@@ -67,23 +70,23 @@ fn median_spread(v: &mut [f64]) -> (f64, f64) {
 
 fn compare(label: &str, words: &[u128], runs: usize, only: Option<&str>) {
     let reps = 16;
-    let names = ["decode", "decode_detailed"];
+    let names = ["decode", "decode_portable", "decode_detailed"];
     let on = |k: usize| only.is_none_or(|o| o == names[k]);
-    let mut rates = [Vec::new(), Vec::new()];
+    let mut rates = [Vec::new(), Vec::new(), Vec::new()];
     for run in 0..=runs {
-        // Alternate which path goes first, so drifting load hits both alike; run 0 warms up.
-        for k in [run % 2, 1 - run % 2].into_iter().filter(|&k| on(k)) {
-            let rate = if k == 0 {
-                pass(decode, words, reps)
-            } else {
-                pass(decode_detailed, words, reps)
+        // Rotate which path goes first, so drifting load hits all alike; run 0 warms up.
+        for k in (0..3).map(|i| (i + run) % 3).filter(|&k| on(k)) {
+            let rate = match k {
+                0 => pass(decode, words, reps),
+                1 => pass(decode_portable, words, reps),
+                _ => pass(decode_detailed, words, reps),
             };
             if run > 0 {
                 rates[k].push(rate);
             }
         }
     }
-    let mut medians = [0.0; 2];
+    let mut medians = [0.0; 3];
     for (k, name) in names.iter().enumerate().filter(|&(k, _)| on(k)) {
         let (m, spread) = median_spread(&mut rates[k]);
         medians[k] = m;
@@ -95,8 +98,9 @@ fn compare(label: &str, words: &[u128], runs: usize, only: Option<&str>) {
     }
     if only.is_none() {
         println!(
-            "{label:<8} decode / decode_detailed: {:.2}x",
-            medians[0] / medians[1]
+            "{label:<8} decode / decode_detailed: {:.2}x; decode_portable / decode_detailed: {:.2}x",
+            medians[0] / medians[2],
+            medians[1] / medians[2]
         );
     }
 }
@@ -113,7 +117,7 @@ fn main() {
     let only = args
         .iter()
         .map(String::as_str)
-        .find(|a| matches!(*a, "decode" | "decode_detailed"));
+        .find(|a| matches!(*a, "decode" | "decode_portable" | "decode_detailed"));
     let legal = legal_words(1 << 16);
     let mut rng = SplitMix(2);
     let random: Vec<u128> = (0..1 << 16).map(|_| rng.word()).collect();

@@ -51,6 +51,12 @@ pub(crate) struct FieldPlan {
     pub shift: i32,
     /// The field's bits in place in the chunk.
     pub mask: u64,
+    /// The field's lowest bit in the word.
+    pub lo: u32,
+    /// The field's width in bits.
+    pub width: u32,
+    /// The member's byte offset in the struct.
+    pub offset: usize,
 }
 
 /// The plan of a field `[hi:lo]` whose member lies at byte `offset`, has `size` bytes and
@@ -77,6 +83,9 @@ pub(crate) const fn plan(lo: u8, hi: u8, offset: usize, size: usize, raw_bits: u
         chunk: if planned { chunk } else { 0 },
         shift: (lo % 64) as i32 - at as i32,
         mask: if planned { ((1u64 << width) - 1) << at } else { 0 },
+        lo: lo as u32,
+        width,
+        offset,
     }
 }
 
@@ -91,6 +100,27 @@ impl FieldPlan {
         };
         moved & self.mask
     }
+}
+
+/// Where each byte of the decoded struct comes from: `(first bit in the word, bits)`, with
+/// 0 bits for a byte no planned member fills (padding, unplanned members, a member's bytes
+/// above its field's width). The byte-wise form of the plan, for the AVX2 path.
+pub(crate) const fn byte_sources(fields: &[FieldPlan]) -> [(u32, u32); CHUNKS * 8] {
+    let mut bytes = [(0u32, 0u32); CHUNKS * 8];
+    let mut i = 0;
+    while i < fields.len() {
+        let f = fields[i];
+        if f.planned {
+            let mut m = 0;
+            while 8 * m < f.width {
+                let bits = if f.width - 8 * m < 8 { f.width - 8 * m } else { 8 };
+                bytes[f.offset + m as usize] = (f.lo + 8 * m, bits);
+                m += 1;
+            }
+        }
+        i += 1;
+    }
+    bytes
 }
 
 #[cfg(test)]

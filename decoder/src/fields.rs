@@ -432,6 +432,8 @@ macro_rules! tld4_fields {
             $( pub(crate) const $name: FieldPlan = plan($lo, $hi,
                    core::mem::offset_of!(Tld4, $name), core::mem::size_of::<$ty>(),
                    <$ty as RawLayout>::BITS); )*
+            /// Every member's plan, in table order.
+            pub(crate) const ALL: &[FieldPlan] = &[ $( $name, )* ];
         }
 
         impl Tld4 {
@@ -453,18 +455,35 @@ macro_rules! tld4_fields {
 
             /// Reads every field of a word that [`Tld4::fields_accepted`]: the same value as
             /// [`Tld4::read_fields`], without per-field `Result`s (the fast path). Planned
-            /// members go through the chunks of [`crate::fast`]; the others straight from
+            /// members go through the chunks of [`crate::fast`] (built with AVX2 where the
+            /// CPU has it and `simd` allows it, else with shifts); the others straight from
             /// the word.
             #[inline(always)]
-            pub(crate) fn read_accepted_fields(word: u128) -> Self {
-                let halves = [word as u64, (word >> 64) as u64];
-                let mut chunks = [0u64; crate::fast::CHUNKS];
-                $( {
-                    const P: crate::fast::FieldPlan = plan::$name;
-                    if P.planned {
-                        chunks[P.chunk] |= P.place(halves[P.half]);
+            pub(crate) fn read_accepted_fields(word: u128, simd: bool) -> Self {
+                let portable = |word: u128| {
+                    let halves = [word as u64, (word >> 64) as u64];
+                    let mut chunks = [0u64; crate::fast::CHUNKS];
+                    $( {
+                        const P: crate::fast::FieldPlan = plan::$name;
+                        if P.planned {
+                            chunks[P.chunk] |= P.place(halves[P.half]);
+                        }
+                    } )*
+                    chunks
+                };
+                #[cfg(target_arch = "x86_64")]
+                let chunks = {
+                    const C: crate::fast_avx2::Consts =
+                        crate::fast_avx2::consts(&crate::fast::byte_sources(plan::ALL));
+                    if simd && crate::fast_avx2::usable() {
+                        // SAFETY: `usable` checked that the CPU has AVX2.
+                        unsafe { crate::fast_avx2::chunks(word, &C) }
+                    } else {
+                        portable(word)
                     }
-                } )*
+                };
+                #[cfg(not(target_arch = "x86_64"))]
+                let chunks = { let _ = simd; portable(word) };
                 // SAFETY: `Tld4` is `repr(C)` and exactly `CHUNKS` u64s long (transmute checks
                 // the sizes). Each planned member's bytes hold its raw field value, below
                 // 2^BITS of its `RawLayout` type, which promises that those bytes are a valid

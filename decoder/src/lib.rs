@@ -23,6 +23,8 @@
 mod access;
 mod error;
 mod fast;
+#[cfg(target_arch = "x86_64")]
+mod fast_avx2;
 // The field docs write operand vectors as `[layer], u, v`, which rustdoc reads as links;
 // they are also the text of docs/fields.md, so they stay as they are.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -62,7 +64,19 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 #[inline]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
     if Tld4::fields_accepted(word) & is_legal_opex(opex_of_word(word)) {
-        Ok(Tld4::read_accepted_fields(word))
+        Ok(Tld4::read_accepted_fields(word, true))
+    } else {
+        decode_refused(word)
+    }
+}
+
+/// [`decode`] without its AVX2 path: the fast path's portable shifts on every CPU. The same
+/// result as [`decode`] for every word; for the tests and benchmarks that compare the paths.
+#[doc(hidden)]
+#[inline]
+pub fn decode_portable(word: u128) -> Result<Tld4, DecodeError> {
+    if Tld4::fields_accepted(word) & is_legal_opex(opex_of_word(word)) {
+        Ok(Tld4::read_accepted_fields(word, false))
     } else {
         decode_refused(word)
     }

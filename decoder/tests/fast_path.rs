@@ -1,5 +1,6 @@
-//! The fast decode path ([`decode`]) and the detailed path ([`decode_detailed`], the field
-//! by field reading with a `Result` per field) agree: the same words accepted and refused,
+//! The fast decode path ([`decode`], with AVX2 where the CPU has it), its portable form
+//! ([`decode_portable`]) and the detailed path ([`decode_detailed`], the field by field
+//! reading with a `Result` per field) agree: the same words accepted and refused,
 //! the same decoded value, the same error, on random words, on words near legality and on
 //! every raw value of every field.
 
@@ -37,6 +38,8 @@ fn agree(w: u128) -> Result<(), TestCaseError> {
     let fast = decode(w);
     let detailed = decode_detailed(w);
     prop_assert_eq!(&fast, &detailed, "{:032x}", w);
+    // The fast path's portable shifts (what `decode` uses without AVX2) agree too.
+    prop_assert_eq!(&decode_portable(w), &detailed, "{:032x}", w);
     if let Ok(insn) = fast {
         // Each member reads back as its field's raw bits (independent of either path).
         for (spec, raw, _) in insn.field_values() {
