@@ -8,8 +8,9 @@
 //! place in one half of the word to their member's place in one chunk and masked (members
 //! that need the same shift share it once the compiler merges them), and the chunks become
 //! the struct in one move. That is sound only for member types whose bytes *are* their raw
-//! value ([`RawLayout`]); every other member (the 12-bit opcode of the 1-byte
-//! [`crate::HandleForm`]) is read from the word through `FieldValue::from_accepted`.
+//! value ([`RawLayout`]; [`crate::HandleForm`] narrows: its two accepted opcodes differ in
+//! bit 0, which is its discriminant); any other member would be read from the word through
+//! `FieldValue::from_accepted` (none is today).
 //! Nothing here decides what a field means: [`RawLayout`] promises the same value as
 //! `from_accepted`, and the tests compare the fast and the detailed decode on random words.
 //!
@@ -28,10 +29,14 @@ use crate::fields::FieldValue;
 /// For every `raw < 2^BITS`, `Self::from_accepted(raw)` must be the value whose bytes are
 /// `raw` as a little-endian integer of `size_of::<Self>()` bytes, and the all-zero bytes must
 /// be a valid value of `Self` (the fast path leaves an unplanned member's bytes zero before
-/// it writes the member). `BITS = 0` plans nothing for the type.
+/// it writes the member). `BITS = 0` plans nothing for the type. With `NARROW`, the promise
+/// is for the raw values that [`FieldValue::accepts`] only, and for their low `BITS` bits:
+/// `from_accepted(raw)`'s bytes are `raw & (2^BITS - 1)`.
 pub(crate) unsafe trait RawLayout: FieldValue {
     /// The widest raw field whose bytes are a valid value.
     const BITS: u32;
+    /// The field may be wider than `BITS`: its accepted values differ in the low bits only.
+    const NARROW: bool = false;
 }
 
 /// How many 64-bit chunks the fast path builds: the decoded struct's whole size (the move
@@ -60,18 +65,33 @@ pub(crate) struct FieldPlan {
 }
 
 /// The plan of a field `[hi:lo]` whose member lies at byte `offset`, has `size` bytes and
-/// whose type's bytes are its raw value up to `raw_bits` bits ([`RawLayout::BITS`]).
+/// whose type's bytes are its raw value up to `raw_bits` bits ([`RawLayout::BITS`], and
+/// `narrow` = [`RawLayout::NARROW`]).
 ///
 /// Unplanned (read directly) when the raw field is wider than `raw_bits`, or when the field or
 /// the member would cross a 64-bit boundary (none does today; the plan copes either way).
-pub(crate) const fn plan(lo: u8, hi: u8, offset: usize, size: usize, raw_bits: u32) -> FieldPlan {
-    let width = (hi - lo) as u32 + 1;
+pub(crate) const fn plan(
+    lo: u8,
+    hi: u8,
+    offset: usize,
+    size: usize,
+    raw_bits: u32,
+    narrow: bool,
+) -> FieldPlan {
+    let field_width = (hi - lo) as u32 + 1;
+    // A narrowing type (see `RawLayout::NARROW`) takes only the low `raw_bits` of the field.
+    let width = if narrow && raw_bits < field_width {
+        raw_bits
+    } else {
+        field_width
+    };
     let half = (lo / 64) as usize;
     let chunk = offset / 8;
     // The chunks are u64s in the target's byte order; the bytes-are-the-value promise of
     // `RawLayout` is little-endian.
     let planned = cfg!(target_endian = "little")
         && size > 0
+        && raw_bits > 0
         && width <= raw_bits
         && width <= 8 * size as u32
         && (hi / 64) as usize == half
@@ -82,7 +102,11 @@ pub(crate) const fn plan(lo: u8, hi: u8, offset: usize, size: usize, raw_bits: u
         half,
         chunk: if planned { chunk } else { 0 },
         shift: (lo % 64) as i32 - at as i32,
-        mask: if planned { ((1u64 << width) - 1) << at } else { 0 },
+        mask: if planned {
+            ((1u64 << width) - 1) << at
+        } else {
+            0
+        },
         lo: lo as u32,
         width,
         offset,
@@ -113,7 +137,11 @@ pub(crate) const fn byte_sources(fields: &[FieldPlan]) -> [(u32, u32); CHUNKS * 
         if f.planned {
             let mut m = 0;
             while 8 * m < f.width {
-                let bits = if f.width - 8 * m < 8 { f.width - 8 * m } else { 8 };
+                let bits = if f.width - 8 * m < 8 {
+                    f.width - 8 * m
+                } else {
+                    8
+                };
                 bytes[f.offset + m as usize] = (f.lo + 8 * m, bits);
                 m += 1;
             }
@@ -130,7 +158,7 @@ mod tests {
     #[test]
     fn a_byte_aligned_register_moves_by_its_offset() {
         // Bits 23:16 into the member at byte 3: a left shift by 8.
-        let p = plan(16, 23, 3, 1, 8);
+        let p = plan(16, 23, 3, 1, 8, false);
         assert!(p.planned);
         assert_eq!((p.half, p.chunk, p.shift, p.mask), (0, 0, -8, 0xff << 24));
         assert_eq!(p.place(0xab_0000 | 0xff), 0xab00_0000);
@@ -139,7 +167,7 @@ mod tests {
     #[test]
     fn a_field_of_the_high_half_moves_right() {
         // Bits 124:122 (high half bits 60:58) into byte 30 (chunk 3, bit 48): right by 10.
-        let p = plan(122, 124, 30, 1, 3);
+        let p = plan(122, 124, 30, 1, 3, false);
         assert_eq!((p.half, p.chunk, p.shift), (1, 3, 10));
         assert_eq!(p.place(0b101 << 58 | 1 << 57 | 1 << 61), 0b101 << 48);
     }
@@ -148,9 +176,12 @@ mod tests {
     fn unplannable_members_are_left_to_the_word() {
         // A 12-bit field in a 1-byte member; a type with no raw layout; a field across bit 64;
         // a member across a chunk boundary.
-        assert!(!plan(0, 11, 0, 1, 8).planned);
-        assert!(!plan(0, 0, 0, 1, 0).planned);
-        assert!(!plan(60, 67, 9, 1, 8).planned);
-        assert!(!plan(0, 9, 7, 2, 16).planned);
+        assert!(!plan(0, 11, 0, 1, 8, false).planned);
+        // ... unless the type narrows it: then its low bits are taken.
+        let n = plan(0, 11, 0, 1, 1, true);
+        assert!(n.planned && n.width == 1 && n.mask == 1);
+        assert!(!plan(0, 0, 0, 1, 0, false).planned);
+        assert!(!plan(60, 67, 9, 1, 8, false).planned);
+        assert!(!plan(0, 9, 7, 2, 16, false).planned);
     }
 }

@@ -204,12 +204,23 @@ macro_rules! enum_raw_layout {
 }
 enum_raw_layout!(Dimension, OffsetMode, F16Mode, Eviction, Component);
 
-// SAFETY: not planned (BITS = 0); `HandleForm` is `repr(u8)` with `Register = 0`, so zero
-// bytes are a valid value.
+// SAFETY: `HandleForm` is `repr(u8)` with `Register = 0` (zero bytes valid), and the
+// check below: the accepted raw values are the two opcodes (`accepts` is `from_opcode`), and
+// bit 0 of each opcode is its variant's discriminant, which `from_accepted` gives for it.
 unsafe impl crate::fast::RawLayout for HandleForm {
-    const BITS: u32 = 0;
+    const BITS: u32 = 1;
+    const NARROW: bool = true;
 }
-const _: () = assert!(HandleForm::Register as u8 == 0);
+const _: () = {
+    assert!(HandleForm::Register as u8 == 0);
+    let mut i = 0;
+    while i < HandleForm::ALL.len() {
+        let v = HandleForm::ALL[i];
+        assert!((v.opcode() & 1) as u8 == v as u8);
+        assert!(matches!(HandleForm::from_opcode(v.opcode()), Some(f) if f as u8 == v as u8));
+        i += 1;
+    }
+};
 
 impl FieldValue for HandleForm {
     #[inline(always)]
@@ -431,7 +442,7 @@ macro_rules! tld4_fields {
             use crate::fast::{plan, FieldPlan, RawLayout};
             $( pub(crate) const $name: FieldPlan = plan($lo, $hi,
                    core::mem::offset_of!(Tld4, $name), core::mem::size_of::<$ty>(),
-                   <$ty as RawLayout>::BITS); )*
+                   <$ty as RawLayout>::BITS, <$ty as RawLayout>::NARROW); )*
             /// Every member's plan, in table order.
             pub(crate) const ALL: &[FieldPlan] = &[ $( $name, )* ];
         }
@@ -456,10 +467,13 @@ macro_rules! tld4_fields {
             /// Reads every field of a word that [`Tld4::fields_accepted`]: the same value as
             /// [`Tld4::read_fields`], without per-field `Result`s (the fast path). Planned
             /// members go through the chunks of [`crate::fast`] (built with AVX2 where the
-            /// CPU has it and `simd` allows it, else with shifts); the others straight from
-            /// the word.
+            /// CPU has it, `avx2` true, else with shifts); the others straight from the word.
+            ///
+            /// # Safety
+            ///
+            /// `avx2` may be true only where the CPU has AVX2 ([`crate::fast_avx2::usable`]).
             #[inline(always)]
-            pub(crate) fn read_accepted_fields(word: u128, simd: bool) -> Self {
+            pub(crate) unsafe fn read_accepted_fields(word: u128, avx2: bool) -> Self {
                 let portable = |word: u128| {
                     let halves = [word as u64, (word >> 64) as u64];
                     let mut chunks = [0u64; crate::fast::CHUNKS];
@@ -475,15 +489,15 @@ macro_rules! tld4_fields {
                 let chunks = {
                     const C: crate::fast_avx2::Consts =
                         crate::fast_avx2::consts(&crate::fast::byte_sources(plan::ALL));
-                    if simd && crate::fast_avx2::usable() {
-                        // SAFETY: `usable` checked that the CPU has AVX2.
+                    if avx2 {
+                        // SAFETY: the caller promises AVX2 with `avx2`.
                         unsafe { crate::fast_avx2::chunks(word, &C) }
                     } else {
                         portable(word)
                     }
                 };
                 #[cfg(not(target_arch = "x86_64"))]
-                let chunks = { let _ = simd; portable(word) };
+                let chunks = { let _ = avx2; portable(word) };
                 // SAFETY: `Tld4` is `repr(C)` and exactly `CHUNKS` u64s long (transmute checks
                 // the sizes). Each planned member's bytes hold its raw field value, below
                 // 2^BITS of its `RawLayout` type, which promises that those bytes are a valid

@@ -61,10 +61,28 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 /// without any `Result`; only a refused word takes [`decode_detailed`], which finds the error
 /// in the same order as before. The tests check that both give the same result on every
 /// word they try.
-#[inline]
+#[inline(always)]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
-    if Tld4::fields_accepted(word) & is_legal_opex(opex_of_word(word)) {
-        Ok(Tld4::read_accepted_fields(word, true))
+    #[cfg(target_arch = "x86_64")]
+    if fast_avx2::usable() {
+        // SAFETY: `usable` checked that the CPU has AVX2.
+        return unsafe { decode_avx2(word) };
+    }
+    decode_portable(word)
+}
+
+/// [`decode`] compiled for AVX2 as a whole, so that the check, the vector build of the
+/// struct and the result are one function (one call from a caller compiled without AVX2).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn decode_avx2(word: u128) -> Result<Tld4, DecodeError> {
+    if Tld4::fields_accepted(word) & legal_opex_of_word(word) {
+        // SAFETY: the caller promises AVX2.
+        Ok(unsafe { Tld4::read_accepted_fields(word, true) })
     } else {
         decode_refused(word)
     }
@@ -75,8 +93,9 @@ pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
 #[doc(hidden)]
 #[inline]
 pub fn decode_portable(word: u128) -> Result<Tld4, DecodeError> {
-    if Tld4::fields_accepted(word) & is_legal_opex(opex_of_word(word)) {
-        Ok(Tld4::read_accepted_fields(word, false))
+    if Tld4::fields_accepted(word) & legal_opex_of_word(word) {
+        // SAFETY: `avx2` false asks for nothing.
+        Ok(unsafe { Tld4::read_accepted_fields(word, false) })
     } else {
         decode_refused(word)
     }
@@ -89,13 +108,11 @@ fn decode_refused(word: u128) -> Result<Tld4, DecodeError> {
     decode_detailed(word)
 }
 
-/// nvdisasm's `opex` value read straight from the word's two scheduling fields.
+/// Whether the word's scheduling pair is in nvdisasm's `TABLES_opex_0`, read straight from
+/// its two fields.
 #[inline(always)]
-fn opex_of_word(word: u128) -> u8 {
-    opex_value(
-        field::usched_info.get(word) as u8,
-        field::batch_t.get(word) as u8,
-    )
+fn legal_opex_of_word(word: u128) -> bool {
+    opex::is_legal_pair(field::usched_info.get(word), field::batch_t.get(word))
 }
 
 /// [`decode`] the detailed way: every field through [`FieldValue::from_raw`] in bit order,

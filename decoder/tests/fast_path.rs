@@ -66,8 +66,10 @@ proptest! {
 
 #[test]
 fn fast_and_detailed_agree_on_every_value_of_every_field() {
-    let base = assemble("@P3 TLD4.SCR.G.F16.RN.PTP.DC.EL.NODEP P2, R201, R200, R28, R24, UR4, ARRAY_CUBE, 0x3 ;")
-        .expect("base word");
+    let base = assemble(
+        "@P3 TLD4.SCR.G.F16.RN.PTP.DC.EL.NODEP P2, R201, R200, R28, R24, UR4, ARRAY_CUBE, 0x3 ;",
+    )
+    .expect("base word");
     let mut legal = 0;
     for spec in FIELDS {
         let values = 1u64 << spec.width().min(12);
@@ -89,7 +91,10 @@ fn each_refusal_is_the_detailed_paths_error() {
     let ok = assemble("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
     // Opcode first, then bit 91, then opex: the order of the detailed path's checks.
     let all_wrong = field::bit_91.set(field::form.set(ok, 0xf62), 0) | 1 << 109;
-    assert_eq!(decode(all_wrong), Err(DecodeError::NotTld4 { opcode: 0xf62 }));
+    assert_eq!(
+        decode(all_wrong),
+        Err(DecodeError::NotTld4 { opcode: 0xf62 })
+    );
     assert_eq!(
         decode(field::form.set(all_wrong, 0xf63)),
         Err(DecodeError::Bit91Clear)

@@ -332,7 +332,9 @@ fn k_gather_matches(k_results: &[[u32; 4]], one_results: &[[u32; 4]], gathers: u
         .iter()
         .zip(one_results.chunks(gathers))
         .filter(|(acc, singles)| {
-            let xor = singles.iter().fold([0u32; 4], |a, r| std::array::from_fn(|c| a[c] ^ r[c]));
+            let xor = singles
+                .iter()
+                .fold([0u32; 4], |a, r| std::array::from_fn(|c| a[c] ^ r[c]));
             **acc == xor
         })
         .count()
@@ -499,6 +501,9 @@ mod tests {
         let k = vec![[0u32, 0, 0, 0], [1, 2, 3, 4]];
         let singles = [results, [[1, 2, 3, 4], [0; 4], [0; 4], [0; 4]]].concat();
         assert_eq!(k_gather_matches(&k, &singles, 4), 2);
-        assert_eq!(k_gather_matches(&[[0, 0, 0, 1], [1, 2, 3, 4]], &singles, 4), 1);
+        assert_eq!(
+            k_gather_matches(&[[0, 0, 0, 1], [1, 2, 3, 4]], &singles, 4),
+            1
+        );
     }
 }
