@@ -54,8 +54,9 @@ fn shader(gathers: usize, twin: bool) -> String {
 }
 
 /// The coordinates of gather `k` of a query, as the shader's `delta(k)` moves them: s (x) by
-/// k/64, t (y) by -k/128 and, on cubes, z by k/256; the layer stays. Each product is exact, so
-/// the one rounding of the f32 add is the shader's (shaders/gather.comp).
+/// k/64, t (y) by -k/128 and, on cubes, z by k/256; the layer stays. Each product is exact and
+/// a shader's f32 add is correctly rounded, so the result is the shader's bit for bit
+/// (docs/sources.md, lavapipe); `bench` checks it on every invocation.
 pub fn moved(kind: TextureKind, coord: [f32; 4], k: usize) -> [f32; 4] {
     let f = k as f32;
     let mut c = coord;
