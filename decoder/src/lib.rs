@@ -56,11 +56,12 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 /// Fails exactly where nvdisasm refuses the word: an opcode other than 0xd64 and 0xf63,
 /// bit 91 clear, or a scheduling pair outside nvdisasm's table `TABLES_opex_0`.
 ///
-/// Two paths, one answer: a legal word is checked with a few masked compares and one bitmap
-/// lookup (all derived from the field table and the opex table) and then read field by field
-/// without any `Result`; only a refused word takes [`decode_detailed`], which finds the error
-/// in the same order as before. The tests check that both give the same result on every
-/// word they try.
+/// Two paths, one answer: a legal word is checked with a few compares and one table lookup
+/// (derived from the field table and the opex table) and then built into the typed struct as
+/// a whole, without a `Result` per field (with AVX2 where the CPU has it, detected at run
+/// time; else with shifts: [`decode_portable`]); only a refused word takes
+/// [`decode_detailed`], which finds the error in the same order as before. The tests check
+/// that all of them give the same result on every word they try (decoder/README.md, Speed).
 #[inline(always)]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
     #[cfg(target_arch = "x86_64")]
