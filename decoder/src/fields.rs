@@ -103,6 +103,15 @@ impl FieldSpec {
 pub trait FieldValue: Sized + Copy {
     /// The typed value of raw field bits, or why nvdisasm refuses them.
     fn from_raw(raw: u32) -> Result<Self, DecodeError>;
+    /// Whether [`FieldValue::from_raw`] accepts `raw`: true exactly when it returns `Ok`
+    /// (the decode fast path checks every field with this, branch-free, before reading any).
+    #[inline(always)]
+    fn accepts(_raw: u32) -> bool {
+        true
+    }
+    /// The value [`FieldValue::from_raw`] gives for a `raw` that [`FieldValue::accepts`]:
+    /// the same value, without the `Result` (for other raw values: some value, never a panic).
+    fn from_accepted(raw: u32) -> Self;
     /// The raw field bits of the value.
     fn to_raw(self) -> u32;
     /// The meaning of the value in words, for field listings.
@@ -115,6 +124,8 @@ macro_rules! plain_field_value {
             #[inline(always)]
             fn from_raw(raw: u32) -> Result<Self, DecodeError> { Ok(raw as $t) }
             #[inline(always)]
+            fn from_accepted(raw: u32) -> Self { raw as $t }
+            #[inline(always)]
             fn to_raw(self) -> u32 { self as u32 }
             fn describe(self) -> String { format!("{self}") }
         }
@@ -122,10 +133,28 @@ macro_rules! plain_field_value {
 }
 plain_field_value!(u8, u16);
 
+// SAFETY: an unsigned integer's bytes are its value, little-endian on every target the
+// chunks are built for (the chunks are u64s in the target's own order, and so are these).
+unsafe impl crate::fast::RawLayout for u8 {
+    const BITS: u32 = 8;
+}
+// SAFETY: as for u8.
+unsafe impl crate::fast::RawLayout for u16 {
+    const BITS: u32 = 16;
+}
+// SAFETY: a bool is one byte, 0 (false) or 1 (true), as `from_accepted` gives for raw 0 and 1.
+unsafe impl crate::fast::RawLayout for bool {
+    const BITS: u32 = 1;
+}
+
 impl FieldValue for bool {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
         Ok(raw != 0)
+    }
+    #[inline(always)]
+    fn from_accepted(raw: u32) -> Self {
+        raw != 0
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -142,6 +171,8 @@ macro_rules! enum_field_value {
             #[inline(always)]
             fn from_raw(raw: u32) -> Result<Self, DecodeError> { Ok(<$t>::from_raw(raw)) }
             #[inline(always)]
+            fn from_accepted(raw: u32) -> Self { <$t>::from_raw(raw) }
+            #[inline(always)]
             fn to_raw(self) -> u32 { self.raw() }
             fn describe(self) -> String {
                 if self.name().is_empty() { "(default: nothing printed)".to_string() } else { self.name().to_string() }
@@ -151,10 +182,63 @@ macro_rules! enum_field_value {
 }
 enum_field_value!(Dimension, OffsetMode, F16Mode, Eviction, Component);
 
+macro_rules! enum_raw_layout {
+    ($($t:ty),*) => {$(
+        // Checked here, at compile time: the enum is one byte and each of its 2^n values has
+        // its raw value as discriminant (`ALL` lists one variant per raw value, in order).
+        const _: () = {
+            assert!(core::mem::size_of::<$t>() == 1);
+            let mut i = 0;
+            while i < <$t>::ALL.len() {
+                assert!(<$t>::ALL[i] as u8 as usize == i);
+                i += 1;
+            }
+        };
+        // SAFETY: `repr(u8)`, one byte; by the check above every raw value below
+        // 2^BITS = ALL.len() is a variant's discriminant, and `from_accepted` (`from_raw`)
+        // gives that variant; zero is a variant.
+        unsafe impl crate::fast::RawLayout for $t {
+            const BITS: u32 = <$t>::ALL.len().trailing_zeros();
+        }
+    )*};
+}
+enum_raw_layout!(Dimension, OffsetMode, F16Mode, Eviction, Component);
+
+// SAFETY: `HandleForm` is `repr(u8)` with `Register = 0` (zero bytes valid), and the
+// check below: the accepted raw values are the two opcodes (`accepts` is `from_opcode`), and
+// bit 0 of each opcode is its variant's discriminant, which `from_accepted` gives for it.
+unsafe impl crate::fast::RawLayout for HandleForm {
+    const BITS: u32 = 1;
+    const NARROW: bool = true;
+}
+const _: () = {
+    assert!(HandleForm::Register as u8 == 0);
+    let mut i = 0;
+    while i < HandleForm::ALL.len() {
+        let v = HandleForm::ALL[i];
+        assert!((v.opcode() & 1) as u8 == v as u8);
+        assert!(matches!(HandleForm::from_opcode(v.opcode()), Some(f) if f as u8 == v as u8));
+        i += 1;
+    }
+};
+
 impl FieldValue for HandleForm {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
         HandleForm::from_opcode(raw as u16).ok_or(DecodeError::NotTld4 { opcode: raw as u16 })
+    }
+    #[inline(always)]
+    fn accepts(raw: u32) -> bool {
+        HandleForm::from_opcode(raw as u16).is_some()
+    }
+    #[inline(always)]
+    fn from_accepted(raw: u32) -> Self {
+        // An accepted opcode is one of the two: one compare tells them apart.
+        if raw == HandleForm::Register.opcode() as u32 {
+            HandleForm::Register
+        } else {
+            HandleForm::Uniform
+        }
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -169,10 +253,19 @@ impl FieldValue for HandleForm {
     }
 }
 
+// SAFETY: `repr(transparent)` over a u8, and `from_accepted` keeps the raw byte.
+unsafe impl crate::fast::RawLayout for Reg {
+    const BITS: u32 = 8;
+}
+
 impl FieldValue for Reg {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
         Ok(Reg(raw as u8))
+    }
+    #[inline(always)]
+    fn from_accepted(raw: u32) -> Self {
+        Reg(raw as u8)
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -187,10 +280,19 @@ impl FieldValue for Reg {
     }
 }
 
+// SAFETY: `repr(transparent)` over a u8, and `from_accepted` keeps the raw byte.
+unsafe impl crate::fast::RawLayout for UReg {
+    const BITS: u32 = 8;
+}
+
 impl FieldValue for UReg {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
         Ok(UReg(raw as u8))
+    }
+    #[inline(always)]
+    fn from_accepted(raw: u32) -> Self {
+        UReg(raw as u8)
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -205,10 +307,19 @@ impl FieldValue for UReg {
     }
 }
 
+// SAFETY: `repr(transparent)` over a u8, and `from_accepted` keeps the raw byte.
+unsafe impl crate::fast::RawLayout for Pred {
+    const BITS: u32 = 8;
+}
+
 impl FieldValue for Pred {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
         Ok(Pred(raw as u8))
+    }
+    #[inline(always)]
+    fn from_accepted(raw: u32) -> Self {
+        Pred(raw as u8)
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -223,10 +334,19 @@ impl FieldValue for Pred {
     }
 }
 
+// SAFETY: `repr(transparent)` over a u8, and `from_accepted` keeps the raw byte.
+unsafe impl crate::fast::RawLayout for WriteMask {
+    const BITS: u32 = 8;
+}
+
 impl FieldValue for WriteMask {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
         Ok(WriteMask(raw as u8))
+    }
+    #[inline(always)]
+    fn from_accepted(raw: u32) -> Self {
+        WriteMask(raw as u8)
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -249,6 +369,11 @@ impl FieldValue for WriteMask {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct AlwaysSet;
 
+// SAFETY: not planned (BITS = 0); a unit struct has no bytes.
+unsafe impl crate::fast::RawLayout for AlwaysSet {
+    const BITS: u32 = 0;
+}
+
 impl FieldValue for AlwaysSet {
     #[inline(always)]
     fn from_raw(raw: u32) -> Result<Self, DecodeError> {
@@ -257,6 +382,14 @@ impl FieldValue for AlwaysSet {
         } else {
             Err(DecodeError::Bit91Clear)
         }
+    }
+    #[inline(always)]
+    fn accepts(raw: u32) -> bool {
+        raw == 1
+    }
+    #[inline(always)]
+    fn from_accepted(_raw: u32) -> Self {
+        AlwaysSet
     }
     #[inline(always)]
     fn to_raw(self) -> u32 {
@@ -277,7 +410,10 @@ macro_rules! tld4_fields {
         ///
         /// Bits that change nothing are kept too, so that `decode(w)?.encode() == w` for every
         /// legal `w`. The members appear in bit order; see [`FIELDS`] for their bit ranges.
+        /// `repr(C)` keeps them in that order in memory, which the decode fast path's plan
+        /// relies on for speed (never for correctness).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(C)]
         pub struct Tld4 {
             $( $(#[doc = $doc])+ pub $name: $ty, )*
         }
@@ -299,11 +435,83 @@ macro_rules! tld4_fields {
                    effect_source: concat!($($edoc),+) }; )*
         }
 
+        /// Each member's [`crate::fast::FieldPlan`], from its bits and its place in [`Tld4`].
+        #[allow(non_upper_case_globals)]
+        mod plan {
+            use super::*;
+            use crate::fast::{plan, FieldPlan, RawLayout};
+            $( pub(crate) const $name: FieldPlan = plan($lo, $hi,
+                   core::mem::offset_of!(Tld4, $name), core::mem::size_of::<$ty>(),
+                   <$ty as RawLayout>::BITS, <$ty as RawLayout>::NARROW); )*
+            /// Every member's plan, in table order.
+            pub(crate) const ALL: &[FieldPlan] = &[ $( $name, )* ];
+        }
+
         impl Tld4 {
-            /// Reads every field of `word` (no cross-field legality checks).
-            #[inline(always)]
+            /// Reads every field of `word` (no cross-field legality checks), field by field,
+            /// stopping at the first field that refuses its bits: the detailed path, which
+            /// names the error.
+            #[inline]
             pub(crate) fn read_fields(word: u128) -> Result<Self, DecodeError> {
                 Ok(Self { $( $name: <$ty as FieldValue>::from_raw(field::$name.get(word))?, )* })
+            }
+
+            /// Whether every field accepts its bits ([`FieldValue::accepts`]): true exactly
+            /// when [`Tld4::read_fields`] returns `Ok`. Non-short-circuit `&`, so the whole
+            /// check compiles to a few masked compares with no branch per field.
+            #[inline(always)]
+            pub(crate) fn fields_accepted(word: u128) -> bool {
+                true $( & <$ty as FieldValue>::accepts(field::$name.get(word)) )*
+            }
+
+            /// Reads every field of a word that [`Tld4::fields_accepted`]: the same value as
+            /// [`Tld4::read_fields`], without per-field `Result`s (the fast path). Planned
+            /// members go through the chunks of [`crate::fast`] (built with AVX2 where the
+            /// CPU has it, `avx2` true, else with shifts); the others straight from the word.
+            ///
+            /// # Safety
+            ///
+            /// `avx2` may be true only where the CPU has AVX2 ([`crate::fast_avx2::usable`]).
+            #[inline(always)]
+            pub(crate) unsafe fn read_accepted_fields(word: u128, avx2: bool) -> Self {
+                let portable = |word: u128| {
+                    let halves = [word as u64, (word >> 64) as u64];
+                    let mut chunks = [0u64; crate::fast::CHUNKS];
+                    $( {
+                        const P: crate::fast::FieldPlan = plan::$name;
+                        if P.planned {
+                            chunks[P.chunk] |= P.place(halves[P.half]);
+                        }
+                    } )*
+                    chunks
+                };
+                #[cfg(target_arch = "x86_64")]
+                let chunks = {
+                    const C: crate::fast_avx2::Consts =
+                        crate::fast_avx2::consts(&crate::fast::byte_sources(plan::ALL));
+                    if avx2 {
+                        // SAFETY: the caller promises AVX2 with `avx2`.
+                        unsafe { crate::fast_avx2::chunks(word, &C) }
+                    } else {
+                        portable(word)
+                    }
+                };
+                #[cfg(not(target_arch = "x86_64"))]
+                let chunks = { let _ = avx2; portable(word) };
+                // SAFETY: `Tld4` is `repr(C)` and exactly `CHUNKS` u64s long (transmute checks
+                // the sizes). Each planned member's bytes hold its raw field value, below
+                // 2^BITS of its `RawLayout` type, which promises that those bytes are a valid
+                // value, the one `from_accepted` gives; every other byte is zero (padding, or
+                // an unplanned member, for which zero bytes are valid by the same promise),
+                // and each unplanned member is overwritten next.
+                let mut insn = unsafe { core::mem::transmute::<[u64; crate::fast::CHUNKS], Tld4>(chunks) };
+                $( {
+                    const P: crate::fast::FieldPlan = plan::$name;
+                    if !P.planned {
+                        insn.$name = <$ty as FieldValue>::from_accepted(field::$name.get(word));
+                    }
+                } )*
+                insn
             }
 
             /// The 128-bit word of this instruction. Numeric fields wider than their bit range

@@ -22,6 +22,9 @@
 
 mod access;
 mod error;
+mod fast;
+#[cfg(target_arch = "x86_64")]
+mod fast_avx2;
 // The field docs write operand vectors as `[layer], u, v`, which rustdoc reads as links;
 // they are also the text of docs/fields.md, so they stay as they are.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -52,8 +55,72 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 ///
 /// Fails exactly where nvdisasm refuses the word: an opcode other than 0xd64 and 0xf63,
 /// bit 91 clear, or a scheduling pair outside nvdisasm's table `TABLES_opex_0`.
-#[inline]
+///
+/// Two paths, one answer: a legal word is checked with a few compares and one table lookup
+/// (derived from the field table and the opex table) and then built into the typed struct as
+/// a whole, without a `Result` per field (with AVX2 where the CPU has it, detected at run
+/// time; else with shifts: [`decode_portable`]); only a refused word takes
+/// [`decode_detailed`], which finds the error in the same order as before. The tests check
+/// that all of them give the same result on every word they try (decoder/README.md, Speed).
+#[inline(always)]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
+    #[cfg(target_arch = "x86_64")]
+    if fast_avx2::usable() {
+        // SAFETY: `usable` checked that the CPU has AVX2.
+        return unsafe { decode_avx2(word) };
+    }
+    decode_portable(word)
+}
+
+/// [`decode`] compiled for AVX2 as a whole, so that the check, the vector build of the
+/// struct and the result are one function (one call from a caller compiled without AVX2).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn decode_avx2(word: u128) -> Result<Tld4, DecodeError> {
+    if Tld4::fields_accepted(word) & legal_opex_of_word(word) {
+        // SAFETY: the caller promises AVX2.
+        Ok(unsafe { Tld4::read_accepted_fields(word, true) })
+    } else {
+        decode_refused(word)
+    }
+}
+
+/// [`decode`] without its AVX2 path: the fast path's portable shifts on every CPU. The same
+/// result as [`decode`] for every word; for the tests and benchmarks that compare the paths.
+#[doc(hidden)]
+#[inline]
+pub fn decode_portable(word: u128) -> Result<Tld4, DecodeError> {
+    if Tld4::fields_accepted(word) & legal_opex_of_word(word) {
+        // SAFETY: `avx2` false asks for nothing.
+        Ok(unsafe { Tld4::read_accepted_fields(word, false) })
+    } else {
+        decode_refused(word)
+    }
+}
+
+/// The slow path of [`decode`], kept out of line so the fast path stays small.
+#[cold]
+#[inline(never)]
+fn decode_refused(word: u128) -> Result<Tld4, DecodeError> {
+    decode_detailed(word)
+}
+
+/// Whether the word's scheduling pair is in nvdisasm's `TABLES_opex_0`, read straight from
+/// its two fields.
+#[inline(always)]
+fn legal_opex_of_word(word: u128) -> bool {
+    opex::is_legal_pair(field::usched_info.get(word), field::batch_t.get(word))
+}
+
+/// [`decode`] the detailed way: every field through [`FieldValue::from_raw`] in bit order,
+/// stopping at the first refusal, then the opex check. Gives exactly what [`decode`] gives
+/// (same value, same error) for every word; slower, since each field carries a `Result`.
+/// Kept public as the reference the fast path is tested against.
+pub fn decode_detailed(word: u128) -> Result<Tld4, DecodeError> {
     let insn = Tld4::read_fields(word)?;
     let opex = opex_value(insn.usched_info, insn.batch_t);
     if !is_legal_opex(opex) {

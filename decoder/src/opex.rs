@@ -48,3 +48,36 @@ pub const fn opex_value(usched_info: u8, batch_t: u8) -> u8 {
 pub const fn is_legal_opex(opex: u8) -> bool {
     LEGAL[(opex >> 6) as usize] >> (opex & 63) & 1 != 0
 }
+
+/// The same table by batch_t: bit `u` of row `b` says whether usched_info `u` with batch_t
+/// `b` is legal (the bitmap above, cut into its eight 32-bit rows).
+const BY_BATCH_T: [u32; 8] = {
+    let mut rows = [0u32; 8];
+    let mut b = 0;
+    while b < 8 {
+        rows[b] = (LEGAL[b / 2] >> (32 * (b % 2))) as u32;
+        b += 1;
+    }
+    rows
+};
+
+/// [`is_legal_opex`] of the pair, without assembling the opex value first: one row load and
+/// one bit test (the decode fast path's form).
+#[inline(always)]
+pub(crate) const fn is_legal_pair(usched_info: u32, batch_t: u32) -> bool {
+    BY_BATCH_T[(batch_t & 7) as usize] >> (usched_info & 31) & 1 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rows_say_what_the_bitmap_says() {
+        for opex in 0..=255u8 {
+            let (u, b) = (opex as u32 & 0x1f, opex as u32 >> 5);
+            assert_eq!(is_legal_pair(u, b), is_legal_opex(opex), "{opex:#04x}");
+            assert_eq!(is_legal_opex(opex), LEGAL_OPEX_VALUES.contains(&opex));
+        }
+    }
+}

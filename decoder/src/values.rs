@@ -36,8 +36,17 @@ macro_rules! field_enum {
             }
 
             /// The value for a raw field value (only the low bits of the field are used).
+            ///
+            /// A `match` on the masked value rather than an index into [`Self::ALL`]: the
+            /// variants' discriminants are their raw values, so the compiler folds it into
+            /// a plain truncation (no table load, no bounds check) on the decode fast path.
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                Self::ALL[(raw as usize) & ((1 << $bits) - 1)]
+                match raw & ((1 << $bits) - 1) {
+                    $( $val => Self::$var, )*
+                    // Unreachable: the mask keeps `raw` within the listed values.
+                    _ => Self::ALL[0],
+                }
             }
         }
 
@@ -165,10 +174,11 @@ impl OffsetMode {
 /// The two SM100 TLD4 opcodes (bits 11:0); of all 4,096 opcode values only these print TLD4
 /// (nvdisasm).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
 pub enum HandleForm {
     /// Opcode 0xd64, nvdisasm's opclass `tld4_b_noConst_`: the texture handle is the first Rb
     /// register, per lane; nvdisasm prints `.B` after the component.
-    Register,
+    Register = 0,
     /// Opcode 0xf63, nvdisasm's opclass `tld4_urc_`: the handle is a uniform register (`URc`),
     /// one for the warp. This is the form ptxas emits.
     Uniform,
@@ -196,6 +206,7 @@ impl HandleForm {
 
 /// A general-purpose register number, R0..R254; 255 is RZ (reads zero, writes vanish).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct Reg(pub u8);
 
 impl Reg {
@@ -209,6 +220,7 @@ impl Reg {
 
 /// A uniform register number, UR0..UR254; 255 is URZ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct UReg(pub u8);
 
 impl UReg {
@@ -227,6 +239,7 @@ impl UReg {
 /// a `Pred(8..)` built by hand is refused by [`crate::Tld4::try_encode`] (`TooWide`), never
 /// wrapped into another predicate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct Pred(pub u8);
 
 impl Pred {
@@ -258,6 +271,7 @@ impl Pred {
 
 /// The write mask (bits 75:72): which of R, G, B, A (bit 0..3) are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct WriteMask(pub u8);
 
 impl WriteMask {

@@ -8,7 +8,8 @@
 //!   unit (or against another filled file): exact, 1 ulp, ambiguous by category, real.
 //! * `strict CORPUS.json OUT.json`: the queries `tld4 gather --check` must pass exactly.
 //! * `devices`: the Vulkan devices and drivers present.
-//! * `bench [--n N] [--rounds R]`: lavapipe and tld4's executor side by side (`src/bench.rs`).
+//! * `bench [--n N] [--rounds R]`: lavapipe and tld4's executor side by side, K gathers an
+//!   invocation (`src/bench.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,8 +85,8 @@ enum Cmd {
     Devices,
     /// Time lavapipe (LP_NUM_THREADS=1) and tld4's executor (one thread) on the same gathers.
     Bench {
-        /// Gathers a dispatch (and tld4 lane gathers a round).
-        #[arg(long, default_value_t = 1 << 19)]
+        /// Invocations a dispatch, K gathers each (tld4 runs N x K lane gathers a round).
+        #[arg(long, default_value_t = 1 << 16)]
         n: usize,
         /// Rounds; the median is reported.
         #[arg(long, default_value_t = 7)]

@@ -1,5 +1,6 @@
-//! `tld4-lavapipe bench` with a tiny N: it runs, prints a line per row with both rates and a
-//! ratio, and both sides compute the same gathers. Needs lavapipe and glslangValidator: without
+//! `tld4-lavapipe bench` with a tiny N: it runs, prints a line per row with both rates and
+//! both ratios, the K-gather shader returns what the one-gather shader returns for the same
+//! moved coordinates, and both sides compute the same gathers. Needs lavapipe and glslangValidator: without
 //! them it prints `SKIPPED: ...` and passes, unless `CI=true` (as `.ci/run` sets after
 //! installing them), where it fails.
 
@@ -33,6 +34,7 @@ fn bench_runs_both_sides_on_the_same_gathers() {
     }
     let rows: Vec<&str> = stdout.lines().filter(|l| l.contains(" tld4 ")).collect();
     assert_eq!(rows.len(), 3, "one line per row:\n{stdout}");
+    let k = 16.0;
     for (row, name) in rows.iter().zip([
         "RGBA8 UNORM 2D, clamp to edge",
         "D32 FLOAT cube array, depth compare",
@@ -43,15 +45,35 @@ fn bench_runs_both_sides_on_the_same_gathers() {
             row.contains("M gathers/s") && row.contains("ns/gather"),
             "{row}"
         );
-        assert!(row.contains("tld4/lavapipe "), "{row}");
-        // The same queries on both sides: all but a few at ambiguous spots (texel boundaries,
+        assert!(row.contains("whole-dispatch tld4/lavapipe "), "{row}");
+        assert!(row.contains("net tld4/lavapipe "), "{row}");
+        // The K-gather shader returns, invocation by invocation, the XOR of what the
+        // one-gather shader returns for its K moved queries: every invocation matches.
+        let same = field(row, "K-gather = one-gather ");
+        assert_eq!(same, (2048.0, 2048.0), "{row}");
+        // The same gathers on both sides: all but a few at ambiguous spots (texel boundaries,
         // cube edges) agree within 1 ulp.
-        let agree = row.rsplit("results agree ").next().expect("agreement");
-        let (a, n) = agree.trim().split_once('/').expect("a/n");
-        let (a, n): (f64, f64) = (a.parse().expect("a"), n.parse().expect("n"));
-        assert_eq!(n, 2048.0, "{row}");
+        let (a, n) = field(row, "results agree ");
+        assert_eq!(n, 2048.0 * k, "{row}");
         assert!(a / n > 0.97, "only {a} of {n} agree: {row}");
     }
-    let last = stdout.lines().last().unwrap_or_default();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[lines.len() - 2].starts_with("min net ratio vs lavapipe: "),
+        "{stdout}"
+    );
+    let last = lines.last().copied().unwrap_or_default();
     assert!(last.starts_with("min ratio vs lavapipe: "), "{stdout}");
+    let ratio: f64 = last["min ratio vs lavapipe: ".len()..]
+        .parse()
+        .expect("a whole-dispatch ratio: lavapipe's whole dispatch is always positive");
+    assert!(ratio > 0.0, "{last}");
+}
+
+/// The `a/n` after `label` in a bench line.
+fn field(row: &str, label: &str) -> (f64, f64) {
+    let rest = row.split(label).nth(1).expect(label);
+    let text = rest.split_whitespace().next().expect("a/n");
+    let (a, n) = text.split_once('/').expect("a/n");
+    (a.parse().expect("a"), n.parse().expect("n"))
 }
