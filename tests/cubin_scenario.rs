@@ -111,8 +111,9 @@ fn each_active_lane_gathers_its_2x2_footprint_and_the_idle_lanes_keep_their_regi
 fn the_files_expectations_are_the_reference_gathers() {
     let s = tld4_scenario::load_in(&scenario_text(), &cuda_dir()).unwrap();
     let handle = tld4_textures::Handle(s.warp.ureg(s.insn.ur.0));
-    let texture = s.pool.texture(handle.header_index()).unwrap();
-    let sampler = s.pool.sampler(handle.sampler_index()).unwrap();
+    let pool = s.pool().expect("the example has owned textures");
+    let texture = pool.texture(handle.header_index()).unwrap();
+    let sampler = pool.sampler(handle.sampler_index()).unwrap();
     let op = GatherOp::new(TextureKind::Tex2D, s.insn.component as u8);
     let (rd, rd2) = (s.insn.rd.0, s.insn.rd2.0);
     let mut checked = 0;
