@@ -80,16 +80,31 @@ pub const GATHER_ORDER: [(&str, &str); 4] = [
 /// TLD4 word or text holds one, docs/sources.md, Encoding; the file is relative to the
 /// current directory; the split rule is `CubinRef::parse`'s).
 pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
+    read_instruction_from(text).map(|(insn, word, _)| (insn, word))
+}
+
+/// [`read_instruction`], with where a `FILE:KERNEL:OFFSET` word came from (a line for the
+/// explanation: file, fat-binary entry, kernel, offset), `None` for a word or text.
+fn read_instruction_from(text: &str) -> Result<(Tld4, u128, Option<String>), String> {
     let t = text.trim();
     if t.contains(':') {
-        let found = CubinRef::parse(t)
-            .and_then(|r| r.resolve(Path::new("")))
-            .map_err(|e| match e {
-                // It quotes the argument itself.
-                CubinRefError::Spec { .. } => e.to_string(),
-                _ => format!("{t}: {e}"),
-            })?;
-        return Ok((found.insn, found.word));
+        let r = CubinRef::parse(t).map_err(|e| e.to_string())?;
+        let found = r.resolve(Path::new("")).map_err(|e| match e {
+            // It quotes the argument itself.
+            CubinRefError::Spec { .. } => e.to_string(),
+            _ => format!("{t}: {e}"),
+        })?;
+        let entry = match found.origin {
+            tld4_cubin::Origin::File => String::new(),
+            tld4_cubin::Origin::FatbinEntry { index } => format!(" (fat-binary entry {index})"),
+        };
+        let from = format!(
+            "from: {}{entry}, kernel {}, offset {:#06x} in its code section\n",
+            r.file.display(),
+            r.kernel,
+            r.offset
+        );
+        return Ok((found.insn, found.word, Some(from)));
     }
     let word = if t.contains("/*") {
         let words = crate::words::parse_words(t);
@@ -112,11 +127,11 @@ pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
     match word {
         Some(w) => {
             let insn = decode(w).map_err(|e| format!("{w:032x}: {e}"))?;
-            Ok((insn, w))
+            Ok((insn, w, None))
         }
         None => {
             let insn = parse(t).map_err(|e| format!("`{t}`: {e}"))?;
-            Ok((insn, insn.encode()))
+            Ok((insn, insn.encode(), None))
         }
     }
 }
@@ -132,7 +147,10 @@ pub fn explain(args: &ExplainArgs) -> CmdResult {
 /// say) is returned as that `std::io::Error`, so the caller can tell it apart.
 pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     let text = args.instruction.join(" ");
-    let (insn, word) = read_instruction(&text)?;
+    let (insn, word, from) = read_instruction_from(&text)?;
+    if let Some(from) = &from {
+        out.write_all(from.as_bytes())?;
+    }
     if args.lane >= WARP_SIZE as u32 {
         return Err(format!("--lane {}: a warp has lanes 0..31", args.lane).into());
     }

@@ -22,10 +22,20 @@ fn a_cubin_reference_explains_the_same_as_its_word() {
         want.starts_with("instruction: TLD4.R R10, R8, R2, UR4, 2D ;"),
         "{want}"
     );
-    for spec in [QUAD, "examples/cuda/gather.o:gather_quad:0x310"] {
+    // The same explanation, after one line saying where the word came from.
+    for (spec, from) in [
+        (
+            QUAD,
+            "from: examples/cuda/gather.sm100.cubin, kernel gather_quad, offset 0x0310 in its code section\n",
+        ),
+        (
+            "examples/cuda/gather.o:gather_quad:0x310",
+            "from: examples/cuda/gather.o (fat-binary entry 0), kernel gather_quad, offset 0x0310 in its code section\n",
+        ),
+    ] {
         let out = tld4(&["explain", spec], root(), "");
         assert!(out.status.success(), "{spec}: {}", text(&out.stderr));
-        assert_eq!(text(&out.stdout), want, "{spec}");
+        assert_eq!(text(&out.stdout), format!("{from}{want}"), "{spec}");
     }
 }
 
@@ -62,7 +72,15 @@ fn a_file_name_may_hold_colons() {
     let spec = format!("{}:gather_quad:0x0310", file.display());
     let out = tld4(&["explain", &spec], root(), "");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).starts_with("instruction: TLD4.R R10, R8, R2, UR4, 2D ;"));
+    let want = format!(
+        "from: {}, kernel gather_quad, offset 0x0310 in its code section\ninstruction: TLD4.R R10, R8, R2, UR4, 2D ;",
+        file.display()
+    );
+    assert!(
+        text(&out.stdout).starts_with(&want),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
