@@ -6,14 +6,16 @@
 //! through `tld4 run`, through `tld4_scenario::load_in`, and checked against
 //! `tld4_textures::reference`, which is written apart from the emulator.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use tld4_cubin::{Cubin, SM100};
 use tld4_scenario::cubin_ref::CubinRef;
 use tld4_scenario::{Expected, Loc, Scenario};
 use tld4_textures::{reference, GatherOp, GatherQuery, TextureKind};
+
+mod common;
+pub(crate) use common::text;
 
 /// The error cases: every way a cubin reference can miss.
 #[path = "cubin_scenario/errors.rs"]
@@ -34,26 +36,9 @@ fn scenario_text() -> String {
     std::fs::read_to_string(cuda_dir().join("gather.scenario.json")).unwrap()
 }
 
+/// `tld4 ARGS...` run in `dir` with `stdin`.
 pub(crate) fn tld4(args: &[&str], dir: &Path, stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tld4"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tld4");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-pub(crate) fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    common::tld4_in(args, Some(dir), stdin)
 }
 
 /// The texel gather.cu's main() stores at (x, y) of its 4x4 texture, clamped to the edge as

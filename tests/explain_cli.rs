@@ -20,12 +20,8 @@ const FOOTPRINT: [u8; 3] = [255, 0, 255];
 const SAMPLE: [u8; 3] = [0, 255, 255];
 const BACKGROUND: [u8; 3] = [250, 250, 250];
 
-fn tld4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tld4"))
-        .args(args)
-        .output()
-        .expect("the tld4 binary runs")
-}
+mod common;
+use common::tld4;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -4,18 +4,9 @@
 //! the descriptors and texel addresses; bad input is an error naming its place.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn tld4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tld4"))
-        .args(args)
-        .output()
-        .expect("run tld4")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{text, tld4};
 
 /// A fresh directory per call (tests run in parallel).
 fn scratch() -> PathBuf {

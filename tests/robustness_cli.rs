@@ -5,22 +5,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn tld4(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tld4"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tld4");
-    // The command may stop reading early (a bad argument): a failed write is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{text, tld4_stdin as tld4};
 
 const EXAMPLE: &str = include_str!("../examples/scenarios/gather_green.json");
 

@@ -1,23 +1,13 @@
 //! `tld4 scan` and `tld4 disasm FILE.cubin` on the committed ptxas cubins (tests/cubins/),
 //! against nvdisasm's committed listings of the same files.
 
-use std::process::{Command, Output};
-
 use tld4_cubin::listing::parse_listing;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cubins/");
 const CUBINS: &[&str] = &["gather_2d", "gather_layers", "gather_handles", "one_gather"];
 
-fn tld4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tld4"))
-        .args(args)
-        .output()
-        .expect("run tld4")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{text, tld4};
 
 /// The lines `tld4 scan PATH` must print for a cubin, made from nvdisasm's listing: file,
 /// kernel, offset as nvdisasm prints it, the word high half first, nvdisasm's text.

@@ -78,14 +78,9 @@ pub const GATHER_ORDER: [(&str, &str); 4] = [
 /// Reads the instruction argument: hex word, nvdisasm -hex halves, nvdisasm text, or a TLD4
 /// in compiled code, `FILE:KERNEL:OFFSET` (an argument holding `:` is such a reference: no
 /// TLD4 word or text holds one, docs/sources.md, Encoding; the file is relative to the
-/// current directory; the split rule is `CubinRef::parse`'s).
-pub fn read_instruction(text: &str) -> Result<(Tld4, u128), String> {
-    read_instruction_from(text).map(|(insn, word, _)| (insn, word))
-}
-
-/// [`read_instruction`], with where a `FILE:KERNEL:OFFSET` word came from (a line for the
-/// explanation: file, fat-binary entry, kernel, offset), `None` for a word or text.
-fn read_instruction_from(text: &str) -> Result<(Tld4, u128, Option<String>), String> {
+/// current directory; the split rule is `CubinRef::parse`'s). With a reference, also the line
+/// saying where the word came from (file, fat-binary entry, kernel, offset).
+pub fn read_instruction(text: &str) -> Result<(Tld4, u128, Option<String>), String> {
     let t = text.trim();
     if t.contains(':') {
         let r = CubinRef::parse(t).map_err(|e| e.to_string())?;
@@ -147,7 +142,7 @@ pub fn explain(args: &ExplainArgs) -> CmdResult {
 /// say) is returned as that `std::io::Error`, so the caller can tell it apart.
 pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     let text = args.instruction.join(" ");
-    let (insn, word, from) = read_instruction_from(&text)?;
+    let (insn, word, from) = read_instruction(&text)?;
     if let Some(from) = &from {
         out.write_all(from.as_bytes())?;
     }
@@ -294,7 +289,7 @@ mod tests {
     #[test]
     fn instructions_read_in_every_spelling() {
         let text = "TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;";
-        let (insn, word) = read_instruction(text).unwrap();
+        let (insn, word, _) = read_instruction(text).unwrap();
         assert_eq!(insn.to_string(), text);
         let hex = format!("{word:032x}");
         assert_eq!(read_instruction(&hex).unwrap().1, word);
