@@ -4,6 +4,8 @@
 use proptest::prelude::*;
 use tld4_scenario::{load, run, Lanes, Scenario};
 
+mod common;
+
 const EXAMPLE: &str = include_str!("../../examples/scenarios/gather_green.json");
 
 #[test]
@@ -20,15 +22,7 @@ fn the_example_runs_and_passes() {
 
 /// The example with `from` replaced by `to` fails at `path`, with `why` in the message.
 fn refused(from: &str, to: &str, path: &str, why: &str) {
-    assert!(EXAMPLE.contains(from), "{from}");
-    let text = EXAMPLE.replacen(from, to, 1);
-    match load(&text) {
-        Ok(_) => panic!("accepted {to}"),
-        Err(e) => {
-            assert_eq!(e.path, path, "{to}: {e}");
-            assert!(e.message.contains(why), "{to}: expected `{why}` in {e}");
-        }
-    }
+    common::refused_in(EXAMPLE, from, to, path, why)
 }
 
 #[test]

@@ -14,6 +14,8 @@ use tld4_scenario::{
 use tld4_textures::descriptor::tic::texel_bytes;
 use tld4_textures::{Format, LayoutChoice};
 
+mod common;
+
 const EXAMPLE: &str = include_str!("../../examples/scenarios/memory_pitch_rgba8.json");
 const OWNED: &str = include_str!("../../examples/scenarios/gather_green.json");
 
@@ -112,15 +114,7 @@ fn owned_textures_and_memory_are_exclusive_in_the_builder() {
 
 /// The example with `from` replaced by `to` fails at `path` with `why` in the message.
 fn refused(from: &str, to: &str, path: &str, why: &str) {
-    assert!(EXAMPLE.contains(from), "{from}");
-    let text = EXAMPLE.replacen(from, to, 1);
-    match load(&text) {
-        Ok(_) => panic!("accepted {to}"),
-        Err(e) => {
-            assert_eq!(e.path, path, "{to}: {e}");
-            assert!(e.message.contains(why), "{to}: expected `{why}` in {e}");
-        }
-    }
+    common::refused_in(EXAMPLE, from, to, path, why)
 }
 
 #[test]
