@@ -8,7 +8,7 @@ use tld4_decoder::{
 };
 use tld4_textures::{
     Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, InvalidInput,
-    Precision, TextureKind, TexturePool,
+    LaneQueries, LaneResults, Precision, TextureKind, TexturePool,
 };
 
 use crate::fault::{ConfigError, Operand, WarpFault};
@@ -110,6 +110,10 @@ pub struct Tld4Exec {
     /// (register, components) of each write, in order; RZ destinations left out.
     writes: [(u8, [u8; 2]); 4],
     nwrites: usize,
+    /// With enough registers per thread (this many or more) no static fault is raised:
+    /// [`Tld4Exec::static_fault`]'s answer for the common case, computed once (None when a
+    /// fault is raised whatever the register count).
+    clean_regs: Option<u16>,
 }
 
 /// The texture kind a dimension names (None for INVALIDn).
@@ -236,7 +240,7 @@ impl Tld4Exec {
                 nwrites += 1;
             }
         }
-        Self {
+        let mut exec = Self {
             insn: *insn,
             config,
             config_fault,
@@ -249,6 +253,27 @@ impl Tld4Exec {
             nvectors: n,
             writes,
             nwrites,
+            clean_regs: None,
+        };
+        // The fewest registers per thread with which `static_fault` finds nothing.
+        let need = exec.vectors[..n]
+            .iter()
+            .map(|&(_, first, count)| first as u16 + count as u16)
+            .max()
+            .unwrap_or(0);
+        if exec.static_fault(255).is_none() {
+            exec.clean_regs = Some(need);
+        }
+        exec
+    }
+
+    /// [`Tld4Exec::static_fault`], answered without its checks when the registers per thread
+    /// suffice and nothing else can fault (the precomputed `clean_regs`).
+    #[inline(always)]
+    fn static_fault_fast(&self, regs_per_thread: u16) -> Option<WarpFault> {
+        match self.clean_regs {
+            Some(need) if regs_per_thread >= need => None,
+            _ => self.static_fault(regs_per_thread),
         }
     }
 
@@ -343,10 +368,9 @@ impl Tld4Exec {
         lane: usize,
     ) -> Result<Gatherer<'p>, WarpFault> {
         let wrap = |e: TexError| texture_fault(e, handle, lane);
-        let (texture, _) = pool.resolve(Handle(handle)).map_err(wrap)?;
+        let (texture, sampler) = pool.resolve(Handle(handle)).map_err(wrap)?;
         self.check_output_format(texture.format(), lane)?;
-        pool.gatherer(Handle(handle), &self.op, self.config.precision)
-            .map_err(wrap)
+        Gatherer::new(texture, sampler, &self.op, self.config.precision).map_err(wrap)
     }
 
     /// F16 output from a UINT or SINT texture is not modeled (docs/sources.md, Decisions).
@@ -411,32 +435,36 @@ impl Tld4Exec {
         warp: &mut R,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
-        let mut queries = [GatherQuery::default(); WARP_SIZE];
-        let mut lanes = [0u8; WARP_SIZE];
-        let (mut report, n) = self.read_lanes(&*warp, &mut queries, &mut lanes)?;
-        if n == 0 {
+        let (mut report, executed) = self.executing(&*warp)?;
+        if executed == 0 {
             return Ok(report);
         }
-        let mut results = [GatherResult::default(); WARP_SIZE];
+        // Sources, read once into structure of arrays (lane `lanes[k]` is query k).
+        let mut queries = LaneQueries::new();
+        let mut lanes = [0u8; WARP_SIZE];
+        let n = self.each_lane(&*warp, executed, &mut lanes, |q| {
+            queries.push(q).map(|_| ()).unwrap_or(());
+        });
+        let mut results = LaneResults::new();
+        let level = tld4_textures::simd_level();
         self.for_each_handle(&*warp, &lanes[..n], |handle, range| {
-            let gatherer = self.gatherer(pool, handle, lanes[range.start] as usize)?;
-            gatherer.gather_many(&queries[range.clone()], &mut results[range]);
-            Ok(())
+            let first = lanes[range.start] as usize;
+            let gatherer = self.gatherer(pool, handle, first)?;
+            gatherer
+                .gather_lane_range(level, &queries, range, &mut results)
+                .map_err(|e| texture_fault(e, handle, first))
         })?;
-        self.write_results(warp, &results[..n], &lanes[..n], &mut report);
+        self.write_lane_results(warp, &results, &lanes[..n], &mut report);
         Ok(report)
     }
 
-    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
-    /// query k; returns the report so far and the number of executing lanes.
+    /// The static faults, then the lanes that execute (active, guard true).
     #[inline(always)]
-    pub(crate) fn read_lanes<R: RegisterFile + ?Sized>(
+    fn executing<R: RegisterFile + ?Sized>(
         &self,
         warp: &R,
-        queries: &mut [GatherQuery; WARP_SIZE],
-        lanes: &mut [u8; WARP_SIZE],
-    ) -> Result<(ExecReport, usize), WarpFault> {
-        if let Some(fault) = self.static_fault(warp.regs_per_thread()) {
+    ) -> Result<(ExecReport, u32), WarpFault> {
+        if let Some(fault) = self.static_fault_fast(warp.regs_per_thread()) {
             return Err(fault);
         }
         let g = self.insn.guard_pred.0;
@@ -459,15 +487,46 @@ impl Tld4Exec {
             executed,
             nonresident: 0,
         };
+        Ok((report, executed))
+    }
+
+    /// Reads the query of every lane in `executed`, in lane order, handing each to `f`;
+    /// `lanes[k]` receives the lane of query k. Returns the number of lanes.
+    #[inline(always)]
+    fn each_lane<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        executed: u32,
+        lanes: &mut [u8; WARP_SIZE],
+        mut f: impl FnMut(&GatherQuery),
+    ) -> usize {
         let mut n = 0;
         let mut m = executed;
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            queries[n] = self.query(warp, lane);
-            lanes[n] = lane as u8;
+            f(&self.query(warp, lane));
+            lanes[n & (WARP_SIZE - 1)] = lane as u8;
             n += 1;
         }
+        n
+    }
+
+    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
+    /// query k; returns the report so far and the number of executing lanes.
+    #[inline(always)]
+    pub(crate) fn read_lanes<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        queries: &mut [GatherQuery; WARP_SIZE],
+        lanes: &mut [u8; WARP_SIZE],
+    ) -> Result<(ExecReport, usize), WarpFault> {
+        let (report, executed) = self.executing(warp)?;
+        let mut k = 0;
+        let n = self.each_lane(warp, executed, lanes, |q| {
+            queries[k & (WARP_SIZE - 1)] = *q;
+            k += 1;
+        });
         Ok((report, n))
     }
 
@@ -537,6 +596,55 @@ impl Tld4Exec {
             // docs/sources.md, What ptxas emits). PT discards.
             if pdst < 7 {
                 warp.set_pred(lane, pdst, !r.resident);
+            }
+        }
+    }
+}
+
+impl Tld4Exec {
+    /// All sources have been read: write the destinations of lanes `lanes[k]` from lane k
+    /// of `results`, register by register (each lane's writes keep the plan's order).
+    #[inline(always)]
+    pub(crate) fn write_lane_results<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &mut R,
+        results: &LaneResults,
+        lanes: &[u8],
+        report: &mut ExecReport,
+    ) {
+        let n = lanes.len().min(WARP_SIZE);
+        let lanes = &lanes[..n];
+        let mut nonresident = 0u32;
+        if results.nonresident != 0 {
+            for (k, &lane) in lanes.iter().enumerate() {
+                nonresident |= (results.nonresident >> k & 1) << lane;
+            }
+        }
+        report.nonresident |= nonresident;
+        let writes = &self.writes[..self.nwrites];
+        if self.output == OutputMode::F32 {
+            // 32-bit output: each register takes one component (the hot case).
+            for &(reg, comps) in writes {
+                let values = &results.values[comps[0] as usize & 3];
+                for (&lane, &v) in lanes.iter().zip(values) {
+                    warp.set_reg(lane as usize, reg, v);
+                }
+            }
+        } else {
+            for (k, &lane) in lanes.iter().enumerate() {
+                let values = std::array::from_fn(|c| results.values[c][k]);
+                for &(reg, comps) in writes {
+                    warp.set_reg(lane as usize, reg, planned_value(&values, comps, self.output));
+                }
+            }
+        }
+        // The predicate destination is set when the footprint was not resident (ptxas
+        // turns PTX's "resident" predicate into its negation;
+        // docs/sources.md, What ptxas emits). PT discards.
+        let pdst = self.insn.pred_dst.0;
+        if pdst < 7 {
+            for &lane in lanes {
+                warp.set_pred(lane as usize, pdst, nonresident >> lane & 1 != 0);
             }
         }
     }

@@ -12,9 +12,13 @@ use crate::error::{Error, InvalidInput, NotModeled};
 use crate::format::{unorm, DecodeKind, Decoder, Format};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::texture::{Residency, TexelData, Texture, TextureKind};
+use crate::simd::SimdLevel;
 use std::mem::size_of;
 
 pub use crate::stages::*;
+
+mod lanes;
+pub use lanes::{LaneQueries, LaneResults, LANES};
 
 /// Which texel offsets a gather instruction carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -316,22 +320,53 @@ impl<'a> Gatherer<'a> {
     /// assert_eq!(out[0].values, [3, 4, 2, 1]);
     /// assert_eq!(out[1].values, [1, 1, 1, 1]);
     /// ```
+    ///
+    /// Runs at the process's [`crate::simd_level`]: the per-lane reference path at
+    /// `Scalar`, else the lanes go through the lane-parallel pipeline
+    /// ([`Gatherer::gather_lanes`]) 32 at a time; the results are identical.
     pub fn gather_many(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
-        match self.texels {
-            Texels::U8(d) => self.with_convert(d, queries, out),
-            Texels::U16(d) => self.with_convert(d, queries, out),
-            Texels::U32(d) => self.with_convert(d, queries, out),
+        self.gather_many_at(crate::simd_level(), queries, out)
+    }
+
+    /// [`Gatherer::gather_many`] at a given level (see [`crate::SimdLevel`]).
+    pub fn gather_many_at(
+        &self,
+        level: SimdLevel,
+        queries: &[GatherQuery],
+        out: &mut [GatherResult],
+    ) {
+        if level == SimdLevel::Scalar || !self.lane_parallel() {
+            return self.gather_reference(queries, out);
+        }
+        let mut lanes = LaneQueries::new();
+        let mut results = LaneResults::new();
+        for (qs, os) in queries.chunks(LANES).zip(out.chunks_mut(LANES)) {
+            lanes.clear();
+            for q in qs {
+                lanes.push_unchecked(q);
+            }
+            let n = qs.len().min(os.len());
+            self.gather_lanes_at(level, &lanes, 0..n, &mut results);
+            for (k, o) in os[..n].iter_mut().enumerate() {
+                *o = results.get_unchecked(k);
+            }
         }
     }
 
-    /// Dispatch on the value rule (convert, compare or constant).
+    /// The per-lane reference pipeline (`SimdLevel::Scalar`).
+    pub(crate) fn gather_reference(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
+        let run = PerLane { qs: queries, out };
+        match self.texels {
+            Texels::U8(d) => self.with_convert(d, run),
+            Texels::U16(d) => self.with_convert(d, run),
+            Texels::U32(d) => self.with_convert(d, run),
+        }
+    }
+
+    /// Dispatch on the value rule (convert, compare or constant), then hand the specialized
+    /// rule to `run` (the per-lane path or the lane-parallel one).
     #[inline(always)]
-    fn with_convert<T: Copy + Into<u32>>(
-        &self,
-        d: &[T],
-        qs: &[GatherQuery],
-        out: &mut [GatherResult],
-    ) {
+    fn with_convert<T: Copy + Into<u32>, V: Run>(&self, d: &[T], run: V) {
         match self.value {
             Value::Fetch { element, decoder } => {
                 let (shift, mask) = (decoder.shift, decoder.mask);
@@ -339,21 +374,21 @@ impl<'a> Gatherer<'a> {
                 let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
                 match decoder.kind {
                     DecodeKind::Unorm(inv) if plain => {
-                        self.with_path(d, element, PlainUnorm(inv), qs, out)
+                        run.run(self, d, element, PlainUnorm(inv))
                     }
                     DecodeKind::F32 | DecodeKind::Uint if plain => {
-                        self.with_path(d, element, PlainRaw, qs, out)
+                        run.run(self, d, element, PlainRaw)
                     }
                     DecodeKind::Unorm(inv) => {
-                        self.with_path(d, element, UnormConv { shift, mask, inv }, qs, out)
+                        run.run(self, d, element, UnormConv { shift, mask, inv })
                     }
                     DecodeKind::F32 | DecodeKind::Uint => {
-                        self.with_path(d, element, RawConv { shift, mask }, qs, out)
+                        run.run(self, d, element, RawConv { shift, mask })
                     }
-                    _ => self.with_path(d, element, DecodeConv(decoder), qs, out),
+                    _ => run.run(self, d, element, DecodeConv(decoder)),
                 }
             }
-            Value::Const(c) => self.with_path(d, 0, ConstConv(c), qs, out),
+            Value::Const(c) => run.run(self, d, 0, ConstConv(c)),
             Value::Compare {
                 op,
                 decoder,
@@ -363,29 +398,20 @@ impl<'a> Gatherer<'a> {
                 let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
                 match decoder.kind {
                     DecodeKind::F32 => {
-                        self.with_path(d, 0, CompareConv::new(op, PlainRaw, clamp_dref), qs, out)
+                        run.run(self, d, 0, CompareConv::new(op, PlainRaw, clamp_dref))
                     }
-                    DecodeKind::Unorm(inv) if plain => self.with_path(
+                    DecodeKind::Unorm(inv) if plain => run.run(self, 
                         d,
                         0,
-                        CompareConv::new(op, PlainUnorm(inv), clamp_dref),
-                        qs,
-                        out,
-                    ),
-                    DecodeKind::Unorm(inv) => self.with_path(
+                        CompareConv::new(op, PlainUnorm(inv), clamp_dref)),
+                    DecodeKind::Unorm(inv) => run.run(self, 
                         d,
                         0,
-                        CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref),
-                        qs,
-                        out,
-                    ),
-                    _ => self.with_path(
+                        CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref)),
+                    _ => run.run(self, 
                         d,
                         0,
-                        CompareConv::new(op, DecodeConv(decoder), clamp_dref),
-                        qs,
-                        out,
-                    ),
+                        CompareConv::new(op, DecodeConv(decoder), clamp_dref)),
                 }
             }
         }
@@ -644,6 +670,24 @@ pub(crate) fn check_op(
         return Err(NotModeled::CompareOnColor(format).into());
     }
     Ok(Some(cmp))
+}
+
+/// The lane loop a specialized value rule is handed to ([`Gatherer::with_convert`]).
+trait Run {
+    fn run<T: Copy + Into<u32>, C: Convert>(self, g: &Gatherer<'_>, d: &[T], element: usize, conv: C);
+}
+
+/// The per-lane reference path over `qs`.
+struct PerLane<'q, 'o> {
+    qs: &'q [GatherQuery],
+    out: &'o mut [GatherResult],
+}
+
+impl Run for PerLane<'_, '_> {
+    #[inline(always)]
+    fn run<T: Copy + Into<u32>, C: Convert>(self, g: &Gatherer<'_>, d: &[T], element: usize, conv: C) {
+        g.with_path(d, element, conv, self.qs, self.out)
+    }
 }
 
 /// What a footprint touching a non-resident tile returns.
