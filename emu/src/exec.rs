@@ -68,6 +68,72 @@ pub struct ExecReport {
 /// An operand vector the instruction reads or writes: (operand, first register, count).
 type Vector = (Operand, u8, u8);
 
+/// Which register holds each part of a lane's query (ptxas output, NAK;
+/// docs/sources.md, NAK conventions), decided once per instruction: the one place of the
+/// operand layout, used lane by lane ([`Tld4Exec::query`]) and register by register
+/// ([`Tld4Exec::read_sources`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Sources {
+    /// The array layer (an unsigned 16-bit integer in the low half).
+    layer: Option<u8>,
+    /// The coordinates, `ncoords` of them.
+    coords: [u8; 3],
+    ncoords: u8,
+    /// AOFFI: one register; PTP: two.
+    offsets: [u8; 2],
+    noffsets: u8,
+    /// The depth reference.
+    dref: Option<u8>,
+}
+
+impl Sources {
+    /// The static checks keep every register below R255 and below the registers per thread
+    /// before any is read, so the additions never wrap where a register is read.
+    fn new(insn: &Tld4, ra: RaLayout, rb: RbLayout) -> Self {
+        let (ra0, rb0) = (insn.ra.0, insn.rb.0);
+        let mut s = Sources::default();
+        let mut at = ra0;
+        if ra.layer {
+            s.layer = Some(at);
+            at = at.wrapping_add(1);
+        }
+        s.ncoords = ra.coords.min(3);
+        for k in 0..s.ncoords {
+            s.coords[k as usize] = at.wrapping_add(k);
+        }
+        let o = rb0.wrapping_add(rb.offsets_at());
+        s.noffsets = rb.offsets.min(2);
+        s.offsets = [o, o.wrapping_add(1)];
+        if rb.depth_ref {
+            s.dref = Some(rb0.wrapping_add(rb.depth_ref_at()));
+        }
+        s
+    }
+}
+
+/// Register `r` of the executing lanes `lanes` (mask `executed`), compacted: `out(k, value
+/// of lane lanes[k])`.
+#[inline(always)]
+fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
+    warp: &R,
+    r: u8,
+    executed: u32,
+    lanes: &[u8],
+    out: &mut F,
+) {
+    let mut buf = [0u32; WARP_SIZE];
+    warp.reg_lanes(r, executed, &mut buf);
+    for (k, &lane) in lanes.iter().enumerate() {
+        out(k, buf[lane as usize & (WARP_SIZE - 1)]);
+    }
+}
+
+/// The layer operand: an unsigned 16-bit integer in the low half (ptxas output).
+#[inline(always)]
+fn layer_value(r: u32) -> u32 {
+    r & 0xffff
+}
+
 /// A decoded TLD4, checked and prepared for execution.
 ///
 /// ```
@@ -103,13 +169,13 @@ pub struct Tld4Exec {
     illegal: Option<String>,
     op: GatherOp,
     output: OutputMode,
-    ra: RaLayout,
-    rb: RbLayout,
     vectors: [Vector; 4],
     nvectors: usize,
     /// (register, components) of each write, in order; RZ destinations left out.
     writes: [(u8, [u8; 2]); 4],
     nwrites: usize,
+    /// Where the query's parts are read from.
+    sources: Sources,
     /// With enough registers per thread (this many or more) no static fault is raised:
     /// [`Tld4Exec::static_fault`]'s answer for the common case, computed once (None when a
     /// fault is raised whatever the register count).
@@ -247,12 +313,11 @@ impl Tld4Exec {
             illegal,
             op,
             output,
-            ra,
-            rb,
             vectors,
             nvectors: n,
             writes,
             nwrites,
+            sources: Sources::new(insn, ra, rb),
             clean_regs: None,
         };
         // The fewest registers per thread with which `static_fault` finds nothing.
@@ -397,33 +462,78 @@ impl Tld4Exec {
         (&self.op, self.config.precision)
     }
 
-    /// One lane's query, read from its registers (the static checks keep every register
-    /// below R255 and below the registers per thread, so the additions never wrap).
+    /// One lane's query, read from its registers ([`Sources`]).
     #[inline(always)]
     fn query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
         let reg = |r: u8| rf.reg(lane, r);
-        let ra = self.insn.ra.0;
-        let rb = self.insn.rb.0;
+        let s = &self.sources;
         let mut q = GatherQuery::default();
-        let mut at = ra;
-        if self.ra.layer {
-            // The layer is an unsigned 16-bit integer in the low half (ptxas output).
-            q.layer = reg(at) & 0xffff;
-            at = at.wrapping_add(1);
+        if let Some(r) = s.layer {
+            q.layer = layer_value(reg(r));
         }
-        for k in 0..self.ra.coords {
-            q.coords[k as usize] = f32::from_bits(reg(at.wrapping_add(k)));
+        for k in 0..s.ncoords as usize {
+            q.coords[k] = f32::from_bits(reg(s.coords[k]));
         }
-        let o = rb.wrapping_add(self.rb.offsets_at());
-        match self.rb.offsets {
-            1 => q.offsets[0] = aoffi_offsets(reg(o)),
-            2 => q.offsets = ptp_offsets(reg(o), reg(o.wrapping_add(1))),
+        match s.noffsets {
+            1 => q.offsets[0] = aoffi_offsets(reg(s.offsets[0])),
+            2 => q.offsets = ptp_offsets(reg(s.offsets[0]), reg(s.offsets[1])),
             _ => {}
         }
-        if self.rb.depth_ref {
-            q.dref = f32::from_bits(reg(rb.wrapping_add(self.rb.depth_ref_at())));
+        if let Some(r) = s.dref {
+            q.dref = f32::from_bits(reg(r));
         }
         q
+    }
+
+    /// Every executing lane's query, read register by register ([`Sources`]) into
+    /// structure of arrays, compacted: query k is lane `lanes[k]`. Returns the lane count.
+    #[inline(always)]
+    fn read_sources<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        executed: u32,
+        queries: &mut LaneQueries,
+        lanes: &mut [u8; WARP_SIZE],
+    ) -> usize {
+        let mut n = 0;
+        let mut m = executed;
+        while m != 0 {
+            lanes[n & (WARP_SIZE - 1)] = m.trailing_zeros() as u8;
+            m &= m - 1;
+            n += 1;
+        }
+        let lanes = &lanes[..n.min(WARP_SIZE)];
+        let s = &self.sources;
+        if let Some(r) = s.layer {
+            compacted(warp, r, executed, lanes, &mut |k, v| queries.layer[k] = layer_value(v));
+        }
+        for a in 0..s.ncoords as usize {
+            compacted(warp, s.coords[a], executed, lanes, &mut |k, v| queries.coords[a][k] = f32::from_bits(v));
+        }
+        match s.noffsets {
+            1 => compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
+                queries.offsets[k][0] = aoffi_offsets(v)
+            }),
+            2 => {
+                compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
+                    let p = ptp_offsets(v, 0);
+                    queries.offsets[k][0] = p[0];
+                    queries.offsets[k][1] = p[1];
+                });
+                compacted(warp, s.offsets[1], executed, lanes, &mut |k, v| {
+                    let p = ptp_offsets(0, v);
+                    queries.offsets[k][2] = p[2];
+                    queries.offsets[k][3] = p[3];
+                });
+            }
+            _ => {}
+        }
+        if let Some(r) = s.dref {
+            compacted(warp, r, executed, lanes, &mut |k, v| queries.dref[k] = f32::from_bits(v));
+        }
+        // at most 32 lanes: never refused
+        let _ = queries.set_len(lanes.len());
+        lanes.len()
     }
 
     /// Executes the instruction for the warp held in `warp`, a [`crate::WarpState`] or the
@@ -442,9 +552,7 @@ impl Tld4Exec {
         // Sources, read once into structure of arrays (lane `lanes[k]` is query k).
         let mut queries = LaneQueries::new();
         let mut lanes = [0u8; WARP_SIZE];
-        let n = self.each_lane(&*warp, executed, &mut lanes, |q| {
-            queries.push(q).map(|_| ()).unwrap_or(());
-        });
+        let n = self.read_sources(&*warp, executed, &mut queries, &mut lanes);
         let mut results = LaneResults::new();
         let level = tld4_textures::simd_level();
         self.for_each_handle(&*warp, &lanes[..n], |handle, range| {
@@ -622,21 +730,26 @@ impl Tld4Exec {
         }
         report.nonresident |= nonresident;
         let writes = &self.writes[..self.nwrites];
-        if self.output == OutputMode::F32 {
-            // 32-bit output: each register takes one component (the hot case).
-            for &(reg, comps) in writes {
+        let mut executed = 0u32;
+        for &lane in lanes {
+            executed |= 1 << (lane as usize & (WARP_SIZE - 1));
+        }
+        let mut buf = [0u32; WARP_SIZE];
+        for &(reg, comps) in writes {
+            if self.output == OutputMode::F32 {
+                // 32-bit output: each register takes one component (the hot case).
                 let values = &results.values[comps[0] as usize & 3];
                 for (&lane, &v) in lanes.iter().zip(values) {
-                    warp.set_reg(lane as usize, reg, v);
+                    buf[lane as usize & (WARP_SIZE - 1)] = v;
+                }
+            } else {
+                for (k, &lane) in lanes.iter().enumerate() {
+                    let values = std::array::from_fn(|c| results.values[c][k]);
+                    buf[lane as usize & (WARP_SIZE - 1)] =
+                        planned_value(&values, comps, self.output);
                 }
             }
-        } else {
-            for (k, &lane) in lanes.iter().enumerate() {
-                let values = std::array::from_fn(|c| results.values[c][k]);
-                for &(reg, comps) in writes {
-                    warp.set_reg(lane as usize, reg, planned_value(&values, comps, self.output));
-                }
-            }
+            warp.set_reg_lanes(reg, executed, &buf);
         }
         // The predicate destination is set when the footprint was not resident (ptxas
         // turns PTX's "resident" predicate into its negation;

@@ -16,7 +16,7 @@
 //! (the reference) and is reported by [`simd_env_error`]. Requesting `Avx2` on a CPU
 //! without it gives `Portable`. No level changes any result: FMA is enabled for the code
 //! generator only, Rust never fuses a multiply and an add on its own, so every rounding step
-//! is the one the source writes.
+//! is the one the source writes (docs/sources.md, Decisions).
 //!
 //! This is the only module of the crate with `unsafe`: one call of a
 //! `#[target_feature(enable = "avx2,fma")]` function, made only after

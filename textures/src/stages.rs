@@ -212,7 +212,7 @@ pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64
     match mode {
         AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
         AddressMode::Repeat => Some(if size & (size - 1) == 0 {
-            i & (size - 1)
+            repeat_pow2(i, size)
         } else {
             i.rem_euclid(size)
         }),
@@ -220,6 +220,13 @@ pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64
         AddressMode::ClampToBorder => (0..size).contains(&i).then_some(i),
         AddressMode::MirrorClampToEdge => Some(mirror(i).clamp(0, size - 1)),
     }
+}
+
+/// Repeat on a power-of-two `size`: the low bits, equal to `i.rem_euclid(size)` there
+/// (two's complement), without a division.
+#[inline(always)]
+pub(crate) fn repeat_pow2(i: i64, size: i64) -> i64 {
+    i & (size - 1)
 }
 
 /// dref clamped to [0, 1] for UNORM depth formats (Vulkan "Depth Compare Operation"; not for

@@ -44,10 +44,14 @@ const CHUNK: usize = 8;
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneQueries {
     len: usize,
-    coords: [[f32; LANES]; 3],
-    layer: [u32; LANES],
-    offsets: [[[i8; 2]; 4]; LANES],
-    dref: [f32; LANES],
+    /// `coords[a][k]`: coordinate `a` of lane `k` ([`GatherQuery::coords`]).
+    pub coords: [[f32; LANES]; 3],
+    /// The array layer of each lane ([`GatherQuery::layer`]).
+    pub layer: [u32; LANES],
+    /// The texel offsets of each lane ([`GatherQuery::offsets`]).
+    pub offsets: [[[i8; 2]; 4]; LANES],
+    /// The depth reference of each lane ([`GatherQuery::dref`]).
+    pub dref: [f32; LANES],
 }
 
 impl Default for LaneQueries {
@@ -76,6 +80,16 @@ impl LaneQueries {
     /// True when no lane is held.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Holds lanes 0..len, as the arrays are (filled directly, a field at a time). Error:
+    /// [`InvalidInput::TooManyLanes`] past [`LANES`].
+    pub fn set_len(&mut self, len: usize) -> Result<(), Error> {
+        if len > LANES {
+            return Err(InvalidInput::TooManyLanes { max: LANES }.into());
+        }
+        self.len = len;
+        Ok(())
     }
 
     /// Forgets every lane.
@@ -498,6 +512,9 @@ fn wrap_lanes<A: Addr>(i: &[i64; CHUNK], size: i64, mode: AddressMode) -> [i64; 
     }
     match mode {
         AddressMode::ClampToEdge => any(i, size, AddressMode::ClampToEdge),
+        // the power-of-two test hoisted out of the lane loop (a vectorized loop would
+        // otherwise compute the division of every lane)
+        AddressMode::Repeat if size & (size - 1) == 0 => i.map(|a| super::repeat_pow2(a, size)),
         AddressMode::Repeat => any(i, size, AddressMode::Repeat),
         AddressMode::MirroredRepeat => any(i, size, AddressMode::MirroredRepeat),
         AddressMode::ClampToBorder => any(i, size, AddressMode::ClampToBorder),
