@@ -123,6 +123,13 @@ fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
 ) {
     let mut buf = [0u32; WARP_SIZE];
     warp.reg_lanes(r, executed, &mut buf);
+    if lanes.len() == WARP_SIZE {
+        // every lane executes: lanes[k] == k
+        for (k, &v) in buf.iter().enumerate() {
+            out(k, v);
+        }
+        return;
+    }
     for (k, &lane) in lanes.iter().enumerate() {
         out(k, buf[lane as usize & (WARP_SIZE - 1)]);
     }
@@ -505,10 +512,14 @@ impl Tld4Exec {
         let lanes = &lanes[..n.min(WARP_SIZE)];
         let s = &self.sources;
         if let Some(r) = s.layer {
-            compacted(warp, r, executed, lanes, &mut |k, v| queries.layer[k] = layer_value(v));
+            compacted(warp, r, executed, lanes, &mut |k, v| {
+                queries.layer[k] = layer_value(v)
+            });
         }
         for a in 0..s.ncoords as usize {
-            compacted(warp, s.coords[a], executed, lanes, &mut |k, v| queries.coords[a][k] = f32::from_bits(v));
+            compacted(warp, s.coords[a], executed, lanes, &mut |k, v| {
+                queries.coords[a][k] = f32::from_bits(v)
+            });
         }
         match s.noffsets {
             1 => compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
@@ -529,7 +540,9 @@ impl Tld4Exec {
             _ => {}
         }
         if let Some(r) = s.dref {
-            compacted(warp, r, executed, lanes, &mut |k, v| queries.dref[k] = f32::from_bits(v));
+            compacted(warp, r, executed, lanes, &mut |k, v| {
+                queries.dref[k] = f32::from_bits(v)
+            });
         }
         // at most 32 lanes: never refused
         let _ = queries.set_len(lanes.len());
@@ -739,8 +752,13 @@ impl Tld4Exec {
             if self.output == OutputMode::F32 {
                 // 32-bit output: each register takes one component (the hot case).
                 let values = &results.values[comps[0] as usize & 3];
-                for (&lane, &v) in lanes.iter().zip(values) {
-                    buf[lane as usize & (WARP_SIZE - 1)] = v;
+                if lanes.len() == WARP_SIZE {
+                    // every lane executes: lanes[k] == k
+                    buf = *values;
+                } else {
+                    for (&lane, &v) in lanes.iter().zip(values) {
+                        buf[lane as usize & (WARP_SIZE - 1)] = v;
+                    }
                 }
             } else {
                 for (k, &lane) in lanes.iter().enumerate() {

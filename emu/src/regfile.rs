@@ -117,6 +117,10 @@ impl RegisterFile for WarpState {
     #[inline(always)]
     fn reg_lanes(&self, r: u8, lanes: u32, out: &mut [u32; WARP_SIZE]) {
         let regs = WarpState::reg_lanes(self, r);
+        if lanes == u32::MAX {
+            *out = *regs;
+            return;
+        }
         for l in 0..WARP_SIZE {
             if lanes >> l & 1 != 0 {
                 out[l] = regs[l];

@@ -78,8 +78,16 @@ impl WarpState {
     pub fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
         if r != RZ {
             let regs = &mut self.regs[r as usize];
+            if lanes == u32::MAX {
+                *regs = *values;
+                return;
+            }
             for l in 0..WARP_SIZE {
-                regs[l] = if lanes >> l & 1 != 0 { values[l] } else { regs[l] };
+                regs[l] = if lanes >> l & 1 != 0 {
+                    values[l]
+                } else {
+                    regs[l]
+                };
             }
         }
     }

@@ -6,12 +6,18 @@
 //!
 //! One test function: the level is process-wide, so this file runs it alone in its process.
 
-use rand::{Rng, SeedableRng};
 use rand::rngs::StdRng as ChaCha8Rng;
+use rand::{Rng, SeedableRng};
 use tld4_emu::{ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_textures::*;
 
-fn texture(kind: TextureKind, format: Format, size: u32, layers: u32, rng: &mut ChaCha8Rng) -> Texture {
+fn texture(
+    kind: TextureKind,
+    format: Format,
+    size: u32,
+    layers: u32,
+    rng: &mut ChaCha8Rng,
+) -> Texture {
     let desc = TextureDesc {
         kind,
         format,
@@ -21,10 +27,14 @@ fn texture(kind: TextureKind, format: Format, size: u32, layers: u32, rng: &mut 
     };
     Texture::from_fn(desc, |_, _, _| {
         std::array::from_fn(|i| {
-            let bits = if i < format.fields() { format.field_bits(i) } else { 32 };
+            let bits = if i < format.fields() {
+                format.field_bits(i)
+            } else {
+                32
+            };
             let r: u32 = rng.gen();
             if bits >= 32 {
-                if format.is_depth() || r % 2 == 0 {
+                if format.is_depth() || r.is_multiple_of(2) {
                     rng.gen_range(0.0f32..1.0).to_bits()
                 } else {
                     r
@@ -52,12 +62,48 @@ fn coord(rng: &mut ChaCha8Rng) -> f32 {
 fn every_simd_level_executes_identically() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut pool = TexturePool::new();
-    let rgba8 = pool.add_texture(texture(TextureKind::Tex2D, Format::Rgba8Unorm, 16, 1, &mut rng));
-    let rgba16f = pool.add_texture(texture(TextureKind::Tex2DArray, Format::Rgba16Float, 8, 3, &mut rng));
-    let r32f = pool.add_texture(texture(TextureKind::Tex2D, Format::R32Float, 13, 1, &mut rng));
-    let d32 = pool.add_texture(texture(TextureKind::CubeArray, Format::D32Float, 8, 2, &mut rng));
-    let d16 = pool.add_texture(texture(TextureKind::Tex2D, Format::D16Unorm, 8, 1, &mut rng));
-    let cube = pool.add_texture(texture(TextureKind::Cube, Format::Rgba8Unorm, 4, 1, &mut rng));
+    let rgba8 = pool.add_texture(texture(
+        TextureKind::Tex2D,
+        Format::Rgba8Unorm,
+        16,
+        1,
+        &mut rng,
+    ));
+    let rgba16f = pool.add_texture(texture(
+        TextureKind::Tex2DArray,
+        Format::Rgba16Float,
+        8,
+        3,
+        &mut rng,
+    ));
+    let r32f = pool.add_texture(texture(
+        TextureKind::Tex2D,
+        Format::R32Float,
+        13,
+        1,
+        &mut rng,
+    ));
+    let d32 = pool.add_texture(texture(
+        TextureKind::CubeArray,
+        Format::D32Float,
+        8,
+        2,
+        &mut rng,
+    ));
+    let d16 = pool.add_texture(texture(
+        TextureKind::Tex2D,
+        Format::D16Unorm,
+        8,
+        1,
+        &mut rng,
+    ));
+    let cube = pool.add_texture(texture(
+        TextureKind::Cube,
+        Format::Rgba8Unorm,
+        4,
+        1,
+        &mut rng,
+    ));
     let desc = TextureDesc {
         kind: TextureKind::Tex2D,
         format: Format::Rgba8Unorm,
@@ -90,19 +136,56 @@ fn every_simd_level_executes_identically() {
     // (instruction, handle in UR4, handles a register-form lane may take)
     let cases: Vec<(&str, u32, Vec<u32>)> = vec![
         ("TLD4.R R10, R8, R20, UR4, 2D ;", h(rgba8, clamp), vec![]),
-        ("TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;", h(rgba8, repeat), vec![]),
-        ("TLD4.B.AOFFI R10, R8, R20, R24, UR4, 2D ;", h(r32f, border), vec![]),
-        ("TLD4.A R8, R10, R19, UR4, ARRAY_2D ;", h(rgba16f, border), vec![]),
-        ("TLD4.B.F16.RN.PTP R12, R8, R21, R24, UR4, 2D, 0xd ;", h(rgba8, border), vec![]),
-        ("@!P3 TLD4.A.F16.RZ R12, R14, R21, UR4, ARRAY_2D, 0xf ;", h(rgba16f, repeat), vec![]),
-        ("TLD4.R.DC P6, R14, R10, R20, R26, UR4, ARRAY_CUBE ;", h(d32, less), vec![]),
-        ("TLD4.R.AOFFI.DC R10, R8, R20, R24, UR4, 2D ;", h(d16, less), vec![]),
+        (
+            "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
+            h(rgba8, repeat),
+            vec![],
+        ),
+        (
+            "TLD4.B.AOFFI R10, R8, R20, R24, UR4, 2D ;",
+            h(r32f, border),
+            vec![],
+        ),
+        (
+            "TLD4.A R8, R10, R19, UR4, ARRAY_2D ;",
+            h(rgba16f, border),
+            vec![],
+        ),
+        (
+            "TLD4.B.F16.RN.PTP R12, R8, R21, R24, UR4, 2D, 0xd ;",
+            h(rgba8, border),
+            vec![],
+        ),
+        (
+            "@!P3 TLD4.A.F16.RZ R12, R14, R21, UR4, ARRAY_2D, 0xf ;",
+            h(rgba16f, repeat),
+            vec![],
+        ),
+        (
+            "TLD4.R.DC P6, R14, R10, R20, R26, UR4, ARRAY_CUBE ;",
+            h(d32, less),
+            vec![],
+        ),
+        (
+            "TLD4.R.AOFFI.DC R10, R8, R20, R24, UR4, 2D ;",
+            h(d16, less),
+            vec![],
+        ),
         ("TLD4.G R10, R8, R20, UR4, CUBE ;", h(cube, clamp), vec![]),
-        ("@P1 TLD4.R.AOFFI P0, R10, R8, R20, R24, UR4, 2D ;", h(sparse, clamp), vec![]),
+        (
+            "@P1 TLD4.R.AOFFI P0, R10, R8, R20, R24, UR4, 2D ;",
+            h(sparse, clamp),
+            vec![],
+        ),
         (
             "TLD4.R.B R10, R8, R20, R30, 2D ;",
             0,
-            vec![h(rgba8, clamp), h(r32f, repeat), h(rgba8, border), h(sparse, repeat)],
+            vec![
+                h(rgba8, clamp),
+                h(r32f, repeat),
+                h(rgba8, border),
+                h(sparse, repeat),
+            ],
         ),
     ];
     let mut compared = 0;
@@ -112,7 +195,11 @@ fn every_simd_level_executes_identically() {
         for _ in 0..40 {
             let mut warp = WarpState::new();
             warp.set_ureg(4, *ur4);
-            warp.active_mask = if rng.gen_range(0..3) == 0 { rng.gen() } else { u32::MAX };
+            warp.active_mask = if rng.gen_range(0..3) == 0 {
+                rng.gen()
+            } else {
+                u32::MAX
+            };
             let mut handle = handles.first().copied().unwrap_or(0);
             for lane in 0..WARP_SIZE {
                 for r in 0..64u8 {
@@ -149,7 +236,11 @@ fn every_simd_level_executes_identically() {
             for (level, r, w) in &outcomes[1..] {
                 assert_eq!(r, r0, "{text} at {level:?}");
                 for lane in 0..WARP_SIZE {
-                    assert_eq!(w.lane_regs(lane), w0.lane_regs(lane), "{text} lane {lane} at {level:?}");
+                    assert_eq!(
+                        w.lane_regs(lane),
+                        w0.lane_regs(lane),
+                        "{text} lane {lane} at {level:?}"
+                    );
                     for p in 0..7 {
                         assert_eq!(w.pred(lane, p), w0.pred(lane, p), "{text} lane {lane} P{p}");
                     }

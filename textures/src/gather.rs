@@ -11,8 +11,8 @@ use crate::cube;
 use crate::error::{Error, InvalidInput, NotModeled};
 use crate::format::{unorm, DecodeKind, Decoder, Format};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
-use crate::texture::{Residency, TexelData, Texture, TextureKind};
 use crate::simd::SimdLevel;
+use crate::texture::{Residency, TexelData, Texture, TextureKind};
 use std::mem::size_of;
 
 pub use crate::stages::*;
@@ -373,9 +373,7 @@ impl<'a> Gatherer<'a> {
                 // plain formats store each component whole: no field to extract
                 let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
                 match decoder.kind {
-                    DecodeKind::Unorm(inv) if plain => {
-                        run.run(self, d, element, PlainUnorm(inv))
-                    }
+                    DecodeKind::Unorm(inv) if plain => run.run(self, d, element, PlainUnorm(inv)),
                     DecodeKind::F32 | DecodeKind::Uint if plain => {
                         run.run(self, d, element, PlainRaw)
                     }
@@ -400,18 +398,24 @@ impl<'a> Gatherer<'a> {
                     DecodeKind::F32 => {
                         run.run(self, d, 0, CompareConv::new(op, PlainRaw, clamp_dref))
                     }
-                    DecodeKind::Unorm(inv) if plain => run.run(self, 
+                    DecodeKind::Unorm(inv) if plain => run.run(
+                        self,
                         d,
                         0,
-                        CompareConv::new(op, PlainUnorm(inv), clamp_dref)),
-                    DecodeKind::Unorm(inv) => run.run(self, 
+                        CompareConv::new(op, PlainUnorm(inv), clamp_dref),
+                    ),
+                    DecodeKind::Unorm(inv) => run.run(
+                        self,
                         d,
                         0,
-                        CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref)),
-                    _ => run.run(self, 
+                        CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref),
+                    ),
+                    _ => run.run(
+                        self,
                         d,
                         0,
-                        CompareConv::new(op, DecodeConv(decoder), clamp_dref)),
+                        CompareConv::new(op, DecodeConv(decoder), clamp_dref),
+                    ),
                 }
             }
         }
@@ -674,7 +678,13 @@ pub(crate) fn check_op(
 
 /// The lane loop a specialized value rule is handed to ([`Gatherer::with_convert`]).
 trait Run {
-    fn run<T: Copy + Into<u32>, C: Convert>(self, g: &Gatherer<'_>, d: &[T], element: usize, conv: C);
+    fn run<T: Copy + Into<u32>, C: Convert>(
+        self,
+        g: &Gatherer<'_>,
+        d: &[T],
+        element: usize,
+        conv: C,
+    );
 }
 
 /// The per-lane reference path over `qs`.
@@ -685,7 +695,13 @@ struct PerLane<'q, 'o> {
 
 impl Run for PerLane<'_, '_> {
     #[inline(always)]
-    fn run<T: Copy + Into<u32>, C: Convert>(self, g: &Gatherer<'_>, d: &[T], element: usize, conv: C) {
+    fn run<T: Copy + Into<u32>, C: Convert>(
+        self,
+        g: &Gatherer<'_>,
+        d: &[T],
+        element: usize,
+        conv: C,
+    ) {
         g.with_path(d, element, conv, self.qs, self.out)
     }
 }

@@ -99,7 +99,11 @@ fn params() -> impl Strategy<Value = Params> {
             [0..5u8, 0..5u8],
         ),
         (
-            prop_oneof![Just([0u32; 4]), Just([1.0f32.to_bits(); 4]), any::<[u32; 4]>()],
+            prop_oneof![
+                Just([0u32; 4]),
+                Just([1.0f32.to_bits(); 4]),
+                any::<[u32; 4]>()
+            ],
             prop::option::of(0..8u8),
             any::<bool>(),
             prop_oneof![3 => Just([0u8, 1, 2, 3]), 1 => [0..6u8, 0..6u8, 0..6u8, 0..6u8]],
@@ -192,7 +196,11 @@ fn assert_levels_agree(g: &Gatherer<'_>, queries: &[GatherQuery], what: &str) {
         let mut got = vec![GatherResult::default(); queries.len()];
         g.gather_many_at(level, queries, &mut got);
         for (k, (a, b)) in reference.iter().zip(&got).enumerate() {
-            assert_eq!(a, b, "{what}: lane {k} at {level:?}, query {:?}", queries[k]);
+            assert_eq!(
+                a, b,
+                "{what}: lane {k} at {level:?}, query {:?}",
+                queries[k]
+            );
         }
         for chunk in queries.chunks(LANES) {
             let mut lanes = LaneQueries::new();
@@ -213,7 +221,11 @@ fn assert_levels_agree(g: &Gatherer<'_>, queries: &[GatherQuery], what: &str) {
             for (k, q) in chunk.iter().enumerate() {
                 let mut one = [GatherResult::default()];
                 g.gather_many_at(SimdLevel::Scalar, std::slice::from_ref(q), &mut one);
-                assert_eq!(out.get(k), Some(one[0]), "{what}: range lane {k} at {level:?}");
+                assert_eq!(
+                    out.get(k),
+                    Some(one[0]),
+                    "{what}: range lane {k} at {level:?}"
+                );
             }
         }
     }
@@ -268,7 +280,10 @@ fn lanes_levels_agree_on_every_format_kind_and_address_mode() {
 
 #[test]
 fn lanes_levels_agree_on_the_golden_lavapipe_corpus() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/lavapipe_gather.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/golden/lavapipe_gather.json"
+    );
     let text = std::fs::read_to_string(path).expect("the golden corpus");
     let file = cases::parse(&text).expect("the corpus parses");
     let mut queries_run = 0;
@@ -282,13 +297,8 @@ fn lanes_levels_agree_on_the_golden_lavapipe_corpus() {
             groups.entry(op).or_default().push(lane);
         }
         for (op, queries) in &groups {
-            let g = Gatherer::new(
-                &prepared.texture,
-                &prepared.sampler,
-                op,
-                prepared.precision,
-            )
-            .expect("the corpus holds modeled gathers");
+            let g = Gatherer::new(&prepared.texture, &prepared.sampler, op, prepared.precision)
+                .expect("the corpus holds modeled gathers");
             assert_levels_agree(&g, queries, &format!("cases[{i}]"));
             queries_run += queries.len();
         }
@@ -320,7 +330,10 @@ fn lanes_sparse_textures_agree() {
     assert_levels_agree(&g, &queries, "sparse");
     let mut out = vec![GatherResult::default(); queries.len()];
     g.gather_many_at(SimdLevel::Avx2, &queries, &mut out);
-    assert!(out.iter().any(|r| !r.resident), "some footprint is not resident");
+    assert!(
+        out.iter().any(|r| !r.resident),
+        "some footprint is not resident"
+    );
     assert!(out.iter().any(|r| r.resident), "some footprint is resident");
 }
 

@@ -262,7 +262,12 @@ impl<'a> Gatherer<'a> {
             }
             return;
         }
-        let run = Parallel { level, q, range, out };
+        let run = Parallel {
+            level,
+            q,
+            range,
+            out,
+        };
         match self.texels {
             Texels::U8(d) => self.with_convert(d, run),
             Texels::U16(d) => self.with_convert(d, run),
@@ -574,8 +579,10 @@ fn cube_chunk<T: Copy + Into<u32>, C: Convert>(
         if i >= 0 && j >= 0 && i + 1 < n && j + 1 < n {
             // the whole footprint on the face
             let layer = cube_base + face[k] as usize;
-            let r0 =
-                layer * g.layer_stride + j as usize * g.row_stride + i as usize * g.words + l.element;
+            let r0 = layer * g.layer_stride
+                + j as usize * g.row_stride
+                + i as usize * g.words
+                + l.element;
             let r1 = r0 + g.row_stride;
             let w = g.words;
             out.values[0][lane] = conv.convert(fetch(l.d, r1));
