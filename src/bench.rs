@@ -321,7 +321,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         }
         writeln!(
             out,
-            "execute: texture unit at SIMD level {} (TLD4_SIMD; CPU supports {}); \
+            "SIMD level of the texture unit: {} (TLD4_SIMD; CPU supports {}); \
              `scalar` = the per-lane reference, timed in alternation unless TLD4_SIMD is set",
             level.name(),
             tld4_textures::detected_simd_level().name()
