@@ -74,6 +74,54 @@ fn median_rate(runs: usize, work: u64, mut f: impl FnMut()) -> f64 {
     rates[rates.len() / 2]
 }
 
+/// Times `f` (which performs `work` units) `runs` times at `level` and `runs` times at the
+/// scalar reference level, alternating, so that both see the same machine load; returns the
+/// rates of each (`level` first). The level is left at the scalar one.
+fn alternating_rates(
+    runs: usize,
+    work: u64,
+    level: tld4_textures::SimdLevel,
+    mut f: impl FnMut(),
+) -> [Vec<f64>; 2] {
+    // An explicit TLD4_SIMD times that level alone (the second list stays empty).
+    let forced = std::env::var_os("TLD4_SIMD").is_some();
+    let both = [level, tld4_textures::SimdLevel::Scalar];
+    let levels = if forced { &both[..1] } else { &both[..] };
+    let mut rates = [Vec::new(), Vec::new()];
+    for &l in levels {
+        tld4_textures::set_simd_level(l);
+        f(); // warm-up
+    }
+    for _ in 0..runs {
+        for (k, &l) in levels.iter().enumerate() {
+            tld4_textures::set_simd_level(l);
+            let t = Instant::now();
+            f();
+            rates[k].push(work as f64 / t.elapsed().as_secs_f64());
+        }
+    }
+    rates
+}
+
+/// Median and range of rates, scaled.
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Spread {
+    /// None for no rates.
+    fn of(mut rates: Vec<f64>, scale: f64) -> Option<Spread> {
+        rates.sort_by(|a, b| a.total_cmp(b));
+        Some(Spread {
+            median: rates.get(rates.len() / 2)? * scale,
+            min: rates.first()? * scale,
+            max: rates.last()? * scale,
+        })
+    }
+}
+
 /// Legal words with random fields (a legal opcode, bit 91 and opex put in).
 fn words(n: usize) -> Vec<u128> {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -265,20 +313,53 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         out.flush()?;
     }
     let warps = ((20_000.0 * args.scale) as usize).max(100);
+    let execute_wanted = workloads.iter().any(|w| wanted(&execute_name(w)));
+    let level = tld4_textures::simd_level();
+    if execute_wanted {
+        if let Some(e) = tld4_textures::simd_env_error() {
+            writeln!(out, "warning: {e}")?;
+        }
+        writeln!(
+            out,
+            "SIMD level of the texture unit: {} (TLD4_SIMD; CPU supports {}); \
+             `scalar` = the per-lane reference, timed in alternation unless TLD4_SIMD is set",
+            level.name(),
+            tld4_textures::detected_simd_level().name()
+        )?;
+    }
     for w in workloads.into_iter().filter(|w| wanted(&execute_name(w))) {
         let mut warp = w.warp.clone();
-        let rate = median_rate(runs, warps as u64, || {
+        let rates = alternating_rates(runs, warps as u64, level, || {
             for _ in 0..warps {
                 let _ = black_box(w.exec.execute(&mut warp, &w.pool));
             }
         });
+        tld4_textures::set_simd_level(level);
+        let [fast, reference] = rates.map(|r| Spread::of(r, WARP_SIZE as f64 / 1e6));
+        let reference = reference.filter(|_| level != tld4_textures::SimdLevel::Scalar);
+        let fast = fast.ok_or("no runs")?;
         writeln!(
             out,
-            "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s",
+            "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s  (runs {:.1}-{:.1})",
             execute_name(&w),
-            rate / 1e6,
-            rate * WARP_SIZE as f64 / 1e6
+            fast.median / WARP_SIZE as f64,
+            fast.median,
+            fast.min,
+            fast.max
         )?;
+        if let Some(reference) = reference {
+            writeln!(
+                out,
+                "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s  (runs {:.1}-{:.1}; {} {:.2}x)",
+                "  at scalar (reference)",
+                reference.median / WARP_SIZE as f64,
+                reference.median,
+                reference.min,
+                reference.max,
+                level.name(),
+                fast.median / reference.median
+            )?;
+        }
         out.flush()?;
     }
     if wanted(BATCH) {

@@ -3,18 +3,20 @@
 //! Decode once ([`Tld4Exec::new`] checks and precomputes everything the instruction alone
 //! decides), execute many times ([`Tld4Exec::execute`]): the per-lane loop allocates nothing.
 
-use tld4_decoder::{
-    Dimension, Eviction, F16Mode, HandleForm, OffsetMode, OperandRole, RaLayout, RbLayout, Tld4,
-};
+use tld4_decoder::{Dimension, Eviction, F16Mode, HandleForm, OffsetMode, OperandRole, Tld4};
 use tld4_textures::{
     Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, InvalidInput,
-    Precision, TextureKind, TexturePool,
+    LaneQueries, LaneResults, Precision, TextureKind, TexturePool,
 };
 
 use crate::fault::{ConfigError, Operand, WarpFault};
 use crate::pack::{planned_value, write_plan, OutputMode};
 use crate::regfile::RegisterFile;
 use crate::warp::{RZ, WARP_SIZE};
+
+mod sources;
+use sources::Sources;
+pub use sources::{aoffi_offsets, ptp_offsets};
 
 /// Settings of the executor where no source says what the hardware does.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -103,13 +105,17 @@ pub struct Tld4Exec {
     illegal: Option<String>,
     op: GatherOp,
     output: OutputMode,
-    ra: RaLayout,
-    rb: RbLayout,
     vectors: [Vector; 4],
     nvectors: usize,
     /// (register, components) of each write, in order; RZ destinations left out.
     writes: [(u8, [u8; 2]); 4],
     nwrites: usize,
+    /// Where the query's parts are read from.
+    sources: Sources,
+    /// With enough registers per thread (this many or more) no static fault is raised:
+    /// [`Tld4Exec::static_fault`]'s answer for the common case, computed once (None when a
+    /// fault is raised whatever the register count).
+    clean_regs: Option<u16>,
 }
 
 /// The texture kind a dimension names (None for INVALIDn).
@@ -174,29 +180,6 @@ pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
     None
 }
 
-/// Sign-extends the low 6 bits (the hardware reads 6-bit signed offsets; docs/sources.md, NAK conventions).
-#[inline(always)]
-fn sext6(v: u32) -> i8 {
-    (((v & 0x3f) as i8) << 2) >> 2
-}
-
-/// AOFFI: x in bits 5:0, y in bits 13:8 of one register (ptxas output: `x | (y << 8)`).
-#[inline(always)]
-pub fn aoffi_offsets(r: u32) -> [i8; 2] {
-    [sext6(r), sext6(r >> 8)]
-}
-
-/// PTP: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}, 6-bit signed each (NAK).
-#[inline(always)]
-pub fn ptp_offsets(r0: u32, r1: u32) -> [[i8; 2]; 4] {
-    [
-        [sext6(r0), sext6(r0 >> 8)],
-        [sext6(r0 >> 16), sext6(r0 >> 24)],
-        [sext6(r1), sext6(r1 >> 8)],
-        [sext6(r1 >> 16), sext6(r1 >> 24)],
-    ]
-}
-
 impl Tld4Exec {
     /// Prepares `insn` for execution. Never fails: an illegal encoding is kept and raised by
     /// every [`Tld4Exec::execute`] (it is a warp exception, not a decoding error).
@@ -236,19 +219,39 @@ impl Tld4Exec {
                 nwrites += 1;
             }
         }
-        Self {
+        let mut exec = Self {
             insn: *insn,
             config,
             config_fault,
             illegal,
             op,
             output,
-            ra,
-            rb,
             vectors,
             nvectors: n,
             writes,
             nwrites,
+            sources: Sources::new(insn, ra, rb),
+            clean_regs: None,
+        };
+        // The fewest registers per thread with which `static_fault` finds nothing.
+        let need = exec.vectors[..n]
+            .iter()
+            .map(|&(_, first, count)| first as u16 + count as u16)
+            .max()
+            .unwrap_or(0);
+        if exec.static_fault(255).is_none() {
+            exec.clean_regs = Some(need);
+        }
+        exec
+    }
+
+    /// [`Tld4Exec::static_fault`], answered without its checks when the registers per thread
+    /// suffice and nothing else can fault (the precomputed `clean_regs`).
+    #[inline(always)]
+    fn static_fault_fast(&self, regs_per_thread: u16) -> Option<WarpFault> {
+        match self.clean_regs {
+            Some(need) if regs_per_thread >= need => None,
+            _ => self.static_fault(regs_per_thread),
         }
     }
 
@@ -343,10 +346,9 @@ impl Tld4Exec {
         lane: usize,
     ) -> Result<Gatherer<'p>, WarpFault> {
         let wrap = |e: TexError| texture_fault(e, handle, lane);
-        let (texture, _) = pool.resolve(Handle(handle)).map_err(wrap)?;
+        let (texture, sampler) = pool.resolve(Handle(handle)).map_err(wrap)?;
         self.check_output_format(texture.format(), lane)?;
-        pool.gatherer(Handle(handle), &self.op, self.config.precision)
-            .map_err(wrap)
+        Gatherer::new(texture, sampler, &self.op, self.config.precision).map_err(wrap)
     }
 
     /// F16 output from a UINT or SINT texture is not modeled (docs/sources.md, Decisions).
@@ -368,60 +370,14 @@ impl Tld4Exec {
         Ok(())
     }
 
-    /// The gather the instruction asks for, and the precision model.
-    pub(crate) fn gather_setup(&self) -> (&GatherOp, Precision) {
-        (&self.op, self.config.precision)
-    }
-
-    /// One lane's query, read from its registers (the static checks keep every register
-    /// below R255 and below the registers per thread, so the additions never wrap).
-    #[inline(always)]
-    fn query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
-        let reg = |r: u8| rf.reg(lane, r);
-        let ra = self.insn.ra.0;
-        let rb = self.insn.rb.0;
-        let mut q = GatherQuery::default();
-        let mut at = ra;
-        if self.ra.layer {
-            // The layer is an unsigned 16-bit integer in the low half (ptxas output).
-            q.layer = reg(at) & 0xffff;
-            at = at.wrapping_add(1);
-        }
-        for k in 0..self.ra.coords {
-            q.coords[k as usize] = f32::from_bits(reg(at.wrapping_add(k)));
-        }
-        let o = rb.wrapping_add(self.rb.offsets_at());
-        match self.rb.offsets {
-            1 => q.offsets[0] = aoffi_offsets(reg(o)),
-            2 => q.offsets = ptp_offsets(reg(o), reg(o.wrapping_add(1))),
-            _ => {}
-        }
-        if self.rb.depth_ref {
-            q.dref = f32::from_bits(reg(rb.wrapping_add(self.rb.depth_ref_at())));
-        }
-        q
-    }
-
     /// The settings the executor was prepared with.
     pub fn config(&self) -> &ExecConfig {
         &self.config
     }
 
-    /// Lane `lane`'s gather query as [`Tld4Exec::execute`] reads it from the registers (for
-    /// tools that show one lane's footprint; call it only when [`Tld4Exec::static_fault`]
-    /// is `None`, which keeps every register in range).
-    pub fn lane_query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
-        self.query(rf, lane)
-    }
-
-    /// The handle lane `lane` uses: the uniform register (URZ reads 0) or its first Rb
-    /// register, as [`Tld4Exec::execute`] reads it.
-    pub fn lane_handle<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> u32 {
-        match self.insn.form {
-            HandleForm::Uniform if self.insn.ur.is_urz() => 0,
-            HandleForm::Uniform => rf.ureg(self.insn.ur.0),
-            HandleForm::Register => rf.reg(lane, self.insn.rb.0),
-        }
+    /// The gather the instruction asks for, and the precision model.
+    pub(crate) fn gather_setup(&self) -> (&GatherOp, Precision) {
+        (&self.op, self.config.precision)
     }
 
     /// Executes the instruction for the warp held in `warp`, a [`crate::WarpState`] or the
@@ -433,32 +389,34 @@ impl Tld4Exec {
         warp: &mut R,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
-        let mut queries = [GatherQuery::default(); WARP_SIZE];
-        let mut lanes = [0u8; WARP_SIZE];
-        let (mut report, n) = self.read_lanes(&*warp, &mut queries, &mut lanes)?;
-        if n == 0 {
+        let (mut report, executed) = self.executing(&*warp)?;
+        if executed == 0 {
             return Ok(report);
         }
-        let mut results = [GatherResult::default(); WARP_SIZE];
+        // Sources, read once into structure of arrays (lane `lanes[k]` is query k).
+        let mut queries = LaneQueries::new();
+        let mut lanes = [0u8; WARP_SIZE];
+        let n = self.read_sources(&*warp, executed, &mut queries, &mut lanes);
+        let mut results = LaneResults::new();
+        let level = tld4_textures::simd_level();
         self.for_each_handle(&*warp, &lanes[..n], |handle, range| {
-            let gatherer = self.gatherer(pool, handle, lanes[range.start] as usize)?;
-            gatherer.gather_many(&queries[range.clone()], &mut results[range]);
-            Ok(())
+            let first = lanes[range.start] as usize;
+            let gatherer = self.gatherer(pool, handle, first)?;
+            gatherer
+                .gather_lane_range(level, &queries, range, &mut results)
+                .map_err(|e| texture_fault(e, handle, first))
         })?;
-        self.write_results(warp, &results[..n], &lanes[..n], &mut report);
+        self.write_lane_results(warp, &results, &lanes[..n], &mut report);
         Ok(report)
     }
 
-    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
-    /// query k; returns the report so far and the number of executing lanes.
+    /// The static faults, then the lanes that execute (active, guard true).
     #[inline(always)]
-    pub(crate) fn read_lanes<R: RegisterFile + ?Sized>(
+    fn executing<R: RegisterFile + ?Sized>(
         &self,
         warp: &R,
-        queries: &mut [GatherQuery; WARP_SIZE],
-        lanes: &mut [u8; WARP_SIZE],
-    ) -> Result<(ExecReport, usize), WarpFault> {
-        if let Some(fault) = self.static_fault(warp.regs_per_thread()) {
+    ) -> Result<(ExecReport, u32), WarpFault> {
+        if let Some(fault) = self.static_fault_fast(warp.regs_per_thread()) {
             return Err(fault);
         }
         let g = self.insn.guard_pred.0;
@@ -481,15 +439,46 @@ impl Tld4Exec {
             executed,
             nonresident: 0,
         };
+        Ok((report, executed))
+    }
+
+    /// Reads the query of every lane in `executed`, in lane order, handing each to `f`;
+    /// `lanes[k]` receives the lane of query k. Returns the number of lanes.
+    #[inline(always)]
+    fn each_lane<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        executed: u32,
+        lanes: &mut [u8; WARP_SIZE],
+        mut f: impl FnMut(&GatherQuery),
+    ) -> usize {
         let mut n = 0;
         let mut m = executed;
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            queries[n] = self.query(warp, lane);
-            lanes[n] = lane as u8;
+            f(&self.query(warp, lane));
+            lanes[n & (WARP_SIZE - 1)] = lane as u8;
             n += 1;
         }
+        n
+    }
+
+    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
+    /// query k; returns the report so far and the number of executing lanes.
+    #[inline(always)]
+    pub(crate) fn read_lanes<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        queries: &mut [GatherQuery; WARP_SIZE],
+        lanes: &mut [u8; WARP_SIZE],
+    ) -> Result<(ExecReport, usize), WarpFault> {
+        let (report, executed) = self.executing(warp)?;
+        let mut k = 0;
+        let n = self.each_lane(warp, executed, lanes, |q| {
+            queries[k & (WARP_SIZE - 1)] = *q;
+            k += 1;
+        });
         Ok((report, n))
     }
 
@@ -559,6 +548,65 @@ impl Tld4Exec {
             // docs/sources.md, What ptxas emits). PT discards.
             if pdst < 7 {
                 warp.set_pred(lane, pdst, !r.resident);
+            }
+        }
+    }
+}
+
+impl Tld4Exec {
+    /// All sources have been read: write the destinations of lanes `lanes[k]` from lane k
+    /// of `results`, register by register (each lane's writes keep the plan's order).
+    #[inline(always)]
+    pub(crate) fn write_lane_results<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &mut R,
+        results: &LaneResults,
+        lanes: &[u8],
+        report: &mut ExecReport,
+    ) {
+        let n = lanes.len().min(WARP_SIZE);
+        let lanes = &lanes[..n];
+        let mut nonresident = 0u32;
+        if results.nonresident != 0 {
+            for (k, &lane) in lanes.iter().enumerate() {
+                nonresident |= (results.nonresident >> k & 1) << lane;
+            }
+        }
+        report.nonresident |= nonresident;
+        let writes = &self.writes[..self.nwrites];
+        let mut executed = 0u32;
+        for &lane in lanes {
+            executed |= 1 << (lane as usize & (WARP_SIZE - 1));
+        }
+        let mut buf = [0u32; WARP_SIZE];
+        for &(reg, comps) in writes {
+            if self.output == OutputMode::F32 {
+                // 32-bit output: each register takes one component (the hot case).
+                let values = &results.values[comps[0] as usize & 3];
+                if lanes.len() == WARP_SIZE {
+                    // every lane executes: lanes[k] == k
+                    buf = *values;
+                } else {
+                    for (&lane, &v) in lanes.iter().zip(values) {
+                        buf[lane as usize & (WARP_SIZE - 1)] = v;
+                    }
+                }
+            } else {
+                for (k, &lane) in lanes.iter().enumerate() {
+                    let values = std::array::from_fn(|c| results.values[c][k]);
+                    buf[lane as usize & (WARP_SIZE - 1)] =
+                        planned_value(&values, comps, self.output);
+                }
+            }
+            warp.set_reg_lanes(reg, executed, &buf);
+        }
+        // The predicate destination is set when the footprint was not resident (ptxas
+        // turns PTX's "resident" predicate into its negation;
+        // docs/sources.md, What ptxas emits). PT discards.
+        let pdst = self.insn.pred_dst.0;
+        if pdst < 7 {
+            for &lane in lanes {
+                warp.set_pred(lane as usize, pdst, nonresident >> lane & 1 != 0);
             }
         }
     }

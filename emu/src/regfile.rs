@@ -1,6 +1,6 @@
 //! The register storage an execution reads and writes: [`WarpState`], or a simulator's own.
 
-use crate::warp::WarpState;
+use crate::warp::{WarpState, WARP_SIZE};
 
 /// A warp's registers, predicates and uniform registers, as [`crate::Tld4Exec::execute`]
 /// reads and writes them. [`WarpState`] implements it; a simulator implements it over its
@@ -57,6 +57,32 @@ pub trait RegisterFile {
     /// Registers a thread has (R0..R{n-1}); an operand at or above it faults. Values above
     /// 255 act as 255.
     fn regs_per_thread(&self) -> u16;
+
+    /// Register `r` of every lane in `lanes` (bit `l` set: lane `l`) into `out[l]`; the
+    /// other entries of `out` are left as they are. The default calls [`RegisterFile::reg`]
+    /// lane by lane; storage that keeps a register's lanes together overrides it with a
+    /// copy. The same contract as `reg` applies to each lane.
+    #[inline(always)]
+    fn reg_lanes(&self, r: u8, lanes: u32, out: &mut [u32; WARP_SIZE]) {
+        let mut m = lanes;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out[lane] = self.reg(lane, r);
+        }
+    }
+
+    /// Writes `values[l]` into register `r` of every lane `l` in `lanes`. The default calls
+    /// [`RegisterFile::set_reg`] lane by lane, in lane order.
+    #[inline(always)]
+    fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
+        let mut m = lanes;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.set_reg(lane, r, values[lane]);
+        }
+    }
 }
 
 impl RegisterFile for WarpState {
@@ -87,5 +113,22 @@ impl RegisterFile for WarpState {
     #[inline(always)]
     fn regs_per_thread(&self) -> u16 {
         self.regs_per_thread
+    }
+    #[inline(always)]
+    fn reg_lanes(&self, r: u8, lanes: u32, out: &mut [u32; WARP_SIZE]) {
+        let regs = WarpState::reg_lanes(self, r);
+        if lanes == u32::MAX {
+            *out = *regs;
+            return;
+        }
+        for l in 0..WARP_SIZE {
+            if lanes >> l & 1 != 0 {
+                out[l] = regs[l];
+            }
+        }
+    }
+    #[inline(always)]
+    fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
+        WarpState::set_reg_lanes(self, r, lanes, values)
     }
 }

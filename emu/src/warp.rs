@@ -8,12 +8,14 @@ pub const RZ: u8 = 255;
 
 /// The register file, predicates and uniform registers of one warp.
 ///
-/// Registers are stored lane-major with 256 slots a lane, slot 255 being RZ, which always
-/// reads 0: writes to it are dropped. Predicates P0..P6 are bits 0..6 of a byte a lane; P7
+/// Registers are stored register-major, as a SIMT register file is: 256 registers of 32
+/// lanes each (one register of the whole warp is 128 contiguous bytes, which keeps the
+/// executor's register reads and writes in few cache lines), register 255 being RZ, which
+/// always reads 0: writes to it are dropped. Predicates P0..P6 are bits 0..6 of a byte a lane; P7
 /// (PT) always reads true.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WarpState {
-    regs: Box<[[u32; 256]; WARP_SIZE]>,
+    regs: Box<[[u32; WARP_SIZE]; 256]>,
     preds: [u8; WARP_SIZE],
     uregs: [u32; 256],
     /// Bit `l` set: lane `l` is active.
@@ -32,7 +34,7 @@ impl WarpState {
     /// All registers and predicates zero, all 32 lanes active, 255 registers per thread.
     pub fn new() -> Self {
         Self {
-            regs: Box::new([[0; 256]; WARP_SIZE]),
+            regs: Box::new([[0; WARP_SIZE]; 256]),
             preds: [0; WARP_SIZE],
             uregs: [0; 256],
             active_mask: u32::MAX,
@@ -43,14 +45,14 @@ impl WarpState {
     /// Register `r` of lane `lane` (RZ reads 0). `lane` must be below 32.
     #[inline(always)]
     pub fn reg(&self, lane: usize, r: u8) -> u32 {
-        self.regs[lane][r as usize]
+        self.regs[r as usize][lane]
     }
 
     /// Writes register `r` of lane `lane`; a write to RZ vanishes. `lane` must be below 32.
     #[inline(always)]
     pub fn set_reg(&mut self, lane: usize, r: u8, value: u32) {
         if r != RZ {
-            self.regs[lane][r as usize] = value;
+            self.regs[r as usize][lane] = value;
         }
     }
 
@@ -64,10 +66,36 @@ impl WarpState {
         self.set_reg(lane, r, value.to_bits())
     }
 
-    /// All 256 register slots of a lane (slot 255 is RZ and reads 0).
+    /// All 256 register slots of a lane, copied out (slot 255 is RZ and reads 0).
     #[inline(always)]
-    pub fn lane_regs(&self, lane: usize) -> &[u32; 256] {
-        &self.regs[lane]
+    pub fn lane_regs(&self, lane: usize) -> [u32; 256] {
+        std::array::from_fn(|r| self.regs[r][lane])
+    }
+
+    /// Writes `values[l]` into register `r` of every lane `l` in `lanes` (bit `l` set); a
+    /// write to RZ vanishes.
+    #[inline(always)]
+    pub fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
+        if r != RZ {
+            let regs = &mut self.regs[r as usize];
+            if lanes == u32::MAX {
+                *regs = *values;
+                return;
+            }
+            for l in 0..WARP_SIZE {
+                regs[l] = if lanes >> l & 1 != 0 {
+                    values[l]
+                } else {
+                    regs[l]
+                };
+            }
+        }
+    }
+
+    /// Register `r` of every lane (RZ reads 0).
+    #[inline(always)]
+    pub fn reg_lanes(&self, r: u8) -> &[u32; WARP_SIZE] {
+        &self.regs[r as usize]
     }
 
     /// Predicate `p` of lane `lane`; P7 (PT) is always true.

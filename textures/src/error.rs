@@ -59,6 +59,22 @@ pub enum InvalidInput {
         /// The largest index the field holds.
         max: u32,
     },
+    /// A [`crate::LaneQueries`] holds at most a warp of lanes.
+    #[error("a LaneQueries holds at most {max} lanes")]
+    TooManyLanes {
+        /// [`crate::LANES`].
+        max: usize,
+    },
+    /// A lane range outside the lanes a [`crate::LaneQueries`] holds.
+    #[error("lanes {start}..{end} are not within the {len} lanes held")]
+    LaneRange {
+        /// First lane of the range.
+        start: usize,
+        /// One past the last lane.
+        end: usize,
+        /// Lanes held.
+        len: usize,
+    },
     /// Width, height or layer count is zero or too large.
     #[error("bad texture size {width}x{height} with {layers} layer(s): {why}")]
     BadSize {

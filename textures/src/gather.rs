@@ -9,12 +9,21 @@
 
 use crate::cube;
 use crate::error::{Error, InvalidInput, NotModeled};
-use crate::format::{unorm, DecodeKind, Decoder, Format};
+use crate::format::{DecodeKind, Decoder, Format};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
+use crate::simd::SimdLevel;
 use crate::texture::{Residency, TexelData, Texture, TextureKind};
 use std::mem::size_of;
 
 pub use crate::stages::*;
+
+mod convert;
+mod lanes;
+use convert::{
+    wrap_or_border, Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv,
+    PlainRaw, PlainUnorm, RawConv, UnormConv,
+};
+pub use lanes::{LaneQueries, LaneResults, LANES};
 
 /// Which texel offsets a gather instruction carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -316,44 +325,73 @@ impl<'a> Gatherer<'a> {
     /// assert_eq!(out[0].values, [3, 4, 2, 1]);
     /// assert_eq!(out[1].values, [1, 1, 1, 1]);
     /// ```
+    ///
+    /// Runs at the process's [`crate::simd_level`]: the per-lane reference path at
+    /// `Scalar`, else the lanes go through the lane-parallel pipeline
+    /// ([`Gatherer::gather_lanes`]) 32 at a time; the results are identical.
     pub fn gather_many(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
-        match self.texels {
-            Texels::U8(d) => self.with_convert(d, queries, out),
-            Texels::U16(d) => self.with_convert(d, queries, out),
-            Texels::U32(d) => self.with_convert(d, queries, out),
+        self.gather_many_at(crate::simd_level(), queries, out)
+    }
+
+    /// [`Gatherer::gather_many`] at a given level (see [`crate::SimdLevel`]).
+    pub fn gather_many_at(
+        &self,
+        level: SimdLevel,
+        queries: &[GatherQuery],
+        out: &mut [GatherResult],
+    ) {
+        if level == SimdLevel::Scalar || !self.lane_parallel() {
+            return self.gather_reference(queries, out);
+        }
+        let mut lanes = LaneQueries::new();
+        let mut results = LaneResults::new();
+        for (qs, os) in queries.chunks(LANES).zip(out.chunks_mut(LANES)) {
+            lanes.clear();
+            for q in qs {
+                lanes.push_unchecked(q);
+            }
+            let n = qs.len().min(os.len());
+            self.gather_lanes_at(level, &lanes, 0..n, &mut results);
+            for (k, o) in os[..n].iter_mut().enumerate() {
+                *o = results.get_unchecked(k);
+            }
         }
     }
 
-    /// Dispatch on the value rule (convert, compare or constant).
+    /// The per-lane reference pipeline (`SimdLevel::Scalar`).
+    pub(crate) fn gather_reference(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
+        let run = PerLane { qs: queries, out };
+        match self.texels {
+            Texels::U8(d) => self.with_convert(d, run),
+            Texels::U16(d) => self.with_convert(d, run),
+            Texels::U32(d) => self.with_convert(d, run),
+        }
+    }
+
+    /// Dispatch on the value rule (convert, compare or constant), then hand the specialized
+    /// rule to `run` (the per-lane path or the lane-parallel one).
     #[inline(always)]
-    fn with_convert<T: Copy + Into<u32>>(
-        &self,
-        d: &[T],
-        qs: &[GatherQuery],
-        out: &mut [GatherResult],
-    ) {
+    fn with_convert<T: Copy + Into<u32>, V: Run>(&self, d: &[T], run: V) {
         match self.value {
             Value::Fetch { element, decoder } => {
                 let (shift, mask) = (decoder.shift, decoder.mask);
                 // plain formats store each component whole: no field to extract
                 let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
                 match decoder.kind {
-                    DecodeKind::Unorm(inv) if plain => {
-                        self.with_path(d, element, PlainUnorm(inv), qs, out)
-                    }
+                    DecodeKind::Unorm(inv) if plain => run.run(self, d, element, PlainUnorm(inv)),
                     DecodeKind::F32 | DecodeKind::Uint if plain => {
-                        self.with_path(d, element, PlainRaw, qs, out)
+                        run.run(self, d, element, PlainRaw)
                     }
                     DecodeKind::Unorm(inv) => {
-                        self.with_path(d, element, UnormConv { shift, mask, inv }, qs, out)
+                        run.run(self, d, element, UnormConv { shift, mask, inv })
                     }
                     DecodeKind::F32 | DecodeKind::Uint => {
-                        self.with_path(d, element, RawConv { shift, mask }, qs, out)
+                        run.run(self, d, element, RawConv { shift, mask })
                     }
-                    _ => self.with_path(d, element, DecodeConv(decoder), qs, out),
+                    _ => run.run(self, d, element, DecodeConv(decoder)),
                 }
             }
-            Value::Const(c) => self.with_path(d, 0, ConstConv(c), qs, out),
+            Value::Const(c) => run.run(self, d, 0, ConstConv(c)),
             Value::Compare {
                 op,
                 decoder,
@@ -363,28 +401,25 @@ impl<'a> Gatherer<'a> {
                 let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
                 match decoder.kind {
                     DecodeKind::F32 => {
-                        self.with_path(d, 0, CompareConv::new(op, PlainRaw, clamp_dref), qs, out)
+                        run.run(self, d, 0, CompareConv::new(op, PlainRaw, clamp_dref))
                     }
-                    DecodeKind::Unorm(inv) if plain => self.with_path(
+                    DecodeKind::Unorm(inv) if plain => run.run(
+                        self,
                         d,
                         0,
                         CompareConv::new(op, PlainUnorm(inv), clamp_dref),
-                        qs,
-                        out,
                     ),
-                    DecodeKind::Unorm(inv) => self.with_path(
+                    DecodeKind::Unorm(inv) => run.run(
+                        self,
                         d,
                         0,
                         CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref),
-                        qs,
-                        out,
                     ),
-                    _ => self.with_path(
+                    _ => run.run(
+                        self,
                         d,
                         0,
                         CompareConv::new(op, DecodeConv(decoder), clamp_dref),
-                        qs,
-                        out,
                     ),
                 }
             }
@@ -646,191 +681,41 @@ pub(crate) fn check_op(
     Ok(Some(cmp))
 }
 
+/// The lane loop a specialized value rule is handed to ([`Gatherer::with_convert`]).
+trait Run {
+    fn run<T: Copy + Into<u32>, C: Convert>(
+        self,
+        g: &Gatherer<'_>,
+        d: &[T],
+        element: usize,
+        conv: C,
+    );
+}
+
+/// The per-lane reference path over `qs`.
+struct PerLane<'q, 'o> {
+    qs: &'q [GatherQuery],
+    out: &'o mut [GatherResult],
+}
+
+impl Run for PerLane<'_, '_> {
+    #[inline(always)]
+    fn run<T: Copy + Into<u32>, C: Convert>(
+        self,
+        g: &Gatherer<'_>,
+        d: &[T],
+        element: usize,
+        conv: C,
+    ) {
+        g.with_path(d, element, conv, self.qs, self.out)
+    }
+}
+
 /// What a footprint touching a non-resident tile returns.
 const NON_RESIDENT: GatherResult = GatherResult {
     values: [0; 4],
     resident: false,
 };
-
-/// convert (and compare): one storage element to the result bits, specialized per rule so the
-/// lane loop has no dispatch.
-trait Convert: Copy {
-    /// The rule for a lane with this depth reference.
-    #[inline(always)]
-    fn for_lane(self, _dref: f32) -> Self {
-        self
-    }
-    /// The value of a border texel, given the gatherer's border word.
-    #[inline(always)]
-    fn border(&self, border: u32) -> u32 {
-        border
-    }
-    fn convert(&self, word: u32) -> u32;
-}
-
-/// UNORM fields ([`unorm`]).
-#[derive(Clone, Copy)]
-struct UnormConv {
-    shift: u32,
-    mask: u32,
-    inv: f64,
-}
-
-impl Convert for UnormConv {
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        unorm((w >> self.shift) & self.mask, self.inv).to_bits()
-    }
-}
-
-/// A whole UNORM component ([`unorm`]).
-#[derive(Clone, Copy)]
-struct PlainUnorm(f64);
-
-impl Convert for PlainUnorm {
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        unorm(w, self.0).to_bits()
-    }
-}
-
-/// A whole component returned raw: UINT, and f32 bits.
-#[derive(Clone, Copy)]
-struct PlainRaw;
-
-impl Convert for PlainRaw {
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        w
-    }
-}
-
-/// Fields returned raw: UINT, and f32 bits.
-#[derive(Clone, Copy)]
-struct RawConv {
-    shift: u32,
-    mask: u32,
-}
-
-impl Convert for RawConv {
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        (w >> self.shift) & self.mask
-    }
-}
-
-/// Any other field, through the format's decoder.
-#[derive(Clone, Copy)]
-struct DecodeConv(Decoder);
-
-impl Convert for DecodeConv {
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        self.0.decode(w)
-    }
-}
-
-/// A swizzle constant.
-#[derive(Clone, Copy)]
-struct ConstConv(u32);
-
-impl Convert for ConstConv {
-    #[inline(always)]
-    fn convert(&self, _: u32) -> u32 {
-        self.0
-    }
-}
-
-/// Depth compare against the lane's dref; `D` reads the depth as f32 bits.
-#[derive(Clone, Copy)]
-struct CompareConv<D: Convert> {
-    /// Which outcomes satisfy the function: bit 0 less, 1 equal, 2 greater, 3 unordered.
-    holds: u8,
-    depth: D,
-    clamp_dref: bool,
-    dref: f32,
-}
-
-impl<D: Convert> CompareConv<D> {
-    fn new(op: CompareOp, depth: D, clamp_dref: bool) -> Self {
-        let holds = (0..4u8).fold(0, |m, c| {
-            // a representative (reference, test) pair for each outcome
-            let (r, t) = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (f32::NAN, 0.0)][c as usize];
-            m | (op.holds(r, t) as u8) << c
-        });
-        CompareConv {
-            holds,
-            depth,
-            clamp_dref,
-            dref: 0.0,
-        }
-    }
-
-    /// [`depth_compare`] without branches (outcomes of random depths are unpredictable).
-    #[inline(always)]
-    fn compare(&self, d: f32) -> u32 {
-        let r = self.dref;
-        let m = (r < d) as u8 | ((r == d) as u8) << 1 | ((r > d) as u8) << 2;
-        let m = m | ((m == 0) as u8) << 3;
-        ((self.holds & m != 0) as u32) * 1.0f32.to_bits()
-    }
-}
-
-impl<D: Convert> Convert for CompareConv<D> {
-    #[inline(always)]
-    fn for_lane(self, dref: f32) -> Self {
-        CompareConv {
-            dref: if self.clamp_dref {
-                clamp_dref(dref)
-            } else {
-                dref
-            },
-            ..self
-        }
-    }
-    #[inline(always)]
-    fn border(&self, border: u32) -> u32 {
-        self.compare(f32::from_bits(border))
-    }
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        self.compare(f32::from_bits(self.depth.convert(w)))
-    }
-}
-
-/// wrap, specialized: clamp to edge on both axes (no border possible), or any mode.
-trait Addr {
-    /// True when no coordinate can be a border texel.
-    const BORDERLESS: bool;
-    /// The wrapped coordinate, or -1 for a border texel.
-    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64;
-}
-
-struct ClampEdge;
-
-impl Addr for ClampEdge {
-    const BORDERLESS: bool = true;
-    #[inline(always)]
-    fn wrap(i: i64, size: i64, _: AddressMode) -> i64 {
-        i.max(0).min(size - 1)
-    }
-}
-
-struct AnyMode;
-
-impl Addr for AnyMode {
-    const BORDERLESS: bool = false;
-    #[inline(always)]
-    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64 {
-        wrap_or_border(i, size, mode)
-    }
-}
-
-/// [`wrap`] with -1 for a border texel.
-#[inline(always)]
-fn wrap_or_border(i: i64, size: i64, mode: AddressMode) -> i64 {
-    wrap_unchecked(i, size, mode).unwrap_or(-1)
-}
 
 fn layout_err() -> Error {
     InvalidInput::Storage("texel storage is not contiguous".into()).into()

@@ -60,6 +60,7 @@
 //! * Offsets are read as 6-bit signed values; the array layer is clamped to layers - 1.
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 #[cfg(feature = "json")]
 pub mod cases;
@@ -70,6 +71,8 @@ mod gather;
 mod pool;
 pub mod reference;
 mod sampler;
+#[allow(unsafe_code)]
+mod simd;
 mod stages;
 mod texture;
 pub mod trace;
@@ -93,8 +96,8 @@ pub use format::{
 };
 pub use gather::{
     array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
-    texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, OffsetMode, Precision,
-    Rounding,
+    texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, LaneQueries, LaneResults,
+    OffsetMode, Precision, Rounding, LANES,
 };
 pub use gather::{FOOTPRINT_LIMIT, MAX_FRACTION_BITS, MAX_WRAP_SIZE};
 pub use mem_error::MemTexError;
@@ -102,6 +105,9 @@ pub use mem_pool::MemoryPool;
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+pub use simd::{
+    avx2_available, detected_simd_level, set_simd_level, simd_env_error, simd_level, SimdLevel,
+};
 pub use sites::{
     LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,
 };

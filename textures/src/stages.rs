@@ -60,6 +60,27 @@ impl Quantizer {
     pub(crate) fn origin(&self, x: f64) -> i64 {
         texel_origin_unchecked(x, self.bits, self.rounding, self.exact)
     }
+
+    /// [`Quantizer::origin`] of `N` lanes at once, the rule dispatched once outside the lane
+    /// loop so the loop body is straight-line code the compiler vectorizes.
+    #[inline(always)]
+    pub(crate) fn origins<const N: usize>(&self, x: &[f64; N]) -> [i64; N] {
+        #[inline(always)]
+        fn each<const N: usize>(x: &[f64; N], bits: u32, r: Rounding, exact: bool) -> [i64; N] {
+            let mut o = [0i64; N];
+            for k in 0..N {
+                o[k] = texel_origin_unchecked(x[k], bits, r, exact);
+            }
+            o
+        }
+        let b = self.bits;
+        match (self.exact, self.rounding) {
+            (true, _) => each(x, b, Rounding::NearestEven, true),
+            (false, Rounding::NearestEven) => each(x, b, Rounding::NearestEven, false),
+            (false, Rounding::TowardZero) => each(x, b, Rounding::TowardZero, false),
+            (false, Rounding::Floor) => each(x, b, Rounding::Floor, false),
+        }
+    }
 }
 
 /// Footprint origin i0 = floor(u - 0.5) (Vulkan "Texel Selection", LINEAR filter), with
@@ -191,7 +212,7 @@ pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64
     match mode {
         AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
         AddressMode::Repeat => Some(if size & (size - 1) == 0 {
-            i & (size - 1)
+            repeat_pow2(i, size)
         } else {
             i.rem_euclid(size)
         }),
@@ -199,6 +220,13 @@ pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64
         AddressMode::ClampToBorder => (0..size).contains(&i).then_some(i),
         AddressMode::MirrorClampToEdge => Some(mirror(i).clamp(0, size - 1)),
     }
+}
+
+/// Repeat on a power-of-two `size`: the low bits, equal to `i.rem_euclid(size)` there
+/// (two's complement), without a division.
+#[inline(always)]
+pub(crate) fn repeat_pow2(i: i64, size: i64) -> i64 {
+    i & (size - 1)
 }
 
 /// dref clamped to [0, 1] for UNORM depth formats (Vulkan "Depth Compare Operation"; not for

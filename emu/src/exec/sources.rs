@@ -1,0 +1,204 @@
+//! Reading a lane's query from its registers: which register holds each part (one table,
+//! [`Sources`]), read lane by lane or register by register for the whole warp.
+
+use tld4_decoder::{HandleForm, RaLayout, RbLayout, Tld4};
+use tld4_textures::{GatherQuery, LaneQueries};
+
+use super::Tld4Exec;
+use crate::regfile::RegisterFile;
+use crate::warp::WARP_SIZE;
+
+/// Which register holds each part of a lane's query (ptxas output, NAK;
+/// docs/sources.md, NAK conventions), decided once per instruction: the one place of the
+/// operand layout, used lane by lane ([`Tld4Exec::query`]) and register by register
+/// ([`Tld4Exec::read_sources`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(super) struct Sources {
+    /// The array layer (an unsigned 16-bit integer in the low half).
+    layer: Option<u8>,
+    /// The coordinates, `ncoords` of them.
+    coords: [u8; 3],
+    ncoords: u8,
+    /// AOFFI: one register; PTP: two.
+    offsets: [u8; 2],
+    noffsets: u8,
+    /// The depth reference.
+    dref: Option<u8>,
+}
+
+impl Sources {
+    /// The static checks keep every register below R255 and below the registers per thread
+    /// before any is read, so the additions never wrap where a register is read.
+    pub(super) fn new(insn: &Tld4, ra: RaLayout, rb: RbLayout) -> Self {
+        let (ra0, rb0) = (insn.ra.0, insn.rb.0);
+        let mut s = Sources::default();
+        let mut at = ra0;
+        if ra.layer {
+            s.layer = Some(at);
+            at = at.wrapping_add(1);
+        }
+        s.ncoords = ra.coords.min(3);
+        for k in 0..s.ncoords {
+            s.coords[k as usize] = at.wrapping_add(k);
+        }
+        let o = rb0.wrapping_add(rb.offsets_at());
+        s.noffsets = rb.offsets.min(2);
+        s.offsets = [o, o.wrapping_add(1)];
+        if rb.depth_ref {
+            s.dref = Some(rb0.wrapping_add(rb.depth_ref_at()));
+        }
+        s
+    }
+}
+
+/// Register `r` of the executing lanes `lanes` (mask `executed`), compacted: `out(k, value
+/// of lane lanes[k])`.
+#[inline(always)]
+fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
+    warp: &R,
+    r: u8,
+    executed: u32,
+    lanes: &[u8],
+    out: &mut F,
+) {
+    let mut buf = [0u32; WARP_SIZE];
+    warp.reg_lanes(r, executed, &mut buf);
+    if lanes.len() == WARP_SIZE {
+        // every lane executes: lanes[k] == k
+        for (k, &v) in buf.iter().enumerate() {
+            out(k, v);
+        }
+        return;
+    }
+    for (k, &lane) in lanes.iter().enumerate() {
+        out(k, buf[lane as usize & (WARP_SIZE - 1)]);
+    }
+}
+
+/// The layer operand: an unsigned 16-bit integer in the low half (ptxas output).
+#[inline(always)]
+fn layer_value(r: u32) -> u32 {
+    r & 0xffff
+}
+
+/// Sign-extends the low 6 bits (the hardware reads 6-bit signed offsets; docs/sources.md, NAK conventions).
+#[inline(always)]
+fn sext6(v: u32) -> i8 {
+    (((v & 0x3f) as i8) << 2) >> 2
+}
+
+/// AOFFI: x in bits 5:0, y in bits 13:8 of one register (ptxas output: `x | (y << 8)`).
+#[inline(always)]
+pub fn aoffi_offsets(r: u32) -> [i8; 2] {
+    [sext6(r), sext6(r >> 8)]
+}
+
+/// PTP: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}, 6-bit signed each (NAK).
+#[inline(always)]
+pub fn ptp_offsets(r0: u32, r1: u32) -> [[i8; 2]; 4] {
+    [
+        [sext6(r0), sext6(r0 >> 8)],
+        [sext6(r0 >> 16), sext6(r0 >> 24)],
+        [sext6(r1), sext6(r1 >> 8)],
+        [sext6(r1 >> 16), sext6(r1 >> 24)],
+    ]
+}
+
+impl Tld4Exec {
+    /// One lane's query, read from its registers ([`Sources`]).
+    #[inline(always)]
+    pub(super) fn query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
+        let reg = |r: u8| rf.reg(lane, r);
+        let s = &self.sources;
+        let mut q = GatherQuery::default();
+        if let Some(r) = s.layer {
+            q.layer = layer_value(reg(r));
+        }
+        for k in 0..s.ncoords as usize {
+            q.coords[k] = f32::from_bits(reg(s.coords[k]));
+        }
+        match s.noffsets {
+            1 => q.offsets[0] = aoffi_offsets(reg(s.offsets[0])),
+            2 => q.offsets = ptp_offsets(reg(s.offsets[0]), reg(s.offsets[1])),
+            _ => {}
+        }
+        if let Some(r) = s.dref {
+            q.dref = f32::from_bits(reg(r));
+        }
+        q
+    }
+
+    /// Lane `lane`'s gather query as [`Tld4Exec::execute`] reads it from the registers (for
+    /// tools that show one lane's footprint; call it only when [`Tld4Exec::static_fault`]
+    /// is `None`, which keeps every register in range).
+    pub fn lane_query<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> GatherQuery {
+        self.query(rf, lane)
+    }
+
+    /// The handle lane `lane` uses: the uniform register (URZ reads 0) or its first Rb
+    /// register, as [`Tld4Exec::execute`] reads it.
+    pub fn lane_handle<R: RegisterFile + ?Sized>(&self, rf: &R, lane: usize) -> u32 {
+        match self.insn.form {
+            HandleForm::Uniform if self.insn.ur.is_urz() => 0,
+            HandleForm::Uniform => rf.ureg(self.insn.ur.0),
+            HandleForm::Register => rf.reg(lane, self.insn.rb.0),
+        }
+    }
+
+    /// Every executing lane's query, read register by register ([`Sources`]) into
+    /// structure of arrays, compacted: query k is lane `lanes[k]`. Returns the lane count.
+    #[inline(always)]
+    pub(super) fn read_sources<R: RegisterFile + ?Sized>(
+        &self,
+        warp: &R,
+        executed: u32,
+        queries: &mut LaneQueries,
+        lanes: &mut [u8; WARP_SIZE],
+    ) -> usize {
+        let mut n = 0;
+        let mut m = executed;
+        while m != 0 {
+            lanes[n & (WARP_SIZE - 1)] = m.trailing_zeros() as u8;
+            m &= m - 1;
+            n += 1;
+        }
+        let lanes = &lanes[..n.min(WARP_SIZE)];
+        let s = &self.sources;
+        if let Some(r) = s.layer {
+            compacted(warp, r, executed, lanes, &mut |k, v| {
+                queries.layer[k] = layer_value(v)
+            });
+        }
+        for a in 0..s.ncoords as usize {
+            compacted(warp, s.coords[a], executed, lanes, &mut |k, v| {
+                queries.coords[a][k] = f32::from_bits(v)
+            });
+        }
+        match s.noffsets {
+            1 => compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
+                queries.offsets[k][0] = aoffi_offsets(v)
+            }),
+            2 => {
+                compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
+                    let p = ptp_offsets(v, 0);
+                    queries.offsets[k][0] = p[0];
+                    queries.offsets[k][1] = p[1];
+                });
+                compacted(warp, s.offsets[1], executed, lanes, &mut |k, v| {
+                    let p = ptp_offsets(0, v);
+                    queries.offsets[k][2] = p[2];
+                    queries.offsets[k][3] = p[3];
+                });
+            }
+            _ => {}
+        }
+        if let Some(r) = s.dref {
+            compacted(warp, r, executed, lanes, &mut |k, v| {
+                queries.dref[k] = f32::from_bits(v)
+            });
+        }
+        // at most 32 lanes: never refused
+        let _ = queries.set_len(lanes.len());
+        lanes.len()
+    }
+}

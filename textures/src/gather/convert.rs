@@ -1,0 +1,187 @@
+//! convert (and compare), and wrap, as types: each rule a small `Copy` value the lane loops
+//! are monomorphized over, so a loop has no dispatch per texel.
+
+use super::clamp_dref;
+use super::wrap_unchecked;
+use crate::format::{unorm, Decoder};
+use crate::sampler::{AddressMode, CompareOp};
+
+/// convert (and compare): one storage element to the result bits, specialized per rule so the
+/// lane loop has no dispatch.
+pub(super) trait Convert: Copy {
+    /// The rule for a lane with this depth reference.
+    #[inline(always)]
+    fn for_lane(self, _dref: f32) -> Self {
+        self
+    }
+    /// The value of a border texel, given the gatherer's border word.
+    #[inline(always)]
+    fn border(&self, border: u32) -> u32 {
+        border
+    }
+    fn convert(&self, word: u32) -> u32;
+}
+
+/// UNORM fields ([`unorm`]).
+#[derive(Clone, Copy)]
+pub(super) struct UnormConv {
+    pub(super) shift: u32,
+    pub(super) mask: u32,
+    pub(super) inv: f64,
+}
+
+impl Convert for UnormConv {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        unorm((w >> self.shift) & self.mask, self.inv).to_bits()
+    }
+}
+
+/// A whole UNORM component ([`unorm`]).
+#[derive(Clone, Copy)]
+pub(super) struct PlainUnorm(pub(super) f64);
+
+impl Convert for PlainUnorm {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        unorm(w, self.0).to_bits()
+    }
+}
+
+/// A whole component returned raw: UINT, and f32 bits.
+#[derive(Clone, Copy)]
+pub(super) struct PlainRaw;
+
+impl Convert for PlainRaw {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        w
+    }
+}
+
+/// Fields returned raw: UINT, and f32 bits.
+#[derive(Clone, Copy)]
+pub(super) struct RawConv {
+    pub(super) shift: u32,
+    pub(super) mask: u32,
+}
+
+impl Convert for RawConv {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        (w >> self.shift) & self.mask
+    }
+}
+
+/// Any other field, through the format's decoder.
+#[derive(Clone, Copy)]
+pub(super) struct DecodeConv(pub(super) Decoder);
+
+impl Convert for DecodeConv {
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        self.0.decode(w)
+    }
+}
+
+/// A swizzle constant.
+#[derive(Clone, Copy)]
+pub(super) struct ConstConv(pub(super) u32);
+
+impl Convert for ConstConv {
+    #[inline(always)]
+    fn convert(&self, _: u32) -> u32 {
+        self.0
+    }
+}
+
+/// Depth compare against the lane's dref; `D` reads the depth as f32 bits.
+#[derive(Clone, Copy)]
+pub(super) struct CompareConv<D: Convert> {
+    /// Which outcomes satisfy the function: bit 0 less, 1 equal, 2 greater, 3 unordered.
+    holds: u8,
+    depth: D,
+    clamp_dref: bool,
+    dref: f32,
+}
+
+impl<D: Convert> CompareConv<D> {
+    pub(super) fn new(op: CompareOp, depth: D, clamp_dref: bool) -> Self {
+        let holds = (0..4u8).fold(0, |m, c| {
+            // a representative (reference, test) pair for each outcome
+            let (r, t) = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (f32::NAN, 0.0)][c as usize];
+            m | (op.holds(r, t) as u8) << c
+        });
+        CompareConv {
+            holds,
+            depth,
+            clamp_dref,
+            dref: 0.0,
+        }
+    }
+
+    /// [`depth_compare`] without branches (outcomes of random depths are unpredictable).
+    #[inline(always)]
+    fn compare(&self, d: f32) -> u32 {
+        let r = self.dref;
+        let m = (r < d) as u8 | ((r == d) as u8) << 1 | ((r > d) as u8) << 2;
+        let m = m | ((m == 0) as u8) << 3;
+        ((self.holds & m != 0) as u32) * 1.0f32.to_bits()
+    }
+}
+
+impl<D: Convert> Convert for CompareConv<D> {
+    #[inline(always)]
+    fn for_lane(self, dref: f32) -> Self {
+        CompareConv {
+            dref: if self.clamp_dref {
+                clamp_dref(dref)
+            } else {
+                dref
+            },
+            ..self
+        }
+    }
+    #[inline(always)]
+    fn border(&self, border: u32) -> u32 {
+        self.compare(f32::from_bits(border))
+    }
+    #[inline(always)]
+    fn convert(&self, w: u32) -> u32 {
+        self.compare(f32::from_bits(self.depth.convert(w)))
+    }
+}
+
+/// wrap, specialized: clamp to edge on both axes (no border possible), or any mode.
+pub(super) trait Addr {
+    /// True when no coordinate can be a border texel.
+    const BORDERLESS: bool;
+    /// The wrapped coordinate, or -1 for a border texel.
+    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64;
+}
+
+pub(super) struct ClampEdge;
+
+impl Addr for ClampEdge {
+    const BORDERLESS: bool = true;
+    #[inline(always)]
+    fn wrap(i: i64, size: i64, _: AddressMode) -> i64 {
+        i.max(0).min(size - 1)
+    }
+}
+
+pub(super) struct AnyMode;
+
+impl Addr for AnyMode {
+    const BORDERLESS: bool = false;
+    #[inline(always)]
+    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64 {
+        wrap_or_border(i, size, mode)
+    }
+}
+
+/// [`wrap`] with -1 for a border texel.
+#[inline(always)]
+pub(super) fn wrap_or_border(i: i64, size: i64, mode: AddressMode) -> i64 {
+    wrap_unchecked(i, size, mode).unwrap_or(-1)
+}

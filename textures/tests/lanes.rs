@@ -1,0 +1,446 @@
+//! The lane-parallel pipeline at every [`SimdLevel`] against the per-lane reference
+//! (`SimdLevel::Scalar`), bit for bit: random textures in every format and kind, every
+//! address mode pair, border colour, compare function, swizzle, component, offset mode and
+//! precision, with lanes that include NaN, infinities, signed zeros, texel boundaries and
+//! huge coordinates; the golden lavapipe corpus; sparse textures; sub-ranges of lanes; and
+//! the branch-free cube projection against `cube::project`.
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use std::collections::HashMap;
+use tld4_textures::*;
+
+/// The levels compared with the reference (Avx2 runs as Portable where the CPU lacks it,
+/// which `SimdLevel::supported` makes explicit).
+const FAST: [SimdLevel; 2] = [SimdLevel::Portable, SimdLevel::Avx2];
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A coordinate drawn from values that exercise every branch of the pipeline.
+fn coord(state: &mut u64, size: u32) -> f32 {
+    let r = splitmix(state);
+    match r % 16 {
+        0 => f32::NAN,
+        1 => [f32::INFINITY, f32::NEG_INFINITY][(r >> 8) as usize % 2],
+        2 => [0.0, -0.0][(r >> 8) as usize % 2],
+        3 => f32::from_bits((r >> 16) as u32),
+        // a texel boundary or centre, exactly
+        4 | 5 => ((r >> 8) % (4 * size as u64 + 8)) as f32 / (2 * size) as f32 - 0.5,
+        6 => ((r >> 8) as u32 as f32 / u32::MAX as f32) * 200.0 - 100.0,
+        _ => ((r >> 8) as u32 as f32 / u32::MAX as f32) * 3.0 - 1.0,
+    }
+}
+
+fn lane(state: &mut u64, size: u32) -> GatherQuery {
+    let r = splitmix(state);
+    let mut offsets = [[0i8; 2]; 4];
+    for o in offsets.iter_mut().flatten() {
+        *o = (splitmix(state) >> 3) as i8;
+    }
+    GatherQuery {
+        coords: [coord(state, size), coord(state, size), coord(state, size)],
+        layer: [0, 1, 2, 3, 7, u32::MAX, r as u32][(r >> 40) as usize % 7],
+        offsets,
+        dref: match r % 8 {
+            0 => f32::NAN,
+            1 => -0.5,
+            2 => 1.5,
+            _ => (r >> 16) as u16 as f32 / 65535.0,
+        },
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Params {
+    format: usize,
+    kind: usize,
+    size: (u32, u32, u32),
+    seed: u64,
+    modes: [u8; 2],
+    border: [u32; 4],
+    compare: Option<u8>,
+    seamless: bool,
+    swizzle: [u8; 4],
+    component: u8,
+    offsets: u8,
+    precision: Precision,
+}
+
+fn precision() -> impl Strategy<Value = Precision> {
+    prop_oneof![
+        3 => Just(Precision::default()),
+        1 => Just(Precision::Exact),
+        2 => (0..=20u8, 0..3u8).prop_map(|(bits, r)| Precision::Fixed {
+            fraction_bits: bits,
+            rounding: [Rounding::NearestEven, Rounding::TowardZero, Rounding::Floor][r as usize],
+        }),
+    ]
+}
+
+fn params() -> impl Strategy<Value = Params> {
+    (
+        (
+            0..Format::ALL.len(),
+            0..4usize,
+            prop_oneof![
+                (1..7u32, 1..7u32, 1..4u32),
+                Just((8, 8, 2)),
+                Just((13, 5, 3)),
+                Just((32, 32, 1))
+            ],
+            any::<u64>(),
+            [0..5u8, 0..5u8],
+        ),
+        (
+            prop_oneof![
+                Just([0u32; 4]),
+                Just([1.0f32.to_bits(); 4]),
+                any::<[u32; 4]>()
+            ],
+            prop::option::of(0..8u8),
+            any::<bool>(),
+            prop_oneof![3 => Just([0u8, 1, 2, 3]), 1 => [0..6u8, 0..6u8, 0..6u8, 0..6u8]],
+            0..4u8,
+            0..3u8,
+            precision(),
+        ),
+    )
+        .prop_map(
+            |(
+                (format, kind, size, seed, modes),
+                (border, compare, seamless, swizzle, component, offsets, precision),
+            )| Params {
+                format,
+                kind,
+                size,
+                seed,
+                modes,
+                border,
+                compare,
+                seamless,
+                swizzle,
+                component,
+                offsets,
+                precision,
+            },
+        )
+}
+
+struct Case {
+    tex: Texture,
+    sampler: Sampler,
+    op: GatherOp,
+}
+
+fn build(p: &Params) -> Case {
+    let format = Format::ALL[p.format];
+    let kind = [
+        TextureKind::Tex2D,
+        TextureKind::Tex2DArray,
+        TextureKind::Cube,
+        TextureKind::CubeArray,
+    ][p.kind];
+    let (w, h, layers) = p.size;
+    let h = if kind.is_cube() { w } else { h };
+    let layers = if kind.is_array() { layers } else { 1 };
+    let mut state = p.seed;
+    let tex = texture(kind, format, w, h, layers, |_, _, _| {
+        std::array::from_fn(|i| {
+            let r = splitmix(&mut state) as u32;
+            if i < format.fields() && format.field_bits(i) < 32 {
+                r & ((1 << format.field_bits(i)) - 1)
+            } else {
+                r
+            }
+        })
+    })
+    .with_swizzle(Swizzle(p.swizzle.map(|i| Source::ALL[i as usize])));
+    let compare = p
+        .compare
+        .filter(|_| format.is_depth())
+        .map(|c| CompareOp::from_vulkan(c as u32).unwrap());
+    let sampler = Sampler {
+        address_u: AddressMode::from_vulkan(p.modes[0] as u32).unwrap(),
+        address_v: AddressMode::from_vulkan(p.modes[1] as u32).unwrap(),
+        border: BorderColor { words: p.border },
+        compare,
+        seamless_cube: p.seamless,
+    };
+    let offsets = if kind.is_cube() {
+        OffsetMode::None
+    } else {
+        [OffsetMode::None, OffsetMode::Aoffi, OffsetMode::Ptp][p.offsets as usize]
+    };
+    let op = GatherOp {
+        dim: kind,
+        component: p.component,
+        offsets,
+        compare: compare.is_some(),
+    };
+    Case { tex, sampler, op }
+}
+
+/// Every fast level gives the reference's bits for `queries`, through `gather_many_at` and
+/// through `gather_lane_range` over uneven sub-ranges.
+fn assert_levels_agree(g: &Gatherer<'_>, queries: &[GatherQuery], what: &str) {
+    let mut reference = vec![GatherResult::default(); queries.len()];
+    g.gather_many_at(SimdLevel::Scalar, queries, &mut reference);
+    for level in FAST {
+        let mut got = vec![GatherResult::default(); queries.len()];
+        g.gather_many_at(level, queries, &mut got);
+        for (k, (a, b)) in reference.iter().zip(&got).enumerate() {
+            assert_eq!(
+                a, b,
+                "{what}: lane {k} at {level:?}, query {:?}",
+                queries[k]
+            );
+        }
+        for chunk in queries.chunks(LANES) {
+            let mut lanes = LaneQueries::new();
+            for q in chunk {
+                lanes.push(q).unwrap();
+            }
+            let mut out = LaneResults::new();
+            // runs of 3, 5, 7, ... lanes, as handle groups of the register form are
+            let mut start = 0;
+            let mut step = 3;
+            while start < chunk.len() {
+                let end = (start + step).min(chunk.len());
+                g.gather_lane_range(level, &lanes, start..end, &mut out)
+                    .unwrap();
+                start = end;
+                step += 2;
+            }
+            for (k, q) in chunk.iter().enumerate() {
+                let mut one = [GatherResult::default()];
+                g.gather_many_at(SimdLevel::Scalar, std::slice::from_ref(q), &mut one);
+                assert_eq!(
+                    out.get(k),
+                    Some(one[0]),
+                    "{what}: range lane {k} at {level:?}"
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn lanes_levels_agree_on_random_cases(p in params(), lane_seed in any::<u64>()) {
+        let c = build(&p);
+        let Ok(g) = Gatherer::new(&c.tex, &c.sampler, &c.op, p.precision) else {
+            return Ok(());
+        };
+        let mut state = lane_seed;
+        let queries: Vec<GatherQuery> = (0..70).map(|_| lane(&mut state, p.size.0)).collect();
+        assert_levels_agree(&g, &queries, &format!("{p:?}"));
+    }
+}
+
+#[test]
+fn lanes_levels_agree_on_every_format_kind_and_address_mode() {
+    let mut state = 7u64;
+    let mut ran = 0;
+    for (f, format) in Format::ALL.iter().enumerate() {
+        for kind in 0..4 {
+            for mode in 0..5u8 {
+                let p = Params {
+                    format: f,
+                    kind,
+                    size: (5, 4, 2),
+                    seed: f as u64 * 31 + kind as u64,
+                    modes: [mode, (mode + 2) % 5],
+                    border: [0x3f00_0000, 7, 0xbf80_0000, 1],
+                    compare: format.is_depth().then_some(mode + 1),
+                    seamless: mode % 2 == 0,
+                    swizzle: [0, 1, 2, 3],
+                    component: mode % 4,
+                    offsets: mode % 3,
+                    precision: Precision::default(),
+                };
+                let c = build(&p);
+                let g = Gatherer::new(&c.tex, &c.sampler, &c.op, p.precision).unwrap();
+                let queries: Vec<GatherQuery> = (0..40).map(|_| lane(&mut state, 5)).collect();
+                assert_levels_agree(&g, &queries, &format!("{format:?} {p:?}"));
+                ran += 1;
+            }
+        }
+    }
+    assert_eq!(ran, Format::ALL.len() * 4 * 5);
+}
+
+#[test]
+fn lanes_levels_agree_on_the_golden_lavapipe_corpus() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/golden/lavapipe_gather.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the golden corpus");
+    let file = cases::parse(&text).expect("the corpus parses");
+    let mut queries_run = 0;
+    for (i, case) in file.cases.iter().enumerate() {
+        let prepared = cases::prepare(case, i).expect("the case prepares");
+        // the case's queries, grouped by the instruction they need
+        let mut groups: HashMap<GatherOp, Vec<GatherQuery>> = HashMap::new();
+        for (k, q) in case.queries.iter().enumerate() {
+            let (op, lane) = cases::query(case, q, &format!("cases[{i}].queries[{k}]"))
+                .expect("the query is valid");
+            groups.entry(op).or_default().push(lane);
+        }
+        for (op, queries) in &groups {
+            let g = Gatherer::new(&prepared.texture, &prepared.sampler, op, prepared.precision)
+                .expect("the corpus holds modeled gathers");
+            assert_levels_agree(&g, queries, &format!("cases[{i}]"));
+            queries_run += queries.len();
+        }
+    }
+    assert_eq!(queries_run, 24_000, "every query of the corpus ran");
+}
+
+#[test]
+fn lanes_sparse_textures_agree() {
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2DArray,
+        format: Format::Rgba8Unorm,
+        width: 8,
+        height: 8,
+        layers: 2,
+    };
+    let mut state = 3u64;
+    let tex = Texture::from_fn(desc, |_, _, _| {
+        std::array::from_fn(|_| splitmix(&mut state) as u32 & 0xff)
+    })
+    .unwrap();
+    let mut res = Residency::all_resident(&desc, 4, 4).unwrap();
+    res.set(1, 1, 0, false).unwrap();
+    res.set(0, 0, 1, false).unwrap();
+    let tex = tex.with_residency(res).unwrap();
+    let op = GatherOp::new(TextureKind::Tex2DArray, 1);
+    let g = Gatherer::new(&tex, &Sampler::default(), &op, Precision::default()).unwrap();
+    let queries: Vec<GatherQuery> = (0..64).map(|_| lane(&mut state, 8)).collect();
+    assert_levels_agree(&g, &queries, "sparse");
+    let mut out = vec![GatherResult::default(); queries.len()];
+    g.gather_many_at(SimdLevel::Avx2, &queries, &mut out);
+    assert!(
+        out.iter().any(|r| !r.resident),
+        "some footprint is not resident"
+    );
+    assert!(out.iter().any(|r| r.resident), "some footprint is resident");
+}
+
+#[test]
+fn lanes_queries_refuse_a_33rd_lane_and_bad_ranges() {
+    let mut q = LaneQueries::new();
+    for k in 0..LANES {
+        assert_eq!(q.push(&GatherQuery::at(k as f32, 0.0)).unwrap(), k);
+    }
+    assert_eq!(
+        q.push(&GatherQuery::default()).unwrap_err(),
+        Error::Invalid(InvalidInput::TooManyLanes { max: LANES })
+    );
+    assert_eq!(q.get(31), Some(GatherQuery::at(31.0, 0.0)));
+    assert_eq!(q.get(32), None);
+    let tex = Texture::from_fields(
+        TextureDesc {
+            kind: TextureKind::Tex2D,
+            format: Format::R8Uint,
+            width: 1,
+            height: 1,
+            layers: 1,
+        },
+        &[9],
+    )
+    .unwrap();
+    let g = Gatherer::new(
+        &tex,
+        &Sampler::default(),
+        &GatherOp::new(TextureKind::Tex2D, 0),
+        Precision::default(),
+    )
+    .unwrap();
+    let mut out = LaneResults::new();
+    q.clear();
+    q.push(&GatherQuery::default()).unwrap();
+    let e = g
+        .gather_lane_range(SimdLevel::Portable, &q, 0..2, &mut out)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::Invalid(InvalidInput::LaneRange {
+            start: 0,
+            end: 2,
+            len: 1
+        })
+    );
+    assert_eq!(out.values[0][0], 0, "nothing written on an error");
+    g.gather_lanes(&q, &mut out);
+    assert_eq!(out.get(0).unwrap().values, [9; 4]);
+}
+
+/// Bits of a projection, for exact comparison (NaN payloads included).
+fn bits(p: (u32, f64, f64)) -> (u32, u64, u64) {
+    (p.0, p.1.to_bits(), p.2.to_bits())
+}
+
+#[test]
+fn select_projection_is_bit_identical_on_special_values() {
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        f32::from_bits(1),
+        f32::MAX,
+        -f32::MAX,
+        0.999_999_94,
+        1.000_000_1,
+    ];
+    let mut n = 0;
+    for &x in &specials {
+        for &y in &specials {
+            for &z in &specials {
+                assert_eq!(
+                    bits(cube::project_select(x, y, z)),
+                    bits(cube::project(x, y, z)),
+                    "({x}, {y}, {z})"
+                );
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, specials.len().pow(3));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn select_projection_is_bit_identical(x in any::<u32>(), y in any::<u32>(), z in any::<u32>(), tie in 0..4u8) {
+        let (x, y, z) = (f32::from_bits(x), f32::from_bits(y), f32::from_bits(z));
+        // ties of magnitude, which decide the face
+        let (x, y, z) = match tie {
+            1 => (x, -x, z),
+            2 => (x, y, y),
+            3 => (z, y, -z),
+            _ => (x, y, z),
+        };
+        prop_assert_eq!(bits(cube::project_select(x, y, z)), bits(cube::project(x, y, z)));
+    }
+}
