@@ -2,7 +2,7 @@
 //! ([`decode_portable`]) and the detailed path ([`decode_detailed`], the field by field
 //! reading with a `Result` per field) agree: the same words accepted and refused,
 //! the same decoded value, the same error, on random words, on words near legality and on
-//! every raw value of every field.
+//! every raw value of every field; and [`decode_many`] gives each word of a slice the same.
 
 use proptest::prelude::*;
 use tld4_decoder::*;
@@ -62,6 +62,46 @@ proptest! {
     fn fast_and_detailed_agree_near_legality(w in near_legal_word()) {
         agree(w)?;
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// `decode_many` gives each slot what the detailed path gives its word, legal or not, and
+    /// writes every slot (the slots start as a value no word decodes to).
+    #[test]
+    fn decode_many_is_the_detailed_decode_of_each_word(
+        words in proptest::collection::vec(
+            prop_oneof![near_legal_word(), any::<u128>()], 0..300)
+    ) {
+        let sentinel = Err(DecodeError::UndefinedOpex { opex: 0, usched_info: 0xff, batch_t: 0xff });
+        let mut out = vec![sentinel; words.len()];
+        decode_many(&words, &mut out).unwrap();
+        for (i, (&w, got)) in words.iter().zip(&out).enumerate() {
+            prop_assert_eq!(got, &decode_detailed(w), "word {} = {:032x}", i, w);
+        }
+    }
+}
+
+#[test]
+fn decode_many_refuses_slices_of_different_lengths_and_writes_nothing() {
+    let word = assemble("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
+    let mut out = vec![Err(DecodeError::Bit91Clear); 3];
+    assert_eq!(
+        decode_many(&[word, word], &mut out),
+        Err(LengthMismatch {
+            words: 2,
+            results: 3
+        })
+    );
+    assert!(out.iter().all(|r| *r == Err(DecodeError::Bit91Clear)));
+    let err = decode_many(&[word; 4], &mut out).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "decode_many was given 4 words and room for 3 results; the two must be equally long"
+    );
+    decode_many(&[word; 3], &mut out).unwrap();
+    assert!(out.iter().all(|r| r.as_ref().is_ok_and(|i| i.encode() == word)));
 }
 
 #[test]
