@@ -4,14 +4,16 @@
 //! process, in rotating order run by run, on the same legal words (the words of
 //! `tld4 bench`'s `decode` line: random fields, a TLD4 opcode, bit 91 set, a legal opex).
 //!
-//! `cargo bench -p tld4-decoder --bench decode [-- RUNS] [decode|decode_many|decode_portable|decode_detailed]` prints,
-//! per path, the median rate in M words/s, the spread ((max - min) / median) and the ratio of
-//! the medians, then the same for refused words (random words, nearly all of them refused).
-//! Each rate is given per wall-clock second and per second of the thread's CPU time (Linux,
-//! `/proc/thread-self/schedstat`), which leaves out the time a busy machine keeps the thread
-//! off the CPU. Naming one path times only that one, on the legal words (to count its instructions:
-//! `valgrind --tool=callgrind` on the bench binary, `RUNS` = 1: 2 x 16 x 65,536 decodes). The target (README, Benchmarks)
-//! is 200 M words/s for `decode` on one core.
+//! `cargo bench -p tld4-decoder --bench decode [-- RUNS] [PATH] [random]` prints, per path,
+//! the median rate in M words/s, the spread ((max - min) / median) and the ratio of the
+//! medians, then the same for refused words (random words, nearly all of them refused). Each
+//! rate is given per wall-clock second and per second of the thread's CPU time
+//! (`CLOCK_THREAD_CPUTIME_ID`), which leaves out the time a busy machine keeps the thread off
+//! the CPU. Naming one PATH (`decode`, `decode_many`, `decode_portable`, `decode_detailed`)
+//! times only that one, on the legal words, or with `random` on the random words (to count
+//! its instructions: `valgrind --tool=callgrind --toggle-collect='decode::pass*'` on the
+//! bench binary with `RUNS` = 1: 2 x 16 x 65,536 decodes). The target (README, Benchmarks) is
+//! 200 M words/s for `decode` on one core.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -58,16 +60,19 @@ fn legal_words(n: usize) -> Vec<u128> {
         .collect()
 }
 
-/// This thread's CPU time in nanoseconds (Linux: the first field of
-/// `/proc/thread-self/schedstat`), or None where it cannot be read. On a shared machine the
-/// thread is often off the CPU; CPU time leaves those gaps out, wall time does not.
+/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`, exact to the
+/// nanosecond; `/proc/thread-self/schedstat`, which an earlier version read, advances only at
+/// scheduler ticks, too coarse for a pass of a few milliseconds), or None where it cannot be
+/// read. On a shared machine the thread is often off the CPU; CPU time leaves those gaps out,
+/// wall time does not.
 fn cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the call only writes it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (rc == 0).then(|| t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64)
 }
 
 /// One timed pass over `words`, `reps` times: words per second of wall time and of CPU time
@@ -179,8 +184,8 @@ fn compare(label: &str, words: &[u128], runs: usize, only: Option<&str>) {
 }
 
 fn main() {
-    // Arguments: a number of runs (default 11), and a path's name (`decode`, `decode_many`, ...) to time one
-    // path only (for counting instructions under valgrind); `--bench` (from cargo) is ignored.
+    // Arguments (see the top of the file): a number of runs (default 11), a path's name, and
+    // `random`; `--bench` (from cargo) is ignored.
     let args: Vec<String> = std::env::args().skip(1).collect();
     let runs = args
         .iter()
@@ -202,8 +207,12 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    compare("legal", &legal, runs, only);
-    if only.is_none() {
+    // `random` with a path's name times that path on the random words instead.
+    let random_only = args.iter().any(|a| a == "random");
+    if !random_only || only.is_none() {
+        compare("legal", &legal, runs, only);
+    }
+    if only.is_none() || random_only {
         compare("random", &random, runs, only);
     }
 }
