@@ -65,7 +65,7 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 ///
 /// Where the crate is compiled with AVX2 enabled (`-C target-feature=+avx2`, or a
 /// `-C target-cpu` that has it) the whole decode inlines into the caller; otherwise the AVX2
-/// path is chosen at run time and is one call. To decode many words, [`decode_many`] makes
+/// path is chosen on the first call and is then one indirect call. To decode many words, [`decode_many`] makes
 /// that choice once for the whole slice.
 #[inline(always)]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
@@ -76,12 +76,7 @@ pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
     }
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
-        if fast_avx2::usable() {
-            // SAFETY: `usable` checked that the CPU has AVX2.
-            unsafe { decode_avx2(word) }
-        } else {
-            decode_portable(word)
-        }
+        dispatch::decode(word)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -135,6 +130,50 @@ unsafe fn decode_many_avx2(words: &[u128], out: &mut [Result<Tld4, DecodeError>]
         } else {
             decode_refused_into(word, o);
         }
+    }
+}
+
+/// The run-time choice of [`decode`]'s path, where the crate is compiled without AVX2: a
+/// function pointer, set on the first call, so that each later call is one load and one
+/// indirect call (testing std's cached feature flags each time costs four instructions
+/// more, a tenth of a decode).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod dispatch {
+    use super::{decode_avx2, decode_portable, fast_avx2, DecodeError, Tld4};
+    use core::sync::atomic::{AtomicPtr, Ordering};
+
+    /// A decode path; `unsafe` because the AVX2 path is sound only where the CPU has AVX2.
+    type Path = unsafe fn(u128) -> Result<Tld4, DecodeError>;
+
+    /// `choose` until the first call, then the path it chose. Every value it ever holds is
+    /// sound to call on this CPU: `choose` itself, and what `choose` stores after checking.
+    static PATH: AtomicPtr<()> = AtomicPtr::new(choose as Path as *mut ());
+
+    /// Picks the path for this CPU, remembers it and decodes `word` with it. Threads that
+    /// race here all pick the same path.
+    unsafe fn choose(word: u128) -> Result<Tld4, DecodeError> {
+        let path: Path = if fast_avx2::usable() {
+            decode_avx2
+        } else {
+            portable
+        };
+        PATH.store(path as *mut (), Ordering::Relaxed);
+        // SAFETY: `decode_avx2` only where `usable` found AVX2; `portable` anywhere.
+        unsafe { path(word) }
+    }
+
+    /// [`decode_portable`] as a [`Path`].
+    unsafe fn portable(word: u128) -> Result<Tld4, DecodeError> {
+        decode_portable(word)
+    }
+
+    /// [`super::decode`] through the chosen path.
+    #[inline(always)]
+    pub(super) fn decode(word: u128) -> Result<Tld4, DecodeError> {
+        let path = PATH.load(Ordering::Relaxed);
+        // SAFETY: `PATH` only ever holds a `Path` (stored from one, above) that is sound to
+        // call on this CPU.
+        unsafe { core::mem::transmute::<*mut (), Path>(path)(word) }
     }
 }
 

@@ -144,3 +144,25 @@ fn each_refusal_is_the_detailed_paths_error() {
         Err(DecodeError::UndefinedOpex { .. })
     ));
 }
+
+#[test]
+fn decode_from_many_threads_at_once_agrees_with_the_detailed_path() {
+    // The first calls choose the path at run time; threads racing on that choice all get
+    // the same answers.
+    let words: Vec<u128> = (0..64u32)
+        .map(|i| {
+            let w = assemble("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
+            field::rd.set(w, i)
+        })
+        .chain([0, u128::MAX])
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for &w in &words {
+                    assert_eq!(decode(w), decode_detailed(w), "{w:032x}");
+                }
+            });
+        }
+    });
+}
