@@ -134,7 +134,12 @@ fn median_spread(v: &mut [f64]) -> (f64, f64) {
 
 fn compare(label: &str, words: &[u128], runs: usize, only: Option<&str>) {
     let reps = 16;
-    let names = ["decode", "decode_many", "decode_portable", "decode_detailed"];
+    let names = [
+        "decode",
+        "decode_many",
+        "decode_portable",
+        "decode_detailed",
+    ];
     let on = |k: usize| only.is_none_or(|o| o == names[k]);
     let mut rates = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
     let mut cpu_rates = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
@@ -192,10 +197,12 @@ fn main() {
         .find_map(|a| a.parse::<usize>().ok())
         .unwrap_or(11)
         .max(1);
-    let only = args
-        .iter()
-        .map(String::as_str)
-        .find(|a| matches!(*a, "decode" | "decode_many" | "decode_portable" | "decode_detailed"));
+    let only = args.iter().map(String::as_str).find(|a| {
+        matches!(
+            *a,
+            "decode" | "decode_many" | "decode_portable" | "decode_detailed"
+        )
+    });
     let legal = legal_words(1 << 16);
     let mut rng = SplitMix(2);
     let random: Vec<u128> = (0..1 << 16).map(|_| rng.word()).collect();

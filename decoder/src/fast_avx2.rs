@@ -50,7 +50,11 @@ pub(crate) const fn consts(sources: &[(u32, u32); CHUNKS * 8]) -> Consts {
         let (bit, bits) = sources[out];
         let (first, s) = ((bit / 8) as usize, bit % 8);
         // The window's two bytes: (first, first + 1), or (none, first) when s = 0.
-        let (low, high) = if s == 0 { (16, first) } else { (first, first + 1) };
+        let (low, high) = if s == 0 {
+            (16, first)
+        } else {
+            (first, first + 1)
+        };
         c.shuffle[v].0[2 * word] = take(bits, low);
         c.shuffle[v].0[2 * word + 1] = take(bits, high);
         let (mul, mask): (u16, u16) = if bits == 0 {
@@ -73,6 +77,8 @@ pub(crate) const fn consts(sources: &[(u32, u32); CHUNKS * 8]) -> Consts {
 /// `r` unchanged, with the optimizer kept from seeing where it points (an empty `asm!`: no
 /// instruction, and `pure, nomem` lets it be hoisted out of a loop like the reference itself).
 #[inline(always)]
+// The asm neither reads nor writes memory: it only hands the pointer's value back.
+#[allow(clippy::pointers_in_nomem_asm_block)]
 fn opaque<T>(r: &T) -> &T {
     let mut p = r as *const T;
     // SAFETY: the assembly is empty: `p` comes back unchanged, still the reference `r` (same

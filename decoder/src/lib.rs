@@ -241,6 +241,7 @@ fn decode_refused(word: u128) -> Result<Tld4, DecodeError> {
 
 /// [`decode_refused`] written straight into `out`, so that the hot loop of
 /// [`decode_many`] stores its vector into the slot and nothing else.
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn decode_refused_into(word: u128, out: &mut Result<Tld4, DecodeError>) {

@@ -101,7 +101,9 @@ fn decode_many_refuses_slices_of_different_lengths_and_writes_nothing() {
         "decode_many was given 4 words and room for 3 results; the two must be equally long"
     );
     decode_many(&[word; 3], &mut out).unwrap();
-    assert!(out.iter().all(|r| r.as_ref().is_ok_and(|i| i.encode() == word)));
+    assert!(out
+        .iter()
+        .all(|r| r.as_ref().is_ok_and(|i| i.encode() == word)));
 }
 
 #[test]
