@@ -240,12 +240,15 @@ fn decode_refused(word: u128) -> Result<Tld4, DecodeError> {
 }
 
 /// [`decode_refused`] written straight into `out`, so that the hot loop of
-/// [`decode_many`] stores its vector into the slot and nothing else.
+/// [`decode_many`] stores its vector into the slot and nothing else. The detailed path is
+/// inlined here, so that it writes its result into the slot itself: copying a returned
+/// result over would load 16 bytes at a time what it stored a few bytes at a time, which
+/// stalls on store forwarding (half the speed on refused words).
 #[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn decode_refused_into(word: u128, out: &mut Result<Tld4, DecodeError>) {
-    *out = decode_detailed(word);
+    *out = detailed(word);
 }
 
 /// Zero exactly when nvdisasm accepts the word: every field's refusal
@@ -262,6 +265,12 @@ fn refusals(word: u128) -> u32 {
 /// (same value, same error) for every word; slower, since each field carries a `Result`.
 /// Kept public as the reference the fast path is tested against.
 pub fn decode_detailed(word: u128) -> Result<Tld4, DecodeError> {
+    detailed(word)
+}
+
+/// The body of [`decode_detailed`], for callers that want it inlined.
+#[inline(always)]
+fn detailed(word: u128) -> Result<Tld4, DecodeError> {
     let insn = Tld4::read_fields(word)?;
     let opex = opex_value(insn.usched_info, insn.batch_t);
     if !is_legal_opex(opex) {
