@@ -65,8 +65,8 @@ pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, 
 ///
 /// Where the crate is compiled with AVX2 enabled (`-C target-feature=+avx2`, or a
 /// `-C target-cpu` that has it) the whole decode inlines into the caller; otherwise the AVX2
-/// path is chosen on the first call and is then one indirect call. To decode many words, [`decode_many`] makes
-/// that choice once for the whole slice.
+/// path is chosen on the first call and is then one indirect call. To decode many words,
+/// [`decode_many`] makes that choice once for the whole slice.
 #[inline(always)]
 pub fn decode(word: u128) -> Result<Tld4, DecodeError> {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
