@@ -35,6 +35,16 @@ pub enum DecodeError {
     },
 }
 
+/// Why [`crate::decode_many`] decoded nothing: its two slices differ in length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("decode_many was given {words} words and room for {results} results; the two must be equally long")]
+pub struct LengthMismatch {
+    /// The number of words given.
+    pub words: usize,
+    /// The number of result slots given.
+    pub results: usize,
+}
+
 /// Why a line of text is not a TLD4 in nvdisasm's syntax.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("column {column}: expected {expected}, found {found}")]

@@ -127,6 +127,7 @@ impl FieldPlan {
 /// Where each byte of the decoded struct comes from: `(first bit in the word, bits)`, with
 /// 0 bits for a byte no planned member fills (padding, unplanned members, a member's bytes
 /// above its field's width). The byte-wise form of the plan, for the AVX2 path.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const fn byte_sources(fields: &[FieldPlan]) -> [(u32, u32); CHUNKS * 8] {
     let mut bytes = [(0u32, 0u32); CHUNKS * 8];
     let mut i = 0;

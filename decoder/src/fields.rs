@@ -109,6 +109,12 @@ pub trait FieldValue: Sized + Copy {
     fn accepts(_raw: u32) -> bool {
         true
     }
+    /// Zero exactly when [`FieldValue::accepts`] `raw`, else nonzero, computed without a
+    /// branch: the decode fast path ORs every field's (and the opex table's) and tests once.
+    #[inline(always)]
+    fn rejects(raw: u32) -> u32 {
+        !Self::accepts(raw) as u32
+    }
     /// The value [`FieldValue::from_raw`] gives for a `raw` that [`FieldValue::accepts`]:
     /// the same value, without the `Result` (for other raw values: some value, never a panic).
     fn from_accepted(raw: u32) -> Self;
@@ -230,6 +236,19 @@ impl FieldValue for HandleForm {
     #[inline(always)]
     fn accepts(raw: u32) -> bool {
         HandleForm::from_opcode(raw as u16).is_some()
+    }
+    /// The product of `raw ^ opcode` over both forms' opcodes: zero exactly when `raw` is one
+    /// of them (a 12-bit raw value and two factors below 2^12: no overflow, checked below).
+    #[inline(always)]
+    fn rejects(raw: u32) -> u32 {
+        const _: () = assert!(HandleForm::ALL.len() * 12 <= 32);
+        let mut product = 1u32;
+        let mut i = 0;
+        while i < HandleForm::ALL.len() {
+            product *= (raw & 0xfff) ^ HandleForm::ALL[i].opcode() as u32;
+            i += 1;
+        }
+        product
     }
     #[inline(always)]
     fn from_accepted(raw: u32) -> Self {
@@ -388,6 +407,10 @@ impl FieldValue for AlwaysSet {
         raw == 1
     }
     #[inline(always)]
+    fn rejects(raw: u32) -> u32 {
+        raw ^ 1
+    }
+    #[inline(always)]
     fn from_accepted(_raw: u32) -> Self {
         AlwaysSet
     }
@@ -456,48 +479,48 @@ macro_rules! tld4_fields {
                 Ok(Self { $( $name: <$ty as FieldValue>::from_raw(field::$name.get(word))?, )* })
             }
 
-            /// Whether every field accepts its bits ([`FieldValue::accepts`]): true exactly
-            /// when [`Tld4::read_fields`] returns `Ok`. Non-short-circuit `&`, so the whole
-            /// check compiles to a few masked compares with no branch per field.
+            /// Zero exactly when every field accepts its bits ([`FieldValue::rejects`]), that
+            /// is when [`Tld4::read_fields`] returns `Ok`: the fields' refusals ORed as
+            /// integers, so the whole check is a few masked operations and no branch.
             #[inline(always)]
-            pub(crate) fn fields_accepted(word: u128) -> bool {
-                true $( & <$ty as FieldValue>::accepts(field::$name.get(word)) )*
+            pub(crate) fn fields_rejected(word: u128) -> u32 {
+                0 $( | <$ty as FieldValue>::rejects(field::$name.get(word)) )*
             }
 
-            /// Reads every field of a word that [`Tld4::fields_accepted`]: the same value as
-            /// [`Tld4::read_fields`], without per-field `Result`s (the fast path). Planned
-            /// members go through the chunks of [`crate::fast`] (built with AVX2 where the
-            /// CPU has it, `avx2` true, else with shifts); the others straight from the word.
+            /// The struct's bytes for `word` as the fast path's chunks, built with shifts
+            /// (the portable path): each planned member's raw bits moved to its place.
+            #[inline(always)]
+            pub(crate) fn portable_chunks(word: u128) -> [u64; crate::fast::CHUNKS] {
+                let halves = [word as u64, (word >> 64) as u64];
+                let mut chunks = [0u64; crate::fast::CHUNKS];
+                $( {
+                    const P: crate::fast::FieldPlan = plan::$name;
+                    if P.planned {
+                        chunks[P.chunk] |= P.place(halves[P.half]);
+                    }
+                } )*
+                chunks
+            }
+
+            /// The AVX2 path's constants, from the same plan as [`Tld4::portable_chunks`].
+            #[cfg(target_arch = "x86_64")]
+            pub(crate) const AVX2: crate::fast_avx2::Consts =
+                crate::fast_avx2::consts(&crate::fast::byte_sources(plan::ALL));
+
+            /// Reads every field of a word whose [`Tld4::fields_rejected`] is zero, from the
+            /// word's chunks: the same value as [`Tld4::read_fields`], without per-field
+            /// `Result`s (the fast path). Planned members come from the chunks; the others
+            /// straight from the word.
             ///
             /// # Safety
             ///
-            /// `avx2` may be true only where the CPU has AVX2 ([`crate::fast_avx2::usable`]).
+            /// `chunks` must be `word`'s chunks: [`Tld4::portable_chunks`] of it, or the
+            /// AVX2 path's ([`crate::fast_avx2`] with [`Tld4::AVX2`]), which are the same.
             #[inline(always)]
-            pub(crate) unsafe fn read_accepted_fields(word: u128, avx2: bool) -> Self {
-                let portable = |word: u128| {
-                    let halves = [word as u64, (word >> 64) as u64];
-                    let mut chunks = [0u64; crate::fast::CHUNKS];
-                    $( {
-                        const P: crate::fast::FieldPlan = plan::$name;
-                        if P.planned {
-                            chunks[P.chunk] |= P.place(halves[P.half]);
-                        }
-                    } )*
-                    chunks
-                };
-                #[cfg(target_arch = "x86_64")]
-                let chunks = {
-                    const C: crate::fast_avx2::Consts =
-                        crate::fast_avx2::consts(&crate::fast::byte_sources(plan::ALL));
-                    if avx2 {
-                        // SAFETY: the caller promises AVX2 with `avx2`.
-                        unsafe { crate::fast_avx2::chunks(word, &C) }
-                    } else {
-                        portable(word)
-                    }
-                };
-                #[cfg(not(target_arch = "x86_64"))]
-                let chunks = { let _ = avx2; portable(word) };
+            pub(crate) unsafe fn from_accepted_chunks(
+                word: u128,
+                chunks: [u64; crate::fast::CHUNKS],
+            ) -> Self {
                 // SAFETY: `Tld4` is `repr(C)` and exactly `CHUNKS` u64s long (transmute checks
                 // the sizes). Each planned member's bytes hold its raw field value, below
                 // 2^BITS of its `RawLayout` type, which promises that those bytes are a valid

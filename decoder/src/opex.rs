@@ -61,11 +61,12 @@ const BY_BATCH_T: [u32; 8] = {
     rows
 };
 
-/// [`is_legal_opex`] of the pair, without assembling the opex value first: one row load and
-/// one bit test (the decode fast path's form).
+/// Zero exactly when [`is_legal_opex`] holds for the pair, else nonzero, without assembling
+/// the opex value first: one row load and one bit test, no branch (the decode fast path ORs
+/// it with the fields' refusals).
 #[inline(always)]
-pub(crate) const fn is_legal_pair(usched_info: u32, batch_t: u32) -> bool {
-    BY_BATCH_T[(batch_t & 7) as usize] >> (usched_info & 31) & 1 != 0
+pub(crate) const fn rejects_pair(usched_info: u32, batch_t: u32) -> u32 {
+    !(BY_BATCH_T[(batch_t & 7) as usize] >> (usched_info & 31)) & 1
 }
 
 #[cfg(test)]
@@ -76,7 +77,7 @@ mod tests {
     fn the_rows_say_what_the_bitmap_says() {
         for opex in 0..=255u8 {
             let (u, b) = (opex as u32 & 0x1f, opex as u32 >> 5);
-            assert_eq!(is_legal_pair(u, b), is_legal_opex(opex), "{opex:#04x}");
+            assert_eq!(rejects_pair(u, b) == 0, is_legal_opex(opex), "{opex:#04x}");
             assert_eq!(is_legal_opex(opex), LEGAL_OPEX_VALUES.contains(&opex));
         }
     }

@@ -2,7 +2,7 @@
 //! ([`decode_portable`]) and the detailed path ([`decode_detailed`], the field by field
 //! reading with a `Result` per field) agree: the same words accepted and refused,
 //! the same decoded value, the same error, on random words, on words near legality and on
-//! every raw value of every field.
+//! every raw value of every field; and [`decode_many`] gives each word of a slice the same.
 
 use proptest::prelude::*;
 use tld4_decoder::*;
@@ -64,6 +64,48 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// `decode_many` gives each slot what the detailed path gives its word, legal or not, and
+    /// writes every slot (the slots start as a value no word decodes to).
+    #[test]
+    fn decode_many_is_the_detailed_decode_of_each_word(
+        words in proptest::collection::vec(
+            prop_oneof![near_legal_word(), any::<u128>()], 0..300)
+    ) {
+        let sentinel = Err(DecodeError::UndefinedOpex { opex: 0, usched_info: 0xff, batch_t: 0xff });
+        let mut out = vec![sentinel; words.len()];
+        decode_many(&words, &mut out).unwrap();
+        for (i, (&w, got)) in words.iter().zip(&out).enumerate() {
+            prop_assert_eq!(got, &decode_detailed(w), "word {} = {:032x}", i, w);
+        }
+    }
+}
+
+#[test]
+fn decode_many_refuses_slices_of_different_lengths_and_writes_nothing() {
+    let word = assemble("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
+    let mut out = vec![Err(DecodeError::Bit91Clear); 3];
+    assert_eq!(
+        decode_many(&[word, word], &mut out),
+        Err(LengthMismatch {
+            words: 2,
+            results: 3
+        })
+    );
+    assert!(out.iter().all(|r| *r == Err(DecodeError::Bit91Clear)));
+    let err = decode_many(&[word; 4], &mut out).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "decode_many was given 4 words and room for 3 results; the two must be equally long"
+    );
+    decode_many(&[word; 3], &mut out).unwrap();
+    assert!(out
+        .iter()
+        .all(|r| r.as_ref().is_ok_and(|i| i.encode() == word)));
+}
+
 #[test]
 fn fast_and_detailed_agree_on_every_value_of_every_field() {
     let base = assemble(
@@ -103,4 +145,26 @@ fn each_refusal_is_the_detailed_paths_error() {
         decode(field::bit_91.set(field::form.set(all_wrong, 0xf63), 1)),
         Err(DecodeError::UndefinedOpex { .. })
     ));
+}
+
+#[test]
+fn decode_from_many_threads_at_once_agrees_with_the_detailed_path() {
+    // The first calls choose the path at run time; threads racing on that choice all get
+    // the same answers.
+    let words: Vec<u128> = (0..64u32)
+        .map(|i| {
+            let w = assemble("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
+            field::rd.set(w, i)
+        })
+        .chain([0, u128::MAX])
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for &w in &words {
+                    assert_eq!(decode(w), decode_detailed(w), "{w:032x}");
+                }
+            });
+        }
+    });
 }
