@@ -15,14 +15,6 @@ use tld4_textures::*;
 /// which `SimdLevel::supported` makes explicit).
 const FAST: [SimdLevel; 2] = [SimdLevel::Portable, SimdLevel::Avx2];
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// A coordinate drawn from values that exercise every branch of the pipeline.
 fn coord(state: &mut u64, size: u32) -> f32 {
     let r = splitmix(state);
@@ -162,28 +154,15 @@ fn build(p: &Params) -> Case {
         })
     })
     .with_swizzle(Swizzle(p.swizzle.map(|i| Source::ALL[i as usize])));
-    let compare = p
-        .compare
-        .filter(|_| format.is_depth())
-        .map(|c| CompareOp::from_vulkan(c as u32).unwrap());
-    let sampler = Sampler {
-        address_u: AddressMode::from_vulkan(p.modes[0] as u32).unwrap(),
-        address_v: AddressMode::from_vulkan(p.modes[1] as u32).unwrap(),
-        border: BorderColor { words: p.border },
-        compare,
-        seamless_cube: p.seamless,
-    };
-    let offsets = if kind.is_cube() {
-        OffsetMode::None
-    } else {
-        [OffsetMode::None, OffsetMode::Aoffi, OffsetMode::Ptp][p.offsets as usize]
-    };
-    let op = GatherOp {
-        dim: kind,
+    let (sampler, op) = SamplingChoice {
+        modes: p.modes,
+        border: p.border,
+        compare: p.compare,
+        seamless: p.seamless,
         component: p.component,
-        offsets,
-        compare: compare.is_some(),
-    };
+        offsets: p.offsets,
+    }
+    .build(kind, format);
     Case { tex, sampler, op }
 }
 

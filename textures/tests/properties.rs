@@ -83,14 +83,6 @@ fn params() -> impl Strategy<Value = Params> {
         )
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 struct Case {
     tex: Texture,
     sampler: Sampler,
@@ -122,28 +114,15 @@ fn build(p: &Params) -> Case {
         })
     });
     let tex = tex.with_swizzle(Swizzle(p.swizzle.map(|i| Source::ALL[i as usize])));
-    let compare = p
-        .compare
-        .filter(|_| format.is_depth())
-        .map(|c| CompareOp::from_vulkan(c as u32).unwrap());
-    let sampler = Sampler {
-        address_u: AddressMode::from_vulkan(p.modes[0] as u32).unwrap(),
-        address_v: AddressMode::from_vulkan(p.modes[1] as u32).unwrap(),
-        border: BorderColor { words: p.border },
-        compare,
-        seamless_cube: p.seamless,
-    };
-    let offsets = if kind.is_cube() {
-        OffsetMode::None
-    } else {
-        [OffsetMode::None, OffsetMode::Aoffi, OffsetMode::Ptp][p.offsets as usize]
-    };
-    let op = GatherOp {
-        dim: kind,
+    let (sampler, op) = SamplingChoice {
+        modes: p.modes,
+        border: p.border,
+        compare: p.compare,
+        seamless: p.seamless,
         component: p.component,
-        offsets,
-        compare: compare.is_some(),
-    };
+        offsets: p.offsets,
+    }
+    .build(kind, format);
     Case { tex, sampler, op }
 }
 

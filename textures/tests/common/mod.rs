@@ -102,3 +102,53 @@ pub fn gather(tex: &Texture, sampler: &Sampler, op: &GatherOp, q: &GatherQuery) 
         .unwrap()
         .gather(q)
 }
+
+/// SplitMix64: the random tests' reproducible stream of 64-bit values.
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A random case's sampler and gather choices, as drawn (Vulkan numbering for the modes and
+/// the compare function; offsets 0 none, 1 AOFFI, 2 PTP).
+pub struct SamplingChoice {
+    pub modes: [u8; 2],
+    pub border: [u32; 4],
+    pub compare: Option<u8>,
+    pub seamless: bool,
+    pub component: u8,
+    pub offsets: u8,
+}
+
+impl SamplingChoice {
+    /// The sampler and gather for a texture of `kind` and `format`: depth compare only on
+    /// a depth format, no offsets on a cube (TLD4 has none there).
+    pub fn build(&self, kind: TextureKind, format: Format) -> (Sampler, GatherOp) {
+        let compare = self
+            .compare
+            .filter(|_| format.is_depth())
+            .map(|c| CompareOp::from_vulkan(c as u32).unwrap());
+        let sampler = Sampler {
+            address_u: AddressMode::from_vulkan(self.modes[0] as u32).unwrap(),
+            address_v: AddressMode::from_vulkan(self.modes[1] as u32).unwrap(),
+            border: BorderColor { words: self.border },
+            compare,
+            seamless_cube: self.seamless,
+        };
+        let offsets = if kind.is_cube() {
+            OffsetMode::None
+        } else {
+            [OffsetMode::None, OffsetMode::Aoffi, OffsetMode::Ptp][self.offsets as usize]
+        };
+        let op = GatherOp {
+            dim: kind,
+            component: self.component,
+            offsets,
+            compare: compare.is_some(),
+        };
+        (sampler, op)
+    }
+}
