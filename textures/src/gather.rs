@@ -13,15 +13,15 @@ use crate::format::{DecodeKind, Decoder, Format};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::simd::SimdLevel;
 use crate::texture::{Residency, TexelData, Texture, TextureKind};
-use std::mem::size_of;
 
 pub use crate::stages::*;
 
 mod convert;
+mod kernels;
 mod lanes;
 use convert::{
-    wrap_or_border, Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv,
-    PlainRaw, PlainUnorm, RawConv, UnormConv,
+    Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv, PlainRaw, PlainUnorm,
+    UnormConv,
 };
 pub use lanes::{LaneQueries, LaneResults, LANES};
 
@@ -250,7 +250,14 @@ pub struct Gatherer<'a> {
     border: u32,
     integer: bool,
     residency: Option<&'a Residency>,
+    /// The texture is small enough for the lane-parallel kernels' 32-bit arithmetic: width
+    /// and height at most [`LANES32_MAX_SIZE`] (wrap periods 2 * size fit in i32) and fewer
+    /// than 2^31 storage elements (every texel index fits in i32).
+    lanes32: bool,
 }
+
+/// Largest width or height the lane-parallel kernels compute in 32 bits (2^24).
+pub(crate) const LANES32_MAX_SIZE: usize = 1 << 24;
 
 impl<'a> Gatherer<'a> {
     /// Check that `op` can run on this texture and sampler, and precompute what the lanes need.
@@ -280,6 +287,13 @@ impl<'a> Gatherer<'a> {
         };
         let words = format.words();
         let (w, h) = (texture.width() as usize, texture.height() as usize);
+        let elements = match texels {
+            Texels::U8(d) => d.len(),
+            Texels::U16(d) => d.len(),
+            Texels::U32(d) => d.len(),
+        };
+        let lanes32 =
+            w <= LANES32_MAX_SIZE && h <= LANES32_MAX_SIZE && elements < i32::MAX as usize;
         Ok(Gatherer {
             texels,
             words,
@@ -299,6 +313,7 @@ impl<'a> Gatherer<'a> {
             border,
             integer: format.is_integer() && compare.is_none(),
             residency: texture.residency(),
+            lanes32,
         })
     }
 
@@ -358,6 +373,15 @@ impl<'a> Gatherer<'a> {
         }
     }
 
+    /// One lane by the per-lane reference pipeline; out of line, for the lanes the
+    /// lane-parallel kernels hand back (few, and one copy of the code serves every kernel).
+    #[inline(never)]
+    pub(crate) fn reference_lane(&self, q: &GatherQuery) -> GatherResult {
+        let mut out = [NON_RESIDENT];
+        self.gather_reference(std::slice::from_ref(q), &mut out);
+        out[0]
+    }
+
     /// The per-lane reference pipeline (`SimdLevel::Scalar`).
     pub(crate) fn gather_reference(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
         let run = PerLane { qs: queries, out };
@@ -369,63 +393,12 @@ impl<'a> Gatherer<'a> {
     }
 
     /// Dispatch on the value rule (convert, compare or constant), then hand the specialized
-    /// rule to `run` (the per-lane path or the lane-parallel one).
+    /// rule to `run` (the per-lane path or the lane-parallel one); which rules are
+    /// specialized for which storage type is [`Texel::with_convert`]'s list.
     #[inline(always)]
-    fn with_convert<T: Copy + Into<u32>, V: Run>(&self, d: &[T], run: V) {
-        match self.value {
-            Value::Fetch { element, decoder } => {
-                let (shift, mask) = (decoder.shift, decoder.mask);
-                // plain formats store each component whole: no field to extract
-                let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
-                match decoder.kind {
-                    DecodeKind::Unorm(inv) if plain => run.run(self, d, element, PlainUnorm(inv)),
-                    DecodeKind::F32 | DecodeKind::Uint if plain => {
-                        run.run(self, d, element, PlainRaw)
-                    }
-                    DecodeKind::Unorm(inv) => {
-                        run.run(self, d, element, UnormConv { shift, mask, inv })
-                    }
-                    DecodeKind::F32 | DecodeKind::Uint => {
-                        run.run(self, d, element, RawConv { shift, mask })
-                    }
-                    _ => run.run(self, d, element, DecodeConv(decoder)),
-                }
-            }
-            Value::Const(c) => run.run(self, d, 0, ConstConv(c)),
-            Value::Compare {
-                op,
-                decoder,
-                clamp_dref,
-            } => {
-                let (shift, mask) = (decoder.shift, decoder.mask);
-                let plain = shift == 0 && mask as u64 >= (1u64 << (8 * size_of::<T>())) - 1;
-                match decoder.kind {
-                    DecodeKind::F32 => {
-                        run.run(self, d, 0, CompareConv::new(op, PlainRaw, clamp_dref))
-                    }
-                    DecodeKind::Unorm(inv) if plain => run.run(
-                        self,
-                        d,
-                        0,
-                        CompareConv::new(op, PlainUnorm(inv), clamp_dref),
-                    ),
-                    DecodeKind::Unorm(inv) => run.run(
-                        self,
-                        d,
-                        0,
-                        CompareConv::new(op, UnormConv { shift, mask, inv }, clamp_dref),
-                    ),
-                    _ => run.run(
-                        self,
-                        d,
-                        0,
-                        CompareConv::new(op, DecodeConv(decoder), clamp_dref),
-                    ),
-                }
-            }
-        }
+    fn with_convert<T: Texel, V: Run>(&self, d: &[T], run: V) {
+        T::with_convert(self, d, run)
     }
-
     /// Dispatch on the addressing path, then run the lane loop.
     #[inline(always)]
     fn with_path<T: Copy + Into<u32>, C: Convert>(
@@ -690,6 +663,117 @@ trait Run {
         element: usize,
         conv: C,
     );
+}
+
+/// The storage element types, each with the value rules its formats use specialized (a
+/// rule of its own, monomorphized into every lane loop); every other rule goes through the
+/// format's general decoder ([`DecodeConv`]), which is correct for every format. The lists
+/// follow the format table: 8- and 16-bit components stored whole (UNORM, UINT, and D16
+/// compared), 32-bit words holding f32 or UINT whole, or UNORM fields (RGB10A2, D24).
+trait Texel: Copy + Into<u32> {
+    fn with_convert<V: Run>(g: &Gatherer<'_>, d: &[Self], run: V);
+}
+
+/// True when the decoder's component is a whole element of `bits` bits (no field to extract).
+#[inline(always)]
+fn plain(decoder: &Decoder, bits: u32) -> bool {
+    decoder.shift == 0 && decoder.mask as u64 >= (1u64 << bits) - 1
+}
+
+impl Texel for u8 {
+    #[inline(always)]
+    fn with_convert<V: Run>(g: &Gatherer<'_>, d: &[u8], run: V) {
+        match g.value {
+            Value::Fetch { element, decoder } => match decoder.kind {
+                DecodeKind::Unorm(inv) if plain(&decoder, 8) => {
+                    run.run(g, d, element, PlainUnorm(inv))
+                }
+                DecodeKind::Uint if plain(&decoder, 8) => run.run(g, d, element, PlainRaw),
+                _ => run.run(g, d, element, DecodeConv(decoder)),
+            },
+            Value::Const(c) => run.run(g, d, 0, ConstConv(c)),
+            Value::Compare {
+                op,
+                decoder,
+                clamp_dref,
+            } => run.run(
+                g,
+                d,
+                0,
+                CompareConv::new(op, DecodeConv(decoder), clamp_dref),
+            ),
+        }
+    }
+}
+
+impl Texel for u16 {
+    #[inline(always)]
+    fn with_convert<V: Run>(g: &Gatherer<'_>, d: &[u16], run: V) {
+        match g.value {
+            Value::Fetch { element, decoder } => match decoder.kind {
+                DecodeKind::Unorm(inv) if plain(&decoder, 16) => {
+                    run.run(g, d, element, PlainUnorm(inv))
+                }
+                DecodeKind::Uint if plain(&decoder, 16) => run.run(g, d, element, PlainRaw),
+                _ => run.run(g, d, element, DecodeConv(decoder)),
+            },
+            Value::Const(c) => run.run(g, d, 0, ConstConv(c)),
+            Value::Compare {
+                op,
+                decoder,
+                clamp_dref,
+            } => match decoder.kind {
+                DecodeKind::Unorm(inv) if plain(&decoder, 16) => {
+                    run.run(g, d, 0, CompareConv::new(op, PlainUnorm(inv), clamp_dref))
+                }
+                _ => run.run(
+                    g,
+                    d,
+                    0,
+                    CompareConv::new(op, DecodeConv(decoder), clamp_dref),
+                ),
+            },
+        }
+    }
+}
+
+impl Texel for u32 {
+    #[inline(always)]
+    fn with_convert<V: Run>(g: &Gatherer<'_>, d: &[u32], run: V) {
+        match g.value {
+            Value::Fetch { element, decoder } => match decoder.kind {
+                DecodeKind::F32 | DecodeKind::Uint if plain(&decoder, 32) => {
+                    run.run(g, d, element, PlainRaw)
+                }
+                DecodeKind::Unorm(inv) => {
+                    let (shift, mask) = (decoder.shift, decoder.mask);
+                    run.run(g, d, element, UnormConv { shift, mask, inv })
+                }
+                _ => run.run(g, d, element, DecodeConv(decoder)),
+            },
+            Value::Const(c) => run.run(g, d, 0, ConstConv(c)),
+            Value::Compare {
+                op,
+                decoder,
+                clamp_dref,
+            } => match decoder.kind {
+                DecodeKind::F32 if plain(&decoder, 32) => {
+                    run.run(g, d, 0, CompareConv::new(op, PlainRaw, clamp_dref))
+                }
+                DecodeKind::Unorm(inv) => {
+                    let (shift, mask) = (decoder.shift, decoder.mask);
+                    let depth = UnormConv { shift, mask, inv };
+                    run.run(g, d, 0, CompareConv::new(op, depth, clamp_dref))
+                }
+                _ => run.run(
+                    g,
+                    d,
+                    0,
+                    CompareConv::new(op, DecodeConv(decoder), clamp_dref),
+                ),
+            },
+        }
+    }
 }
 
 /// The per-lane reference path over `qs`.

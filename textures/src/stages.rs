@@ -61,17 +61,48 @@ impl Quantizer {
         texel_origin_unchecked(x, self.bits, self.rounding, self.exact)
     }
 
-    /// [`Quantizer::origin`] of `N` lanes at once, the rule dispatched once outside the lane
-    /// loop so the loop body is straight-line code the compiler vectorizes.
+    /// [`Quantizer::origin`] of `N` lanes at once in 32-bit integers, for the lane-parallel
+    /// pipeline: the origins, and -1 for each lane outside the range where the 32-bit
+    /// computation equals [`texel_origin`] (|x| >= [`ORIGIN32_LIMIT`], or NaN), 0 for the
+    /// others; an outside lane's origin is meaningless (computed from 0) and the caller
+    /// takes the per-lane path for it. The rule is dispatched once outside the lane loop,
+    /// so the loop body is straight-line code the compiler vectorizes.
+    ///
+    /// Equal to [`texel_origin`] on every lane it accepts: within the limit the clamp to
+    /// +-2^50 does nothing, the rounded integer n fits in 29 bits, so 2n - 2^bits and the
+    /// shift are the same in i32 as in i64 (the test `origins32_equal_texel_origin` checks
+    /// every rounding at the limit and around it, and random values).
     #[inline(always)]
-    pub(crate) fn origins<const N: usize>(&self, x: &[f64; N]) -> [i64; N] {
+    pub(crate) fn origins32<const N: usize>(&self, x: &[f64; N]) -> ([i32; N], [i32; N]) {
         #[inline(always)]
-        fn each<const N: usize>(x: &[f64; N], bits: u32, r: Rounding, exact: bool) -> [i64; N] {
-            let mut o = [0i64; N];
+        fn each<const N: usize>(
+            x: &[f64; N],
+            bits: u32,
+            r: Rounding,
+            exact: bool,
+        ) -> ([i32; N], [i32; N]) {
+            let mut o = [0i32; N];
+            let mut outside = [0i32; N];
             for k in 0..N {
-                o[k] = texel_origin_unchecked(x[k], bits, r, exact);
+                let inside = x[k].abs() < ORIGIN32_LIMIT;
+                outside[k] = -(!inside as i32);
+                let x = if inside { x[k] } else { 0.0 };
+                o[k] = if exact {
+                    // x - f is exact; floor(x - 0.5) is f when the fraction is at least one half.
+                    let f = x.floor();
+                    (f as i32).wrapping_sub((x - f < 0.5) as i32)
+                } else {
+                    let n = match r {
+                        // the low 32 bits of the sum's bits hold n (|n| < 2^31)
+                        Rounding::NearestEven => (x + ROUND_MAGIC).to_bits() as u32 as i32,
+                        Rounding::TowardZero => x as i32,
+                        Rounding::Floor => x.floor() as i32,
+                    };
+                    // (wrapping ops: nothing wraps within the limit, and no check is compiled)
+                    n.wrapping_mul(2).wrapping_sub(1i32 << bits) >> (bits + 1)
+                };
             }
-            o
+            (o, outside)
         }
         let b = self.bits;
         match (self.exact, self.rounding) {
@@ -82,6 +113,15 @@ impl Quantizer {
         }
     }
 }
+
+/// The magnitude below which [`Quantizer::origins32`] computes a lane's origin in 32 bits
+/// (2^28 fixed-point units: the rounded value fits in 29 bits, so 2n - 2^bits cannot
+/// overflow, and the footprint's +1 and 6-bit offsets leave it far inside i32).
+pub(crate) const ORIGIN32_LIMIT: f64 = (1u32 << 28) as f64;
+
+/// 1.5 * 2^52: adding it to |x| < 2^51 rounds x to an integer, ties to even (the default
+/// rounding mode), and leaves that integer in the low bits of the sum.
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 
 /// Footprint origin i0 = floor(u - 0.5) (Vulkan "Texel Selection", LINEAR filter), with
 /// `x_scaled` = u * 2^bits. Fixed point (docs/sources.md, Sub-texel model; configurable; see [`Precision`]):
@@ -121,10 +161,8 @@ pub(crate) fn texel_origin_unchecked(
     let x = if x.is_nan() { 0.0 } else { x };
     let n = match rounding {
         Rounding::NearestEven => {
-            // Adding 1.5 * 2^52 rounds to an integer, ties to even (the default rounding
-            // mode), and leaves that integer in the low bits of the sum (valid for |x| < 2^51).
-            const MAGIC: f64 = 6_755_399_441_055_744.0;
-            (x + MAGIC).to_bits() as i64 - MAGIC.to_bits() as i64
+            // the integer nearest x, ties to even (valid for |x| < 2^51; see ROUND_MAGIC)
+            (x + ROUND_MAGIC).to_bits() as i64 - ROUND_MAGIC.to_bits() as i64
         }
         Rounding::TowardZero => x as i64,
         Rounding::Floor => {
@@ -201,32 +239,85 @@ pub const MAX_WRAP_SIZE: i64 = 1 << 32;
 /// [`wrap`] without the check (texture sizes are 1..=65536).
 #[inline(always)]
 pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
+    wrap_in(i, size, mode)
+}
+
+/// The integers the wrap rule runs in: i64 on the per-lane path, i32 on the lane-parallel
+/// one. Its arithmetic wraps instead of checking for overflow (nothing overflows: the
+/// per-lane path's coordinates are within +-2^51 and sizes at most 2^32; the lane-parallel
+/// path's within +-2^29 and sizes at most 2^24, which `Gatherer::new` decides once), so the
+/// kernels built on it stay small under `overflow-checks`.
+pub(crate) trait TexelCoord: Copy + Ord + std::ops::BitAnd<Output = Self> {
+    const ZERO: Self;
+    const ONE: Self;
+    fn plus(self, o: Self) -> Self;
+    fn minus(self, o: Self) -> Self;
+    fn rem_euclid(self, m: Self) -> Self;
+}
+
+macro_rules! texel_coord {
+    ($($t:ty),*) => {$(
+        impl TexelCoord for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn plus(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            #[inline(always)]
+            fn minus(self, o: Self) -> Self {
+                self.wrapping_sub(o)
+            }
+            #[inline(always)]
+            fn rem_euclid(self, m: Self) -> Self {
+                <$t>::rem_euclid(self, m)
+            }
+        }
+    )*};
+}
+texel_coord!(i32, i64);
+
+/// The wrap rule itself (Vulkan "Wrapping Operation"), in any [`TexelCoord`]: the one
+/// place it is written.
+#[inline(always)]
+pub(crate) fn wrap_in<I: TexelCoord>(i: I, size: I, mode: AddressMode) -> Option<I> {
     #[inline(always)]
-    fn mirror(a: i64) -> i64 {
-        if a >= 0 {
+    fn mirror<I: TexelCoord>(a: I) -> I {
+        if a >= I::ZERO {
             a
         } else {
-            -(1 + a)
+            I::ZERO.minus(I::ONE.plus(a))
         }
     }
+    let last = size.minus(I::ONE);
+    let pow2 = size & last == I::ZERO;
     match mode {
-        AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
-        AddressMode::Repeat => Some(if size & (size - 1) == 0 {
+        AddressMode::ClampToEdge => Some(i.max(I::ZERO).min(last)),
+        AddressMode::Repeat => Some(if pow2 {
             repeat_pow2(i, size)
         } else {
             i.rem_euclid(size)
         }),
-        AddressMode::MirroredRepeat => Some((size - 1) - mirror(i.rem_euclid(2 * size) - size)),
-        AddressMode::ClampToBorder => (0..size).contains(&i).then_some(i),
-        AddressMode::MirrorClampToEdge => Some(mirror(i).clamp(0, size - 1)),
+        AddressMode::MirroredRepeat => {
+            let period = size.plus(size);
+            // on a power of two, the low bits are the Euclidean remainder (two's complement)
+            let r = if pow2 {
+                repeat_pow2(i, period)
+            } else {
+                i.rem_euclid(period)
+            };
+            Some(last.minus(mirror(r.minus(size))))
+        }
+        AddressMode::ClampToBorder => (I::ZERO <= i && i < size).then_some(i),
+        AddressMode::MirrorClampToEdge => Some(mirror(i).max(I::ZERO).min(last)),
     }
 }
 
 /// Repeat on a power-of-two `size`: the low bits, equal to `i.rem_euclid(size)` there
 /// (two's complement), without a division.
 #[inline(always)]
-pub(crate) fn repeat_pow2(i: i64, size: i64) -> i64 {
-    i & (size - 1)
+pub(crate) fn repeat_pow2<I: TexelCoord>(i: I, size: I) -> I {
+    i & size.minus(I::ONE)
 }
 
 /// dref clamped to [0, 1] for UNORM depth formats (Vulkan "Depth Compare Operation"; not for

@@ -11,7 +11,9 @@
 //!   `LP_NUM_THREADS=1` (one thread) unless the environment sets it.
 //! * tld4: `Tld4Exec::execute` over the same N x K gathers (the coordinates moved on the host
 //!   by [`moved`], bit for bit as the shader moves them), 32 to a warp, on one thread; each
-//!   warp's lane registers are loaded first, and that loading is counted as tld4's time.
+//!   warp's source registers are copied into the register file first (register by
+//!   register, from register-major arrays, as a simulator holds them), and that copy is
+//!   counted as tld4's time.
 //! * Check: the K-gather dispatch must equal, invocation by invocation, the XOR over k of a
 //!   one-gather dispatch (the plain shader) of the N x K moved queries; the line says how many
 //!   invocations match and the command exits 1 if any does not.
@@ -238,6 +240,10 @@ fn rows(n: usize) -> Vec<Row> {
     ]
 }
 
+/// Registers R20.. of one warp, register-major (`regs[k][lane]`), as a simulator's register
+/// file keeps a warp's registers.
+type WarpRegs = [[u32; WARP_SIZE]; 6];
+
 /// A row made ready for both sides.
 struct Ready {
     name: &'static str,
@@ -248,8 +254,26 @@ struct Ready {
     exec: Tld4Exec,
     pool: TexturePool,
     handle: u32,
-    /// R20.. of each of the N x K gathers, in the expanded job's order.
-    regs: Vec<[u32; 6]>,
+    /// R20.. of each warp of 32 of the N x K gathers (in the expanded job's order), and the
+    /// number of gathers the last warp holds.
+    warps: Vec<WarpRegs>,
+    last_warp: usize,
+}
+
+/// The gathers' registers grouped 32 to a warp, register-major; lanes past the last gather
+/// hold zeros (and are inactive).
+fn warp_regs(regs: &[[u32; 6]]) -> Vec<WarpRegs> {
+    regs.chunks(WARP_SIZE)
+        .map(|c| {
+            let mut w = [[0u32; WARP_SIZE]; 6];
+            for (lane, r) in c.iter().enumerate() {
+                for (k, &v) in r.iter().enumerate() {
+                    w[k][lane] = v;
+                }
+            }
+            w
+        })
+        .collect()
 }
 
 fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
@@ -263,7 +287,11 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
     .map_err(anyhow::Error::msg)?;
     let job = pack::job(case, &prepared, &gpu.caps).with_context(|| row.name.to_string())?;
     let expanded = expand(&job, GATHERS);
-    let regs = expanded.queries.iter().map(row.regs).collect();
+    let regs: Vec<[u32; 6]> = expanded.queries.iter().map(row.regs).collect();
+    let last_warp = match regs.len() % WARP_SIZE {
+        0 => WARP_SIZE,
+        r => r,
+    };
     let mut pool = TexturePool::new();
     let t = pool.add_texture(prepared.texture);
     let s = pool.add_sampler(prepared.sampler);
@@ -279,25 +307,34 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         exec: Tld4Exec::new(&insn, config),
         pool,
         handle: Handle::new(t, s).context("handle")?.0,
-        regs,
+        warps: warp_regs(&regs),
+        last_warp,
     })
 }
 
-/// Runs every gather through tld4 (one warp of 32 gathers at a time); calls `out` with each
-/// warp's first gather index and the warp after execution.
+impl Ready {
+    /// Gathers on tld4's side.
+    fn gathers(&self) -> usize {
+        self.warps.len().saturating_sub(1) * WARP_SIZE + self.last_warp
+    }
+}
+
+/// Runs every gather through tld4 (one warp of 32 gathers at a time: its registers are
+/// copied into the warp's register file, register by register, then the TLD4 executes);
+/// calls `out` with each warp's first gather index and the warp after execution.
 fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpState)) -> Result<()> {
     warp.set_ureg(4, r.handle);
-    for (w, chunk) in r.regs.chunks(WARP_SIZE).enumerate() {
-        for (lane, regs) in chunk.iter().enumerate() {
-            for (k, &v) in regs.iter().enumerate() {
-                warp.set_reg(lane, FIRST_REG + k as u8, v);
-            }
-        }
-        warp.active_mask = if chunk.len() == WARP_SIZE {
+    let n = r.warps.len();
+    for (w, regs) in r.warps.iter().enumerate() {
+        let lanes = if w + 1 == n { r.last_warp } else { WARP_SIZE };
+        warp.active_mask = if lanes == WARP_SIZE {
             u32::MAX
         } else {
-            (1u32 << chunk.len()) - 1
+            (1u32 << lanes) - 1
         };
+        for (k, row) in regs.iter().enumerate() {
+            warp.set_reg_lanes(FIRST_REG + k as u8, warp.active_mask, row);
+        }
         r.exec
             .execute(warp, &r.pool)
             .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
@@ -385,7 +422,7 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
     let mut mismatched = Vec::new();
     for row in rows(n) {
         let r = prepare(row, &gather)?;
-        let gathers = r.regs.len();
+        let gathers = r.gathers();
         // Warm-up: compiles the pipelines; the one-gather dispatch checks the K-gather one
         // and gives lavapipe's result of every gather for the agreement.
         let k_results = gather.run(std::slice::from_ref(&r.job))?.remove(0);

@@ -2,13 +2,18 @@
 //! are monomorphized over, so a loop has no dispatch per texel.
 
 use super::clamp_dref;
-use super::wrap_unchecked;
 use crate::format::{unorm, Decoder};
 use crate::sampler::{AddressMode, CompareOp};
+use crate::stages::{wrap_in, TexelCoord};
 
 /// convert (and compare): one storage element to the result bits, specialized per rule so the
 /// lane loop has no dispatch.
 pub(super) trait Convert: Copy {
+    /// True when `convert` is a few instructions, so the lane-parallel kernels unroll it over
+    /// a chunk's 32 texels; false for the format decoder's general match, which they run in
+    /// one out-of-line loop (32 inlined copies of it in every kernel would cost far more
+    /// compile time and code than they save).
+    const UNROLL: bool = true;
     /// The rule for a lane with this depth reference.
     #[inline(always)]
     fn for_lane(self, _dref: f32) -> Self {
@@ -59,25 +64,12 @@ impl Convert for PlainRaw {
     }
 }
 
-/// Fields returned raw: UINT, and f32 bits.
-#[derive(Clone, Copy)]
-pub(super) struct RawConv {
-    pub(super) shift: u32,
-    pub(super) mask: u32,
-}
-
-impl Convert for RawConv {
-    #[inline(always)]
-    fn convert(&self, w: u32) -> u32 {
-        (w >> self.shift) & self.mask
-    }
-}
-
 /// Any other field, through the format's decoder.
 #[derive(Clone, Copy)]
 pub(super) struct DecodeConv(pub(super) Decoder);
 
 impl Convert for DecodeConv {
+    const UNROLL: bool = false;
     #[inline(always)]
     fn convert(&self, w: u32) -> u32 {
         self.0.decode(w)
@@ -131,6 +123,7 @@ impl<D: Convert> CompareConv<D> {
 }
 
 impl<D: Convert> Convert for CompareConv<D> {
+    const UNROLL: bool = D::UNROLL;
     #[inline(always)]
     fn for_lane(self, dref: f32) -> Self {
         CompareConv {
@@ -152,12 +145,13 @@ impl<D: Convert> Convert for CompareConv<D> {
     }
 }
 
-/// wrap, specialized: clamp to edge on both axes (no border possible), or any mode.
+/// wrap, specialized: clamp to edge on both axes (no border possible), or any mode; in the
+/// per-lane path's i64 or the lane-parallel path's i32 ([`TexelCoord`]).
 pub(super) trait Addr {
     /// True when no coordinate can be a border texel.
     const BORDERLESS: bool;
     /// The wrapped coordinate, or -1 for a border texel.
-    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64;
+    fn wrap<I: TexelCoord>(i: I, size: I, mode: AddressMode) -> I;
 }
 
 pub(super) struct ClampEdge;
@@ -165,8 +159,8 @@ pub(super) struct ClampEdge;
 impl Addr for ClampEdge {
     const BORDERLESS: bool = true;
     #[inline(always)]
-    fn wrap(i: i64, size: i64, _: AddressMode) -> i64 {
-        i.max(0).min(size - 1)
+    fn wrap<I: TexelCoord>(i: I, size: I, _: AddressMode) -> I {
+        i.max(I::ZERO).min(size.minus(I::ONE))
     }
 }
 
@@ -175,13 +169,13 @@ pub(super) struct AnyMode;
 impl Addr for AnyMode {
     const BORDERLESS: bool = false;
     #[inline(always)]
-    fn wrap(i: i64, size: i64, mode: AddressMode) -> i64 {
+    fn wrap<I: TexelCoord>(i: I, size: I, mode: AddressMode) -> I {
         wrap_or_border(i, size, mode)
     }
 }
 
-/// [`wrap`] with -1 for a border texel.
+/// [`wrap`](super::wrap) with -1 for a border texel.
 #[inline(always)]
-pub(super) fn wrap_or_border(i: i64, size: i64, mode: AddressMode) -> i64 {
-    wrap_unchecked(i, size, mode).unwrap_or(-1)
+pub(super) fn wrap_or_border<I: TexelCoord>(i: I, size: I, mode: AddressMode) -> I {
+    wrap_in(i, size, mode).unwrap_or(I::ZERO.minus(I::ONE))
 }

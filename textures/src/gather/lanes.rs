@@ -14,21 +14,17 @@
 use std::marker::PhantomData;
 use std::ops::Range;
 
-use super::{
-    fetch, footprint_unchecked, wrap_or_border, Addr, AnyMode, ClampEdge, Convert, GatherQuery,
-    GatherResult, Gatherer, OffsetMode, Run, Texels,
-};
-use crate::cube;
+use super::kernels::{Cube, Planar};
+use super::{AnyMode, ClampEdge, Convert, GatherQuery, GatherResult, Gatherer, Run, Texels};
 use crate::error::{Error, InvalidInput};
 use crate::sampler::AddressMode;
-use crate::simd::{self, Kernel, SimdLevel};
-use crate::texture::TextureKind;
+use crate::simd::{self, SimdLevel};
 
 /// Lanes a [`LaneQueries`] holds: a warp.
 pub const LANES: usize = 32;
 
 /// Lanes per step of the pipeline (one AVX2 register of i32 or f32, two of f64).
-const CHUNK: usize = 8;
+pub(super) const CHUNK: usize = 8;
 
 /// Up to [`LANES`] lanes' gather arguments as structure of arrays (the fields of
 /// [`GatherQuery`], one array each), filled once per warp.
@@ -126,7 +122,7 @@ impl LaneQueries {
     }
 
     #[inline(always)]
-    fn get_unchecked(&self, k: usize) -> GatherQuery {
+    pub(super) fn get_unchecked(&self, k: usize) -> GatherQuery {
         GatherQuery {
             coords: [self.coords[0][k], self.coords[1][k], self.coords[2][k]],
             layer: self.layer[k],
@@ -182,7 +178,7 @@ impl LaneResults {
     }
 
     #[inline(always)]
-    fn set(&mut self, k: usize, r: &GatherResult) {
+    pub(super) fn set(&mut self, k: usize, r: &GatherResult) {
         for c in 0..4 {
             self.values[c][k] = r.values[c];
         }
@@ -233,10 +229,12 @@ impl<'a> Gatherer<'a> {
         Ok(())
     }
 
-    /// False where the lane-parallel path is not taken (sparse textures).
+    /// False where the lane-parallel path is not taken: sparse textures, textures too large
+    /// for its 32-bit texel indices and wrap periods ([`Gatherer::lanes32`]), and cube maps
+    /// without seamless edges (rare: Vulkan needs an extension for them).
     #[inline(always)]
     pub(crate) fn lane_parallel(&self) -> bool {
-        self.residency.is_none()
+        self.residency.is_none() && self.lanes32 && (self.seamless || !self.kind.is_cube())
     }
 
     /// [`Gatherer::gather_lane_range`] for a range known to be valid.
@@ -310,26 +308,18 @@ impl Run for Parallel<'_, '_> {
             q,
             range,
         };
+        // (non-seamless cubes never get here: `lane_parallel`)
         if g.kind.is_cube() {
-            if g.seamless {
-                simd::run(level, Cube { l, out })
-            } else {
-                let k = Planar::<T, C, AnyMode, true> {
-                    l,
-                    out,
-                    _a: PhantomData,
-                };
-                simd::run(level, k)
-            }
+            simd::run(level, Cube { l, out })
         } else if g.address == [AddressMode::ClampToEdge; 2] {
-            let k = Planar::<T, C, ClampEdge, false> {
+            let k = Planar::<T, C, ClampEdge> {
                 l,
                 out,
                 _a: PhantomData,
             };
             simd::run(level, k)
         } else {
-            let k = Planar::<T, C, AnyMode, false> {
+            let k = Planar::<T, C, AnyMode> {
                 l,
                 out,
                 _a: PhantomData,
@@ -355,243 +345,76 @@ fn range_bits(range: &Range<usize>) -> u32 {
 }
 
 /// What every kernel reads.
-struct Lanes<'a, 'g, T, C> {
-    g: &'a Gatherer<'g>,
-    d: &'a [T],
-    element: usize,
-    conv: C,
-    q: &'a LaneQueries,
-    range: Range<usize>,
+pub(super) struct Lanes<'a, 'g, T, C> {
+    pub(super) g: &'a Gatherer<'g>,
+    pub(super) d: &'a [T],
+    pub(super) element: usize,
+    pub(super) conv: C,
+    pub(super) q: &'a LaneQueries,
+    pub(super) range: Range<usize>,
 }
 
 /// One chunk's inputs, lanes past the range read as zeros.
-struct Chunk {
-    coords: [[f32; CHUNK]; 3],
-    layer: [u32; CHUNK],
-    n: usize,
+pub(super) struct Chunk {
+    pub(super) coords: [[f32; CHUNK]; 3],
+    pub(super) layer: [u32; CHUNK],
+    /// Filled only when asked for (instructions with offsets).
+    pub(super) offsets: [[[i8; 2]; 4]; CHUNK],
+    pub(super) dref: [f32; CHUNK],
+    /// Lanes of the chunk within the range (the first `n`).
+    pub(super) n: usize,
 }
 
 impl<T, C> Lanes<'_, '_, T, C> {
-    /// The chunk of lanes base..base + 8 (clipped to the range).
+    /// The depth references of lanes base..base + 8 (zeros past the range).
     #[inline(always)]
-    fn chunk(&self, base: usize) -> Chunk {
+    pub(super) fn chunk_dref(&self, base: usize) -> [f32; CHUNK] {
+        let n = (self.range.end - base).min(CHUNK);
+        let mut d = [0.0; CHUNK];
+        if n == CHUNK {
+            d.copy_from_slice(&self.q.dref[base..base + CHUNK]);
+        } else {
+            d[..n].copy_from_slice(&self.q.dref[base..base + n]);
+        }
+        d
+    }
+
+    /// The chunk of lanes base..base + 8 (clipped to the range); the offsets only if
+    /// `offsets`.
+    #[inline(always)]
+    pub(super) fn chunk(&self, base: usize, offsets: bool) -> Chunk {
         let n = (self.range.end - base).min(CHUNK);
         let mut c = Chunk {
             coords: [[0.0; CHUNK]; 3],
             layer: [0; CHUNK],
+            offsets: [[[0; 2]; 4]; CHUNK],
+            dref: [0.0; CHUNK],
             n,
         };
+        let q = self.q;
+        if n == CHUNK {
+            // a whole chunk: straight copies
+            let lanes = base..base + CHUNK;
+            for a in 0..3 {
+                c.coords[a].copy_from_slice(&q.coords[a][lanes.clone()]);
+            }
+            c.layer.copy_from_slice(&q.layer[lanes.clone()]);
+            c.dref.copy_from_slice(&q.dref[lanes.clone()]);
+            if offsets {
+                c.offsets.copy_from_slice(&q.offsets[lanes]);
+            }
+            return c;
+        }
         for k in 0..n {
             for a in 0..3 {
-                c.coords[a][k] = self.q.coords[a][base + k];
+                c.coords[a][k] = q.coords[a][base + k];
             }
-            c.layer[k] = self.q.layer[base + k];
+            c.layer[k] = q.layer[base + k];
+            c.dref[k] = q.dref[base + k];
+            if offsets {
+                c.offsets[k] = q.offsets[base + k];
+            }
         }
         c
-    }
-}
-
-/// 2D and 2D array kinds, and cube kinds without seamless edges.
-struct Planar<'a, 'g, 'o, T, C, A, const CUBE: bool> {
-    l: Lanes<'a, 'g, T, C>,
-    out: &'o mut LaneResults,
-    _a: PhantomData<A>,
-}
-
-impl<T: Copy + Into<u32>, C: Convert, A: Addr, const CUBE: bool> Kernel
-    for Planar<'_, '_, '_, T, C, A, CUBE>
-{
-    #[inline(always)]
-    fn run(self) {
-        let mut base = self.l.range.start;
-        while base < self.l.range.end {
-            planar_chunk::<T, C, A, CUBE>(&self.l, base, self.out);
-            base += CHUNK;
-        }
-    }
-}
-
-/// address -> footprint -> wrap -> fetch -> convert for lanes base..base + 8.
-#[inline(always)]
-fn planar_chunk<T: Copy + Into<u32>, C: Convert, A: Addr, const CUBE: bool>(
-    l: &Lanes<'_, '_, T, C>,
-    base: usize,
-    out: &mut LaneResults,
-) {
-    let g = l.g;
-    let c = l.chunk(base);
-    // address: (s, t) in f64 and the storage layer
-    let mut u = [0f64; CHUNK];
-    let mut v = [0f64; CHUNK];
-    let mut layer = [0usize; CHUNK];
-    if CUBE {
-        let per_cube = if g.kind == TextureKind::CubeArray {
-            6
-        } else {
-            0
-        };
-        for k in 0..CHUNK {
-            let (face, s, t) = cube::project_select(c.coords[0][k], c.coords[1][k], c.coords[2][k]);
-            u[k] = s * g.scale_u;
-            v[k] = t * g.scale_v;
-            layer[k] = (super::array_layer(c.layer[k], g.max_layer) * per_cube + face) as usize;
-        }
-    } else {
-        for k in 0..CHUNK {
-            u[k] = c.coords[0][k] as f64 * g.scale_u;
-            v[k] = c.coords[1][k] as f64 * g.scale_v;
-            layer[k] = super::array_layer(c.layer[k], g.max_layer) as usize;
-        }
-    }
-    // footprint origin (the precision model)
-    let i0 = g.quant.origins(&u);
-    let j0 = g.quant.origins(&v);
-    // footprint and wrap
-    let (w, h) = (g.width, g.height);
-    let [au, av] = g.address;
-    let mut xs = [[0i64; CHUNK]; 4];
-    let mut ys = [[0i64; CHUNK]; 4];
-    if g.offsets == OffsetMode::Ptp {
-        for k in 0..c.n {
-            let p = footprint_unchecked(i0[k], j0[k], OffsetMode::Ptp, &l.q.offsets[base + k]);
-            for t in 0..4 {
-                xs[t][k] = p[t].0;
-                ys[t][k] = p[t].1;
-            }
-        }
-        for t in 0..4 {
-            xs[t] = wrap_lanes::<A>(&xs[t], w, au);
-            ys[t] = wrap_lanes::<A>(&ys[t], h, av);
-        }
-    } else {
-        let (mut i, mut j) = (i0, j0);
-        if g.offsets == OffsetMode::Aoffi {
-            for k in 0..c.n {
-                let [_, _, _, (a, b)] =
-                    footprint_unchecked(i0[k], j0[k], OffsetMode::Aoffi, &l.q.offsets[base + k]);
-                i[k] = a;
-                j[k] = b;
-            }
-        }
-        let x0 = wrap_lanes::<A>(&i, w, au);
-        let y0 = wrap_lanes::<A>(&j, h, av);
-        let x1 = wrap_lanes::<A>(&i.map(|a| a + 1), w, au);
-        let y1 = wrap_lanes::<A>(&j.map(|b| b + 1), h, av);
-        xs = [x0, x1, x1, x0];
-        ys = [y1, y1, y0, y0];
-    }
-    // texel addressing, fetch, convert (border texels, -1, read nothing)
-    let words = g.words;
-    for k in 0..c.n {
-        let lane = base + k;
-        let conv = l.conv.for_lane(l.q.dref[lane]);
-        let border = conv.border(g.border);
-        let origin = layer[k] * g.layer_stride + l.element;
-        for t in 0..4 {
-            let (x, y) = (xs[t][k], ys[t][k]);
-            out.values[t][lane] = if A::BORDERLESS || (x >= 0 && y >= 0) {
-                let index = origin + y.max(0) as usize * g.row_stride + x.max(0) as usize * words;
-                conv.convert(fetch(l.d, index))
-            } else {
-                border
-            };
-        }
-    }
-}
-
-/// [`wrap`](super::wrap) of 8 lanes with one address mode (-1 for a border texel), the mode
-/// dispatched once outside the lane loop.
-#[inline(always)]
-fn wrap_lanes<A: Addr>(i: &[i64; CHUNK], size: i64, mode: AddressMode) -> [i64; CHUNK] {
-    #[inline(always)]
-    fn each<A: Addr>(i: &[i64; CHUNK], size: i64, mode: AddressMode) -> [i64; CHUNK] {
-        i.map(|a| A::wrap(a, size, mode))
-    }
-    if A::BORDERLESS {
-        return each::<A>(i, size, mode);
-    }
-    // AnyMode: a literal mode per arm, so each loop is specialized.
-    #[inline(always)]
-    fn any(i: &[i64; CHUNK], size: i64, mode: AddressMode) -> [i64; CHUNK] {
-        i.map(|a| wrap_or_border(a, size, mode))
-    }
-    match mode {
-        AddressMode::ClampToEdge => any(i, size, AddressMode::ClampToEdge),
-        // the power-of-two test hoisted out of the lane loop (a vectorized loop would
-        // otherwise compute the division of every lane)
-        AddressMode::Repeat if size & (size - 1) == 0 => i.map(|a| super::repeat_pow2(a, size)),
-        AddressMode::Repeat => any(i, size, AddressMode::Repeat),
-        AddressMode::MirroredRepeat => any(i, size, AddressMode::MirroredRepeat),
-        AddressMode::ClampToBorder => any(i, size, AddressMode::ClampToBorder),
-        AddressMode::MirrorClampToEdge => any(i, size, AddressMode::MirrorClampToEdge),
-    }
-}
-
-/// Cube kinds with seamless edges.
-struct Cube<'a, 'g, 'o, T, C> {
-    l: Lanes<'a, 'g, T, C>,
-    out: &'o mut LaneResults,
-}
-
-impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
-    #[inline(always)]
-    fn run(self) {
-        let mut base = self.l.range.start;
-        while base < self.l.range.end {
-            cube_chunk(&self.l, base, self.out);
-            base += CHUNK;
-        }
-    }
-}
-
-/// Seamless cube lanes base..base + 8: projection and face selection, footprint origin,
-/// then the footprint on the face, or (lanes crossing an edge) the per-lane edge path.
-#[inline(always)]
-fn cube_chunk<T: Copy + Into<u32>, C: Convert>(
-    l: &Lanes<'_, '_, T, C>,
-    base: usize,
-    out: &mut LaneResults,
-) {
-    let g = l.g;
-    let c = l.chunk(base);
-    let mut face = [0u32; CHUNK];
-    let mut u = [0f64; CHUNK];
-    let mut v = [0f64; CHUNK];
-    for k in 0..CHUNK {
-        let (f, s, t) = cube::project_select(c.coords[0][k], c.coords[1][k], c.coords[2][k]);
-        face[k] = f;
-        u[k] = s * g.scale_u;
-        v[k] = t * g.scale_v;
-    }
-    let i0 = g.quant.origins(&u);
-    let j0 = g.quant.origins(&v);
-    let n = g.width;
-    let array = g.kind == TextureKind::CubeArray;
-    for k in 0..c.n {
-        let lane = base + k;
-        let cube_base = if array {
-            super::array_layer(c.layer[k], g.max_layer) as usize * 6
-        } else {
-            0
-        };
-        let conv = l.conv.for_lane(l.q.dref[lane]);
-        let (i, j) = (i0[k], j0[k]);
-        if i >= 0 && j >= 0 && i + 1 < n && j + 1 < n {
-            // the whole footprint on the face
-            let layer = cube_base + face[k] as usize;
-            let r0 = layer * g.layer_stride
-                + j as usize * g.row_stride
-                + i as usize * g.words
-                + l.element;
-            let r1 = r0 + g.row_stride;
-            let w = g.words;
-            out.values[0][lane] = conv.convert(fetch(l.d, r1));
-            out.values[1][lane] = conv.convert(fetch(l.d, r1 + w));
-            out.values[2][lane] = conv.convert(fetch(l.d, r0 + w));
-            out.values[3][lane] = conv.convert(fetch(l.d, r0));
-        } else {
-            let r = g.lane_cube_edge(l.d, l.element, conv, face[k], cube_base, i, j);
-            out.set(lane, &r);
-        }
     }
 }
