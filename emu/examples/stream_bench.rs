@@ -1,10 +1,16 @@
-//! Profiling aid: the tld4 side of `tld4-lavapipe bench` without Vulkan (same texture sizes,
-//! formats, samplers, coordinate distributions and K = 16 moved gathers per query, fresh
-//! registers loaded per warp). `cargo run --release -p tld4-emu --example stream_bench [ROW] [ROUNDS]`
+//! Profiling aid: the tld4 side of `tld4-lavapipe bench` without Vulkan: the same texture
+//! sizes, formats, samplers and coordinate distributions, K = 16 gathers per query at
+//! coordinates moved as the bench's shader moves them, 32 gathers (two queries) a warp, the
+//! registers made per warp from the queries. Deterministic, so `valgrind --tool=callgrind`
+//! counts are comparable between builds.
+//!
+//! `cargo run --release -p tld4-emu --example stream_bench [ROW] [ROUNDS]` (ROW: rgba8, cube,
+//! ptp or all; `TEX_SIZE=n` sets the 2D texture's size, 256 by default).
 use std::time::Instant;
 use tld4_emu::{ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_textures::*;
 
+/// SplitMix64.
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -22,18 +28,32 @@ impl Rng {
     }
 }
 
+/// Gathers per query.
+const K: usize = 16;
+/// The shader's coordinate steps (s, t, z).
+const STEPS: [f32; 3] = [0.015625, -0.0078125, 0.003_906_25];
+
+struct Row {
+    name: &'static str,
+    texture: Texture,
+    sampler: Sampler,
+    insn: &'static str,
+    /// R20.. of each query.
+    queries: Vec<[u32; 6]>,
+    /// (register, coordinate) pairs the gathers move.
+    moves: &'static [(usize, usize)],
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let which = args.get(1).map(|s| s.as_str()).unwrap_or("all");
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(7);
-    let n = 65536usize;
-    let k = 16usize;
-    let mut rng = Rng(20260602);
-    // TEX_SIZE: the 2D texture's size (the lavapipe bench's is 256)
     let size: u32 = std::env::var("TEX_SIZE")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(256);
+    let n = 65536usize;
+    let mut rng = Rng(20260602);
     let d = |kind, format, w, h, layers| TextureDesc {
         kind,
         format,
@@ -43,7 +63,7 @@ fn main() {
     };
     let rgba8 = Texture::from_fn(
         d(TextureKind::Tex2D, Format::Rgba8Unorm, size, size, 1),
-        |_, _, _| [0; 4].map(|_: u32| 0).map(|_| (rng.next() % 256) as u32),
+        |_, _, _| [0u32; 4].map(|_| (rng.next() % 256) as u32),
     )
     .unwrap();
     let depth = Texture::from_fn(
@@ -51,114 +71,116 @@ fn main() {
         |_, _, _| [(rng.unit() as f32).to_bits(), 0, 0, 0],
     )
     .unwrap();
-    let mut rows: Vec<(&str, Texture, Sampler, &str, Vec<[u32; 6]>)> = Vec::new();
-    let mut regs2d = Vec::new();
-    for _ in 0..n {
-        let (s, t) = (rng.uniform(-0.1, 1.1) as f32, rng.uniform(-0.1, 1.1) as f32);
-        for j in 0..k {
-            let f = j as f32;
-            regs2d.push([
-                (s + f * 0.015625).to_bits(),
-                (t + f * -0.0078125).to_bits(),
-                0,
-                0,
-                0,
-                0,
-            ]);
-        }
-    }
-    let mut regsdc = Vec::new();
-    for _ in 0..n {
-        let layer = (rng.next() % 4) as u32;
-        let [x, y, z] = [(); 3].map(|_| rng.uniform(-1.0, 1.0) as f32);
-        let dref = rng.unit() as f32;
-        for j in 0..k {
-            let f = j as f32;
-            regsdc.push([
+    let q2d: Vec<[u32; 6]> = (0..n)
+        .map(|_| {
+            let (s, t) = (rng.uniform(-0.1, 1.1) as f32, rng.uniform(-0.1, 1.1) as f32);
+            [s.to_bits(), t.to_bits(), 0, 0, 0, 0]
+        })
+        .collect();
+    let qdc: Vec<[u32; 6]> = (0..n)
+        .map(|_| {
+            let layer = (rng.next() % 4) as u32;
+            let [x, y, z] = [(); 3].map(|_| rng.uniform(-1.0, 1.0) as f32);
+            let dref = rng.unit() as f32;
+            [
                 layer,
-                (x + f * 0.015625).to_bits(),
-                (y + f * -0.0078125).to_bits(),
-                (z + f * 0.00390625).to_bits(),
+                x.to_bits(),
+                y.to_bits(),
+                z.to_bits(),
                 dref.to_bits(),
                 0,
-            ]);
-        }
-    }
-    let mut regsptp = Vec::new();
-    for _ in 0..n {
-        let (s, t) = (rng.uniform(-0.1, 1.1) as f32, rng.uniform(-0.1, 1.1) as f32);
-        let o: [u32; 8] = std::array::from_fn(|_| ((rng.next() % 16) as i32 - 8) as u32 & 0x3f);
-        let w0 = o[0] | o[1] << 8 | o[2] << 16 | o[3] << 24;
-        let w1 = o[4] | o[5] << 8 | o[6] << 16 | o[7] << 24;
-        for j in 0..k {
-            let f = j as f32;
-            regsptp.push([
-                (s + f * 0.015625).to_bits(),
-                (t + f * -0.0078125).to_bits(),
-                0,
-                0,
-                w0,
-                w1,
-            ]);
-        }
-    }
+            ]
+        })
+        .collect();
+    let qptp: Vec<[u32; 6]> = (0..n)
+        .map(|_| {
+            let (s, t) = (rng.uniform(-0.1, 1.1) as f32, rng.uniform(-0.1, 1.1) as f32);
+            let o: [u32; 8] = std::array::from_fn(|_| ((rng.next() % 16) as i32 - 8) as u32 & 0x3f);
+            let w0 = o[0] | o[1] << 8 | o[2] << 16 | o[3] << 24;
+            let w1 = o[4] | o[5] << 8 | o[6] << 16 | o[7] << 24;
+            [s.to_bits(), t.to_bits(), 0, 0, w0, w1]
+        })
+        .collect();
     let clamp = Sampler {
         address_u: AddressMode::ClampToEdge,
         address_v: AddressMode::ClampToEdge,
         ..Sampler::default()
     };
-    let dc = Sampler {
-        compare: Some(CompareOp::LessOrEqual),
-        ..clamp.clone()
-    };
-    let rep = Sampler {
-        address_u: AddressMode::Repeat,
-        address_v: AddressMode::Repeat,
-        ..Sampler::default()
-    };
-    rows.push((
-        "rgba8",
-        rgba8.clone(),
-        clamp,
-        "TLD4.R R10, R8, R20, UR4, 2D ;",
-        regs2d,
-    ));
-    rows.push((
-        "cube",
-        depth,
-        dc,
-        "TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;",
-        regsdc,
-    ));
-    rows.push((
-        "ptp",
-        rgba8,
-        rep,
-        "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
-        regsptp,
-    ));
-    for (name, tex, smp, insn, regs) in rows {
-        if which != "all" && which != name {
+    let rows = vec![
+        Row {
+            name: "rgba8",
+            texture: rgba8.clone(),
+            sampler: clamp,
+            insn: "TLD4.R R10, R8, R20, UR4, 2D ;",
+            queries: q2d,
+            moves: &[(0, 0), (1, 1)],
+        },
+        Row {
+            name: "cube",
+            texture: depth,
+            sampler: Sampler {
+                compare: Some(CompareOp::LessOrEqual),
+                ..clamp
+            },
+            insn: "TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;",
+            queries: qdc,
+            moves: &[(1, 0), (2, 1), (3, 2)],
+        },
+        Row {
+            name: "ptp",
+            texture: rgba8,
+            sampler: Sampler {
+                address_u: AddressMode::Repeat,
+                address_v: AddressMode::Repeat,
+                ..Sampler::default()
+            },
+            insn: "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
+            queries: qptp,
+            moves: &[(0, 0), (1, 1)],
+        },
+    ];
+    for row in rows {
+        if which != "all" && which != row.name {
             continue;
         }
         let mut pool = TexturePool::new();
-        let t = pool.add_texture(tex);
-        let s = pool.add_sampler(smp);
-        let exec = Tld4Exec::new(&tld4_decoder::parse(insn).unwrap(), ExecConfig::default());
+        let t = pool.add_texture(row.texture);
+        let s = pool.add_sampler(row.sampler);
+        let exec = Tld4Exec::new(
+            &tld4_decoder::parse(row.insn).unwrap(),
+            ExecConfig::default(),
+        );
         let mut warp = WarpState::new();
         warp.set_ureg(4, Handle::new(t, s).unwrap().0);
+        let mut delta = [[0f32; K]; 6];
+        let mut moved = [false; 6];
+        for &(r, a) in row.moves {
+            moved[r] = true;
+            for (k, d) in delta[r].iter_mut().enumerate() {
+                *d = k as f32 * STEPS[a];
+            }
+        }
         let mut times = Vec::new();
         let mut check = 0u32;
-        // register-major per warp: warps[w][j][lane]
-        let warps: Vec<[[u32; WARP_SIZE]; 6]> = regs
-            .chunks(WARP_SIZE)
-            .map(|c| std::array::from_fn(|j| std::array::from_fn(|l| c.get(l).map_or(0, |r| r[j]))))
-            .collect();
+        let mut regs = [[0u32; WARP_SIZE]; 6];
         for _ in 0..rounds {
             let t0 = Instant::now();
-            for wregs in &warps {
-                for (j, row) in wregs.iter().enumerate() {
-                    warp.set_reg_lanes(20 + j as u8, u32::MAX, row);
+            for pair in row.queries.chunks(WARP_SIZE / K) {
+                for (r, out) in regs.iter_mut().enumerate() {
+                    for (h, q) in pair.iter().enumerate() {
+                        let lanes = &mut out[h * K..(h + 1) * K];
+                        if moved[r] {
+                            let base = f32::from_bits(q[r]);
+                            for (v, d) in lanes.iter_mut().zip(&delta[r]) {
+                                *v = (base + d).to_bits();
+                            }
+                        } else {
+                            lanes.fill(q[r]);
+                        }
+                    }
+                }
+                for (r, row) in regs.iter().enumerate() {
+                    warp.set_reg_lanes(20 + r as u8, u32::MAX, row);
                 }
                 exec.execute(&mut warp, &pool).unwrap();
                 check ^= warp.reg(0, 8) ^ warp.reg(31, 11);
@@ -166,9 +188,10 @@ fn main() {
             times.push(t0.elapsed().as_secs_f64());
         }
         times.sort_by(f64::total_cmp);
-        let g = regs.len() as f64;
+        let g = (row.queries.len() * K) as f64;
         println!(
-            "{name}: median {:.1} M gathers/s (min {:.1}, max {:.1}) check {check:08x}",
+            "{}: median {:.1} M gathers/s (min {:.1}, max {:.1}) check {check:08x}",
+            row.name,
             g / times[times.len() / 2] / 1e6,
             g / times[times.len() - 1] / 1e6,
             g / times[0] / 1e6

@@ -574,10 +574,13 @@ impl Tld4Exec {
         }
         report.nonresident |= nonresident;
         let writes = &self.writes[..self.nwrites];
-        let mut executed = 0u32;
-        for &lane in lanes {
-            executed |= 1 << (lane as usize & (WARP_SIZE - 1));
-        }
+        let executed = if lanes.len() == WARP_SIZE {
+            u32::MAX
+        } else {
+            lanes
+                .iter()
+                .fold(0u32, |m, &lane| m | 1 << (lane as usize & (WARP_SIZE - 1)))
+        };
         let mut buf = [0u32; WARP_SIZE];
         for &(reg, comps) in writes {
             if self.output == OutputMode::F32 {

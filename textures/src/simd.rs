@@ -343,6 +343,86 @@ mod tests {
         }
     }
 
+    /// Every level's `load8` and `mask8` over slices of each element width, with index sets
+    /// inside, at the end of (the last 3 bytes: the AVX2 read would pass the end) and past the
+    /// end of the slice.
+    struct Loads<'a> {
+        bytes: &'a [u8],
+        halves: &'a [u16],
+        words: &'a [u32],
+        indices: &'a [[u32; 8]],
+        flags: &'a [[i32; 8]],
+        out: &'a mut Vec<[u32; 8]>,
+    }
+
+    impl Kernel for Loads<'_> {
+        #[inline(always)]
+        fn run<I: Isa>(self) {
+            for index in self.indices {
+                self.out.push(I::load8(self.bytes, index));
+                self.out.push(I::load8(self.halves, index));
+                self.out.push(I::load8(self.words, index));
+            }
+            for f in self.flags {
+                self.out.push([I::mask8(f); 8]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_loads_and_masks_like_the_definition() {
+        let bytes: Vec<u8> = (0..37u32).map(|i| (i * 41 + 3) as u8).collect();
+        let halves: Vec<u16> = (0..19u32).map(|i| (i * 40_503 + 7) as u16).collect();
+        let words: Vec<u32> = (0..11u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+        let mut indices = vec![[0u32; 8], std::array::from_fn(|k| k as u32 * 2)];
+        // the last element of each slice in one lane, the others in range
+        for last in [36u32, 18, 10, 35, 17, 9, 34, 33] {
+            indices.push(std::array::from_fn(
+                |k| if k == 3 { last } else { k as u32 },
+            ));
+        }
+        // past the end, and far past it
+        indices.push(std::array::from_fn(|k| if k == 5 { 37 } else { 1 }));
+        indices.push(std::array::from_fn(|k| if k == 0 { u32::MAX } else { 2 }));
+        indices.push(std::array::from_fn(|k| if k == 7 { 1 << 31 } else { 0 }));
+        let flags: Vec<[i32; 8]> = (0..=255u32)
+            .map(|m| std::array::from_fn(|k| if m >> k & 1 == 1 { -1 } else { 0 }))
+            .collect();
+        // the definition: element k of a slice, widened, or 0 past its end
+        let mut expect = Vec::new();
+        for index in &indices {
+            let get = |len: usize, at: &dyn Fn(usize) -> u32| -> [u32; 8] {
+                std::array::from_fn(|k| {
+                    let i = index[k] as usize;
+                    if i < len {
+                        at(i)
+                    } else {
+                        0
+                    }
+                })
+            };
+            expect.push(get(bytes.len(), &|i| bytes[i] as u32));
+            expect.push(get(halves.len(), &|i| halves[i] as u32));
+            expect.push(get(words.len(), &|i| words[i]));
+        }
+        expect.extend((0..=255u32).map(|m| [m; 8]));
+        for level in SimdLevel::ALL {
+            let mut out = Vec::new();
+            run(
+                level,
+                Loads {
+                    bytes: &bytes,
+                    halves: &halves,
+                    words: &words,
+                    indices: &indices,
+                    flags: &flags,
+                    out: &mut out,
+                },
+            );
+            assert_eq!(out, expect, "{level:?}");
+        }
+    }
+
     #[test]
     fn names_parse_back_and_bad_values_are_errors() {
         for l in SimdLevel::ALL {

@@ -193,6 +193,13 @@ pub fn footprint(i0: i64, j0: i64, mode: OffsetMode, offsets: &[[i8; 2]; 4]) -> 
     footprint_unchecked(i0, j0, mode, offsets)
 }
 
+/// An offset as the hardware reads it: the low 6 bits, signed (NAK, docs/sources.md). In 32
+/// bits, since 8-bit shifts have no vector form on x86.
+#[inline(always)]
+pub(crate) fn six(v: i8) -> i32 {
+    ((v as i32) << 26) >> 26
+}
+
 /// Largest |i0| and |j0| [`footprint`] accepts.
 pub const FOOTPRINT_LIMIT: i64 = 1 << 62;
 
@@ -204,7 +211,7 @@ pub(crate) fn footprint_unchecked(
     mode: OffsetMode,
     offsets: &[[i8; 2]; 4],
 ) -> [(i64, i64); 4] {
-    let six = |v: i8| (((v as u8) << 2) as i8 >> 2) as i64;
+    let six = |v: i8| six(v) as i64;
     match mode {
         OffsetMode::None => [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)],
         OffsetMode::Aoffi => {
@@ -426,4 +433,103 @@ pub(crate) fn cube_corner_unchecked(values: &[u32; 4], corner: usize, integer: b
     };
     // result order: 0 = (i0, j1), 1 = (i1, j1), 2 = (i1, j0), 3 = (i0, j0)
     (((v(3) + v(2)) + (v(0) + v(1))) * (1.0f32 / 3.0)).to_bits()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The neighbouring f64 values of `x` (next below, x, next above).
+    fn around(x: f64) -> [f64; 3] {
+        let up = |v: f64| {
+            f64::from_bits(if v >= 0.0 {
+                v.to_bits() + 1
+            } else {
+                v.to_bits() - 1
+            })
+        };
+        let down = |v: f64| -up(-v);
+        [down(x), x, up(x)]
+    }
+
+    #[test]
+    fn origins32_equal_texel_origin() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            -1e300,
+        ];
+        for base in [
+            ORIGIN32_LIMIT,
+            0.5,
+            1.5,
+            2.5,
+            1.0,
+            1024.0,
+            65_536.5,
+            1_048_575.5,
+        ] {
+            for v in around(base).into_iter().chain(around(-base)) {
+                xs.push(v);
+                xs.push(v - 0.5);
+                xs.push(v + 0.5);
+            }
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..4000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let mag = ((state >> 58) as i32 - 8) as f64; // 2^-8 .. 2^55
+            let frac = (state >> 11) as f64 / (1u64 << 53) as f64;
+            let sign = if state & 1 == 1 { -1.0 } else { 1.0 };
+            xs.push(sign * (1.0 + frac) * mag.exp2());
+        }
+        let limit_lanes = xs.len().div_ceil(8) * 8;
+        xs.resize(limit_lanes, 0.0);
+        let mut checked = 0;
+        for bits in 0..=MAX_FRACTION_BITS {
+            for rounding in [Rounding::NearestEven, Rounding::TowardZero, Rounding::Floor] {
+                for exact in [false, true] {
+                    let q = Quantizer {
+                        scale: (1u64 << bits) as f64,
+                        bits,
+                        rounding,
+                        exact,
+                    };
+                    for chunk in xs.chunks_exact(8) {
+                        let x: [f64; 8] = chunk.try_into().unwrap();
+                        let (o, outside) = q.origins32(&x);
+                        for k in 0..8 {
+                            let accepted = x[k].abs() < ORIGIN32_LIMIT;
+                            assert_eq!(outside[k], -(!accepted as i32), "x {}", x[k]);
+                            if accepted {
+                                let want = texel_origin(x[k], bits, rounding, exact);
+                                assert_eq!(
+                                    o[k] as i64, want,
+                                    "x {} bits {bits} {rounding:?} exact {exact}",
+                                    x[k]
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked} lanes compared");
+    }
+
+    #[test]
+    fn six_reads_the_low_six_bits_signed() {
+        for v in i8::MIN..=i8::MAX {
+            let low = (v as u8 & 63) as i32;
+            let want = if low >= 32 { low - 64 } else { low };
+            assert_eq!(six(v), want, "{v}");
+        }
+    }
 }

@@ -365,6 +365,43 @@ fn lanes_queries_refuse_a_33rd_lane_and_bad_ranges() {
     assert_eq!(out.get(0).unwrap().values, [9; 4]);
 }
 
+#[test]
+fn lanes_queries_keep_every_field_of_every_lane_in_its_array() {
+    let query = |k: usize| GatherQuery {
+        coords: [k as f32 + 0.25, -(k as f32), k as f32 * 3.5],
+        layer: 1000 + k as u32,
+        offsets: std::array::from_fn(|t| [(k * 4 + t) as i8 - 64, -((k * 4 + t) as i8) + 31]),
+        dref: k as f32 / 7.0,
+    };
+    let mut q = LaneQueries::new();
+    for k in 0..LANES {
+        q.push(&query(k)).unwrap();
+    }
+    for k in 0..LANES {
+        assert_eq!(q.get(k), Some(query(k)), "lane {k}");
+        let want = query(k);
+        assert_eq!(q.coords[1][k], want.coords[1]);
+        assert_eq!(q.layer[k], want.layer);
+        assert_eq!(q.dref[k].to_bits(), want.dref.to_bits());
+        for t in 0..4 {
+            assert_eq!(
+                [q.offsets[t][0][k], q.offsets[t][1][k]],
+                want.offsets[t],
+                "lane {k} offset {t}"
+            );
+        }
+    }
+    // filled a field at a time, then held with set_len: the same lanes
+    let mut direct = LaneQueries::new();
+    direct.coords = q.coords;
+    direct.layer = q.layer;
+    direct.offsets = q.offsets;
+    direct.dref = q.dref;
+    direct.set_len(LANES).unwrap();
+    assert_eq!(direct, q);
+    assert!(direct.set_len(LANES + 1).is_err());
+}
+
 /// Bits of a projection, for exact comparison (NaN payloads included).
 fn bits(p: (u32, f64, f64)) -> (u32, u64, u64) {
     (p.0, p.1.to_bits(), p.2.to_bits())

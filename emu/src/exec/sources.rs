@@ -75,6 +75,34 @@ fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
     }
 }
 
+/// Lanes 0..32 in order: the compacted lane list when every lane executes.
+const ALL_LANES: [u8; WARP_SIZE] = {
+    let mut l = [0u8; WARP_SIZE];
+    let mut k = 0;
+    while k < WARP_SIZE {
+        l[k] = k as u8;
+        k += 1;
+    }
+    l
+};
+
+/// The lanes of `executed` in order into `lanes`; returns how many.
+#[inline(always)]
+pub(super) fn compact_lanes(executed: u32, lanes: &mut [u8; WARP_SIZE]) -> usize {
+    if executed == u32::MAX {
+        *lanes = ALL_LANES;
+        return WARP_SIZE;
+    }
+    let mut n = 0;
+    let mut m = executed;
+    while m != 0 {
+        lanes[n & (WARP_SIZE - 1)] = m.trailing_zeros() as u8;
+        m &= m - 1;
+        n += 1;
+    }
+    n
+}
+
 /// The layer operand: an unsigned 16-bit integer in the low half (ptxas output).
 #[inline(always)]
 fn layer_value(r: u32) -> u32 {
@@ -84,7 +112,8 @@ fn layer_value(r: u32) -> u32 {
 /// Sign-extends the low 6 bits (the hardware reads 6-bit signed offsets; docs/sources.md, NAK conventions).
 #[inline(always)]
 fn sext6(v: u32) -> i8 {
-    (((v & 0x3f) as i8) << 2) >> 2
+    // (in 32 bits: 8-bit shifts have no vector form on x86)
+    (((v << 26) as i32) >> 26) as i8
 }
 
 /// AOFFI: x in bits 5:0, y in bits 13:8 of one register (ptxas output: `x | (y << 8)`).
@@ -93,15 +122,21 @@ pub fn aoffi_offsets(r: u32) -> [i8; 2] {
     [sext6(r), sext6(r >> 8)]
 }
 
+/// Where PTP offset `t` (0..4), axis `a` (x, y) is: register 0 or 1 of the pair, and the
+/// byte within it (NAK: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}).
+#[inline(always)]
+fn ptp_slot(t: usize, a: usize) -> (usize, u32) {
+    (t / 2, (2 * (t % 2) + a) as u32)
+}
+
 /// PTP: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}, 6-bit signed each (NAK).
 #[inline(always)]
 pub fn ptp_offsets(r0: u32, r1: u32) -> [[i8; 2]; 4] {
-    [
-        [sext6(r0), sext6(r0 >> 8)],
-        [sext6(r0 >> 16), sext6(r0 >> 24)],
-        [sext6(r1), sext6(r1 >> 8)],
-        [sext6(r1 >> 16), sext6(r1 >> 24)],
-    ]
+    let byte = |t: usize, a: usize| {
+        let (r, b) = ptp_slot(t, a);
+        sext6([r0, r1][r] >> (8 * b))
+    };
+    std::array::from_fn(|t| [byte(t, 0), byte(t, 1)])
 }
 
 impl Tld4Exec {
@@ -155,14 +190,8 @@ impl Tld4Exec {
         queries: &mut LaneQueries,
         lanes: &mut [u8; WARP_SIZE],
     ) -> usize {
-        let mut n = 0;
-        let mut m = executed;
-        while m != 0 {
-            lanes[n & (WARP_SIZE - 1)] = m.trailing_zeros() as u8;
-            m &= m - 1;
-            n += 1;
-        }
-        let lanes = &lanes[..n.min(WARP_SIZE)];
+        let n = compact_lanes(executed, lanes);
+        let lanes = &lanes[..n];
         let s = &self.sources;
         if let Some(r) = s.layer {
             compacted(warp, r, executed, lanes, &mut |k, v| {
@@ -176,19 +205,23 @@ impl Tld4Exec {
         }
         match s.noffsets {
             1 => compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
-                queries.offsets[k][0] = aoffi_offsets(v)
+                let [x, y] = aoffi_offsets(v);
+                queries.offsets[0][0][k] = x;
+                queries.offsets[0][1][k] = y;
             }),
             2 => {
-                compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
-                    let p = ptp_offsets(v, 0);
-                    queries.offsets[k][0] = p[0];
-                    queries.offsets[k][1] = p[1];
-                });
-                compacted(warp, s.offsets[1], executed, lanes, &mut |k, v| {
-                    let p = ptp_offsets(0, v);
-                    queries.offsets[k][2] = p[2];
-                    queries.offsets[k][3] = p[3];
-                });
+                for (half, &r) in s.offsets.iter().enumerate() {
+                    compacted(warp, r, executed, lanes, &mut |k, v| {
+                        for t in 0..4 {
+                            for a in 0..2 {
+                                let (reg, byte) = ptp_slot(t, a);
+                                if reg == half {
+                                    queries.offsets[t][a][k] = sext6(v >> (8 * byte));
+                                }
+                            }
+                        }
+                    });
+                }
             }
             _ => {}
         }

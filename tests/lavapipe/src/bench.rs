@@ -9,11 +9,11 @@
 //!   no texture access). Each dispatch also creates and uploads the texture and the query
 //!   buffer; the twin does the same, so the difference is the cost of the N x K gathers.
 //!   `LP_NUM_THREADS=1` (one thread) unless the environment sets it.
-//! * tld4: `Tld4Exec::execute` over the same N x K gathers (the coordinates moved on the host
-//!   by [`moved`], bit for bit as the shader moves them), 32 to a warp, on one thread; each
-//!   warp's source registers are copied into the register file first (register by
-//!   register, from register-major arrays, as a simulator holds them), and that copy is
-//!   counted as tld4's time.
+//! * tld4: `Tld4Exec::execute` over the same N x K gathers, 32 to a warp (two queries' K
+//!   gathers), on one thread; each warp's source registers are made from the N queries as
+//!   the shader makes its coordinates (gather k adds k * step in f32, bit for bit [`moved`],
+//!   checked for every gather when the row is prepared) into register-major arrays, then
+//!   copied into the register file register by register; both are counted as tld4's time.
 //! * Check: the K-gather dispatch must equal, invocation by invocation, the XOR over k of a
 //!   one-gather dispatch (the plain shader) of the N x K moved queries; the line says how many
 //!   invocations match and the command exits 1 if any does not.
@@ -101,6 +101,10 @@ struct Row {
     insn: &'static str,
     /// A gather's values of R20, R21, ... from its query (as the shader reads it).
     regs: fn(&GpuQuery) -> [u32; 6],
+    /// (register index from R20, coordinate) of the registers holding a coordinate that
+    /// [`moved`] moves: tld4's side moves them itself, as the shader does (checked against
+    /// `regs` of the moved query for every gather).
+    moves: &'static [(usize, usize)],
 }
 
 /// R20.. of a 2D gather: s, t.
@@ -214,6 +218,7 @@ fn rows(n: usize) -> Vec<Row> {
             ),
             insn: "TLD4.R R10, R8, R20, UR4, 2D ;",
             regs: regs_2d,
+            moves: &[(0, 0), (1, 1)],
         },
         Row {
             name: "D32 FLOAT cube array, depth compare",
@@ -226,6 +231,7 @@ fn rows(n: usize) -> Vec<Row> {
             ),
             insn: "TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;",
             regs: regs_cube_array_dc,
+            moves: &[(1, 0), (2, 1), (3, 2)],
         },
         Row {
             name: "RGBA8 UNORM 2D, PTP, repeat",
@@ -236,6 +242,7 @@ fn rows(n: usize) -> Vec<Row> {
             ),
             insn: "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
             regs: regs_2d_ptp,
+            moves: &[(0, 0), (1, 1)],
         },
     ]
 }
@@ -243,6 +250,13 @@ fn rows(n: usize) -> Vec<Row> {
 /// Registers R20.. of one warp, register-major (`regs[k][lane]`), as a simulator's register
 /// file keeps a warp's registers.
 type WarpRegs = [[u32; WARP_SIZE]; 6];
+
+/// Queries a warp holds: its 32 gathers are K moved gathers of each.
+const QUERIES_PER_WARP: usize = WARP_SIZE / GATHERS;
+const _: () = assert!(
+    WARP_SIZE.is_multiple_of(GATHERS),
+    "a warp holds whole queries"
+);
 
 /// A row made ready for both sides.
 struct Ready {
@@ -254,27 +268,16 @@ struct Ready {
     exec: Tld4Exec,
     pool: TexturePool,
     handle: u32,
-    /// R20.. of each warp of 32 of the N x K gathers (in the expanded job's order), and the
-    /// number of gathers the last warp holds.
-    warps: Vec<WarpRegs>,
-    last_warp: usize,
+    /// R20.. of each of the N queries, unmoved.
+    query_regs: Vec<[u32; 6]>,
+    /// Per register: whether gather k moves it, and by how much (`delta[r][k]`, the
+    /// shader's exact product k * step).
+    moved: [bool; 6],
+    delta: [[f32; GATHERS]; 6],
 }
 
-/// The gathers' registers grouped 32 to a warp, register-major; lanes past the last gather
-/// hold zeros (and are inactive).
-fn warp_regs(regs: &[[u32; 6]]) -> Vec<WarpRegs> {
-    regs.chunks(WARP_SIZE)
-        .map(|c| {
-            let mut w = [[0u32; WARP_SIZE]; 6];
-            for (lane, r) in c.iter().enumerate() {
-                for (k, &v) in r.iter().enumerate() {
-                    w[k][lane] = v;
-                }
-            }
-            w
-        })
-        .collect()
-}
+/// The coordinate steps of [`moved`]: s, t, and z on cubes.
+const STEPS: [f32; 3] = [0.015625, -0.0078125, 0.003_906_25];
 
 fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
     let file = cases::parse(&row.json).with_context(|| format!("{}: the cases JSON", row.name))?;
@@ -287,11 +290,14 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
     .map_err(anyhow::Error::msg)?;
     let job = pack::job(case, &prepared, &gpu.caps).with_context(|| row.name.to_string())?;
     let expanded = expand(&job, GATHERS);
-    let regs: Vec<[u32; 6]> = expanded.queries.iter().map(row.regs).collect();
-    let last_warp = match regs.len() % WARP_SIZE {
-        0 => WARP_SIZE,
-        r => r,
-    };
+    let mut moved_regs = [false; 6];
+    let mut delta = [[0f32; GATHERS]; 6];
+    for &(r, a) in row.moves {
+        moved_regs[r] = true;
+        for (k, d) in delta[r].iter_mut().enumerate() {
+            *d = k as f32 * STEPS[a];
+        }
+    }
     let mut pool = TexturePool::new();
     let t = pool.add_texture(prepared.texture);
     let s = pool.add_sampler(prepared.sampler);
@@ -300,33 +306,90 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         precision: prepared.precision,
         ..ExecConfig::default()
     };
-    Ok(Ready {
+    let ready = Ready {
         name: row.name,
+        query_regs: job.queries.iter().map(row.regs).collect(),
         job,
         expanded,
         exec: Tld4Exec::new(&insn, config),
         pool,
         handle: Handle::new(t, s).context("handle")?.0,
-        warps: warp_regs(&regs),
-        last_warp,
-    })
+        moved: moved_regs,
+        delta,
+    };
+    // The registers tld4's side makes must be the moved queries' registers, bit for bit.
+    let mut regs = [[0u32; WARP_SIZE]; 6];
+    for w in 0..ready.warps() {
+        let lanes = ready.fill(w, &mut regs);
+        let queries = &ready.expanded.queries[w * WARP_SIZE..];
+        for (lane, query) in queries.iter().take(lanes).enumerate() {
+            let want = (row.regs)(query);
+            let got: [u32; 6] = std::array::from_fn(|r| regs[r][lane]);
+            if got != want {
+                anyhow::bail!(
+                    "{}: gather {}: the moved registers {got:08x?} differ from the moved query's {want:08x?}",
+                    row.name,
+                    w * WARP_SIZE + lane
+                );
+            }
+        }
+    }
+    Ok(ready)
 }
 
 impl Ready {
     /// Gathers on tld4's side.
     fn gathers(&self) -> usize {
-        self.warps.len().saturating_sub(1) * WARP_SIZE + self.last_warp
+        self.query_regs.len() * GATHERS
+    }
+
+    /// Warps on tld4's side.
+    fn warps(&self) -> usize {
+        self.gathers().div_ceil(WARP_SIZE)
+    }
+
+    /// Fills R20.. of warp `w` (gathers 32w.., query-major: gather k of query q at qK + k)
+    /// as the shader computes its coordinates: each moved register is the query's value
+    /// plus k * step in f32, the others the query's. Returns the number of gathers the
+    /// warp holds (lanes past them get zeros).
+    #[inline]
+    fn fill(&self, w: usize, regs: &mut WarpRegs) -> usize {
+        let first = w * QUERIES_PER_WARP;
+        let queries = self
+            .query_regs
+            .len()
+            .saturating_sub(first)
+            .min(QUERIES_PER_WARP);
+        for (r, row) in regs.iter_mut().enumerate() {
+            for h in 0..QUERIES_PER_WARP {
+                let lanes = &mut row[h * GATHERS..(h + 1) * GATHERS];
+                let Some(q) = self.query_regs.get(first + h).filter(|_| h < queries) else {
+                    lanes.fill(0);
+                    continue;
+                };
+                if self.moved[r] {
+                    let base = f32::from_bits(q[r]);
+                    for (v, d) in lanes.iter_mut().zip(&self.delta[r]) {
+                        *v = (base + d).to_bits();
+                    }
+                } else {
+                    lanes.fill(q[r]);
+                }
+            }
+        }
+        queries * GATHERS
     }
 }
 
-/// Runs every gather through tld4 (one warp of 32 gathers at a time: its registers are
-/// copied into the warp's register file, register by register, then the TLD4 executes);
-/// calls `out` with each warp's first gather index and the warp after execution.
+/// Runs every gather through tld4, one warp of 32 gathers at a time: the warp's source
+/// registers are computed into a register-major array (the shader's coordinate moves) and
+/// copied into the register file, register by register, then the TLD4 executes. Calls
+/// `out` with each warp's first gather index and the warp after execution.
 fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpState)) -> Result<()> {
     warp.set_ureg(4, r.handle);
-    let n = r.warps.len();
-    for (w, regs) in r.warps.iter().enumerate() {
-        let lanes = if w + 1 == n { r.last_warp } else { WARP_SIZE };
+    let mut regs = [[0u32; WARP_SIZE]; 6];
+    for w in 0..r.warps() {
+        let lanes = r.fill(w, &mut regs);
         warp.active_mask = if lanes == WARP_SIZE {
             u32::MAX
         } else {

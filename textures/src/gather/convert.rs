@@ -90,8 +90,9 @@ impl Convert for ConstConv {
 /// Depth compare against the lane's dref; `D` reads the depth as f32 bits.
 #[derive(Clone, Copy)]
 pub(super) struct CompareConv<D: Convert> {
-    /// Which outcomes satisfy the function: bit 0 less, 1 equal, 2 greater, 3 unordered.
-    holds: u8,
+    /// The result bits for each outcome of comparing the reference with the depth: less,
+    /// equal, greater, unordered (1.0's bits where the function holds, else 0).
+    when: [u32; 4],
     depth: D,
     clamp_dref: bool,
     dref: f32,
@@ -99,26 +100,29 @@ pub(super) struct CompareConv<D: Convert> {
 
 impl<D: Convert> CompareConv<D> {
     pub(super) fn new(op: CompareOp, depth: D, clamp_dref: bool) -> Self {
-        let holds = (0..4u8).fold(0, |m, c| {
-            // a representative (reference, test) pair for each outcome
-            let (r, t) = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (f32::NAN, 0.0)][c as usize];
-            m | (op.holds(r, t) as u8) << c
-        });
+        // a representative (reference, test) pair for each outcome
+        let pairs = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (f32::NAN, 0.0)];
+        let when = pairs.map(|(r, t)| super::depth_compare(op, r, t));
         CompareConv {
-            holds,
+            when,
             depth,
             clamp_dref,
             dref: 0.0,
         }
     }
 
-    /// [`depth_compare`] without branches (outcomes of random depths are unpredictable).
+    /// [`depth_compare`](super::depth_compare) without branches (outcomes of random depths
+    /// are unpredictable): each outcome's comparison as a mask selects its result.
     #[inline(always)]
     fn compare(&self, d: f32) -> u32 {
         let r = self.dref;
-        let m = (r < d) as u8 | ((r == d) as u8) << 1 | ((r > d) as u8) << 2;
-        let m = m | ((m == 0) as u8) << 3;
-        ((self.holds & m != 0) as u32) * 1.0f32.to_bits()
+        let (lt, eq, gt) = (r < d, r == d, r > d);
+        let unordered = !(lt | eq | gt);
+        let mask = |b: bool| 0u32.wrapping_sub(b as u32);
+        (self.when[0] & mask(lt))
+            | (self.when[1] & mask(eq))
+            | (self.when[2] & mask(gt))
+            | (self.when[3] & mask(unordered))
     }
 }
 

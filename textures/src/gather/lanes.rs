@@ -44,8 +44,9 @@ pub struct LaneQueries {
     pub coords: [[f32; LANES]; 3],
     /// The array layer of each lane ([`GatherQuery::layer`]).
     pub layer: [u32; LANES],
-    /// The texel offsets of each lane ([`GatherQuery::offsets`]).
-    pub offsets: [[[i8; 2]; 4]; LANES],
+    /// `offsets[t][a][k]`: offset `t` (0 for AOFFI, 0..4 for PTP), axis `a` (x, y), of lane
+    /// `k` ([`GatherQuery::offsets`]).
+    pub offsets: [[[i8; LANES]; 2]; 4],
     /// The depth reference of each lane ([`GatherQuery::dref`]).
     pub dref: [f32; LANES],
 }
@@ -63,7 +64,7 @@ impl LaneQueries {
             len: 0,
             coords: [[0.0; LANES]; 3],
             layer: [0; LANES],
-            offsets: [[[0; 2]; 4]; LANES],
+            offsets: [[[0; LANES]; 2]; 4],
             dref: [0.0; LANES],
         }
     }
@@ -110,7 +111,10 @@ impl LaneQueries {
         self.coords[1][k] = q.coords[1];
         self.coords[2][k] = q.coords[2];
         self.layer[k] = q.layer;
-        self.offsets[k] = q.offsets;
+        for (t, o) in q.offsets.iter().enumerate() {
+            self.offsets[t][0][k] = o[0];
+            self.offsets[t][1][k] = o[1];
+        }
         self.dref[k] = q.dref;
         self.len = k + 1;
         k
@@ -126,7 +130,7 @@ impl LaneQueries {
         GatherQuery {
             coords: [self.coords[0][k], self.coords[1][k], self.coords[2][k]],
             layer: self.layer[k],
-            offsets: self.offsets[k],
+            offsets: std::array::from_fn(|t| [self.offsets[t][0][k], self.offsets[t][1][k]]),
             dref: self.dref[k],
         }
     }
@@ -352,69 +356,4 @@ pub(super) struct Lanes<'a, 'g, T, C> {
     pub(super) conv: C,
     pub(super) q: &'a LaneQueries,
     pub(super) range: Range<usize>,
-}
-
-/// One chunk's inputs, lanes past the range read as zeros.
-pub(super) struct Chunk {
-    pub(super) coords: [[f32; CHUNK]; 3],
-    pub(super) layer: [u32; CHUNK],
-    /// Filled only when asked for (instructions with offsets).
-    pub(super) offsets: [[[i8; 2]; 4]; CHUNK],
-    pub(super) dref: [f32; CHUNK],
-    /// Lanes of the chunk within the range (the first `n`).
-    pub(super) n: usize,
-}
-
-impl<T, C> Lanes<'_, '_, T, C> {
-    /// The depth references of lanes base..base + 8 (zeros past the range).
-    #[inline(always)]
-    pub(super) fn chunk_dref(&self, base: usize) -> [f32; CHUNK] {
-        let n = (self.range.end - base).min(CHUNK);
-        let mut d = [0.0; CHUNK];
-        if n == CHUNK {
-            d.copy_from_slice(&self.q.dref[base..base + CHUNK]);
-        } else {
-            d[..n].copy_from_slice(&self.q.dref[base..base + n]);
-        }
-        d
-    }
-
-    /// The chunk of lanes base..base + 8 (clipped to the range); the offsets only if
-    /// `offsets`.
-    #[inline(always)]
-    pub(super) fn chunk(&self, base: usize, offsets: bool) -> Chunk {
-        let n = (self.range.end - base).min(CHUNK);
-        let mut c = Chunk {
-            coords: [[0.0; CHUNK]; 3],
-            layer: [0; CHUNK],
-            offsets: [[[0; 2]; 4]; CHUNK],
-            dref: [0.0; CHUNK],
-            n,
-        };
-        let q = self.q;
-        if n == CHUNK {
-            // a whole chunk: straight copies
-            let lanes = base..base + CHUNK;
-            for a in 0..3 {
-                c.coords[a].copy_from_slice(&q.coords[a][lanes.clone()]);
-            }
-            c.layer.copy_from_slice(&q.layer[lanes.clone()]);
-            c.dref.copy_from_slice(&q.dref[lanes.clone()]);
-            if offsets {
-                c.offsets.copy_from_slice(&q.offsets[lanes]);
-            }
-            return c;
-        }
-        for k in 0..n {
-            for a in 0..3 {
-                c.coords[a][k] = q.coords[a][base + k];
-            }
-            c.layer[k] = q.layer[base + k];
-            c.dref[k] = q.dref[base + k];
-            if offsets {
-                c.offsets[k] = q.offsets[base + k];
-            }
-        }
-        c
-    }
 }
