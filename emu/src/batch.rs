@@ -5,8 +5,9 @@
 //! with `ThreadPool::install`); without it, it runs them in order on the calling thread and
 //! rayon is not a dependency. Either way each warp's result is exactly what
 //! [`Tld4Exec::execute`] gives it alone: warps share nothing but the instruction and the
-//! texture pool, which executing only reads. [`execute_batch_sequential`] is the one-thread
-//! path, always available.
+//! texture pool, which executing only reads. Each worker binds the instruction to the pool
+//! once ([`Tld4Exec::bind`]), so the texture unit is prepared once per worker and handle, not
+//! once per warp. [`execute_batch_sequential`] is the one-thread path, always available.
 
 use crate::exec::{ExecReport, Tld4Exec};
 use crate::fault::WarpFault;
@@ -33,7 +34,7 @@ pub fn execute_batch<R: RegisterFile + Send>(
         use rayon::prelude::*;
         warps
             .par_iter_mut()
-            .map(|w| exec.execute(w, pool))
+            .map_init(|| exec.bind(pool), |bound, w| bound.execute(w))
             .collect_into_vec(results);
     }
     #[cfg(not(feature = "parallel"))]
@@ -48,7 +49,8 @@ pub fn execute_batch_sequential<R: RegisterFile>(
     results: &mut Vec<WarpOutcome>,
 ) {
     results.clear();
-    results.extend(warps.iter_mut().map(|w| exec.execute(w, pool)));
+    let mut bound = exec.bind(pool);
+    results.extend(warps.iter_mut().map(|w| bound.execute(w)));
 }
 
 #[cfg(test)]

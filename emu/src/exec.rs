@@ -6,7 +6,7 @@
 use tld4_decoder::{Dimension, Eviction, F16Mode, HandleForm, OffsetMode, OperandRole, Tld4};
 use tld4_textures::{
     Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, InvalidInput,
-    LaneQueries, LaneResults, Precision, TextureKind, TexturePool,
+    LaneResults, Precision, TextureKind, TexturePool,
 };
 
 use crate::fault::{ConfigError, Operand, WarpFault};
@@ -14,7 +14,9 @@ use crate::pack::{planned_value, write_plan, OutputMode};
 use crate::regfile::RegisterFile;
 use crate::warp::{RZ, WARP_SIZE};
 
+mod bound;
 mod sources;
+pub use bound::BoundExec;
 use sources::Sources;
 pub use sources::{aoffi_offsets, ptp_offsets};
 
@@ -339,7 +341,7 @@ impl Tld4Exec {
     }
 
     /// Prepares the texture unit for one handle; errors become warp faults of `lane`.
-    fn gatherer<'p>(
+    pub(crate) fn gatherer<'p>(
         &self,
         pool: &'p TexturePool,
         handle: u32,
@@ -383,31 +385,14 @@ impl Tld4Exec {
     /// Executes the instruction for the warp held in `warp`, a [`crate::WarpState`] or the
     /// simulator's own storage (see [`RegisterFile`] for what is called, and how): reads every
     /// source of every executing lane, gathers, then writes the destinations. On a fault
-    /// nothing is written.
+    /// nothing is written. For many warps against one pool, [`Tld4Exec::bind`] keeps the
+    /// texture unit prepared between warps (the same results, less work a warp).
     pub fn execute<R: RegisterFile + ?Sized>(
         &self,
         warp: &mut R,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
-        let (mut report, executed) = self.executing(&*warp)?;
-        if executed == 0 {
-            return Ok(report);
-        }
-        // Sources, read once into structure of arrays (lane `lanes[k]` is query k).
-        let mut queries = LaneQueries::new();
-        let mut lanes = [0u8; WARP_SIZE];
-        let n = self.read_sources(&*warp, executed, &mut queries, &mut lanes);
-        let mut results = LaneResults::new();
-        let level = tld4_textures::simd_level();
-        self.for_each_handle(&*warp, &lanes[..n], |handle, range| {
-            let first = lanes[range.start] as usize;
-            let gatherer = self.gatherer(pool, handle, first)?;
-            gatherer
-                .gather_lane_range(level, &queries, range, &mut results)
-                .map_err(|e| texture_fault(e, handle, first))
-        })?;
-        self.write_lane_results(warp, &results, &lanes[..n], &mut report);
-        Ok(report)
+        self.bind(pool).execute(warp)
     }
 
     /// The static faults, then the lanes that execute (active, guard true).
@@ -588,11 +573,11 @@ impl Tld4Exec {
                 let values = &results.values[comps[0] as usize & 3];
                 if lanes.len() == WARP_SIZE {
                     // every lane executes: lanes[k] == k
-                    buf = *values;
-                } else {
-                    for (&lane, &v) in lanes.iter().zip(values) {
-                        buf[lane as usize & (WARP_SIZE - 1)] = v;
-                    }
+                    warp.set_reg_lanes(reg, executed, values);
+                    continue;
+                }
+                for (&lane, &v) in lanes.iter().zip(values) {
+                    buf[lane as usize & (WARP_SIZE - 1)] = v;
                 }
             } else {
                 for (k, &lane) in lanes.iter().enumerate() {

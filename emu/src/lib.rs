@@ -4,7 +4,8 @@
 //! This is where the decoder (`tld4-decoder`, which knows encodings) and the texture unit
 //! (which knows textures) meet. Decode once, execute many times: [`Tld4Exec::new`] checks and
 //! precomputes what the instruction alone decides; [`Tld4Exec::execute`] runs a warp and
-//! allocates nothing per lane.
+//! allocates nothing per lane; [`Tld4Exec::bind`] binds it to a texture pool for many warps,
+//! preparing the texture unit once per handle instead of once per warp.
 //!
 //! What changes values: the dimension, component, write mask, offsets (AOFFI, PTP), depth
 //! compare and F16 output. What changes none: `.SCR` (its effect is an open question; it is
@@ -58,8 +59,8 @@ pub use tld4_textures as textures;
 
 pub use batch::{execute_batch, execute_batch_sequential, WarpOutcome};
 pub use exec::{
-    aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, ExecConfig, ExecReport,
-    Tld4Exec,
+    aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, BoundExec, ExecConfig,
+    ExecReport, Tld4Exec,
 };
 pub use fault::{ConfigError, FaultKind, Operand, UnknownFaultKind, WarpFault};
 pub use memory_exec::{MemoryExecError, MemoryRead};

@@ -1,14 +1,15 @@
 //! Runtime CPU-feature dispatch of the lane-parallel (structure-of-arrays) gather pipeline.
 //!
-//! The pipeline of [`crate::LaneQueries`] runs the same safe Rust code, 8 lanes at a time, at
-//! one of three levels ([`SimdLevel`]):
+//! The pipeline of [`crate::LaneQueries`] runs the same safe Rust code, each stage one loop
+//! over a warp's 32 lanes, at one of three levels ([`SimdLevel`]):
 //!
 //! * `Scalar`: the per-lane reference pipeline (one lane through every stage, then the next);
 //!   what every other level is tested against, bit for bit;
-//! * `Portable`: the 8-lane chunked pipeline compiled for the baseline target (SSE2 on
+//! * `Portable`: the whole-warp stage loops compiled for the baseline target (SSE2 on
 //!   x86-64), which the compiler vectorizes as far as the baseline allows;
-//! * `Avx2`: the same chunked pipeline compiled with AVX2 and FMA enabled (4 f64 / 8 i32 lanes
-//!   a register), chosen only where the CPU reports both features at run time.
+//! * `Avx2`: the same loops compiled with AVX2 and FMA enabled (4 f64 / 8 i32 lanes a
+//!   register, texel loads by `vpgatherdd`), chosen only where the CPU reports both features
+//!   at run time.
 //!
 //! The level is detected once and cached. The environment variable `TLD4_SIMD`
 //! (`scalar`, `portable`, `avx2` or `auto`), read at the first gather, overrides it;
@@ -31,9 +32,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub enum SimdLevel {
     /// The per-lane reference pipeline.
     Scalar,
-    /// The 8-lane chunked pipeline, baseline target features.
+    /// The whole-warp stage loops, baseline target features.
     Portable,
-    /// The 8-lane chunked pipeline with AVX2 and FMA (x86-64 only).
+    /// The whole-warp stage loops with AVX2 and FMA (x86-64 only).
     Avx2,
 }
 

@@ -9,11 +9,14 @@
 //!   no texture access). Each dispatch also creates and uploads the texture and the query
 //!   buffer; the twin does the same, so the difference is the cost of the N x K gathers.
 //!   `LP_NUM_THREADS=1` (one thread) unless the environment sets it.
-//! * tld4: `Tld4Exec::execute` over the same N x K gathers, 32 to a warp (two queries' K
-//!   gathers), on one thread; each warp's source registers are made from the N queries as
-//!   the shader makes its coordinates (gather k adds k * step in f32, bit for bit [`moved`],
-//!   checked for every gather when the row is prepared) into register-major arrays, then
-//!   copied into the register file register by register; both are counted as tld4's time.
+//! * tld4: `Tld4Exec::execute` (bound to the pool once a round, `Tld4Exec::bind`, as a
+//!   simulator binds a launch's instruction) over the same N x K gathers, 32 to a warp (two queries' K
+//!   gathers), on one thread; each warp's source registers are made on the fly from the N
+//!   queries as the shader makes its coordinates (gather k adds k * step in f32, bit for bit
+//!   [`moved`]; checked against the moved queries for every gather when the row is prepared)
+//!   into a register-major array, then copied into the register file register by register;
+//!   both are counted as tld4's time, as lavapipe's dispatch counts its shader's loads and
+//!   coordinate math.
 //! * Check: the K-gather dispatch must equal, invocation by invocation, the XOR over k of a
 //!   one-gather dispatch (the plain shader) of the N x K moved queries; the line says how many
 //!   invocations match and the command exits 1 if any does not.
@@ -383,11 +386,14 @@ impl Ready {
 
 /// Runs every gather through tld4, one warp of 32 gathers at a time: the warp's source
 /// registers are computed into a register-major array (the shader's coordinate moves) and
-/// copied into the register file, register by register, then the TLD4 executes. Calls
+/// copied into the register file, register by register, then the TLD4 executes (bound to
+/// the row's pool once for all warps: [`Tld4Exec::bind`]). Calls
 /// `out` with each warp's first gather index and the warp after execution.
 fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpState)) -> Result<()> {
     warp.set_ureg(4, r.handle);
     let mut regs = [[0u32; WARP_SIZE]; 6];
+    // bound once, as a simulator binds a launch's TLD4 to its pool (`Tld4Exec::bind`)
+    let mut exec = r.exec.bind(&r.pool);
     for w in 0..r.warps() {
         let lanes = r.fill(w, &mut regs);
         warp.active_mask = if lanes == WARP_SIZE {
@@ -398,8 +404,7 @@ fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpSta
         for (k, row) in regs.iter().enumerate() {
             warp.set_reg_lanes(FIRST_REG + k as u8, warp.active_mask, row);
         }
-        r.exec
-            .execute(warp, &r.pool)
+        exec.execute(warp)
             .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
         out(w * WARP_SIZE, warp);
     }

@@ -17,7 +17,7 @@
 
 use std::marker::PhantomData;
 
-use super::lanes::{LaneResults, Lanes, CHUNK, LANES};
+use super::lanes::{range_bits, LaneResults, Lanes, CHUNK, LANES};
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
 use crate::sampler::AddressMode;
@@ -54,14 +54,6 @@ impl Strides {
             .wrapping_add(x.wrapping_mul(self.texel))
             .wrapping_add(self.element)
     }
-}
-
-/// Bits of the lanes in `l`'s range.
-#[inline(always)]
-fn range_bits<T, C>(l: &Lanes<'_, '_, T, C>) -> u32 {
-    let (start, end) = (l.range.start.min(LANES), l.range.end.min(LANES));
-    let below = |n: usize| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-    below(end) & !below(start)
 }
 
 /// Bit k set where `flags[k]` is negative (the kernels' flags are 0 or -1).
@@ -161,7 +153,7 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
                 }
             }
         }
-        let range = range_bits(&l);
+        let range = range_bits(&l.range);
         store(out, range, &values);
         redo(&l, lane_bits::<I>(&outside) & range, out);
     }
@@ -323,7 +315,7 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
             index[3][k] = r0;
         }
         let values = fetch_convert::<I, T, C>(&l, &index);
-        let range = range_bits(&l);
+        let range = range_bits(&l.range);
         store(out, range, &values);
         // lanes crossing an edge: the edge path, from the face and origin found here
         let outside = lane_bits::<I>(&outside) & range;

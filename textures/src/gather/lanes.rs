@@ -1,6 +1,7 @@
 //! The lane-parallel pipeline: up to 32 lanes held as structure of arrays
-//! ([`LaneQueries`], [`LaneResults`]), each stage run over 8 lanes at a time
-//! (address -> footprint -> wrap -> fetch -> convert -> compare), compiled at the
+//! ([`LaneQueries`], [`LaneResults`]), each stage one loop over the warp's lanes
+//! (address -> footprint -> wrap -> fetch -> convert -> compare; the kernels are in
+//! `kernels.rs`), compiled at the
 //! [`SimdLevel`] chosen at run time (see [`crate::simd`]).
 //!
 //! Every stage calls the same rule as the per-lane reference path ([`texel_origin`],
@@ -23,7 +24,7 @@ use crate::simd::{self, SimdLevel};
 /// Lanes a [`LaneQueries`] holds: a warp.
 pub const LANES: usize = 32;
 
-/// Lanes per step of the pipeline (one AVX2 register of i32 or f32, two of f64).
+/// Lanes per texel load and per lane mask ([`crate::simd::Isa`]): one AVX2 register of i32.
 pub(super) const CHUNK: usize = 8;
 
 /// Up to [`LANES`] lanes' gather arguments as structure of arrays (the fields of
@@ -59,6 +60,7 @@ impl Default for LaneQueries {
 
 impl LaneQueries {
     /// No lanes.
+    #[inline]
     pub fn new() -> Self {
         LaneQueries {
             len: 0,
@@ -155,6 +157,7 @@ impl Default for LaneResults {
 
 impl LaneResults {
     /// All zero, all resident.
+    #[inline]
     pub fn new() -> Self {
         LaneResults {
             values: [[0; LANES]; 4],
@@ -334,7 +337,8 @@ impl Run for Parallel<'_, '_> {
 }
 
 /// Bits of the lanes in `range`.
-fn range_bits(range: &Range<usize>) -> u32 {
+#[inline(always)]
+pub(super) fn range_bits(range: &Range<usize>) -> u32 {
     let hi = if range.end >= 32 {
         u32::MAX
     } else {
