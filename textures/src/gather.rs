@@ -680,28 +680,55 @@ fn plain(decoder: &Decoder, bits: u32) -> bool {
     decoder.shift == 0 && decoder.mask as u64 >= (1u64 << bits) - 1
 }
 
+/// The fetch rules of a component stored whole in `bits`-bit elements (UNORM, UINT), else
+/// the format's general decoder.
+#[inline(always)]
+fn whole_element_fetch<T: Copy + Into<u32>, V: Run>(
+    g: &Gatherer<'_>,
+    d: &[T],
+    run: V,
+    element: usize,
+    decoder: Decoder,
+    bits: u32,
+) {
+    match decoder.kind {
+        DecodeKind::Unorm(inv) if plain(&decoder, bits) => run.run(g, d, element, PlainUnorm(inv)),
+        DecodeKind::Uint if plain(&decoder, bits) => run.run(g, d, element, PlainRaw),
+        _ => run.run(g, d, element, DecodeConv(decoder)),
+    }
+}
+
+/// Depth compare of a value the format's general decoder reads.
+#[inline(always)]
+fn decoded_compare<T: Copy + Into<u32>, V: Run>(
+    g: &Gatherer<'_>,
+    d: &[T],
+    run: V,
+    op: CompareOp,
+    decoder: Decoder,
+    clamp_dref: bool,
+) {
+    run.run(
+        g,
+        d,
+        0,
+        CompareConv::new(op, DecodeConv(decoder), clamp_dref),
+    )
+}
+
 impl Texel for u8 {
     #[inline(always)]
     fn with_convert<V: Run>(g: &Gatherer<'_>, d: &[u8], run: V) {
         match g.value {
-            Value::Fetch { element, decoder } => match decoder.kind {
-                DecodeKind::Unorm(inv) if plain(&decoder, 8) => {
-                    run.run(g, d, element, PlainUnorm(inv))
-                }
-                DecodeKind::Uint if plain(&decoder, 8) => run.run(g, d, element, PlainRaw),
-                _ => run.run(g, d, element, DecodeConv(decoder)),
-            },
+            Value::Fetch { element, decoder } => {
+                whole_element_fetch(g, d, run, element, decoder, 8)
+            }
             Value::Const(c) => run.run(g, d, 0, ConstConv(c)),
             Value::Compare {
                 op,
                 decoder,
                 clamp_dref,
-            } => run.run(
-                g,
-                d,
-                0,
-                CompareConv::new(op, DecodeConv(decoder), clamp_dref),
-            ),
+            } => decoded_compare(g, d, run, op, decoder, clamp_dref),
         }
     }
 }
@@ -710,13 +737,9 @@ impl Texel for u16 {
     #[inline(always)]
     fn with_convert<V: Run>(g: &Gatherer<'_>, d: &[u16], run: V) {
         match g.value {
-            Value::Fetch { element, decoder } => match decoder.kind {
-                DecodeKind::Unorm(inv) if plain(&decoder, 16) => {
-                    run.run(g, d, element, PlainUnorm(inv))
-                }
-                DecodeKind::Uint if plain(&decoder, 16) => run.run(g, d, element, PlainRaw),
-                _ => run.run(g, d, element, DecodeConv(decoder)),
-            },
+            Value::Fetch { element, decoder } => {
+                whole_element_fetch(g, d, run, element, decoder, 16)
+            }
             Value::Const(c) => run.run(g, d, 0, ConstConv(c)),
             Value::Compare {
                 op,
@@ -726,12 +749,7 @@ impl Texel for u16 {
                 DecodeKind::Unorm(inv) if plain(&decoder, 16) => {
                     run.run(g, d, 0, CompareConv::new(op, PlainUnorm(inv), clamp_dref))
                 }
-                _ => run.run(
-                    g,
-                    d,
-                    0,
-                    CompareConv::new(op, DecodeConv(decoder), clamp_dref),
-                ),
+                _ => decoded_compare(g, d, run, op, decoder, clamp_dref),
             },
         }
     }
@@ -765,12 +783,7 @@ impl Texel for u32 {
                     let depth = UnormConv { shift, mask, inv };
                     run.run(g, d, 0, CompareConv::new(op, depth, clamp_dref))
                 }
-                _ => run.run(
-                    g,
-                    d,
-                    0,
-                    CompareConv::new(op, DecodeConv(decoder), clamp_dref),
-                ),
+                _ => decoded_compare(g, d, run, op, decoder, clamp_dref),
             },
         }
     }
