@@ -47,6 +47,11 @@ pub struct BoundExec<'e, 'p> {
     pool: &'p TexturePool,
     /// The texture unit prepared for the last handle that prepared without error.
     prepared: Option<(u32, Gatherer<'p>)>,
+    /// The sources of the warp, reused from warp to warp (no zeroing a warp; lanes past the
+    /// executing ones keep earlier values, which the texture unit computes and drops).
+    queries: LaneQueries,
+    /// The results, reused likewise (only the executing lanes' are read).
+    results: LaneResults,
 }
 
 impl Tld4Exec {
@@ -56,6 +61,8 @@ impl Tld4Exec {
             exec: self,
             pool,
             prepared: None,
+            queries: LaneQueries::new(),
+            results: LaneResults::new(),
         }
     }
 }
@@ -66,46 +73,52 @@ impl<'p> BoundExec<'_, 'p> {
         &mut self,
         warp: &mut R,
     ) -> Result<ExecReport, WarpFault> {
-        let exec = self.exec;
+        let BoundExec {
+            exec,
+            pool,
+            prepared,
+            queries,
+            results,
+        } = self;
         let (mut report, executed) = exec.executing(&*warp)?;
         if executed == 0 {
             return Ok(report);
         }
         // Sources, read once into structure of arrays (lane `lanes[k]` is query k).
-        let mut queries = LaneQueries::new();
         let mut lanes = [0u8; WARP_SIZE];
-        let n = exec.read_sources(&*warp, executed, &mut queries, &mut lanes);
-        let mut results = LaneResults::new();
+        let n = exec.read_sources(&*warp, executed, queries, &mut lanes);
+        results.nonresident = 0;
         let level = tld4_textures::simd_level();
         exec.for_each_handle(&*warp, &lanes[..n], |handle, range| {
             let first = lanes[range.start] as usize;
-            let gatherer = self.prepared(handle, first)?;
+            let gatherer = prepare(exec, pool, prepared, handle, first)?;
             gatherer
-                .gather_lane_range(level, &queries, range, &mut results)
+                .gather_lane_range(level, queries, range, results)
                 .map_err(|e| texture_fault(e, handle, first))
         })?;
-        exec.write_lane_results(warp, &results, &lanes[..n], &mut report);
+        exec.write_lane_results(warp, results, &lanes[..n], &mut report);
         Ok(report)
     }
+}
 
-    /// The texture unit prepared for `handle`: the kept one, or a new one (kept if it
-    /// prepares; its error becomes the fault of `lane`).
-    fn prepared(&mut self, handle: u32, lane: usize) -> Result<&Gatherer<'p>, WarpFault> {
-        let BoundExec {
-            exec,
-            pool,
-            prepared,
-        } = self;
-        // (checked, then borrowed: returning a borrow from one arm of a match that assigns in
-        // the other is refused by today's borrow checker; moving the Gatherer out and back
-        // in costs some 100 instructions a warp)
-        if !matches!(prepared, Some((kept, _)) if *kept == handle) {
-            *prepared = None;
-            *prepared = Some((handle, exec.gatherer(pool, handle, lane)?));
-        }
-        match prepared {
-            Some((_, g)) => Ok(g),
-            None => unreachable!("prepared just above"),
-        }
+/// The texture unit prepared for `handle`: the one kept in `prepared`, or a new one (kept if
+/// it prepares; its error becomes the fault of `lane`).
+fn prepare<'k, 'p>(
+    exec: &Tld4Exec,
+    pool: &'p TexturePool,
+    prepared: &'k mut Option<(u32, Gatherer<'p>)>,
+    handle: u32,
+    lane: usize,
+) -> Result<&'k Gatherer<'p>, WarpFault> {
+    // (checked, then borrowed: returning a borrow from one arm of a match that assigns in the
+    // other is refused by today's borrow checker; moving the Gatherer out and back in costs
+    // some 100 instructions a warp)
+    if !matches!(prepared, Some((kept, _)) if *kept == handle) {
+        *prepared = None;
+        *prepared = Some((handle, exec.gatherer(pool, handle, lane)?));
+    }
+    match prepared {
+        Some((_, g)) => Ok(g),
+        None => unreachable!("prepared just above"),
     }
 }
