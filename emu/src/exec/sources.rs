@@ -129,6 +129,15 @@ fn ptp_slot(t: usize, a: usize) -> (usize, u32) {
     (t / 2, (2 * (t % 2) + a) as u32)
 }
 
+/// Byte `byte` of each lane's register value, as a 6-bit signed offset.
+#[inline(always)]
+fn unpack_byte(out: &mut [i8; WARP_SIZE], values: &[u32; WARP_SIZE], byte: u32) {
+    let shift = 8 * byte;
+    for (o, &v) in out.iter_mut().zip(values) {
+        *o = sext6(v >> shift);
+    }
+}
+
 /// PTP: bytes {o0.x, o0.y, o1.x, o1.y} and {o2.x, o2.y, o3.x, o3.y}, 6-bit signed each (NAK).
 #[inline(always)]
 pub fn ptp_offsets(r0: u32, r1: u32) -> [[i8; 2]; 4] {
@@ -210,17 +219,17 @@ impl Tld4Exec {
                 queries.offsets[0][1][k] = y;
             }),
             2 => {
-                for (half, &r) in s.offsets.iter().enumerate() {
-                    compacted(warp, r, executed, lanes, &mut |k, v| {
-                        for t in 0..4 {
-                            for a in 0..2 {
-                                let (reg, byte) = ptp_slot(t, a);
-                                if reg == half {
-                                    queries.offsets[t][a][k] = sext6(v >> (8 * byte));
-                                }
-                            }
-                        }
-                    });
+                // both registers' lanes first, then each offset byte as one loop over the lanes
+                // (lanes past the executing ones read 0: computed, never stored)
+                let mut pair = [[0u32; WARP_SIZE]; 2];
+                for (values, &r) in pair.iter_mut().zip(&s.offsets) {
+                    compacted(warp, r, executed, lanes, &mut |k, v| values[k] = v);
+                }
+                for (t, axes) in queries.offsets.iter_mut().enumerate() {
+                    for (a, slot) in axes.iter_mut().enumerate() {
+                        let (reg, byte) = ptp_slot(t, a);
+                        unpack_byte(slot, &pair[reg], byte);
+                    }
                 }
             }
             _ => {}
