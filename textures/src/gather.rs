@@ -355,7 +355,10 @@ impl<'a> Gatherer<'a> {
         queries: &[GatherQuery],
         out: &mut [GatherResult],
     ) {
-        if level == SimdLevel::Scalar || !self.lane_parallel() {
+        if level == SimdLevel::Scalar
+            || !self.lane_parallel()
+            || queries.len().min(out.len()) < lanes::MIN_PARALLEL_LANES
+        {
             return self.gather_reference(queries, out);
         }
         let mut lanes = LaneQueries::new();

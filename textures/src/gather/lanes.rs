@@ -24,6 +24,12 @@ use crate::simd::{self, SimdLevel};
 /// Lanes a [`LaneQueries`] holds: a warp.
 pub const LANES: usize = 32;
 
+/// The fewest lanes the lane-parallel kernels are run for: they compute all 32 lanes whatever
+/// the range, so below this the per-lane path is cheaper (measured with `gather_bench`,
+/// 2026-12-02: one RGBA8 lane 432 ns through the kernels, 32 ns per lane; the kernels cost
+/// 13-16 ns a lane when all 32 are used). Either path gives the same bits.
+pub(crate) const MIN_PARALLEL_LANES: usize = 8;
+
 /// Lanes per texel load and per lane mask ([`crate::simd::Isa`]): one AVX2 register of i32.
 pub(super) const CHUNK: usize = 8;
 
@@ -254,7 +260,7 @@ impl<'a> Gatherer<'a> {
         out: &mut LaneResults,
     ) {
         let range = range.start.min(LANES)..range.end.min(LANES);
-        if level == SimdLevel::Scalar || !self.lane_parallel() {
+        if level == SimdLevel::Scalar || !self.lane_parallel() || range.len() < MIN_PARALLEL_LANES {
             let mut qs = [GatherQuery::default(); LANES];
             let mut rs = [GatherResult::default(); LANES];
             let n = range.len();
