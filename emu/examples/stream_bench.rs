@@ -6,27 +6,11 @@
 //!
 //! `cargo run --release -p tld4-emu --example stream_bench [ROW] [ROUNDS]` (ROW: rgba8, cube,
 //! ptp or all; `TEX_SIZE=n` sets the 2D texture's size, 256 by default).
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::time::Instant;
 use tld4_emu::{ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_textures::*;
-
-/// SplitMix64.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e3779b97f4a7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.unit()
-    }
-}
 
 /// Gathers per query.
 const K: usize = 16;
@@ -53,7 +37,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(256);
     let n = 65536usize;
-    let mut rng = Rng(20260602);
+    let mut rng = StdRng::seed_from_u64(20260602);
     let d = |kind, format, w, h, layers| TextureDesc {
         kind,
         format,
@@ -63,25 +47,25 @@ fn main() {
     };
     let rgba8 = Texture::from_fn(
         d(TextureKind::Tex2D, Format::Rgba8Unorm, size, size, 1),
-        |_, _, _| [0u32; 4].map(|_| (rng.next() % 256) as u32),
+        |_, _, _| [0u32; 4].map(|_| rng.gen_range(0..256u32)),
     )
     .unwrap();
     let depth = Texture::from_fn(
         d(TextureKind::CubeArray, Format::D32Float, 64, 64, 4),
-        |_, _, _| [(rng.unit() as f32).to_bits(), 0, 0, 0],
+        |_, _, _| [rng.gen::<f32>().to_bits(), 0, 0, 0],
     )
     .unwrap();
     let q2d: Vec<[u32; 6]> = (0..n)
         .map(|_| {
-            let (s, t) = (rng.uniform(-0.1, 1.1) as f32, rng.uniform(-0.1, 1.1) as f32);
+            let (s, t) = (rng.gen_range(-0.1f32..1.1), rng.gen_range(-0.1f32..1.1));
             [s.to_bits(), t.to_bits(), 0, 0, 0, 0]
         })
         .collect();
     let qdc: Vec<[u32; 6]> = (0..n)
         .map(|_| {
-            let layer = (rng.next() % 4) as u32;
-            let [x, y, z] = [(); 3].map(|_| rng.uniform(-1.0, 1.0) as f32);
-            let dref = rng.unit() as f32;
+            let layer = rng.gen_range(0..4u32);
+            let [x, y, z] = [(); 3].map(|_| rng.gen_range(-1.0f32..1.0));
+            let dref: f32 = rng.gen();
             [
                 layer,
                 x.to_bits(),
@@ -94,8 +78,8 @@ fn main() {
         .collect();
     let qptp: Vec<[u32; 6]> = (0..n)
         .map(|_| {
-            let (s, t) = (rng.uniform(-0.1, 1.1) as f32, rng.uniform(-0.1, 1.1) as f32);
-            let o: [u32; 8] = std::array::from_fn(|_| ((rng.next() % 16) as i32 - 8) as u32 & 0x3f);
+            let (s, t) = (rng.gen_range(-0.1f32..1.1), rng.gen_range(-0.1f32..1.1));
+            let o: [u32; 8] = std::array::from_fn(|_| rng.gen_range(-8i32..8) as u32 & 0x3f);
             let w0 = o[0] | o[1] << 8 | o[2] << 16 | o[3] << 24;
             let w1 = o[4] | o[5] << 8 | o[6] << 16 | o[7] << 24;
             [s.to_bits(), t.to_bits(), 0, 0, w0, w1]

@@ -3,20 +3,13 @@
 //! the same registers, reports and faults, while handles change from warp to warp (uniform
 //! form) and from lane to lane (register form), and unknown or unusable handles fault.
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use tld4_emu::decoder;
 use tld4_emu::textures::{
     AddressMode, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
 };
 use tld4_emu::{execute_batch, execute_batch_sequential, ExecConfig, Tld4Exec, WarpState};
-
-/// SplitMix64.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Headers 0 (RGBA8 UNORM 8x8), 1 (R32 UINT 4x4), 2 (RGBA8 UNORM 16x4); samplers 0 (clamp
 /// to edge) and 1 (repeat); header 9 and sampler 7 are missing.
@@ -52,8 +45,8 @@ fn pool() -> TexturePool {
 }
 
 /// A handle: mostly valid ones, now and then a missing header or sampler.
-fn handle(state: &mut u64) -> u32 {
-    let r = next(state);
+fn handle(rng: &mut StdRng) -> u32 {
+    let r: u64 = rng.gen();
     let (header, sampler) = match r % 16 {
         0 => (9, 0),
         1 => (0, 7),
@@ -64,21 +57,21 @@ fn handle(state: &mut u64) -> u32 {
 
 /// A warp with random coordinates in R20, R21, the handle in UR4 (one per warp) and in R30
 /// (runs of equal handles per lane), some lanes inactive.
-fn warp(state: &mut u64) -> WarpState {
+fn warp(rng: &mut StdRng) -> WarpState {
     let mut w = WarpState::new();
-    let uniform = handle(state);
+    let uniform = handle(rng);
     w.set_ureg(4, uniform);
-    let mut h = handle(state);
+    let mut h = handle(rng);
     for lane in 0..32 {
-        if next(state).is_multiple_of(6) {
-            h = handle(state);
+        if rng.gen_ratio(1, 6) {
+            h = handle(rng);
         }
         w.set_reg(lane, 30, h);
-        w.set_reg_f32(lane, 20, (next(state) % 4000) as f32 / 1000.0 - 1.5);
-        w.set_reg_f32(lane, 21, (next(state) % 4000) as f32 / 1000.0 - 1.5);
+        w.set_reg_f32(lane, 20, rng.gen_range(0..4000) as f32 / 1000.0 - 1.5);
+        w.set_reg_f32(lane, 21, rng.gen_range(0..4000) as f32 / 1000.0 - 1.5);
     }
-    w.active_mask = if next(state).is_multiple_of(4) {
-        next(state) as u32
+    w.active_mask = if rng.gen_ratio(1, 4) {
+        rng.gen()
     } else {
         u32::MAX
     };
@@ -97,11 +90,11 @@ fn bound_execution_equals_execute_warp_for_warp() {
         let exec =
             Tld4Exec::from_word(decoder::assemble(text).unwrap(), ExecConfig::default()).unwrap();
         let mut bound = exec.bind(&pool);
-        let mut state = 0x5eed_u64 ^ text.len() as u64;
+        let mut rng = StdRng::seed_from_u64(0x5eed ^ text.len() as u64);
         let (mut faults, mut ran) = (0, 0);
         let mut warps = Vec::new();
         for n in 0..400 {
-            let start = warp(&mut state);
+            let start = warp(&mut rng);
             let (mut a, mut b) = (start.clone(), start.clone());
             let ra = bound.execute(&mut a);
             let rb = exec.execute(&mut b, &pool);

@@ -14,7 +14,7 @@ use crate::error::{Error, InvalidInput};
 use crate::format::Format;
 use crate::gather::{
     array_layer, border_value, check_op, clamp_dref, cube_corner_unchecked, depth_compare,
-    footprint_unchecked as footprint, lane_value, wrap_unchecked as wrap, GatherOp, GatherQuery,
+    footprint_unchecked as footprint, lane_value, wrap_in as wrap, GatherOp, GatherQuery,
     GatherResult, OffsetMode, Precision, Quantizer, Value,
 };
 use crate::layout::{sector_of, Layout};

@@ -237,17 +237,11 @@ pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
         (1..=MAX_WRAP_SIZE).contains(&size),
         "wrap: size {size} outside 1..=2^32"
     );
-    wrap_unchecked(i, size, mode)
+    wrap_in(i, size, mode)
 }
 
 /// Largest size [`wrap`] accepts.
 pub const MAX_WRAP_SIZE: i64 = 1 << 32;
-
-/// [`wrap`] without the check (texture sizes are 1..=65536).
-#[inline(always)]
-pub(crate) fn wrap_unchecked(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
-    wrap_in(i, size, mode)
-}
 
 /// The integers the wrap rule runs in: i64 on the per-lane path, i32 on the lane-parallel
 /// one. Its arithmetic wraps instead of checking for overflow (nothing overflows: the
@@ -285,7 +279,7 @@ macro_rules! texel_coord {
 texel_coord!(i32, i64);
 
 /// The wrap rule itself (Vulkan "Wrapping Operation"), in any [`TexelCoord`]: the one
-/// place it is written.
+/// place it is written; [`wrap`] without the size check (texture sizes are 1..=65536).
 #[inline(always)]
 pub(crate) fn wrap_in<I: TexelCoord>(i: I, size: I, mode: AddressMode) -> Option<I> {
     #[inline(always)]

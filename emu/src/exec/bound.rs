@@ -114,7 +114,6 @@ fn prepare<'k, 'p>(
     // other is refused by today's borrow checker; moving the Gatherer out and back in costs
     // some 100 instructions a warp)
     if !matches!(prepared, Some((kept, _)) if *kept == handle) {
-        *prepared = None;
         *prepared = Some((handle, exec.gatherer(pool, handle, lane)?));
     }
     match prepared {
