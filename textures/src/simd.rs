@@ -8,8 +8,12 @@
 //! * `Portable`: the whole-warp stage loops compiled for the baseline target (SSE2 on
 //!   x86-64), which the compiler vectorizes as far as the baseline allows;
 //! * `Avx2`: the same loops compiled with AVX2 and FMA enabled (4 f64 / 8 i32 lanes a
-//!   register, texel loads by `vpgatherdd`), chosen only where the CPU reports both features
-//!   at run time.
+//!   register), chosen only where the CPU reports both features at run time.
+//!
+//! Texel loads are scalar at every level: `vpgatherdd` was measured slower than eight
+//! scalar loads on this project's machine (AMD EPYC, Zen 4 under KVM; `stream_bench`,
+//! 2026-12-02, interleaved runs: D32 cube array 56-61 -> 69-106 M lane gathers/s, RGBA8 2D
+//! 72-94 -> 104-141, PTP 54 -> 66), so it is not used.
 //!
 //! The level is detected once and cached. The environment variable `TLD4_SIMD`
 //! (`scalar`, `portable`, `avx2` or `auto`), read at the first gather, overrides it;
@@ -21,9 +25,8 @@
 //!
 //! This is the only module of the crate with `unsafe`: one call of a
 //! `#[target_feature(enable = "avx2,fma")]` function, made only after
-//! `is_x86_feature_detected!` reported both features, and, inside it, the AVX2 gather of
-//! 8 texel elements ([`Isa`] for `Avx2`), made only after checking that each lane's 4-byte
-//! read lies within the texel slice.
+//! `is_x86_feature_detected!` reported both features, and, inside it, the AVX2 move-mask of
+//! 8 lane flags ([`Isa`] for `Avx2`).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -157,16 +160,25 @@ pub(crate) trait Kernel {
     fn run<I: Isa>(self);
 }
 
-/// What a kernel does differently at each level: how 8 texel elements are loaded.
+/// What a kernel does differently at each level: how 8 lane flags become a mask (texel
+/// loads are the same scalar loads at every level; see the module documentation).
 pub(crate) trait Isa {
     /// `data[index[k]]` widened to u32, for each of the 8 lanes; an index past the end
-    /// reads 0 (the kernels never compute one; [`Baseline`] is the definition).
-    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8];
+    /// reads 0 (the kernels never compute one).
+    #[inline(always)]
+    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8] {
+        // (a loop, not `array::map`: its closures may stay out of line, compiled without AVX2)
+        let mut v = [0u32; 8];
+        for k in 0..8 {
+            v[k] = data.get(index[k] as usize).map_or(0, |&e| e.into());
+        }
+        v
+    }
     /// Bit k set where `flags[k]` is negative (the kernels' flags are 0 or -1).
     fn mask8(flags: &[i32; 8]) -> u32;
 }
 
-/// The baseline level: 8 bounds-checked element loads.
+/// The baseline level.
 pub(crate) struct Baseline;
 
 impl Isa for Baseline {
@@ -178,106 +190,20 @@ impl Isa for Baseline {
         }
         m
     }
-    #[inline(always)]
-    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8] {
-        // (a loop, not `array::map`: its closures may stay out of line, compiled without AVX2)
-        let mut v = [0u32; 8];
-        for k in 0..8 {
-            v[k] = data.get(index[k] as usize).map_or(0, |&e| e.into());
-        }
-        v
-    }
 }
 
-/// The AVX2 level: one `vpgatherdd` of 8 lanes.
+/// The AVX2 level: the move-mask instruction.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
-    /// A 4-byte read at each element (the element in its low bytes, little-endian), kept
-    /// to the element's width; the same values as [`Baseline::load8`]. Where a read would
-    /// reach past the slice's last byte (an element in its last 3 bytes, or an index past
-    /// the end), [`Baseline::load8`] loads the chunk instead.
-    #[inline(always)]
-    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8] {
-        let size = std::mem::size_of::<T>();
-        let bytes = std::mem::size_of_val(data);
-        // the largest element index whose 4-byte read ends within the slice (and a valid
-        // VSIB index: at most i32::MAX)
-        let last = if size == 0 || size > 4 || bytes < 4 {
-            None
-        } else {
-            Some(((bytes - 4) / size).min(i32::MAX as usize) as u32)
-        };
-        let mask = if size >= 4 {
-            u32::MAX
-        } else {
-            (1u32 << (8 * size)) - 1
-        };
-        if let Some(last) = last {
-            // SAFETY: `gather_avx2` needs AVX2, which every caller of `Avx2`'s kernels has
-            // checked (`run`, through `avx2_available`); it reads only where every index is
-            // at most `last`, so each lane's 4 bytes at `data` + index * size lie within the
-            // slice, and every index is a non-negative i32.
-            if let Some(mut v) =
-                unsafe { gather_avx2(data.as_ptr().cast::<u8>(), size, last, index) }
-            {
-                for w in &mut v {
-                    *w &= mask;
-                }
-                return v;
-            }
-        }
-        Baseline::load8(data, index)
-    }
-
     #[inline(always)]
     fn mask8(flags: &[i32; 8]) -> u32 {
-        // SAFETY: `movemask_avx2` needs AVX2 (see `load8`).
+        // SAFETY: `movemask_avx2` needs AVX2, which every caller of `Avx2`'s kernels has
+        // checked (`run`, through `avx2_available`).
         unsafe { movemask_avx2(flags) }
     }
-}
-
-/// The 4 bytes at `base + index[k] * scale` for each lane (`scale` 1, 2 or 4, else 4), or
-/// None (nothing read) when an index is above `last`.
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `last` must be at most `i32::MAX`, and the 4 bytes at
-/// `base + last * scale` (hence at every smaller index) within one allocation.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn gather_avx2(
-    base: *const u8,
-    scale: usize,
-    last: u32,
-    index: &[u32; 8],
-) -> Option<[u32; 8]> {
-    use std::arch::x86_64::*;
-    // SAFETY (the loads): `index` and the result are 32 bytes.
-    let vindex = unsafe { _mm256_loadu_si256(index.as_ptr().cast::<__m256i>()) };
-    // every index <= last (unsigned): max(index, last) == last in every lane
-    let vlast = _mm256_set1_epi32(last as i32);
-    let within = _mm256_cmpeq_epi32(_mm256_max_epu32(vindex, vlast), vlast);
-    if _mm256_movemask_epi8(within) != -1 {
-        return None;
-    }
-    let p = base.cast::<i32>();
-    // SAFETY: every index is at most `last` (checked above), which the caller's contract
-    // keeps within the allocation.
-    let v = unsafe {
-        match scale {
-            1 => _mm256_i32gather_epi32::<1>(p, vindex),
-            2 => _mm256_i32gather_epi32::<2>(p, vindex),
-            _ => _mm256_i32gather_epi32::<4>(p, vindex),
-        }
-    };
-    let mut out = [0u32; 8];
-    // SAFETY: `out` is 32 bytes.
-    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), v) };
-    Some(out)
 }
 
 /// Bit k set where `flags[k]` is negative.
