@@ -72,6 +72,16 @@ pub trait RegisterFile {
         }
     }
 
+    /// Register `r` of all 32 lanes in place, for storage that keeps a register's lanes
+    /// together (register-major, as [`WarpState`]): the executor then reads the executing
+    /// lanes' sources straight from it instead of copying them out with
+    /// [`RegisterFile::reg_lanes`]. The default is None (no such view). Only lanes that
+    /// execute are read from it; the same contract as `reg` applies to them.
+    #[inline(always)]
+    fn reg_row(&self, _r: u8) -> Option<&[u32; WARP_SIZE]> {
+        None
+    }
+
     /// Writes `values[l]` into register `r` of every lane `l` in `lanes`. The default calls
     /// [`RegisterFile::set_reg`] lane by lane, in lane order.
     #[inline(always)]
@@ -113,6 +123,10 @@ impl RegisterFile for WarpState {
     #[inline(always)]
     fn regs_per_thread(&self) -> u16 {
         self.regs_per_thread
+    }
+    #[inline(always)]
+    fn reg_row(&self, r: u8) -> Option<&[u32; WARP_SIZE]> {
+        Some(WarpState::reg_lanes(self, r))
     }
     #[inline(always)]
     fn reg_lanes(&self, r: u8, lanes: u32, out: &mut [u32; WARP_SIZE]) {

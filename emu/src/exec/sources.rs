@@ -52,7 +52,8 @@ impl Sources {
 }
 
 /// Register `r` of the executing lanes `lanes` (mask `executed`), compacted: `out(k, value
-/// of lane lanes[k])`.
+/// of lane lanes[k])`; read in place where the register file offers its register row
+/// ([`RegisterFile::reg_row`]), else copied out first.
 #[inline(always)]
 fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
     warp: &R,
@@ -61,18 +62,25 @@ fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
     lanes: &[u8],
     out: &mut F,
 ) {
+    #[inline(always)]
+    fn each<F: FnMut(usize, u32)>(row: &[u32; WARP_SIZE], lanes: &[u8], out: &mut F) {
+        if lanes.len() == WARP_SIZE {
+            // every lane executes: lanes[k] == k
+            for (k, &v) in row.iter().enumerate() {
+                out(k, v);
+            }
+            return;
+        }
+        for (k, &lane) in lanes.iter().enumerate() {
+            out(k, row[lane as usize & (WARP_SIZE - 1)]);
+        }
+    }
+    if let Some(row) = warp.reg_row(r) {
+        return each(row, lanes, out);
+    }
     let mut buf = [0u32; WARP_SIZE];
     warp.reg_lanes(r, executed, &mut buf);
-    if lanes.len() == WARP_SIZE {
-        // every lane executes: lanes[k] == k
-        for (k, &v) in buf.iter().enumerate() {
-            out(k, v);
-        }
-        return;
-    }
-    for (k, &lane) in lanes.iter().enumerate() {
-        out(k, buf[lane as usize & (WARP_SIZE - 1)]);
-    }
+    each(&buf, lanes, out)
 }
 
 /// Lanes 0..32 in order: the compacted lane list when every lane executes.
