@@ -26,7 +26,9 @@
 //! This is the only module of the crate with `unsafe`: one call of a
 //! `#[target_feature(enable = "avx2,fma")]` function, made only after
 //! `is_x86_feature_detected!` reported both features, and, inside it, the AVX2 move-mask of
-//! 8 lane flags ([`Isa`] for `Avx2`).
+//! 8 lane flags and the AVX2 check that 8 texel indices lie within the texel slice, after
+//! which the 8 texels are loaded without a check each ([`Isa`] for `Avx2`; tested against
+//! the checked loads at and past the slice's end).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -160,8 +162,9 @@ pub(crate) trait Kernel {
     fn run<I: Isa>(self);
 }
 
-/// What a kernel does differently at each level: how 8 lane flags become a mask (texel
-/// loads are the same scalar loads at every level; see the module documentation).
+/// What a kernel does differently at each level: how 8 lane flags become a mask, and how 8
+/// texel elements are checked and loaded (scalar loads at every level; see the module
+/// documentation).
 pub(crate) trait Isa {
     /// `data[index[k]]` widened to u32, for each of the 8 lanes; an index past the end
     /// reads 0 (the kernels never compute one).
@@ -192,18 +195,63 @@ impl Isa for Baseline {
     }
 }
 
-/// The AVX2 level: the move-mask instruction.
+/// The AVX2 level: the move-mask instruction, and one bounds check for 8 texel loads.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
+    /// The same values as the default: one AVX2 comparison checks that every index is in
+    /// the slice, then eight loads without a check each (the kernels never compute an index
+    /// past the end; if one did, the checked loads run instead).
+    #[inline(always)]
+    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8] {
+        // SAFETY: `all_below_avx2` needs AVX2 (see `mask8`).
+        if unsafe { all_below_avx2(index, data.len()) } {
+            let mut v = [0u32; 8];
+            for k in 0..8 {
+                // SAFETY: every index is below `data.len()`, checked just above.
+                v[k] = unsafe { *data.get_unchecked(index[k] as usize) }.into();
+            }
+            return v;
+        }
+        let mut v = [0u32; 8];
+        for k in 0..8 {
+            v[k] = data.get(index[k] as usize).map_or(0, |&e| e.into());
+        }
+        v
+    }
+
     #[inline(always)]
     fn mask8(flags: &[i32; 8]) -> u32 {
         // SAFETY: `movemask_avx2` needs AVX2, which every caller of `Avx2`'s kernels has
         // checked (`run`, through `avx2_available`).
         unsafe { movemask_avx2(flags) }
     }
+}
+
+/// True when every index is below `len`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn all_below_avx2(index: &[u32; 8], len: usize) -> bool {
+    use std::arch::x86_64::*;
+    if len > u32::MAX as usize {
+        return true;
+    }
+    let Some(last) = len.checked_sub(1) else {
+        return false;
+    };
+    // SAFETY: `index` is 32 bytes.
+    let v = unsafe { _mm256_loadu_si256(index.as_ptr().cast::<__m256i>()) };
+    let last = _mm256_set1_epi32(last as u32 as i32);
+    // index <= last, unsigned, in every lane: max(index, last) == last
+    let within = _mm256_cmpeq_epi32(_mm256_max_epu32(v, last), last);
+    _mm256_movemask_epi8(within) == -1
 }
 
 /// Bit k set where `flags[k]` is negative.
