@@ -314,6 +314,14 @@ pub(crate) fn wrap_in<I: TexelCoord>(i: I, size: I, mode: AddressMode) -> Option
     }
 }
 
+/// False for the address modes [`wrap_in`] never answers None (a border texel) for: every
+/// mode but clamp to border (the match of `wrap_in`; the test `only_clamp_to_border_borders`
+/// checks every mode around small and large sizes).
+#[inline(always)]
+pub(crate) fn may_border(mode: AddressMode) -> bool {
+    mode == AddressMode::ClampToBorder
+}
+
 /// Repeat on a power-of-two `size`: the low bits, equal to `i.rem_euclid(size)` there
 /// (two's complement), without a division.
 #[inline(always)]
@@ -516,6 +524,27 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked} lanes compared");
+    }
+
+    #[test]
+    fn only_clamp_to_border_borders() {
+        for mode in [
+            AddressMode::ClampToEdge,
+            AddressMode::Repeat,
+            AddressMode::MirroredRepeat,
+            AddressMode::ClampToBorder,
+            AddressMode::MirrorClampToEdge,
+        ] {
+            let mut bordered = false;
+            for size in [1i64, 2, 3, 7, 8, 1000, 1 << 24] {
+                for i in (-3 * size - 70..=3 * size + 70).step_by((size as usize / 50).max(1)) {
+                    let some = wrap_in(i, size, mode).is_some();
+                    assert!(some || may_border(mode), "{mode:?} size {size} i {i}");
+                    bordered |= !some;
+                }
+            }
+            assert_eq!(bordered, may_border(mode), "{mode:?}");
+        }
     }
 
     #[test]

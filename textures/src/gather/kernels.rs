@@ -22,7 +22,7 @@ use super::{Addr, Convert, OffsetMode};
 use crate::cube;
 use crate::sampler::AddressMode;
 use crate::simd::{Isa, Kernel};
-use crate::stages::{array_layer, repeat_pow2, six};
+use crate::stages::{array_layer, may_border, repeat_pow2, six};
 
 /// The texel storage's strides in elements, as u32 (`Gatherer::lanes32`: every index of
 /// the texture fits).
@@ -105,14 +105,12 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
         let mut ys = [[0i32; LANES]; 4];
         if g.offsets == OffsetMode::Ptp {
             for t in 0..4 {
-                let mut x = [0i32; LANES];
-                let mut y = [0i32; LANES];
                 for k in 0..LANES {
-                    x[k] = i0[k].wrapping_add(six(q.offsets[t][0][k]));
-                    y[k] = j0[k].wrapping_add(six(q.offsets[t][1][k]));
+                    xs[t][k] = i0[k].wrapping_add(six(q.offsets[t][0][k]));
+                    ys[t][k] = j0[k].wrapping_add(six(q.offsets[t][1][k]));
                 }
-                xs[t] = wrap_lanes::<A>(&x, w, au);
-                ys[t] = wrap_lanes::<A>(&y, h, av);
+                wrap_lanes::<A>(&mut xs[t], w, au);
+                wrap_lanes::<A>(&mut ys[t], h, av);
             }
         } else {
             let (mut i, mut j) = (i0, j0);
@@ -122,15 +120,16 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
                     j[k] = j[k].wrapping_add(six(q.offsets[0][1][k]));
                 }
             }
-            let x0 = wrap_lanes::<A>(&i, w, au);
-            let y0 = wrap_lanes::<A>(&j, h, av);
             let (mut i1, mut j1) = (i, j);
             for k in 0..LANES {
                 i1[k] = i1[k].wrapping_add(1);
                 j1[k] = j1[k].wrapping_add(1);
             }
-            let x1 = wrap_lanes::<A>(&i1, w, au);
-            let y1 = wrap_lanes::<A>(&j1, h, av);
+            let (mut x0, mut y0, mut x1, mut y1) = (i, j, i1, j1);
+            wrap_lanes::<A>(&mut x0, w, au);
+            wrap_lanes::<A>(&mut y0, h, av);
+            wrap_lanes::<A>(&mut x1, w, au);
+            wrap_lanes::<A>(&mut y1, h, av);
             xs = [x0, x1, x1, x0];
             ys = [y1, y1, y0, y0];
         }
@@ -144,7 +143,7 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
             }
         }
         let mut values = fetch_convert::<I, T, C>(&l, &index);
-        if !A::BORDERLESS {
+        if !A::BORDERLESS && (may_border(au) || may_border(av)) {
             for t in 0..4 {
                 for k in 0..LANES {
                     let b = l.conv.for_lane(q.dref[k]).border(g.border);
@@ -232,17 +231,15 @@ fn redo<T, C>(l: &Lanes<'_, '_, T, C>, redo: u32, out: &mut LaneResults) {
     }
 }
 
-/// [`wrap`](super::wrap) of the warp's lanes with one address mode (-1 for a border
-/// texel), the mode dispatched once outside the lane loop.
+/// [`wrap`](super::wrap) of the warp's lanes in place, with one address mode (-1 for a
+/// border texel), the mode dispatched once outside the lane loop.
 #[inline(always)]
-fn wrap_lanes<A: Addr>(i: &[i32; LANES], size: i32, mode: AddressMode) -> [i32; LANES] {
+fn wrap_lanes<A: Addr>(i: &mut [i32; LANES], size: i32, mode: AddressMode) {
     #[inline(always)]
-    fn each<A: Addr>(i: &[i32; LANES], size: i32, mode: AddressMode) -> [i32; LANES] {
-        let mut o = [0i32; LANES];
-        for k in 0..LANES {
-            o[k] = A::wrap(i[k], size, mode);
+    fn each<A: Addr>(i: &mut [i32; LANES], size: i32, mode: AddressMode) {
+        for v in i.iter_mut() {
+            *v = A::wrap(*v, size, mode);
         }
-        o
     }
     if A::BORDERLESS {
         return each::<A>(i, size, mode);
@@ -253,11 +250,9 @@ fn wrap_lanes<A: Addr>(i: &[i32; LANES], size: i32, mode: AddressMode) -> [i32; 
         // the power-of-two test hoisted out of the lane loop (a vectorized loop would
         // otherwise compute the division of every lane)
         AddressMode::Repeat if size & (size - 1) == 0 => {
-            let mut o = [0i32; LANES];
-            for k in 0..LANES {
-                o[k] = repeat_pow2(i[k], size);
+            for v in i.iter_mut() {
+                *v = repeat_pow2(*v, size);
             }
-            o
         }
         AddressMode::Repeat => each::<A>(i, size, AddressMode::Repeat),
         AddressMode::MirroredRepeat => each::<A>(i, size, AddressMode::MirroredRepeat),
