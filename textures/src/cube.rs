@@ -36,27 +36,30 @@ pub fn project(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
 
 /// [`project`] written with selects instead of branches, for the lane-parallel pipeline
 /// (every lane computes every candidate; the compiler turns the choices into blends). The
-/// same comparisons pick the same candidate, and the candidate is computed by the same
-/// operations, so the results are bit-identical to [`project`] for every input, NaN and
-/// signed zeros included (the test `select_projection_is_bit_identical` checks special
-/// values and random inputs).
+/// magnitudes, comparisons and choices are made in f32 (8 lanes a 256-bit register instead
+/// of 4): widening f32 to f64 is exact and keeps the order, the sign and which values are
+/// NaN, and `abs` and negation only touch the sign bit, so every comparison has the same
+/// outcome and the chosen sc, tc and ma widen to the very f64 values [`project`] chooses;
+/// the division chain is then the same f64 operations. The results are bit-identical to
+/// [`project`] for every input, NaN and signed zeros included (the tests
+/// `select_projection_is_bit_identical*` check special values, magnitude ties and random
+/// inputs).
 #[inline(always)]
 pub fn project_select(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
-    let (x, y, z) = (x as f64, y as f64, z as f64);
     let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
     let zmaj = az >= ax && az >= ay;
     let ymaj = ay >= ax;
     let (zp, yp, xp) = (z >= 0.0, y >= 0.0, x >= 0.0);
-    let pick = |c: bool, a: f64, b: f64| if c { a } else { b };
+    let pick = |c: bool, a: f32, b: f32| if c { a } else { b };
     let pick_u = |c: bool, a: u32, b: u32| if c { a } else { b };
     let face = pick_u(
         zmaj,
         pick_u(zp, 4, 5),
         pick_u(ymaj, pick_u(yp, 2, 3), pick_u(xp, 0, 1)),
     );
-    let sc = pick(zmaj, pick(zp, x, -x), pick(ymaj, x, pick(xp, -z, z)));
-    let tc = pick(zmaj, -y, pick(ymaj, pick(yp, z, -z), -y));
-    let ma = pick(zmaj, az, pick(ymaj, ay, ax));
+    let sc = pick(zmaj, pick(zp, x, -x), pick(ymaj, x, pick(xp, -z, z))) as f64;
+    let tc = pick(zmaj, -y, pick(ymaj, pick(yp, z, -z), -y)) as f64;
+    let ma = pick(zmaj, az, pick(ymaj, ay, ax)) as f64;
     (face, (sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5)
 }
 
