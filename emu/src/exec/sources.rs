@@ -51,36 +51,39 @@ impl Sources {
     }
 }
 
-/// Register `r` of the executing lanes `lanes` (mask `executed`), compacted: `out(k, value
-/// of lane lanes[k])`; read in place where the register file offers its register row
-/// ([`RegisterFile::reg_row`]), else copied out first.
+/// Register `r` of the executing lanes `lanes` (mask `executed`), compacted (entry k is lane
+/// `lanes[k]`'s value; entries past them are unspecified): the register file's own row
+/// when every lane executes and it offers one ([`RegisterFile::reg_row`]), else copied into
+/// `buf`.
 #[inline(always)]
-fn compacted<R: RegisterFile + ?Sized, F: FnMut(usize, u32)>(
-    warp: &R,
+fn compacted<'a, R: RegisterFile + ?Sized>(
+    warp: &'a R,
     r: u8,
     executed: u32,
     lanes: &[u8],
-    out: &mut F,
-) {
-    #[inline(always)]
-    fn each<F: FnMut(usize, u32)>(row: &[u32; WARP_SIZE], lanes: &[u8], out: &mut F) {
-        if lanes.len() == WARP_SIZE {
-            // every lane executes: lanes[k] == k
-            for (k, &v) in row.iter().enumerate() {
-                out(k, v);
-            }
-            return;
+    buf: &'a mut [u32; WARP_SIZE],
+) -> &'a [u32; WARP_SIZE] {
+    let row = warp.reg_row(r);
+    if lanes.len() == WARP_SIZE {
+        // every lane executes: lanes[k] == k
+        if let Some(row) = row {
+            return row;
         }
-        for (k, &lane) in lanes.iter().enumerate() {
-            out(k, row[lane as usize & (WARP_SIZE - 1)]);
+        warp.reg_lanes(r, executed, buf);
+        return buf;
+    }
+    let mut all = [0u32; WARP_SIZE];
+    let row = match row {
+        Some(row) => row,
+        None => {
+            warp.reg_lanes(r, executed, &mut all);
+            &all
         }
+    };
+    for (k, &lane) in lanes.iter().enumerate() {
+        buf[k & (WARP_SIZE - 1)] = row[lane as usize & (WARP_SIZE - 1)];
     }
-    if let Some(row) = warp.reg_row(r) {
-        return each(row, lanes, out);
-    }
-    let mut buf = [0u32; WARP_SIZE];
-    warp.reg_lanes(r, executed, &mut buf);
-    each(&buf, lanes, out)
+    buf
 }
 
 /// Lanes 0..32 in order: the compacted lane list when every lane executes.
@@ -210,42 +213,50 @@ impl Tld4Exec {
         let n = compact_lanes(executed, lanes);
         let lanes = &lanes[..n];
         let s = &self.sources;
+        let mut buf = [0u32; WARP_SIZE];
+        // each source one loop over the whole warp (lanes past the executing ones are
+        // computed from unspecified entries and never used)
         if let Some(r) = s.layer {
-            compacted(warp, r, executed, lanes, &mut |k, v| {
-                queries.layer[k] = layer_value(v)
-            });
+            let v = *compacted(warp, r, executed, lanes, &mut buf);
+            for (q, &v) in queries.layer.iter_mut().zip(&v) {
+                *q = layer_value(v);
+            }
         }
         for a in 0..s.ncoords as usize {
-            compacted(warp, s.coords[a], executed, lanes, &mut |k, v| {
-                queries.coords[a][k] = f32::from_bits(v)
-            });
+            let v = *compacted(warp, s.coords[a], executed, lanes, &mut buf);
+            for (q, &v) in queries.coords[a].iter_mut().zip(&v) {
+                *q = f32::from_bits(v);
+            }
         }
         match s.noffsets {
-            1 => compacted(warp, s.offsets[0], executed, lanes, &mut |k, v| {
-                let [x, y] = aoffi_offsets(v);
-                queries.offsets[0][0][k] = x;
-                queries.offsets[0][1][k] = y;
-            }),
-            2 => {
-                // both registers' lanes first, then each offset byte as one loop over the lanes
-                // (lanes past the executing ones read 0: computed, never stored)
-                let mut pair = [[0u32; WARP_SIZE]; 2];
-                for (values, &r) in pair.iter_mut().zip(&s.offsets) {
-                    compacted(warp, r, executed, lanes, &mut |k, v| values[k] = v);
+            1 => {
+                let v = *compacted(warp, s.offsets[0], executed, lanes, &mut buf);
+                let [xs, ys] = &mut queries.offsets[0];
+                for ((x, y), &v) in xs.iter_mut().zip(ys.iter_mut()).zip(&v) {
+                    [*x, *y] = aoffi_offsets(v);
                 }
-                for (t, axes) in queries.offsets.iter_mut().enumerate() {
-                    for (a, slot) in axes.iter_mut().enumerate() {
-                        let (reg, byte) = ptp_slot(t, a);
-                        unpack_byte(slot, &pair[reg], byte);
+            }
+            2 => {
+                // each offset byte as one loop over the lanes
+                for (reg, &r) in s.offsets.iter().enumerate() {
+                    let v = *compacted(warp, r, executed, lanes, &mut buf);
+                    for (t, axes) in queries.offsets.iter_mut().enumerate() {
+                        for (a, slot) in axes.iter_mut().enumerate() {
+                            let (from, byte) = ptp_slot(t, a);
+                            if from == reg {
+                                unpack_byte(slot, &v, byte);
+                            }
+                        }
                     }
                 }
             }
             _ => {}
         }
         if let Some(r) = s.dref {
-            compacted(warp, r, executed, lanes, &mut |k, v| {
-                queries.dref[k] = f32::from_bits(v)
-            });
+            let v = *compacted(warp, r, executed, lanes, &mut buf);
+            for (q, &v) in queries.dref.iter_mut().zip(&v) {
+                *q = f32::from_bits(v);
+            }
         }
         // at most 32 lanes: never refused
         let _ = queries.set_len(lanes.len());
