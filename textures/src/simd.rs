@@ -26,9 +26,9 @@
 //! This is the only module of the crate with `unsafe`: one call of a
 //! `#[target_feature(enable = "avx2,fma")]` function, made only after
 //! `is_x86_feature_detected!` reported both features, and, inside it, the AVX2 move-mask of
-//! 8 lane flags and the AVX2 check that 8 texel indices lie within the texel slice, after
-//! which the 8 texels are loaded without a check each ([`Isa`] for `Avx2`; tested against
-//! the checked loads at and past the slice's end).
+//! 8 lane flags and the AVX2 check that a warp's texel indices lie within the texel slice,
+//! after which its texels are loaded without a check each ([`Isa`] for `Avx2`; tested
+//! against the checked loads at and past the slice's end).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -162,20 +162,23 @@ pub(crate) trait Kernel {
     fn run<I: Isa>(self);
 }
 
-/// What a kernel does differently at each level: how 8 lane flags become a mask, and how 8
+/// What a kernel does differently at each level: how 8 lane flags become a mask, and how
 /// texel elements are checked and loaded (scalar loads at every level; see the module
 /// documentation).
 pub(crate) trait Isa {
-    /// `data[index[k]]` widened to u32, for each of the 8 lanes; an index past the end
-    /// reads 0 (the kernels never compute one).
+    /// `out[t][k] = data[index[t][k]]` widened to u32, for every t and k; an index past the
+    /// end reads 0 (the kernels never compute one).
     #[inline(always)]
-    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8] {
-        // (a loop, not `array::map`: its closures may stay out of line, compiled without AVX2)
-        let mut v = [0u32; 8];
-        for k in 0..8 {
-            v[k] = data.get(index[k] as usize).map_or(0, |&e| e.into());
+    fn load<T: Copy + Into<u32>, const N: usize>(
+        data: &[T],
+        index: &[[u32; N]; 4],
+        out: &mut [[u32; N]; 4],
+    ) {
+        for (out, index) in out.iter_mut().zip(index) {
+            for (o, &i) in out.iter_mut().zip(index) {
+                *o = data.get(i as usize).map_or(0, |&e| e.into());
+            }
         }
-        v
     }
     /// Bit k set where `flags[k]` is negative (the kernels' flags are 0 or -1).
     fn mask8(flags: &[i32; 8]) -> u32;
@@ -195,31 +198,44 @@ impl Isa for Baseline {
     }
 }
 
-/// The AVX2 level: the move-mask instruction, and one bounds check for 8 texel loads.
+/// The AVX2 level: the move-mask instruction, and vector bounds checks for the texel loads.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
-    /// The same values as the default: one AVX2 comparison checks that every index is in
-    /// the slice, then eight loads without a check each (the kernels never compute an index
+    /// The same values as the default: AVX2 comparisons check that every index is in the
+    /// slice, then the loads run without a check each (the kernels never compute an index
     /// past the end; if one did, the checked loads run instead).
     #[inline(always)]
-    fn load8<T: Copy + Into<u32>>(data: &[T], index: &[u32; 8]) -> [u32; 8] {
-        // SAFETY: `all_below_avx2` needs AVX2 (see `mask8`).
-        if unsafe { all_below_avx2(index, data.len()) } {
-            let mut v = [0u32; 8];
-            for k in 0..8 {
-                // SAFETY: every index is below `data.len()`, checked just above.
-                v[k] = unsafe { *data.get_unchecked(index[k] as usize) }.into();
+    fn load<T: Copy + Into<u32>, const N: usize>(
+        data: &[T],
+        index: &[[u32; N]; 4],
+        out: &mut [[u32; N]; 4],
+    ) {
+        let mut within = true;
+        for index in index {
+            let (parts, rest) = index.as_chunks::<8>();
+            for part in parts {
+                // SAFETY: `all_below_avx2` needs AVX2 (see `mask8`).
+                within &= unsafe { all_below_avx2(part, data.len()) };
             }
-            return v;
+            within &= rest.iter().all(|&i| (i as usize) < data.len());
         }
-        let mut v = [0u32; 8];
-        for k in 0..8 {
-            v[k] = data.get(index[k] as usize).map_or(0, |&e| e.into());
+        if within {
+            for (out, index) in out.iter_mut().zip(index) {
+                for (o, &i) in out.iter_mut().zip(index) {
+                    // SAFETY: every index is below `data.len()`, checked just above.
+                    *o = unsafe { *data.get_unchecked(i as usize) }.into();
+                }
+            }
+            return;
         }
-        v
+        for (out, index) in out.iter_mut().zip(index) {
+            for (o, &i) in out.iter_mut().zip(index) {
+                *o = data.get(i as usize).map_or(0, |&e| e.into());
+            }
+        }
     }
 
     #[inline(always)]
@@ -318,14 +334,15 @@ mod tests {
         }
     }
 
-    /// Every level's `load8` and `mask8` over slices of each element width, with index sets
-    /// inside, at the end of (the last 3 bytes: the AVX2 read would pass the end) and past the
-    /// end of the slice.
+    /// Every level's `load` and `mask8` over slices of each element width, with index sets
+    /// inside, at the last element and past the end of the slice; `load` takes four sets at
+    /// once (each set four times over, and each set with the first one in the other three
+    /// places: one set past the end then sends all four through the checked loads).
     struct Loads<'a> {
         bytes: &'a [u8],
         halves: &'a [u16],
         words: &'a [u32],
-        indices: &'a [[u32; 8]],
+        sets: &'a [[[u32; 8]; 4]],
         flags: &'a [[i32; 8]],
         out: &'a mut Vec<[u32; 8]>,
     }
@@ -333,10 +350,14 @@ mod tests {
     impl Kernel for Loads<'_> {
         #[inline(always)]
         fn run<I: Isa>(self) {
-            for index in self.indices {
-                self.out.push(I::load8(self.bytes, index));
-                self.out.push(I::load8(self.halves, index));
-                self.out.push(I::load8(self.words, index));
+            for sets in self.sets {
+                let (mut b, mut h, mut w) = ([[0u32; 8]; 4], [[0u32; 8]; 4], [[0u32; 8]; 4]);
+                I::load(self.bytes, sets, &mut b);
+                I::load(self.halves, sets, &mut h);
+                I::load(self.words, sets, &mut w);
+                for t in 0..4 {
+                    self.out.extend([b[t], h[t], w[t]]);
+                }
             }
             for f in self.flags {
                 self.out.push([I::mask8(f); 8]);
@@ -360,12 +381,16 @@ mod tests {
         indices.push(std::array::from_fn(|k| if k == 5 { 37 } else { 1 }));
         indices.push(std::array::from_fn(|k| if k == 0 { u32::MAX } else { 2 }));
         indices.push(std::array::from_fn(|k| if k == 7 { 1 << 31 } else { 0 }));
+        let sets: Vec<[[u32; 8]; 4]> = indices
+            .iter()
+            .flat_map(|&i| [[i; 4], [i, indices[0], indices[0], indices[0]]])
+            .collect();
         let flags: Vec<[i32; 8]> = (0..=255u32)
             .map(|m| std::array::from_fn(|k| if m >> k & 1 == 1 { -1 } else { 0 }))
             .collect();
         // the definition: element k of a slice, widened, or 0 past its end
         let mut expect = Vec::new();
-        for index in &indices {
+        for index in sets.iter().flatten() {
             let get = |len: usize, at: &dyn Fn(usize) -> u32| -> [u32; 8] {
                 std::array::from_fn(|k| {
                     let i = index[k] as usize;
@@ -389,7 +414,7 @@ mod tests {
                     bytes: &bytes,
                     halves: &halves,
                     words: &words,
-                    indices: &indices,
+                    sets: &sets,
                     flags: &flags,
                     out: &mut out,
                 },

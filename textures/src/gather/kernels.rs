@@ -13,7 +13,7 @@
 //! reference path ([`Gatherer::reference_lane`]), and a seamless cube lane whose footprint
 //! leaves its face by the edge path ([`Gatherer::lane_cube_edge`]); each overwrites what the
 //! kernel stored for the lane. Every index the kernel computes for such a lane is still
-//! inside the texture (wrapped or clamped), and [`Isa::load8`] checks it anyway.
+//! inside the texture (wrapped or clamped), and [`Isa::load`] checks it anyway.
 
 use std::marker::PhantomData;
 
@@ -165,13 +165,7 @@ fn fetch_convert<I: Isa, T: Copy + Into<u32>, C: Convert>(
     index: &[[u32; LANES]; 4],
 ) -> [[u32; LANES]; 4] {
     let mut raw = [[0u32; LANES]; 4];
-    for c in 0..LANES / CHUNK {
-        for t in 0..4 {
-            let lanes = c * CHUNK..(c + 1) * CHUNK;
-            let i: &[u32; CHUNK] = index[t][lanes.clone()].try_into().expect("a chunk");
-            raw[t][lanes].copy_from_slice(&I::load8(l.d, i));
-        }
-    }
+    I::load(l.d, index, &mut raw);
     if C::UNROLL {
         convert_lanes(l.conv, &raw, &l.q.dref)
     } else {
