@@ -129,9 +129,10 @@ const EDGES: [[(u32, Along, Along); 4]; 6] = [
     ],
 ];
 
-/// Where texel (i, j) of `face` (size x size, i and j within -1..=size) is read from under
-/// seamless addressing (Vulkan "Cube Map Edge Handling"): on the face itself, on the
-/// neighbouring face across one edge, or nowhere (a corner, both i and j off the face).
+/// Where texel (i, j) of `face` (size x size) is read from under seamless addressing (Vulkan
+/// "Cube Map Edge Handling"): on the face itself, on the neighbouring face across one edge,
+/// or nowhere (a corner, both i and j off the face). Only which side of the face an
+/// off-face coordinate lies on matters: (-5, j) reads what (-1, j) reads.
 #[inline]
 pub fn seamless_texel(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64, i64)> {
     let i_in = (0..size).contains(&i);

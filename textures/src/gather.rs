@@ -593,7 +593,7 @@ impl<'a> Gatherer<'a> {
         let mut corner = None;
         let mut resident = true;
         for (k, &(i, j)) in pos.iter().enumerate() {
-            match cube::seamless_texel(face, i.clamp(-1, n), j.clamp(-1, n), n) {
+            match cube::seamless_texel(face, i, j, n) {
                 Some((f, x, y)) => {
                     let (layer, x, y) = (cube_base + f as usize, x as usize, y as usize);
                     if let Some(r) = self.residency {

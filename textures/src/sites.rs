@@ -300,7 +300,7 @@ impl<S: TexelSource> SiteGatherer<S> {
             let j0 = self.quant.origin(t * self.scale[1]);
             let pos = footprint(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
             return pos.map(|(i, j)| {
-                match cube::seamless_texel(face, i.clamp(-1, w), j.clamp(-1, w), w) {
+                match cube::seamless_texel(face, i, j, w) {
                     Some((f, x, y)) => Site::Texel {
                         layer: base + f,
                         x: x as u32,

@@ -429,7 +429,7 @@ pub fn trace(
     let mut corner = None;
     for (k, &(i, j)) in pos.iter().enumerate() {
         let site = if seamless {
-            match cube::seamless_texel(face, i.clamp(-1, n), j.clamp(-1, n), n) {
+            match cube::seamless_texel(face, i, j, n) {
                 Some((f, x, y)) => TexelSite::Texel {
                     layer: cube_base + f,
                     x: x as u32,

@@ -191,6 +191,23 @@ fn seamless_texel_maps_every_edge_texel_to_its_geometric_neighbour() {
     }
 }
 
+#[test]
+fn seamless_texel_reads_only_the_side_of_an_off_face_coordinate() {
+    for n in 1..=5i64 {
+        for face in 0..6u32 {
+            for i in -8..n + 8 {
+                for j in -8..n + 8 {
+                    assert_eq!(
+                        cube::seamless_texel(face, i, j, n),
+                        cube::seamless_texel(face, i.clamp(-1, n), j.clamp(-1, n), n),
+                        "n {n} face {face} ({i}, {j})"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// A float cube whose texels are distinct: value = face * 8 + y * 2 + x + 1 (2x2 faces).
 fn float_cube() -> Texture {
     texture(TextureKind::Cube, Format::R32Float, 2, 2, 1, |l, x, y| {
