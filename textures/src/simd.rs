@@ -109,10 +109,18 @@ pub fn detected_simd_level() -> SimdLevel {
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
 /// The level the gathers run at now (decided at the first call; see the module docs).
+#[inline]
 pub fn simd_level() -> SimdLevel {
-    if let Some(l) = SimdLevel::from_code(LEVEL.load(Ordering::Relaxed)) {
-        return l;
+    match SimdLevel::from_code(LEVEL.load(Ordering::Relaxed)) {
+        Some(l) => l,
+        None => decide_simd_level(),
     }
+}
+
+/// The first call of [`simd_level`]: `TLD4_SIMD`, else the detected level.
+#[cold]
+#[inline(never)]
+fn decide_simd_level() -> SimdLevel {
     let l = match std::env::var("TLD4_SIMD") {
         Ok(v) => match SimdLevel::parse(&v) {
             Ok(Some(l)) => l.supported(),
