@@ -299,15 +299,13 @@ impl<S: TexelSource> SiteGatherer<S> {
             let i0 = self.quant.origin(s * self.scale[0]);
             let j0 = self.quant.origin(t * self.scale[1]);
             let pos = footprint(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
-            return pos.map(|(i, j)| {
-                match cube::seamless_texel(face, i, j, w) {
-                    Some((f, x, y)) => Site::Texel {
-                        layer: base + f,
-                        x: x as u32,
-                        y: y as u32,
-                    },
-                    None => Site::Corner,
-                }
+            return pos.map(|(i, j)| match cube::seamless_texel(face, i, j, w) {
+                Some((f, x, y)) => Site::Texel {
+                    layer: base + f,
+                    x: x as u32,
+                    y: y as u32,
+                },
+                None => Site::Corner,
             });
         }
         let layer = array_layer(q.layer, max_layer);
