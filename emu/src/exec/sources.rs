@@ -215,7 +215,9 @@ impl Tld4Exec {
         let s = &self.sources;
         let mut buf = [0u32; WARP_SIZE];
         // each source one loop over the whole warp (lanes past the executing ones are
-        // computed from unspecified entries and never used)
+        // computed from unspecified entries and never used); each row is copied into `v`
+        // first: read through the reference, the compiler cannot rule out that it overlaps
+        // the queries, and copies lane by lane instead of a vector at a time
         if let Some(r) = s.layer {
             let v = *compacted(warp, r, executed, lanes, &mut buf);
             for (q, &v) in queries.layer.iter_mut().zip(&v) {
