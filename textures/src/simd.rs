@@ -182,14 +182,24 @@ pub(crate) trait Isa {
         index: &[[u32; N]; 4],
         out: &mut [[u32; N]; 4],
     ) {
-        for (out, index) in out.iter_mut().zip(index) {
-            for (o, &i) in out.iter_mut().zip(index) {
-                *o = data.get(i as usize).map_or(0, |&e| e.into());
-            }
-        }
+        load_checked(data, index, out)
     }
     /// Bit k set where `flags[k]` is negative (the kernels' flags are 0 or -1).
     fn mask8(flags: &[i32; 8]) -> u32;
+}
+
+/// [`Isa::load`]'s definition: each element loaded with a bounds check, 0 past the end.
+#[inline(always)]
+fn load_checked<T: Copy + Into<u32>, const N: usize>(
+    data: &[T],
+    index: &[[u32; N]; 4],
+    out: &mut [[u32; N]; 4],
+) {
+    for (out, index) in out.iter_mut().zip(index) {
+        for (o, &i) in out.iter_mut().zip(index) {
+            *o = data.get(i as usize).map_or(0, |&e| e.into());
+        }
+    }
 }
 
 /// The baseline level.
@@ -239,11 +249,7 @@ impl Isa for Avx2 {
             }
             return;
         }
-        for (out, index) in out.iter_mut().zip(index) {
-            for (o, &i) in out.iter_mut().zip(index) {
-                *o = data.get(i as usize).map_or(0, |&e| e.into());
-            }
-        }
+        load_checked(data, index, out)
     }
 
     #[inline(always)]
