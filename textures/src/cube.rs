@@ -46,6 +46,15 @@ pub fn project(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
 /// inputs).
 #[inline(always)]
 pub fn project_select(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
+    let (face, sc, tc, ma) = select_axes(x, y, z);
+    let (s, t) = divide_axes(sc, tc, ma);
+    (face, s, t)
+}
+
+/// The first half of [`project_select`]: the face and its (sc, tc, |ma|), all f32 (kept
+/// apart so a lane loop runs it 8 lanes a 256-bit register, and the f64 half 4).
+#[inline(always)]
+pub fn select_axes(x: f32, y: f32, z: f32) -> (u32, f32, f32, f32) {
     let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
     let zmaj = az >= ax && az >= ay;
     let ymaj = ay >= ax;
@@ -57,10 +66,18 @@ pub fn project_select(x: f32, y: f32, z: f32) -> (u32, f64, f64) {
         pick_u(zp, 4, 5),
         pick_u(ymaj, pick_u(yp, 2, 3), pick_u(xp, 0, 1)),
     );
-    let sc = pick(zmaj, pick(zp, x, -x), pick(ymaj, x, pick(xp, -z, z))) as f64;
-    let tc = pick(zmaj, -y, pick(ymaj, pick(yp, z, -z), -y)) as f64;
-    let ma = pick(zmaj, az, pick(ymaj, ay, ax)) as f64;
-    (face, (sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5)
+    let sc = pick(zmaj, pick(zp, x, -x), pick(ymaj, x, pick(xp, -z, z)));
+    let tc = pick(zmaj, -y, pick(ymaj, pick(yp, z, -z), -y));
+    let ma = pick(zmaj, az, pick(ymaj, ay, ax));
+    (face, sc, tc, ma)
+}
+
+/// The second half of [`project_select`]: s = (sc / |ma| + 1) / 2 and t likewise, widened
+/// to f64 (exactly) and evaluated in f64 as [`project`] does.
+#[inline(always)]
+pub fn divide_axes(sc: f32, tc: f32, ma: f32) -> (f64, f64) {
+    let (sc, tc, ma) = (sc as f64, tc as f64, ma as f64);
+    ((sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5)
 }
 
 /// How a coordinate on the neighbouring face is formed from the along-edge index k.

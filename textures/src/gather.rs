@@ -574,6 +574,30 @@ impl<'a> Gatherer<'a> {
         self.lane_cube_edge(data, element, conv, face, cube_base, i0, j0)
     }
 
+    /// Texel (i, j) of `face` under seamless addressing ([`cube::seamless_texel`]): its
+    /// value, None at a corner; clears `resident` where it is not.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn seamless_read<T: Copy + Into<u32>, C: Convert>(
+        &self,
+        data: &[T],
+        element: usize,
+        conv: &C,
+        face: u32,
+        cube_base: usize,
+        i: i64,
+        j: i64,
+        resident: &mut bool,
+    ) -> Option<u32> {
+        let (f, x, y) = cube::seamless_texel(face, i, j, self.width)?;
+        let (layer, x, y) = (cube_base + f as usize, x as usize, y as usize);
+        if let Some(r) = self.residency {
+            *resident &= r.is_resident(layer, x, y);
+        }
+        let index = layer * self.layer_stride + y * self.row_stride + x * self.words;
+        Some(conv.convert(fetch(data, index + element)))
+    }
+
     /// The seamless cube footprint that crosses a face edge or corner.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
@@ -587,33 +611,39 @@ impl<'a> Gatherer<'a> {
         i0: i64,
         j0: i64,
     ) -> GatherResult {
-        let n = self.width;
         let pos = footprint_unchecked(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
-        let mut values = [0u32; 4];
-        let mut corner = None;
         let mut resident = true;
-        for (k, &(i, j)) in pos.iter().enumerate() {
-            match cube::seamless_texel(face, i, j, n) {
-                Some((f, x, y)) => {
-                    let (layer, x, y) = (cube_base + f as usize, x as usize, y as usize);
-                    if let Some(r) = self.residency {
-                        resident &= r.is_resident(layer, x, y);
-                    }
-                    let index = layer * self.layer_stride + y * self.row_stride + x * self.words;
-                    values[k] = conv.convert(fetch(data, index + element));
-                }
-                None => corner = Some(k),
-            }
-        }
+        // the four texels read one by one into a value each (not into an array indexed in
+        // a loop, which would be stored word by word and reloaded whole)
+        let read = |(i, j): (i64, i64), resident: &mut bool| {
+            self.seamless_read(data, element, &conv, face, cube_base, i, j, resident)
+        };
+        let texels = [
+            read(pos[0], &mut resident),
+            read(pos[1], &mut resident),
+            read(pos[2], &mut resident),
+            read(pos[3], &mut resident),
+        ];
+        let corner = texels.iter().position(Option::is_none);
+        let or0 = |k: usize| texels[k].unwrap_or(0);
+        let read = [or0(0), or0(1), or0(2), or0(3)];
         if !resident {
             return NON_RESIDENT;
         }
-        if let Some(c) = corner {
-            values[c] = match self.value {
-                Value::Const(v) => v,
-                _ => cube_corner_unchecked(&values, c, self.integer),
-            };
-        }
+        // the corner's value (rare) chosen in, not stored into the array at a varying index
+        let corner_value = match (corner, self.value) {
+            (None, _) => 0,
+            (Some(_), Value::Const(v)) => v,
+            (Some(c), _) => cube_corner_unchecked(&read, c, self.integer),
+        };
+        let pick = |k: usize| {
+            if corner == Some(k) {
+                corner_value
+            } else {
+                read[k]
+            }
+        };
+        let values = [pick(0), pick(1), pick(2), pick(3)];
         GatherResult {
             values,
             resident: true,

@@ -2,6 +2,7 @@
 //! are monomorphized over, so a loop has no dispatch per texel.
 
 use super::clamp_dref;
+use super::lanes::LANES;
 use crate::format::{unorm, Decoder};
 use crate::sampler::{AddressMode, CompareOp};
 use crate::stages::{wrap_in, TexelCoord};
@@ -25,6 +26,19 @@ pub(super) trait Convert: Copy {
         border
     }
     fn convert(&self, word: u32) -> u32;
+    /// [`Convert::convert`] of a warp's four footprint texels, `raw[t][k]` of lane `k` with
+    /// lane `k`'s depth reference; a rule may specialize the loop (depth compare does, per
+    /// compare function).
+    #[inline(always)]
+    fn convert_warp(self, raw: &[[u32; LANES]; 4], dref: &[f32; LANES]) -> [[u32; LANES]; 4] {
+        let mut values = [[0u32; LANES]; 4];
+        for t in 0..4 {
+            for k in 0..LANES {
+                values[t][k] = self.for_lane(dref[k]).convert(raw[t][k]);
+            }
+        }
+        values
+    }
 }
 
 /// UNORM fields ([`unorm`]).
@@ -93,6 +107,7 @@ pub(super) struct CompareConv<D: Convert> {
     /// The result bits for each outcome of comparing the reference with the depth: less,
     /// equal, greater, unordered (1.0's bits where the function holds, else 0).
     when: [u32; 4],
+    op: CompareOp,
     depth: D,
     clamp_dref: bool,
     dref: f32,
@@ -105,6 +120,7 @@ impl<D: Convert> CompareConv<D> {
         let when = pairs.map(|(r, t)| super::depth_compare(op, r, t));
         CompareConv {
             when,
+            op,
             depth,
             clamp_dref,
             dref: 0.0,
@@ -143,9 +159,52 @@ impl<D: Convert> Convert for CompareConv<D> {
     fn border(&self, border: u32) -> u32 {
         self.compare(f32::from_bits(border))
     }
+    /// (Used lane by lane, where the compare function is the same at every call and a
+    /// branch on it is predicted: [`depth_compare`](super::depth_compare) itself.)
     #[inline(always)]
     fn convert(&self, w: u32) -> u32 {
         self.compare(f32::from_bits(self.depth.convert(w)))
+    }
+    /// The references clamped once per lane, and one loop per compare function, each with
+    /// [`CompareOp::holds`] of a constant function (a single vector comparison), equal to
+    /// [`CompareConv::compare`]'s outcome table by construction (both are `holds`).
+    #[inline(always)]
+    fn convert_warp(self, raw: &[[u32; LANES]; 4], dref: &[f32; LANES]) -> [[u32; LANES]; 4] {
+        let mut r = *dref;
+        if self.clamp_dref {
+            for v in r.iter_mut() {
+                *v = clamp_dref(*v);
+            }
+        }
+        #[inline(always)]
+        fn each<D: Convert>(
+            depth: D,
+            op: CompareOp,
+            raw: &[[u32; LANES]; 4],
+            r: &[f32; LANES],
+        ) -> [[u32; LANES]; 4] {
+            let one = 1.0f32.to_bits();
+            let mut values = [[0u32; LANES]; 4];
+            for t in 0..4 {
+                for k in 0..LANES {
+                    let d = f32::from_bits(depth.convert(raw[t][k]));
+                    values[t][k] = if op.holds(r[k], d) { one } else { 0 };
+                }
+            }
+            values
+        }
+        use CompareOp::*;
+        let d = self.depth;
+        match self.op {
+            Never => each(d, Never, raw, &r),
+            Less => each(d, Less, raw, &r),
+            Equal => each(d, Equal, raw, &r),
+            LessOrEqual => each(d, LessOrEqual, raw, &r),
+            Greater => each(d, Greater, raw, &r),
+            NotEqual => each(d, NotEqual, raw, &r),
+            GreaterOrEqual => each(d, GreaterOrEqual, raw, &r),
+            Always => each(d, Always, raw, &r),
+        }
     }
 }
 

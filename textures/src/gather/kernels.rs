@@ -180,13 +180,7 @@ fn convert_lanes<C: Convert>(
     raw: &[[u32; LANES]; 4],
     dref: &[f32; LANES],
 ) -> [[u32; LANES]; 4] {
-    let mut values = [[0u32; LANES]; 4];
-    for t in 0..4 {
-        for k in 0..LANES {
-            values[t][k] = conv.for_lane(dref[k]).convert(raw[t][k]);
-        }
-    }
-    values
+    conv.convert_warp(raw, dref)
 }
 
 /// [`convert_lanes`] out of line, for the rules that are not unrolled ([`Convert::UNROLL`]).
@@ -269,12 +263,21 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
     fn run<I: Isa>(self) {
         let Cube { l, out } = self;
         let (g, q) = (l.g, l.q);
+        // project_select in two loops: the f32 choices 8 lanes a register, the f64
+        // division chain 4
         let mut face = [0u32; LANES];
+        let mut axes = [[0f32; LANES]; 3];
+        for k in 0..LANES {
+            let (f, sc, tc, ma) = cube::select_axes(q.coords[0][k], q.coords[1][k], q.coords[2][k]);
+            face[k] = f;
+            axes[0][k] = sc;
+            axes[1][k] = tc;
+            axes[2][k] = ma;
+        }
         let mut u = [0f64; LANES];
         let mut v = [0f64; LANES];
         for k in 0..LANES {
-            let (f, s, t) = cube::project_select(q.coords[0][k], q.coords[1][k], q.coords[2][k]);
-            face[k] = f;
+            let (s, t) = cube::divide_axes(axes[0][k], axes[1][k], axes[2][k]);
             u[k] = s * g.scale_u;
             v[k] = t * g.scale_v;
         }
