@@ -250,6 +250,9 @@ pub struct Gatherer<'a> {
     border: u32,
     integer: bool,
     residency: Option<&'a Residency>,
+    /// Seamless cube kinds on the lane-parallel path: the texture, whose faces with their
+    /// apron ([`Texture::cube_apron`]) the cube kernel reads.
+    cube: Option<&'a Texture>,
     /// The texture is small enough for the lane-parallel kernels' 32-bit arithmetic: width
     /// and height at most [`LANES32_MAX_SIZE`] (wrap periods 2 * size fit in i32) and fewer
     /// than 2^31 storage elements (every texel index fits in i32).
@@ -292,8 +295,14 @@ impl<'a> Gatherer<'a> {
             Texels::U16(d) => d.len(),
             Texels::U32(d) => d.len(),
         };
-        let lanes32 =
-            w <= LANES32_MAX_SIZE && h <= LANES32_MAX_SIZE && elements < i32::MAX as usize;
+        // (cubes: the apron's elements too, (w + 2) x (h + 2) a face)
+        let apron_elements = texture.desc().storage_layers() * (w + 2) * (h + 2) * words;
+        let lanes32 = w <= LANES32_MAX_SIZE
+            && h <= LANES32_MAX_SIZE
+            && elements < i32::MAX as usize
+            && (!kind.is_cube() || apron_elements < i32::MAX as usize);
+        let cube = (kind.is_cube() && sampler.seamless_cube && texture.residency().is_none())
+            .then_some(texture);
         Ok(Gatherer {
             texels,
             words,
@@ -313,6 +322,7 @@ impl<'a> Gatherer<'a> {
             border,
             integer: format.is_integer() && compare.is_none(),
             residency: texture.residency(),
+            cube,
             lanes32,
         })
     }

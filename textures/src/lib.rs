@@ -62,6 +62,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+mod apron;
 #[cfg(feature = "json")]
 pub mod cases;
 pub mod cube;

@@ -10,10 +10,9 @@
 //! * `Avx2`: the same loops compiled with AVX2 and FMA enabled (4 f64 / 8 i32 lanes a
 //!   register), chosen only where the CPU reports both features at run time.
 //!
-//! Texel loads are scalar at every level: `vpgatherdd` was measured slower than eight
-//! scalar loads on this project's machine (AMD EPYC, Zen 4 under KVM; `stream_bench`,
-//! 2026-12-02, interleaved runs: D32 cube array 56-61 -> 69-106 M lane gathers/s, RGBA8 2D
-//! 72-94 -> 104-141, PTP 54 -> 66), so it is not used.
+//! Texel loads: at the AVX2 level, 4-byte elements load by `vpgatherdd` and narrower ones
+//! one by one, after one check of the warp's indices (see [`Isa`] for `Avx2` for what was
+//! measured); at the other levels one by one with a check each.
 //!
 //! The level is detected once and cached. The environment variable `TLD4_SIMD`
 //! (`scalar`, `portable`, `avx2` or `auto`), read at the first gather, overrides it;
@@ -27,8 +26,9 @@
 //! `#[target_feature(enable = "avx2,fma")]` function, made only after
 //! `is_x86_feature_detected!` reported both features, and, inside it, the AVX2 move-mask of
 //! 8 lane flags and the AVX2 check that a warp's texel indices lie within the texel slice,
-//! after which its texels are loaded without a check each ([`Isa`] for `Avx2`; tested
-//! against the checked loads at and past the slice's end).
+//! after which its texels are loaded without a check each, by gathers or one by one
+//! ([`Isa`] for `Avx2`; tested against the checked loads at and past the slice's end, for
+//! every element width).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -222,34 +222,53 @@ pub(crate) struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
-    /// The same values as the default: AVX2 comparisons check that every index is in the
-    /// slice, then the loads run without a check each (the kernels never compute an index
-    /// past the end; if one did, the checked loads run instead).
+    /// The same values as the default: AVX2 comparisons check once that every index of
+    /// the warp is in the slice, then the elements load without a check each, 4-byte
+    /// elements by `vpgatherdd` (8 a chunk), narrower ones one by one; if an index is past
+    /// the end (the kernels never compute one), the checked loads run instead.
+    ///
+    /// Why both, measured with `stream_bench` on this project's AMD Zen 4 machine: a scalar
+    /// load reads its index from the memory the kernel has just written the indices to as
+    /// vectors, and there such a read can wait for the vector store: the cube array (f32
+    /// depth) ran at 64 M lane gathers/s with scalar loads and 147 with gathers; for RGBA8
+    /// (bytes; a gather would read 4 bytes for each and mask), gathers measured 0.65-0.99x
+    /// the scalar loads, run side by side.
     #[inline(always)]
     fn load<T: Copy + Into<u32>, const N: usize>(
         data: &[T],
         index: &[[u32; N]; 4],
         out: &mut [[u32; N]; 4],
     ) {
-        let mut within = true;
+        let Some(last) = data.len().checked_sub(1) else {
+            return load_checked(data, index, out);
+        };
+        let mut within = data.len() <= i32::MAX as usize && N.is_multiple_of(8);
         for index in index {
-            let (parts, rest) = index.as_chunks::<8>();
-            for part in parts {
-                // SAFETY: `all_below_avx2` needs AVX2 (see `mask8`).
-                within &= unsafe { all_below_avx2(part, data.len()) };
+            for part in index.as_chunks::<8>().0 {
+                // SAFETY: `all_at_most_avx2` needs AVX2 (see `mask8`).
+                within &= unsafe { all_at_most_avx2(part, last as u32) };
             }
-            within &= rest.iter().all(|&i| (i as usize) < data.len());
         }
-        if within {
+        if !within {
+            return load_checked(data, index, out);
+        }
+        if std::mem::size_of::<T>() == 4 {
             for (out, index) in out.iter_mut().zip(index) {
-                for (o, &i) in out.iter_mut().zip(index) {
-                    // SAFETY: every index is below `data.len()`, checked just above.
-                    *o = unsafe { *data.get_unchecked(i as usize) }.into();
+                let outs = out.as_chunks_mut::<8>().0;
+                for (o, part) in outs.iter_mut().zip(index.as_chunks::<8>().0) {
+                    // SAFETY: AVX2 (see `mask8`); T is 4 bytes and every index is below
+                    // `data.len()` <= i32::MAX, so each read lies within the slice.
+                    unsafe { gather8_avx2(data.as_ptr().cast::<i32>(), part, o) };
                 }
             }
             return;
         }
-        load_checked(data, index, out)
+        for (out, index) in out.iter_mut().zip(index) {
+            for (o, &i) in out.iter_mut().zip(index) {
+                // SAFETY: every index is below `data.len()`, checked just above.
+                *o = unsafe { *data.get_unchecked(i as usize) }.into();
+            }
+        }
     }
 
     #[inline(always)]
@@ -260,7 +279,27 @@ impl Isa for Avx2 {
     }
 }
 
-/// True when every index is below `len`.
+/// `out[k] = base[index[k]]`, one `vpgatherdd`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2; every index must be a non-negative i32 and `base[index]`
+/// within one allocation.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn gather8_avx2(base: *const i32, index: &[u32; 8], out: &mut [u32; 8]) {
+    use std::arch::x86_64::*;
+    // SAFETY (the vector load and store): `index` and `out` are 32 bytes; (the gather) the
+    // caller keeps every read within the allocation.
+    unsafe {
+        let vindex = _mm256_loadu_si256(index.as_ptr().cast::<__m256i>());
+        let v = _mm256_i32gather_epi32::<4>(base, vindex);
+        _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), v);
+    }
+}
+
+/// True when every index is at most `last` (unsigned).
 ///
 /// # Safety
 ///
@@ -268,18 +307,12 @@ impl Isa for Avx2 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn all_below_avx2(index: &[u32; 8], len: usize) -> bool {
+unsafe fn all_at_most_avx2(index: &[u32; 8], last: u32) -> bool {
     use std::arch::x86_64::*;
-    if len > u32::MAX as usize {
-        return true;
-    }
-    let Some(last) = len.checked_sub(1) else {
-        return false;
-    };
     // SAFETY: `index` is 32 bytes.
     let v = unsafe { _mm256_loadu_si256(index.as_ptr().cast::<__m256i>()) };
-    let last = _mm256_set1_epi32(last as u32 as i32);
-    // index <= last, unsigned, in every lane: max(index, last) == last
+    let last = _mm256_set1_epi32(last as i32);
+    // max(index, last) == last in every lane
     let within = _mm256_cmpeq_epi32(_mm256_max_epu32(v, last), last);
     _mm256_movemask_epi8(within) == -1
 }

@@ -5,6 +5,7 @@ use ndarray::{Array3, Array4};
 #[cfg(feature = "json")]
 use serde::{Deserialize, Serialize};
 
+use crate::apron::{ApronCache, ApronTexels};
 use crate::error::{Error, InvalidInput};
 use crate::format::{Format, StorageWidth};
 
@@ -306,6 +307,9 @@ pub struct Texture {
     swizzle: Swizzle,
     data: TexelData,
     residency: Option<Residency>,
+    /// Cube kinds: the faces with their seamless apron, built on the first lane-parallel
+    /// gather that reads them ([`Texture::cube_apron`]).
+    apron: ApronCache,
 }
 
 impl Texture {
@@ -387,6 +391,7 @@ impl Texture {
             swizzle: Swizzle::IDENTITY,
             data,
             residency: None,
+            apron: ApronCache::default(),
         })
     }
 
@@ -442,6 +447,7 @@ impl Texture {
             swizzle: Swizzle::IDENTITY,
             data: data.standardize(),
             residency: None,
+            apron: ApronCache::default(),
         })
     }
 
@@ -468,6 +474,20 @@ impl Texture {
         }
         self.residency = Some(residency);
         Ok(self)
+    }
+
+    /// Cube kinds: the faces with their one-texel seamless apron (see `crate::apron`), built
+    /// on the first call and kept; None for the other kinds.
+    pub(crate) fn cube_apron(&self) -> Option<&ApronTexels> {
+        if !self.desc.kind.is_cube() {
+            return None;
+        }
+        let (layers, size) = (self.desc.storage_layers(), self.desc.width as usize);
+        let words = self.desc.format.words();
+        Some(
+            self.apron
+                .get_or_build(|| ApronTexels::build(&self.data, layers, size, words)),
+        )
     }
 
     /// Kind, size and format.

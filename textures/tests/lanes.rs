@@ -225,6 +225,83 @@ proptest! {
     }
 }
 
+/// Seamless cubes and cube arrays of every storage width (bytes, halves, words, packed
+/// words; with and without depth compare), sizes 1 to 9: directions on a grid over every
+/// face whose footprints sit inside a face, cross each of its four edges, and take each of
+/// its four corners (the kernels read faces with a one-texel apron; a corner footprint
+/// goes to the per-lane path): every level gives the reference's bits.
+#[test]
+fn lanes_cube_footprints_across_every_edge_and_corner_agree() {
+    let formats = [
+        Format::Rgba8Unorm,
+        Format::R16Unorm,
+        Format::R32Float,
+        Format::Rgb10a2Unorm,
+        Format::D32Float,
+        Format::D16Unorm,
+    ];
+    let mut ran = 0;
+    for format in formats {
+        for kind in [TextureKind::Cube, TextureKind::CubeArray] {
+            for size in [1u32, 2, 3, 8, 9] {
+                let layers = if kind.is_array() { 3 } else { 1 };
+                let mut state = size as u64 * 97 + format as u64;
+                let tex = texture(kind, format, size, size, layers, |_, _, _| {
+                    std::array::from_fn(|i| {
+                        let r = splitmix(&mut state) as u32;
+                        let bits = format.field_bits(i.min(format.fields() - 1));
+                        if bits < 32 {
+                            r & ((1 << bits) - 1)
+                        } else {
+                            r
+                        }
+                    })
+                });
+                let (sampler, op) = SamplingChoice {
+                    modes: [0, 0],
+                    border: [0; 4],
+                    compare: format.is_depth().then_some(3),
+                    seamless: true,
+                    component: 0,
+                    offsets: 0,
+                }
+                .build(kind, format);
+                let g = Gatherer::new(&tex, &sampler, &op, Precision::default()).unwrap();
+                // minor coordinates from -1 to 1 in steps of a quarter texel, and just inside
+                // and outside the face's edges
+                let n = size as f32;
+                let mut minor: Vec<f32> = (0..=(8 * size))
+                    .map(|k| k as f32 / (4.0 * n) - 1.0)
+                    .collect();
+                minor.extend([-1.0 + 1e-6, 1.0 - 1e-6, -1.0 + 0.5 / n, 1.0 - 0.5 / n]);
+                let mut queries = Vec::new();
+                for axis in 0..3 {
+                    for major in [1.0f32, -1.0] {
+                        for &a in &minor {
+                            for &b in &minor {
+                                let mut c = [a, b, a];
+                                c[axis] = major;
+                                c[(axis + 1) % 3] = a;
+                                c[(axis + 2) % 3] = b;
+                                let r = splitmix(&mut state);
+                                queries.push(GatherQuery {
+                                    coords: c,
+                                    layer: (r % 4) as u32,
+                                    offsets: [[0; 2]; 4],
+                                    dref: (r >> 20) as u16 as f32 / 65535.0,
+                                });
+                            }
+                        }
+                    }
+                }
+                assert_levels_agree(&g, &queries, &format!("{format:?} {kind:?} {size}"));
+                ran += 1;
+            }
+        }
+    }
+    assert_eq!(ran, 6 * 2 * 5);
+}
+
 #[test]
 fn lanes_levels_agree_on_every_format_kind_and_address_mode() {
     let mut state = 7u64;

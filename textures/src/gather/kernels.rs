@@ -10,10 +10,12 @@
 //! indices and wrap periods ([`Gatherer::lanes32`]; the lane-parallel path is not taken
 //! otherwise): then every step computes what the per-lane path computes in i64. A lane
 //! outside that range (NaN, infinities, huge coordinates) is computed again by the per-lane
-//! reference path ([`Gatherer::reference_lane`]), and a seamless cube lane whose footprint
-//! leaves its face by the edge path ([`Gatherer::lane_cube_edge`]); each overwrites what the
-//! kernel stored for the lane. Every index the kernel computes for such a lane is still
-//! inside the texture (wrapped or clamped), and [`Isa::load`] checks it anyway.
+//! reference path ([`Gatherer::reference_lane`]), as is a seamless cube lane whose
+//! footprint takes a corner of its face's apron (`crate::apron`: the cube kernel reads the
+//! faces with the texels seamless addressing reads past each edge around them, so a
+//! footprint crossing one edge is an ordinary 2x2 read); each overwrites what the kernel
+//! stored for the lane. Every index the kernel computes for such a lane is still inside the
+//! texture (wrapped or clamped), and [`Isa::load`] checks it anyway.
 
 use std::marker::PhantomData;
 
@@ -249,7 +251,7 @@ fn wrap_lanes<A: Addr>(i: &mut [i32; LANES], size: i32, mode: AddressMode) {
     }
 }
 
-/// Cube kinds with seamless edges.
+/// Cube kinds with seamless edges, over the faces with their apron (`crate::apron`).
 pub(super) struct Cube<'a, 'g, 'o, T, C> {
     pub(super) l: Lanes<'a, 'g, T, C>,
     pub(super) out: &'o mut LaneResults,
@@ -257,8 +259,8 @@ pub(super) struct Cube<'a, 'g, 'o, T, C> {
 
 impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
     /// Projection and face selection, footprint origin, the footprint's indices on the
-    /// face, fetch -> convert -> compare; then lanes whose footprint leaves the face take the
-    /// edge path.
+    /// face's apron, fetch -> convert -> compare; then lanes whose footprint takes an apron
+    /// corner (or that are outside the 32-bit range) take the per-lane path.
     #[inline(always)]
     fn run<I: Isa>(self) {
         let Cube { l, out } = self;
@@ -285,21 +287,30 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
         let (j0, outside_v) = g.quant.origins32(&v);
         let n = g.width as i32;
         let per_cube = if g.kind.is_array() { 6 } else { 0 };
-        let s = Strides::of(&l);
-        let mut outside = [0i32; LANES];
-        let mut off_face = [0i32; LANES];
+        // `l.d` is the faces with their apron (`crate::apron`): face texel (x, y) at apron
+        // position (x + 1, y + 1), (n + 2) x (n + 2) a face
+        let m = n as u32 + 2;
+        let s = Strides {
+            layer: m * m * g.words as u32,
+            row: m * g.words as u32,
+            texel: g.words as u32,
+            element: l.element as u32,
+        };
+        let mut redo_lane = [0i32; LANES];
         let mut index = [[0u32; LANES]; 4];
         for k in 0..LANES {
-            outside[k] = outside_u[k] | outside_v[k];
             let (i, j) = (i0[k], j0[k]);
-            let on_face = i >= 0 && j >= 0 && i < n - 1 && j < n - 1;
-            off_face[k] = -(!on_face as i32);
-            // off-face lanes are redone: any in-range texel will do
-            let (i, j) = (i.min(n - 2).max(0) as u32, j.min(n - 2).max(0) as u32);
+            // within the apron: the origin in -1..=n-1 on both axes; a footprint with an
+            // apron corner (past two edges) has no texel there
+            let in_apron = i >= -1 && j >= -1 && i < n && j < n;
+            let corner = (i == -1 || i == n - 1) && (j == -1 || j == n - 1);
+            redo_lane[k] = outside_u[k] | outside_v[k] | -((!in_apron || corner) as i32);
+            // (lanes redone: any in-range texel will do)
+            let (x, y) = ((i + 1).clamp(0, n) as u32, (j + 1).clamp(0, n) as u32);
             let layer = array_layer(q.layer[k], g.max_layer)
                 .wrapping_mul(per_cube)
                 .wrapping_add(face[k]);
-            let r0 = s.index(layer, i, j);
+            let r0 = s.index(layer, x, y);
             let r1 = r0.wrapping_add(s.row);
             index[0][k] = r1;
             index[1][k] = r1.wrapping_add(s.texel);
@@ -309,18 +320,7 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
         let values = fetch_convert::<I, T, C>(&l, &index);
         let range = range_bits(&l.range);
         store(out, range, &values);
-        // lanes crossing an edge: the edge path, from the face and origin found here
-        let outside = lane_bits::<I>(&outside) & range;
-        let mut m = lane_bits::<I>(&off_face) & range & !outside;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let cube_base = array_layer(q.layer[lane], g.max_layer) as usize * per_cube as usize;
-            let conv = l.conv.for_lane(q.dref[lane]);
-            let (i, j) = (i0[lane] as i64, j0[lane] as i64);
-            let r = g.lane_cube_edge(l.d, l.element, conv, face[lane], cube_base, i, j);
-            out.set(lane, &r);
-        }
-        redo(&l, outside, out);
+        // lanes outside the 32-bit range, and footprints with a corner: the per-lane path
+        redo(&l, lane_bits::<I>(&redo_lane) & range, out);
     }
 }

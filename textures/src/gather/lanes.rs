@@ -9,14 +9,16 @@
 //! [`crate::cube::project_select`], proven equal to [`crate::cube::project`]), so results are
 //! bit-identical at every level; the tests `lanes_*` in `textures/tests/lanes.rs` check it
 //! for every format, kind, address mode, offset mode, compare function and precision.
-//! Sparse textures, and seamless cube footprints that cross a face edge, take the per-lane
-//! path lane by lane.
+//! Sparse textures take the per-lane path, and so do seamless cube footprints that take a
+//! corner of their face (past two edges at once); footprints that cross one edge are read
+//! from the faces with their apron (`crate::apron`).
 
 use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::kernels::{Cube, Planar};
 use super::{AnyMode, ClampEdge, Convert, GatherQuery, GatherResult, Gatherer, Run, Texels};
+use crate::apron::ApronTexels;
 use crate::error::{Error, InvalidInput};
 use crate::sampler::AddressMode;
 use crate::simd::{self, SimdLevel};
@@ -200,7 +202,7 @@ impl LaneResults {
     }
 }
 
-impl<'a> Gatherer<'a> {
+impl<'g> Gatherer<'g> {
     /// Gather every lane of `queries` into `out` (lane `k` into `out`'s lane `k`) at the
     /// process's [`crate::simd_level`]; identical to [`Gatherer::gather`] lane by lane.
     ///
@@ -247,7 +249,20 @@ impl<'a> Gatherer<'a> {
     /// without seamless edges (rare: Vulkan needs an extension for them).
     #[inline(always)]
     pub(crate) fn lane_parallel(&self) -> bool {
-        self.residency.is_none() && self.lanes32 && (self.seamless || !self.kind.is_cube())
+        self.residency.is_none() && self.lanes32 && (self.cube.is_some() || !self.kind.is_cube())
+    }
+
+    /// The texels the lane-parallel kernels read: a seamless cube's faces with their apron
+    /// ([`crate::texture::Texture::cube_apron`], built on the first call), else the
+    /// texture's.
+    #[inline(always)]
+    fn kernel_texels(&self) -> Texels<'g> {
+        match self.cube.and_then(|t| t.cube_apron()) {
+            Some(ApronTexels::U8(v)) => Texels::U8(v),
+            Some(ApronTexels::U16(v)) => Texels::U16(v),
+            Some(ApronTexels::U32(v)) => Texels::U32(v),
+            None => self.texels,
+        }
     }
 
     /// [`Gatherer::gather_lane_range`] for a range known to be valid.
@@ -279,7 +294,7 @@ impl<'a> Gatherer<'a> {
             range,
             out,
         };
-        match self.texels {
+        match self.kernel_texels() {
             Texels::U8(d) => self.with_convert(d, run),
             Texels::U16(d) => self.with_convert(d, run),
             Texels::U32(d) => self.with_convert(d, run),
