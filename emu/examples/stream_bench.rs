@@ -130,10 +130,17 @@ fn main() {
         let mut pool = TexturePool::new();
         let t = pool.add_texture(row.texture);
         let s = pool.add_sampler(row.sampler);
-        let exec = Tld4Exec::new(
-            &tld4_decoder::parse(row.insn).unwrap(),
-            ExecConfig::default(),
-        );
+        let insn = tld4_decoder::parse(row.insn).unwrap();
+        let exec = Tld4Exec::new(&insn, ExecConfig::default());
+        // the registers R20.. the TLD4 reads: the only ones made (as in the lavapipe bench)
+        let mut read = [false; 6];
+        for used in insn.used_registers().iter() {
+            if let tld4_decoder::Location::Reg(r) = used.location {
+                if let Some(slot) = read.get_mut((r as usize).wrapping_sub(20)) {
+                    *slot |= used.access != tld4_decoder::Access::CondWrite;
+                }
+            }
+        }
         let mut warp = WarpState::new();
         warp.set_ureg(4, Handle::new(t, s).unwrap().0);
         let mut delta = [[0f32; K]; 6];
@@ -151,7 +158,7 @@ fn main() {
             let t0 = Instant::now();
             let mut bound = exec.bind(&pool);
             for pair in row.queries.chunks(WARP_SIZE / K) {
-                for (r, out) in regs.iter_mut().enumerate() {
+                for (r, out) in regs.iter_mut().enumerate().filter(|&(r, _)| read[r]) {
                     for (h, q) in pair.iter().enumerate() {
                         let lanes = &mut out[h * K..(h + 1) * K];
                         if moved[r] {
@@ -164,7 +171,7 @@ fn main() {
                         }
                     }
                 }
-                for (r, row) in regs.iter().enumerate() {
+                for (r, row) in regs.iter().enumerate().filter(|&(r, _)| read[r]) {
                     warp.set_reg_lanes(20 + r as u8, u32::MAX, row);
                 }
                 bound.execute(&mut warp).unwrap();

@@ -140,12 +140,20 @@ fn ptp_slot(t: usize, a: usize) -> (usize, u32) {
     (t / 2, (2 * (t % 2) + a) as u32)
 }
 
-/// Byte `byte` of each lane's register value, as a 6-bit signed offset.
+/// The four bytes of each lane's register value, byte `b` into `out[b]`, as they are: the
+/// texture unit reads an offset's low 6 bits as a signed value itself
+/// ([`GatherQuery::offsets`](tld4_textures::GatherQuery::offsets)), so the whole-warp read
+/// leaves the sign extension ([`sext6`], which [`Tld4Exec::query`] applies for display) to it.
+/// One pass over the warp, each word split into its bytes.
 #[inline(always)]
-fn unpack_byte(out: &mut [i8; WARP_SIZE], values: &[u32; WARP_SIZE], byte: u32) {
-    let shift = 8 * byte;
-    for (o, &v) in out.iter_mut().zip(values) {
-        *o = sext6(v >> shift);
+fn unpack_bytes(out: [&mut [i8; WARP_SIZE]; 4], values: &[u32; WARP_SIZE]) {
+    let [b0, b1, b2, b3] = out;
+    for (k, &v) in values.iter().enumerate() {
+        let [x0, x1, x2, x3] = v.to_le_bytes();
+        b0[k] = x0 as i8;
+        b1[k] = x1 as i8;
+        b2[k] = x2 as i8;
+        b3[k] = x3 as i8;
     }
 }
 
@@ -232,24 +240,22 @@ impl Tld4Exec {
         }
         match s.noffsets {
             1 => {
+                // AOFFI: x in byte 0, y in byte 1 (bytes 2 and 3 into scratch)
                 let v = *compacted(warp, s.offsets[0], executed, lanes, &mut buf);
+                let (mut z2, mut z3) = ([0i8; WARP_SIZE], [0i8; WARP_SIZE]);
                 let [xs, ys] = &mut queries.offsets[0];
-                for ((x, y), &v) in xs.iter_mut().zip(ys.iter_mut()).zip(&v) {
-                    [*x, *y] = aoffi_offsets(v);
-                }
+                unpack_bytes([xs, ys, &mut z2, &mut z3], &v);
             }
             2 => {
-                // each offset byte as one loop over the lanes
+                // PTP: register 0 holds offsets 0 and 1, register 1 offsets 2 and 3, each
+                // as bytes x, y (`ptp_slot`)
                 for (reg, &r) in s.offsets.iter().enumerate() {
                     let v = *compacted(warp, r, executed, lanes, &mut buf);
-                    for (t, axes) in queries.offsets.iter_mut().enumerate() {
-                        for (a, slot) in axes.iter_mut().enumerate() {
-                            let (from, byte) = ptp_slot(t, a);
-                            if from == reg {
-                                unpack_byte(slot, &v, byte);
-                            }
-                        }
-                    }
+                    let [o0, o1] = &mut queries.offsets[2 * reg..2 * reg + 2] else {
+                        unreachable!("two offsets a register")
+                    };
+                    let ([x0, y0], [x1, y1]) = (o0, o1);
+                    unpack_bytes([x0, y0, x1, y1], &v);
                 }
             }
             _ => {}

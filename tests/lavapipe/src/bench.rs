@@ -277,6 +277,9 @@ struct Ready {
     /// shader's exact product k * step).
     moved: [bool; 6],
     delta: [[f32; GATHERS]; 6],
+    /// Per register: whether the TLD4 reads it (`Tld4::used_registers`); tld4's side makes
+    /// only those, as a shader computes only the values it uses.
+    read: [bool; 6],
 }
 
 /// The coordinate steps of [`moved`]: s, t, and z on cubes.
@@ -305,6 +308,17 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
     let t = pool.add_texture(prepared.texture);
     let s = pool.add_sampler(prepared.sampler);
     let insn = decoder::parse(row.insn).with_context(|| format!("{}: {}", row.name, row.insn))?;
+    let mut read = [false; 6];
+    for used in insn.used_registers().iter() {
+        if let decoder::Location::Reg(r) = used.location {
+            if let Some(slot) = read.get_mut((r as usize).wrapping_sub(FIRST_REG as usize)) {
+                *slot |= matches!(
+                    used.access,
+                    decoder::Access::Read | decoder::Access::CondRead
+                );
+            }
+        }
+    }
     let config = ExecConfig {
         precision: prepared.precision,
         ..ExecConfig::default()
@@ -319,6 +333,7 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         handle: Handle::new(t, s).context("handle")?.0,
         moved: moved_regs,
         delta,
+        read,
     };
     // The registers tld4's side makes must be the moved queries' registers, bit for bit.
     let mut regs = [[0u32; WARP_SIZE]; 6];
@@ -327,7 +342,16 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         let queries = &ready.expanded.queries[w * WARP_SIZE..];
         for (lane, query) in queries.iter().take(lanes).enumerate() {
             let want = (row.regs)(query);
-            let got: [u32; 6] = std::array::from_fn(|r| regs[r][lane]);
+            if let Some(r) = (0..6).find(|&r| !ready.read[r] && want[r] != 0) {
+                anyhow::bail!(
+                    "{}: the row gives R{} a value, but {} does not read it",
+                    row.name,
+                    FIRST_REG as usize + r,
+                    row.insn
+                );
+            }
+            let got: [u32; 6] =
+                std::array::from_fn(|r| if ready.read[r] { regs[r][lane] } else { 0 });
             if got != want {
                 anyhow::bail!(
                     "{}: gather {}: the moved registers {got:08x?} differ from the moved query's {want:08x?}",
@@ -364,6 +388,9 @@ impl Ready {
             .saturating_sub(first)
             .min(QUERIES_PER_WARP);
         for (r, row) in regs.iter_mut().enumerate() {
+            if !self.read[r] {
+                continue;
+            }
             for h in 0..QUERIES_PER_WARP {
                 let lanes = &mut row[h * GATHERS..(h + 1) * GATHERS];
                 let Some(q) = self.query_regs.get(first + h).filter(|_| h < queries) else {
@@ -401,7 +428,7 @@ fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpSta
         } else {
             (1u32 << lanes) - 1
         };
-        for (k, row) in regs.iter().enumerate() {
+        for (k, row) in regs.iter().enumerate().filter(|&(k, _)| r.read[k]) {
             warp.set_reg_lanes(FIRST_REG + k as u8, warp.active_mask, row);
         }
         exec.execute(warp)
