@@ -301,6 +301,11 @@ impl Residency {
 }
 
 /// A texture: the header's view of an image (kind, size, format, swizzle) and its base level.
+///
+/// Memory: a cube or cube array gathered with seamless edges through the lane-parallel
+/// pipeline also keeps, from its first such gather on, a copy of its faces with a one-texel
+/// apron (the texels seamless addressing reads past each edge), (size + 2)^2 / size^2 as
+/// large as its texels; it is derived from the texels, so it takes no part in equality.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
     desc: TextureDesc,
