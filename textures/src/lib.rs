@@ -107,7 +107,8 @@ pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
 pub use simd::{
-    avx2_available, detected_simd_level, set_simd_level, simd_env_error, simd_level, SimdLevel,
+    avx2_available, detected_simd_level, run_at, set_simd_level, simd_env_error, simd_level,
+    AtLevel, SimdLevel,
 };
 pub use sites::{
     LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,

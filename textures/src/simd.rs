@@ -332,6 +332,44 @@ unsafe fn movemask_avx2(flags: &[i32; 8]) -> u32 {
     _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32
 }
 
+/// Work a caller outside this crate compiles at a [`SimdLevel`] ([`run_at`]): `run`, marked
+/// `#[inline(always)]`, with everything it inlines, is compiled once for the baseline target
+/// and once inside a function with AVX2 and FMA enabled. For a caller whose loops hand
+/// arrays to the lane-parallel kernels and take their results back (the executor: register
+/// rows in, results out), so that both sides move them in vectors of the same width.
+pub trait AtLevel {
+    /// What the work returns.
+    type Output;
+    /// The work.
+    fn run(self) -> Self::Output;
+}
+
+/// Runs `w` compiled for `level`: with AVX2 and FMA enabled where `level` is `Avx2` and the
+/// CPU has them (checked here), else for the baseline target. No result depends on it (Rust
+/// never fuses a multiply and an add on its own; see the module documentation).
+#[inline(always)]
+pub fn run_at<W: AtLevel>(level: SimdLevel, w: W) -> W::Output {
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx2 && avx2_available() {
+        // SAFETY: `run_at_avx2` only requires the CPU to support AVX2 and FMA, which
+        // `avx2_available` has just checked at run time.
+        return unsafe { run_at_avx2(w) };
+    }
+    let _ = level;
+    w.run()
+}
+
+/// `w.run()` compiled with AVX2 and FMA.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_at_avx2<W: AtLevel>(w: W) -> W::Output {
+    w.run()
+}
+
 /// Runs `k` at `level` (`Scalar` callers never get here: they take the reference path).
 #[inline(always)]
 pub(crate) fn run<K: Kernel>(level: SimdLevel, k: K) {

@@ -69,17 +69,50 @@ impl Tld4Exec {
 
 impl<'p> BoundExec<'_, 'p> {
     /// [`Tld4Exec::execute`] for the warp held in `warp` against the bound pool.
+    ///
+    /// Compiled at the texture unit's SIMD level ([`tld4_textures::run_at`]): the register
+    /// rows go into the query arrays, and the results come back into the registers, in
+    /// vectors as wide as the kernels' own. (Compiled for the baseline target, this side
+    /// moved the kernels' 32-byte results in 16-byte halves, and on the AMD Zen 4 machine
+    /// this project measures on, a load of the upper half of a just-stored 32-byte vector
+    /// waits for the store.)
+    #[inline]
     pub fn execute<R: RegisterFile + ?Sized>(
         &mut self,
         warp: &mut R,
     ) -> Result<ExecReport, WarpFault> {
+        let level = tld4_textures::simd_level();
+        tld4_textures::run_at(
+            level,
+            Execute {
+                bound: self,
+                warp,
+                level,
+            },
+        )
+    }
+}
+
+/// One warp's execution, as work [`tld4_textures::run_at`] compiles per SIMD level.
+struct Execute<'b, 'e, 'p, 'w, R: ?Sized> {
+    bound: &'b mut BoundExec<'e, 'p>,
+    warp: &'w mut R,
+    level: tld4_textures::SimdLevel,
+}
+
+impl<R: RegisterFile + ?Sized> tld4_textures::AtLevel for Execute<'_, '_, '_, '_, R> {
+    type Output = Result<ExecReport, WarpFault>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        let Execute { bound, warp, level } = self;
         let BoundExec {
             exec,
             pool,
             prepared,
             queries,
             results,
-        } = self;
+        } = bound;
         let (mut report, executed) = exec.executing(&*warp)?;
         if executed == 0 {
             return Ok(report);
@@ -88,7 +121,6 @@ impl<'p> BoundExec<'_, 'p> {
         let mut lanes = [0u8; WARP_SIZE];
         let n = exec.read_sources(&*warp, executed, queries, &mut lanes);
         results.nonresident = 0;
-        let level = tld4_textures::simd_level();
         exec.for_each_handle(&*warp, &lanes[..n], |handle, range| {
             let first = lanes[range.start] as usize;
             let gatherer = prepare(exec, pool, prepared, handle, first)?;
