@@ -153,12 +153,14 @@ fn main() {
         }
         let mut times = Vec::new();
         let mut check = 0u32;
-        let mut regs = [[0u32; WARP_SIZE]; 6];
         for _ in 0..rounds {
             let t0 = Instant::now();
             let mut bound = exec.bind(&pool);
             for pair in row.queries.chunks(WARP_SIZE / K) {
-                for (r, out) in regs.iter_mut().enumerate().filter(|&(r, _)| read[r]) {
+                for r in (0..6).filter(|&r| read[r]) {
+                    let Some(out) = warp.reg_lanes_mut(20 + r as u8) else {
+                        continue;
+                    };
                     for (h, q) in pair.iter().enumerate() {
                         let lanes = &mut out[h * K..(h + 1) * K];
                         if moved[r] {
@@ -170,9 +172,6 @@ fn main() {
                             lanes.fill(q[r]);
                         }
                     }
-                }
-                for (r, row) in regs.iter().enumerate().filter(|&(r, _)| read[r]) {
-                    warp.set_reg_lanes(20 + r as u8, u32::MAX, row);
                 }
                 bound.execute(&mut warp).unwrap();
                 check ^= warp.reg(0, 8) ^ warp.reg(31, 11);

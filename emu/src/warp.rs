@@ -98,6 +98,26 @@ impl WarpState {
         &self.regs[r as usize]
     }
 
+    /// Register `r` of every lane, to write in place (no copy through a staging array);
+    /// None for RZ, whose writes vanish.
+    ///
+    /// ```
+    /// use tld4_emu::WarpState;
+    /// let mut warp = WarpState::new();
+    /// if let Some(row) = warp.reg_lanes_mut(20) {
+    ///     for (lane, v) in row.iter_mut().enumerate() {
+    ///         *v = lane as u32 * 3;
+    ///     }
+    /// }
+    /// assert_eq!(warp.reg(7, 20), 21);
+    /// assert!(warp.reg_lanes_mut(255).is_none());
+    /// # Ok::<(), ()>(())
+    /// ```
+    #[inline(always)]
+    pub fn reg_lanes_mut(&mut self, r: u8) -> Option<&mut [u32; WARP_SIZE]> {
+        (r != RZ).then(|| &mut self.regs[r as usize])
+    }
+
     /// Predicate `p` of lane `lane`; P7 (PT) is always true.
     #[inline(always)]
     pub fn pred(&self, lane: usize, p: u8) -> bool {

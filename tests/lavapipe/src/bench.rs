@@ -11,12 +11,12 @@
 //!   `LP_NUM_THREADS=1` (one thread) unless the environment sets it.
 //! * tld4: `Tld4Exec::execute` (bound to the pool once a round, `Tld4Exec::bind`, as a
 //!   simulator binds a launch's instruction) over the same N x K gathers, 32 to a warp (two queries' K
-//!   gathers), on one thread; each warp's source registers are made on the fly from the N
-//!   queries as the shader makes its coordinates (gather k adds k * step in f32, bit for bit
-//!   [`moved`]; checked against the moved queries for every gather when the row is prepared)
-//!   into a register-major array, then copied into the register file register by register;
-//!   both are counted as tld4's time, as lavapipe's dispatch counts its shader's loads and
-//!   coordinate math.
+//!   gathers), on one thread; each warp's source registers (those the TLD4 reads,
+//!   `Tld4::used_registers`) are made on the fly from the N queries as the shader makes its
+//!   coordinates (gather k adds k * step in f32, bit for bit [`moved`]; checked against the
+//!   moved queries for every gather when the row is prepared), written in place in the
+//!   register file (`WarpState::reg_lanes_mut`); this counts as tld4's time, as lavapipe's
+//!   dispatch counts its shader's loads and coordinate math.
 //! * Check: the K-gather dispatch must equal, invocation by invocation, the XOR over k of a
 //!   one-gather dispatch (the plain shader) of the N x K moved queries; the line says how many
 //!   invocations match and the command exits 1 if any does not.
@@ -250,10 +250,6 @@ fn rows(n: usize) -> Vec<Row> {
     ]
 }
 
-/// Registers R20.. of one warp, register-major (`regs[k][lane]`), as a simulator's register
-/// file keeps a warp's registers.
-type WarpRegs = [[u32; WARP_SIZE]; 6];
-
 /// Queries a warp holds: its 32 gathers are K moved gathers of each.
 const QUERIES_PER_WARP: usize = WARP_SIZE / GATHERS;
 const _: () = assert!(
@@ -336,9 +332,9 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         read,
     };
     // The registers tld4's side makes must be the moved queries' registers, bit for bit.
-    let mut regs = [[0u32; WARP_SIZE]; 6];
+    let mut warp = WarpState::new();
     for w in 0..ready.warps() {
-        let lanes = ready.fill(w, &mut regs);
+        let lanes = ready.fill(w, &mut warp);
         let queries = &ready.expanded.queries[w * WARP_SIZE..];
         for (lane, query) in queries.iter().take(lanes).enumerate() {
             let want = (row.regs)(query);
@@ -350,8 +346,13 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
                     row.insn
                 );
             }
-            let got: [u32; 6] =
-                std::array::from_fn(|r| if ready.read[r] { regs[r][lane] } else { 0 });
+            let got: [u32; 6] = std::array::from_fn(|r| {
+                if ready.read[r] {
+                    warp.reg(lane, FIRST_REG + r as u8)
+                } else {
+                    0
+                }
+            });
             if got != want {
                 anyhow::bail!(
                     "{}: gather {}: the moved registers {got:08x?} differ from the moved query's {want:08x?}",
@@ -375,22 +376,23 @@ impl Ready {
         self.gathers().div_ceil(WARP_SIZE)
     }
 
-    /// Fills R20.. of warp `w` (gathers 32w.., query-major: gather k of query q at qK + k)
-    /// as the shader computes its coordinates: each moved register is the query's value
-    /// plus k * step in f32, the others the query's. Returns the number of gathers the
-    /// warp holds (lanes past them get zeros).
+    /// Writes the registers of R20.. that the TLD4 reads, of warp `w` (gathers 32w..,
+    /// query-major: gather k of query q at qK + k), in place in the register file, as the
+    /// shader computes its coordinates: each moved register is the query's value plus
+    /// k * step in f32, the others the query's. Returns the number of gathers the warp
+    /// holds (lanes past them get zeros).
     #[inline]
-    fn fill(&self, w: usize, regs: &mut WarpRegs) -> usize {
+    fn fill(&self, w: usize, warp: &mut WarpState) -> usize {
         let first = w * QUERIES_PER_WARP;
         let queries = self
             .query_regs
             .len()
             .saturating_sub(first)
             .min(QUERIES_PER_WARP);
-        for (r, row) in regs.iter_mut().enumerate() {
-            if !self.read[r] {
+        for r in (0..6).filter(|&r| self.read[r]) {
+            let Some(row) = warp.reg_lanes_mut(FIRST_REG + r as u8) else {
                 continue;
-            }
+            };
             for h in 0..QUERIES_PER_WARP {
                 let lanes = &mut row[h * GATHERS..(h + 1) * GATHERS];
                 let Some(q) = self.query_regs.get(first + h).filter(|_| h < queries) else {
@@ -412,25 +414,21 @@ impl Ready {
 }
 
 /// Runs every gather through tld4, one warp of 32 gathers at a time: the warp's source
-/// registers are computed into a register-major array (the shader's coordinate moves) and
-/// copied into the register file, register by register, then the TLD4 executes (bound to
-/// the row's pool once for all warps: [`Tld4Exec::bind`]). Calls
-/// `out` with each warp's first gather index and the warp after execution.
+/// registers are computed in place in the register file (the shader's coordinate moves;
+/// [`WarpState::reg_lanes_mut`]), then the TLD4 executes (bound to the row's pool once for
+/// all warps: [`Tld4Exec::bind`]). Calls `out` with each warp's first gather index and the
+/// warp after execution.
 fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpState)) -> Result<()> {
     warp.set_ureg(4, r.handle);
-    let mut regs = [[0u32; WARP_SIZE]; 6];
     // bound once, as a simulator binds a launch's TLD4 to its pool (`Tld4Exec::bind`)
     let mut exec = r.exec.bind(&r.pool);
     for w in 0..r.warps() {
-        let lanes = r.fill(w, &mut regs);
+        let lanes = r.fill(w, warp);
         warp.active_mask = if lanes == WARP_SIZE {
             u32::MAX
         } else {
             (1u32 << lanes) - 1
         };
-        for (k, row) in regs.iter().enumerate().filter(|&(k, _)| r.read[k]) {
-            warp.set_reg_lanes(FIRST_REG + k as u8, warp.active_mask, row);
-        }
         exec.execute(warp)
             .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
         out(w * WARP_SIZE, warp);
