@@ -114,10 +114,18 @@ pub(super) struct CompareConv<D: Convert> {
 }
 
 impl<D: Convert> CompareConv<D> {
+    /// (Made at every dispatch of a warp: the four outcomes written out, not an array map,
+    /// which the compiler kept out of line.)
+    #[inline(always)]
     pub(super) fn new(op: CompareOp, depth: D, clamp_dref: bool) -> Self {
         // a representative (reference, test) pair for each outcome
-        let pairs = [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (f32::NAN, 0.0)];
-        let when = pairs.map(|(r, t)| super::depth_compare(op, r, t));
+        let outcome = |r: f32, t: f32| super::depth_compare(op, r, t);
+        let when = [
+            outcome(0.0, 1.0),
+            outcome(1.0, 1.0),
+            outcome(1.0, 0.0),
+            outcome(f32::NAN, 0.0),
+        ];
         CompareConv {
             when,
             op,
