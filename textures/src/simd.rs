@@ -381,6 +381,13 @@ pub(crate) fn run<K: Kernel>(level: SimdLevel, k: K) {
         return;
     }
     let _ = level;
+    run_baseline(k)
+}
+
+/// `k.run()` for the baseline target, out of line like [`run_avx2`] (inlined, its arrays
+/// would enlarge the stack frame of every caller, whatever level runs).
+#[inline(never)]
+fn run_baseline<K: Kernel>(k: K) {
     k.run::<Baseline>()
 }
 

@@ -276,17 +276,7 @@ impl<'g> Gatherer<'g> {
     ) {
         let range = range.start.min(LANES)..range.end.min(LANES);
         if level == SimdLevel::Scalar || !self.lane_parallel() || range.len() < MIN_PARALLEL_LANES {
-            let mut qs = [GatherQuery::default(); LANES];
-            let mut rs = [GatherResult::default(); LANES];
-            let n = range.len();
-            for (k, lane) in range.clone().enumerate() {
-                qs[k] = q.get_unchecked(lane);
-            }
-            self.gather_reference(&qs[..n], &mut rs[..n]);
-            for (k, lane) in range.enumerate() {
-                out.set(lane, &rs[k]);
-            }
-            return;
+            return self.gather_lanes_reference(q, range, out);
         }
         let run = Parallel {
             level,
@@ -298,6 +288,25 @@ impl<'g> Gatherer<'g> {
             Texels::U8(d) => self.with_convert(d, run),
             Texels::U16(d) => self.with_convert(d, run),
             Texels::U32(d) => self.with_convert(d, run),
+        }
+    }
+}
+
+impl Gatherer<'_> {
+    /// Lanes `range` of `q` by the per-lane reference path. Out of line: its arrays of 32
+    /// queries and results would otherwise enlarge the stack frame of every warp's dispatch
+    /// (past a page, which costs a probe of each page on every call).
+    #[inline(never)]
+    fn gather_lanes_reference(&self, q: &LaneQueries, range: Range<usize>, out: &mut LaneResults) {
+        let mut qs = [GatherQuery::default(); LANES];
+        let mut rs = [GatherResult::default(); LANES];
+        let n = range.len();
+        for (k, lane) in range.clone().enumerate() {
+            qs[k & (LANES - 1)] = q.get_unchecked(lane);
+        }
+        self.gather_reference(&qs[..n.min(LANES)], &mut rs[..n.min(LANES)]);
+        for (k, lane) in range.enumerate() {
+            out.set(lane, &rs[k & (LANES - 1)]);
         }
     }
 }
