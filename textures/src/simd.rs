@@ -426,6 +426,32 @@ mod tests {
         }
     }
 
+    /// Work for [`run_at`]: a float sum, which must not change with the level (no fused
+    /// multiply-add appears on its own).
+    struct Dot<'a>(&'a [f32], &'a [f32]);
+
+    impl AtLevel for Dot<'_> {
+        type Output = u32;
+        #[inline(always)]
+        fn run(self) -> u32 {
+            let mut acc = 0f32;
+            for (a, b) in self.0.iter().zip(self.1) {
+                acc = acc * 0.5 + a * b;
+            }
+            acc.to_bits()
+        }
+    }
+
+    #[test]
+    fn run_at_returns_the_same_bits_at_every_level() {
+        let a: Vec<f32> = (0..97).map(|i| (i as f32 * 0.37).sin()).collect();
+        let b: Vec<f32> = (0..97).map(|i| 1.0 / (i as f32 + 0.3)).collect();
+        let expect = Dot(&a, &b).run();
+        for level in SimdLevel::ALL {
+            assert_eq!(run_at(level, Dot(&a, &b)), expect, "{level:?}");
+        }
+    }
+
     /// Every level's `load` and `mask8` over slices of each element width, with index sets
     /// inside, at the last element and past the end of the slice; `load` takes four sets at
     /// once (each set four times over, and each set with the first one in the other three
