@@ -636,7 +636,7 @@ impl<'a> Gatherer<'a> {
         ];
         let corner = texels.iter().position(Option::is_none);
         let or0 = |k: usize| texels[k].unwrap_or(0);
-        let read = [or0(0), or0(1), or0(2), or0(3)];
+        let found = [or0(0), or0(1), or0(2), or0(3)];
         if !resident {
             return NON_RESIDENT;
         }
@@ -644,13 +644,13 @@ impl<'a> Gatherer<'a> {
         let corner_value = match (corner, self.value) {
             (None, _) => 0,
             (Some(_), Value::Const(v)) => v,
-            (Some(c), _) => cube_corner_unchecked(&read, c, self.integer),
+            (Some(c), _) => cube_corner_unchecked(&found, c, self.integer),
         };
         let pick = |k: usize| {
             if corner == Some(k) {
                 corner_value
             } else {
-                read[k]
+                found[k]
             }
         };
         let values = [pick(0), pick(1), pick(2), pick(3)];

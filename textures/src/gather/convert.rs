@@ -167,8 +167,7 @@ impl<D: Convert> Convert for CompareConv<D> {
     fn border(&self, border: u32) -> u32 {
         self.compare(f32::from_bits(border))
     }
-    /// (Used lane by lane, where the compare function is the same at every call and a
-    /// branch on it is predicted: [`depth_compare`](super::depth_compare) itself.)
+    /// Lane by lane (the per-lane paths and the border), through the outcome table.
     #[inline(always)]
     fn convert(&self, w: u32) -> u32 {
         self.compare(f32::from_bits(self.depth.convert(w)))
