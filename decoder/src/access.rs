@@ -197,6 +197,22 @@ impl core::ops::Deref for UsedRegisters {
 }
 
 impl UsedRegisters {
+    /// True when general register `r` is read (by every active lane or by the executing
+    /// ones), as a source of the instruction.
+    ///
+    /// ```
+    /// use tld4_decoder::parse;
+    /// let used = parse("TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;")?.used_registers();
+    /// let read: Vec<u8> = (18..27).filter(|&r| used.reads_reg(r)).collect();
+    /// assert_eq!(read, [20, 21, 22, 23, 24]);
+    /// assert!(!used.reads_reg(8), "R8 is written, not read");
+    /// # Ok::<(), tld4_decoder::ParseError>(())
+    /// ```
+    pub fn reads_reg(&self, r: u8) -> bool {
+        self.iter()
+            .any(|u| u.location == Location::Reg(r) && u.access != Access::CondWrite)
+    }
+
     fn push(&mut self, location: Location, access: Access, role: OperandRole, index: u8) {
         self.items[self.len as usize] = UsedRegister {
             location,

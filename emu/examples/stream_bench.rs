@@ -133,14 +133,8 @@ fn main() {
         let insn = tld4_decoder::parse(row.insn).unwrap();
         let exec = Tld4Exec::new(&insn, ExecConfig::default());
         // the registers R20.. the TLD4 reads: the only ones made (as in the lavapipe bench)
-        let mut read = [false; 6];
-        for used in insn.used_registers().iter() {
-            if let tld4_decoder::Location::Reg(r) = used.location {
-                if let Some(slot) = read.get_mut((r as usize).wrapping_sub(20)) {
-                    *slot |= used.access != tld4_decoder::Access::CondWrite;
-                }
-            }
-        }
+        let used = insn.used_registers();
+        let read: [bool; 6] = std::array::from_fn(|k| used.reads_reg(20 + k as u8));
         let mut warp = WarpState::new();
         warp.set_ureg(4, Handle::new(t, s).unwrap().0);
         let mut delta = [[0f32; K]; 6];

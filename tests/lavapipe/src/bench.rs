@@ -304,17 +304,8 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
     let t = pool.add_texture(prepared.texture);
     let s = pool.add_sampler(prepared.sampler);
     let insn = decoder::parse(row.insn).with_context(|| format!("{}: {}", row.name, row.insn))?;
-    let mut read = [false; 6];
-    for used in insn.used_registers().iter() {
-        if let decoder::Location::Reg(r) = used.location {
-            if let Some(slot) = read.get_mut((r as usize).wrapping_sub(FIRST_REG as usize)) {
-                *slot |= matches!(
-                    used.access,
-                    decoder::Access::Read | decoder::Access::CondRead
-                );
-            }
-        }
-    }
+    let used = insn.used_registers();
+    let read: [bool; 6] = std::array::from_fn(|k| used.reads_reg(FIRST_REG + k as u8));
     let config = ExecConfig {
         precision: prepared.precision,
         ..ExecConfig::default()
