@@ -80,6 +80,31 @@ pub fn divide_axes(sc: f32, tc: f32, ma: f32) -> (f64, f64) {
     ((sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5)
 }
 
+/// The cube kernel's f32 stand-in for [`divide_axes`] followed by the scale to fixed-point
+/// units: y = fl32(fl32(fl32(sc / ma) + 1) * half), where half = size * 2^bits / 2 (exact in
+/// f32). Not bit-identical to the f64 chain x = fl64(fl64(fl64(sc / ma) + 1) * half) that
+/// [`project`] and the precision model compute, but provably close to it (error analysis of
+/// the three roundings; the tests `f32_projection_brackets_the_f64_chain*` check it): with
+/// |sc| <= ma, which [`select_axes`] guarantees, q = sc / ma lies in [-1, 1] and q + 1 in
+/// [0, 2], so each f32 rounding moves its result by at most 2^-24 of it: the quotient by at
+/// most 2^-24 (times half after the scale), the sum by 2 * 2^-24, the product by
+/// 2 * 2^-24 * half. Hence |y - e| <= 5 * 2^-24 * half for the exact e = (sc / ma + 1) *
+/// half, |x - e| <= 5 * 2^-53 * half the same way, and |x - y| < 6 * 2^-24 * half. NaN (a
+/// zero vector, NaN coordinates) stays NaN in both.
+#[inline(always)]
+pub fn scaled_f32(sc: f32, ma: f32, half: f32) -> f32 {
+    (sc / ma + 1.0) * half
+}
+
+/// The half-width of the interval around [`scaled_f32`]'s y that holds the f64 chain's x:
+/// delta = 2^-20 * half = 16 * 2^-24 * half, so fl32(y - delta) <= x <= fl32(y + delta). The
+/// slack delta - 6 * 2^-24 * half = 10 * 2^-24 * half covers the rounding of y +- delta: both
+/// are below 4 * half in magnitude, where half an f32 ulp is at most 4 * 2^-24 * half.
+#[inline]
+pub fn scaled_f32_bracket(half: f32) -> f32 {
+    half / (1u32 << 20) as f32
+}
+
 /// How a coordinate on the neighbouring face is formed from the along-edge index k.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Along {

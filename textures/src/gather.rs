@@ -253,10 +253,24 @@ pub struct Gatherer<'a> {
     /// Seamless cube kinds on the lane-parallel path: the texture, whose faces with their
     /// apron ([`Texture::cube_apron`]) the cube kernel reads.
     cube: Option<&'a Texture>,
+    /// Cube kinds whose fixed-point coordinates fit the cube kernel's f32 projection
+    /// ([`cube::scaled_f32`]): half = size * 2^bits / 2 and its bracket
+    /// ([`cube::scaled_f32_bracket`]); `None` for other kinds and larger textures, which the
+    /// kernel projects in f64.
+    cube_f32: Option<CubeF32>,
     /// The texture is small enough for the lane-parallel kernels' 32-bit arithmetic: width
     /// and height at most [`LANES32_MAX_SIZE`] (wrap periods 2 * size fit in i32) and fewer
     /// than 2^31 storage elements (every texel index fits in i32).
     lanes32: bool,
+}
+
+/// The cube kernel's f32 projection constants (see `Gatherer::cube_f32`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CubeF32 {
+    /// size * 2^bits / 2, exact in f32.
+    pub(crate) half: f32,
+    /// [`cube::scaled_f32_bracket`] of `half`.
+    pub(crate) bracket: f32,
 }
 
 /// Largest width or height the lane-parallel kernels compute in 32 bits (2^24).
@@ -303,6 +317,15 @@ impl<'a> Gatherer<'a> {
             && (!kind.is_cube() || apron_elements < i32::MAX as usize);
         let cube = (kind.is_cube() && sampler.seamless_cube && texture.residency().is_none())
             .then_some(texture);
+        let half = (w as f64 * quant.scale / 2.0) as f32;
+        let cube_f32 = (kind.is_cube()
+            && w == h
+            && quant.brackets_f32(w)
+            && half as f64 == w as f64 * quant.scale / 2.0)
+            .then(|| CubeF32 {
+                half,
+                bracket: cube::scaled_f32_bracket(half),
+            });
         Ok(Gatherer {
             texels,
             words,
@@ -323,6 +346,7 @@ impl<'a> Gatherer<'a> {
             integer: format.is_integer() && compare.is_none(),
             residency: texture.residency(),
             cube,
+            cube_f32,
             lanes32,
         })
     }

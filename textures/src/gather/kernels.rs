@@ -8,8 +8,11 @@
 //! 32 bits are exact where [`Quantizer::origins32`](crate::stages::Quantizer::origins32)
 //! accepts a lane (|u * 2^bits| < 2^28) and the texture is small enough for its texel
 //! indices and wrap periods ([`Gatherer::lanes32`]; the lane-parallel path is not taken
-//! otherwise): then every step computes what the per-lane path computes in i64. A lane
-//! outside that range (NaN, infinities, huge coordinates) is computed again by the per-lane
+//! otherwise): then every step computes what the per-lane path computes in i64. The cube
+//! kernel projects in f32 where the texture allows and vouches for an origin only where a
+//! proven bracket around the f64 projection holds no change of origin (`cube_origins`). A
+//! lane outside that range (NaN, infinities, huge coordinates), or whose origin the cube
+//! kernel cannot vouch for, is computed again by the per-lane
 //! reference path ([`Gatherer::reference_lane`]), as is a seamless cube lane whose
 //! footprint takes a corner of its face's apron (`crate::apron`: the cube kernel reads the
 //! faces with the texels seamless addressing reads past each edge around them, so a
@@ -19,7 +22,8 @@
 
 use std::marker::PhantomData;
 
-use super::lanes::{range_bits, LaneResults, Lanes, CHUNK, LANES};
+use super::lanes::{range_bits, LaneQueries, LaneResults, Lanes, CHUNK, LANES};
+use super::Gatherer;
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
 use crate::sampler::AddressMode;
@@ -260,31 +264,13 @@ pub(super) struct Cube<'a, 'g, 'o, T, C> {
 impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
     /// Projection and face selection, footprint origin, the footprint's indices on the
     /// face's apron, fetch -> convert -> compare; then lanes whose footprint takes an apron
-    /// corner (or that are outside the 32-bit range) take the per-lane path.
+    /// corner (or that are outside the 32-bit range, or whose origin the f32 projection
+    /// cannot vouch for) take the per-lane path.
     #[inline(always)]
     fn run<I: Isa>(self) {
         let Cube { l, out } = self;
         let (g, q) = (l.g, l.q);
-        // project_select in two loops: the f32 choices 8 lanes a register, the f64
-        // division chain 4
-        let mut face = [0u32; LANES];
-        let mut axes = [[0f32; LANES]; 3];
-        for k in 0..LANES {
-            let (f, sc, tc, ma) = cube::select_axes(q.coords[0][k], q.coords[1][k], q.coords[2][k]);
-            face[k] = f;
-            axes[0][k] = sc;
-            axes[1][k] = tc;
-            axes[2][k] = ma;
-        }
-        let mut u = [0f64; LANES];
-        let mut v = [0f64; LANES];
-        for k in 0..LANES {
-            let (s, t) = cube::divide_axes(axes[0][k], axes[1][k], axes[2][k]);
-            u[k] = s * g.scale_u;
-            v[k] = t * g.scale_v;
-        }
-        let (i0, outside_u) = g.quant.origins32(&u);
-        let (j0, outside_v) = g.quant.origins32(&v);
+        let (face, [i0, j0], unsure) = cube_origins(g, q);
         let n = g.width as i32;
         let per_cube = if g.kind.is_array() { 6 } else { 0 };
         // `l.d` is the faces with their apron (`crate::apron`): face texel (x, y) at apron
@@ -304,7 +290,7 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
             // apron corner (past two edges) has no texel there
             let in_apron = i >= -1 && j >= -1 && i < n && j < n;
             let corner = (i == -1 || i == n - 1) && (j == -1 || j == n - 1);
-            redo_lane[k] = outside_u[k] | outside_v[k] | -((!in_apron || corner) as i32);
+            redo_lane[k] = unsure[k] | -((!in_apron || corner) as i32);
             // (lanes redone: any in-range texel will do)
             let (x, y) = ((i + 1).clamp(0, n) as u32, (j + 1).clamp(0, n) as u32);
             let layer = array_layer(q.layer[k], g.max_layer)
@@ -323,4 +309,57 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
         // lanes outside the 32-bit range, and footprints with a corner: the per-lane path
         redo(&l, lane_bits::<I>(&redo_lane) & range, out);
     }
+}
+
+/// The cube kernel's projection, face selection and footprint origins: the face of each
+/// lane, its origins (i0, j0), and -1 for the lanes whose origins this cannot vouch for
+/// (0 for the others), which the caller takes the per-lane path for. The face choice runs in
+/// f32, 8 lanes a 256-bit register; the division chain in f32 too where the texture allows
+/// ([`Gatherer::cube_f32`]): its y is within a proven bracket of the f64 chain's x
+/// ([`cube::scaled_f32_bracket`]), and a lane whose bracket straddles a change of origin
+/// (near one in 2^19 / size) is left unsure. Otherwise the chain runs in f64, 4 lanes a
+/// register, as [`cube::project_select`] does.
+#[inline(always)]
+fn cube_origins(
+    g: &Gatherer<'_>,
+    q: &LaneQueries,
+) -> ([u32; LANES], [[i32; LANES]; 2], [i32; LANES]) {
+    let mut face = [0u32; LANES];
+    let mut axes = [[0f32; LANES]; 3];
+    for k in 0..LANES {
+        let (f, sc, tc, ma) = cube::select_axes(q.coords[0][k], q.coords[1][k], q.coords[2][k]);
+        face[k] = f;
+        axes[0][k] = sc;
+        axes[1][k] = tc;
+        axes[2][k] = ma;
+    }
+    let mut unsure = [0i32; LANES];
+    let origins = if let Some(p) = g.cube_f32 {
+        let mut ys = [[0f32; LANES]; 2];
+        for k in 0..LANES {
+            ys[0][k] = cube::scaled_f32(axes[0][k], axes[2][k], p.half);
+            ys[1][k] = cube::scaled_f32(axes[1][k], axes[2][k], p.half);
+        }
+        let (i0, unsure_u) = g.quant.origins_bracketed(&ys[0], p.bracket);
+        let (j0, unsure_v) = g.quant.origins_bracketed(&ys[1], p.bracket);
+        for k in 0..LANES {
+            unsure[k] = unsure_u[k] | unsure_v[k];
+        }
+        [i0, j0]
+    } else {
+        let mut u = [0f64; LANES];
+        let mut v = [0f64; LANES];
+        for k in 0..LANES {
+            let (s, t) = cube::divide_axes(axes[0][k], axes[1][k], axes[2][k]);
+            u[k] = s * g.scale_u;
+            v[k] = t * g.scale_v;
+        }
+        let (i0, outside_u) = g.quant.origins32(&u);
+        let (j0, outside_v) = g.quant.origins32(&v);
+        for k in 0..LANES {
+            unsure[k] = outside_u[k] | outside_v[k];
+        }
+        [i0, j0]
+    };
+    (face, origins, unsure)
 }

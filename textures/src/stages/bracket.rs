@@ -1,0 +1,310 @@
+//! Footprint origins from f32 coordinates known to within a bracket: the cube kernel's f32
+//! projection ([`crate::cube::scaled_f32`]) is not bit-identical to the f64 chain the
+//! precision model is defined on, but provably within a bracket of it; where both ends of
+//! the bracket have the same origin, so has the f64 chain's coordinate.
+
+use super::{Quantizer, Rounding};
+
+impl Quantizer {
+    /// The origins of `N` lanes whose fixed-point coordinate x is known only to lie in
+    /// [y - delta, y + delta], both ends rounded to f32 (the cube kernel's f32 projection,
+    /// [`crate::cube::scaled_f32_bracket`]): the origin of each end in 32-bit arithmetic; where
+    /// they agree, that is the origin of x, since the origin never decreases as x grows (every
+    /// rounding of the model is monotone, and so is the shift). Returns the origins, and -1 for
+    /// each lane where the ends disagree or lie outside |v| < [`ORIGIN_F32_LIMIT`] (or are
+    /// NaN), 0 for the others; such a lane's origin is meaningless, and the caller takes the
+    /// per-lane path for it. Near one lane in 2^19 / size disagrees on random coordinates.
+    #[inline(always)]
+    pub(crate) fn origins_bracketed<const N: usize>(
+        &self,
+        y: &[f32; N],
+        delta: f32,
+    ) -> ([i32; N], [i32; N]) {
+        #[inline(always)]
+        fn each<const N: usize>(
+            y: &[f32; N],
+            delta: f32,
+            bits: u32,
+            r: Rounding,
+            exact: bool,
+        ) -> ([i32; N], [i32; N]) {
+            let mut o = [0i32; N];
+            let mut unsure = [0i32; N];
+            for k in 0..N {
+                let (lo, hi) = (y[k] - delta, y[k] + delta);
+                let inside = lo.abs() < ORIGIN_F32_LIMIT && hi.abs() < ORIGIN_F32_LIMIT;
+                let (lo, hi) = if inside { (lo, hi) } else { (0.0, 0.0) };
+                let (a, b) = (
+                    origin_f32(lo, bits, r, exact),
+                    origin_f32(hi, bits, r, exact),
+                );
+                o[k] = b;
+                unsure[k] = -((!inside || a != b) as i32);
+            }
+            (o, unsure)
+        }
+        let b = self.bits;
+        match (self.exact, self.rounding) {
+            (true, _) => each(y, delta, b, Rounding::NearestEven, true),
+            (false, Rounding::NearestEven) => each(y, delta, b, Rounding::NearestEven, false),
+            (false, Rounding::TowardZero) => each(y, delta, b, Rounding::TowardZero, false),
+            (false, Rounding::Floor) => each(y, delta, b, Rounding::Floor, false),
+        }
+    }
+
+    /// Whether [`Quantizer::origins_bracketed`] can hold the coordinates of a texture of
+    /// `size` texels: x = u * size * 2^bits and its bracket stay below [`ORIGIN_F32_LIMIT`] for
+    /// u in [0, 1] (a cube face's range) when size * 2^bits <= 2^21.
+    pub(crate) fn brackets_f32(&self, size: usize) -> bool {
+        (size as f64) * self.scale <= (ORIGIN_F32_LIMIT / 2.0) as f64
+    }
+}
+
+/// [`texel_origin`](super::texel_origin) of an f32 value with |x| < [`ORIGIN_F32_LIMIT`], in 32-bit arithmetic:
+/// the same integer (the rounding of x to n is exact in f32 there, and 2n - 2^bits fits).
+#[inline(always)]
+fn origin_f32(x: f32, bits: u32, r: Rounding, exact: bool) -> i32 {
+    if exact {
+        // x - f is exact; floor(x - 0.5) is f when the fraction is at least one half.
+        let f = x.floor();
+        return (f as i32).wrapping_sub((x - f < 0.5) as i32);
+    }
+    let n = match r {
+        // 1.5 * 2^23 + x, |x| < 2^22, has an ulp of 1: x rounded, ties to even, in its low bits
+        Rounding::NearestEven => {
+            ((x + ROUND_MAGIC_F32).to_bits() as i32).wrapping_sub(ROUND_MAGIC_F32.to_bits() as i32)
+        }
+        Rounding::TowardZero => x as i32,
+        Rounding::Floor => x.floor() as i32,
+    };
+    n.wrapping_mul(2).wrapping_sub(1i32 << bits) >> (bits + 1)
+}
+
+/// The magnitude below which [`Quantizer::origins_bracketed`] computes an origin in f32 and
+/// 32-bit integers (2^22: see [`origin_f32`]).
+pub(crate) const ORIGIN_F32_LIMIT: f32 = (1u32 << 22) as f32;
+
+/// 1.5 * 2^23, the f32 counterpart of [`super::ROUND_MAGIC`].
+const ROUND_MAGIC_F32: f32 = 12_582_912.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gather::Precision;
+    use crate::stages::MAX_FRACTION_BITS;
+
+    /// Every quantizer configuration.
+    fn quantizers() -> Vec<Quantizer> {
+        let mut qs = vec![Quantizer::new(Precision::Exact).unwrap()];
+        for fraction_bits in 0..=MAX_FRACTION_BITS as u8 {
+            for rounding in [Rounding::NearestEven, Rounding::TowardZero, Rounding::Floor] {
+                qs.push(
+                    Quantizer::new(Precision::Fixed {
+                        fraction_bits,
+                        rounding,
+                    })
+                    .unwrap(),
+                );
+            }
+        }
+        qs
+    }
+
+    /// A small deterministic generator (splitmix64).
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    #[test]
+    fn origins_bracketed_vouch_only_for_agreeing_ends() {
+        let mut state = 7u64;
+        let mut vouched = 0;
+        let mut unsure = 0;
+        for q in quantizers() {
+            let mut ys = vec![
+                f32::NAN,
+                f32::INFINITY,
+                0.0,
+                -0.0,
+                ORIGIN_F32_LIMIT,
+                -ORIGIN_F32_LIMIT,
+            ];
+            for _ in 0..800 {
+                let r = next(&mut state);
+                let mag = (r >> 59) as i32 - 8; // 2^-8 .. 2^23
+                let frac = (r >> 20 & 0xff_ffff) as f32 / (1u32 << 24) as f32;
+                let sign = if r & 1 == 1 { -1.0 } else { 1.0 };
+                ys.push(sign * (1.0 + frac) * (mag as f32).exp2());
+                // a threshold of the rounding, and around it
+                let t =
+                    ((r >> 8 & 0xfff) as f32 - 2048.0) * (q.scale as f32) + 0.5 * q.scale as f32;
+                ys.push(t);
+                ys.push(t - 0.5);
+                ys.push(t + 0.25);
+            }
+            ys.resize(ys.len().div_ceil(8) * 8, 0.0);
+            for delta in [0.0f32, 2f32.powi(-12), 0.01, 0.5, 3.0] {
+                for chunk in ys.chunks_exact(8) {
+                    let y: [f32; 8] = chunk.try_into().unwrap();
+                    let (o, flag) = q.origins_bracketed(&y, delta);
+                    for k in 0..8 {
+                        let (lo, hi) = (y[k] - delta, y[k] + delta);
+                        let inside = lo.abs() < ORIGIN_F32_LIMIT && hi.abs() < ORIGIN_F32_LIMIT;
+                        let at = |v: f32| q.origin(v as f64);
+                        let agree = inside && at(lo) == at(hi);
+                        assert_eq!(flag[k], -(!agree as i32), "y {} delta {delta} {q:?}", y[k]);
+                        if agree {
+                            // every x between the ends has that origin
+                            for x in [lo as f64, (lo as f64 + hi as f64) / 2.0, hi as f64] {
+                                assert_eq!(
+                                    o[k] as i64,
+                                    q.origin(x),
+                                    "y {} delta {delta} {q:?}",
+                                    y[k]
+                                );
+                            }
+                            vouched += 1;
+                        } else {
+                            unsure += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            vouched > 100_000 && unsure > 1000,
+            "{vouched} vouched, {unsure} unsure"
+        );
+    }
+
+    /// The f64 chain the precision model sees for a cube lane: fl64(fl64(sc / ma) + 1) / 2
+    /// (exact) times size * 2^bits, as `cube::divide_axes` and the scale compute it.
+    fn f64_chain(sc: f32, ma: f32, scale: f64) -> f64 {
+        let (s, _) = crate::cube::divide_axes(sc, 0.0, ma);
+        s * scale
+    }
+
+    /// Checks `cube::scaled_f32`'s bracket around the f64 chain for one (sc, ma), and that
+    /// the origin it vouches for is the f64 chain's; whether it vouched.
+    fn check_bracket(sc: f32, ma: f32, size: usize, q: &Quantizer) -> bool {
+        let scale = size as f64 * q.scale;
+        let half = (scale / 2.0) as f32;
+        assert_eq!(half as f64, scale / 2.0);
+        let delta = crate::cube::scaled_f32_bracket(half);
+        let y = crate::cube::scaled_f32(sc, ma, half);
+        let x = f64_chain(sc, ma, scale);
+        if x.is_nan() {
+            assert!(y.is_nan(), "sc {sc} ma {ma}");
+            return false;
+        }
+        assert!(
+            ((y - delta) as f64) <= x && x <= (y + delta) as f64,
+            "sc {sc:e} ma {ma:e} size {size} {q:?}: x {x} y {y} delta {delta}"
+        );
+        let (o, flag) = q.origins_bracketed(&[y], delta);
+        if flag[0] == 0 {
+            assert_eq!(
+                o[0] as i64,
+                q.origin(x),
+                "sc {sc:e} ma {ma:e} size {size} {q:?}"
+            );
+        }
+        flag[0] == 0
+    }
+
+    #[test]
+    fn f32_projection_brackets_the_f64_chain_at_random() {
+        let mut state = 11u64;
+        let mut vouched = 0usize;
+        let mut lanes = 0usize;
+        for q in quantizers() {
+            for size in [1usize, 2, 3, 7, 64, 100, 1000, 8191, 1 << 16] {
+                if !q.brackets_f32(size) {
+                    continue;
+                }
+                for _ in 0..300 {
+                    let r = next(&mut state);
+                    let f = |b: u64| (b & 0xff_ffff) as f32 / (1u32 << 23) as f32 - 1.0;
+                    let (x, y, z) = (f(r), f(r >> 24), f(r.rotate_left(24)));
+                    let (_, sc, tc, ma) = crate::cube::select_axes(x, y, z);
+                    for c in [sc, tc] {
+                        vouched += check_bracket(c, ma, size, &q) as usize;
+                        lanes += 1;
+                    }
+                }
+            }
+        }
+        // the bracket almost always vouches (about one lane in 2^19 / size is unsure)
+        assert!(
+            lanes > 20_000 && vouched * 1000 > lanes * 995,
+            "{vouched} of {lanes}"
+        );
+    }
+
+    #[test]
+    fn f32_projection_brackets_the_f64_chain_at_the_edges() {
+        // quotients near -1, 0 and 1, tiny and subnormal axes, and quotients that put the
+        // exact coordinate on or next to a change of origin
+        let mut cases: Vec<(f32, f32)> = Vec::new();
+        for ma in [
+            1.0f32,
+            0.75,
+            3.0e-39,
+            1.0e-30,
+            7.0e20,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+        ] {
+            let ulp = |v: f32, k: i32| f32::from_bits((v.to_bits() as i32 + k) as u32);
+            for k in 0..4 {
+                cases.push((ulp(ma, -k), ma));
+                cases.push((-ulp(ma, -k), ma));
+            }
+            for sc in [0.0, -0.0, f32::MIN_POSITIVE, 1.0e-45, ma * 0.5, -ma * 0.5] {
+                cases.push((sc, ma));
+            }
+        }
+        cases.push((0.0, 0.0));
+        cases.push((f32::INFINITY, f32::INFINITY));
+        cases.push((0.5, f32::INFINITY));
+        let mut unsure = 0;
+        let mut checked = 0;
+        for q in quantizers() {
+            for size in [1usize, 3, 64, 1000] {
+                if !q.brackets_f32(size) {
+                    continue;
+                }
+                for &(sc, ma) in &cases {
+                    check_bracket(sc, ma, size, &q);
+                    checked += 1;
+                }
+                // the thresholds: x = m * 2^bits + 2^(bits-1) +- 1/2 (or half-integers when
+                // exact), reached by q = x / half - 1, and the f32 values around that q
+                let scale = size as f64 * q.scale;
+                let step = q.scale;
+                for offset in [0.0, -0.5] {
+                    let mut x = step / 2.0 + offset;
+                    while x < scale {
+                        let quotient = (x / (scale / 2.0) - 1.0) as f32;
+                        for k in -3..=3 {
+                            let sc = f32::from_bits((quotient.to_bits() as i32 + k) as u32);
+                            if sc.abs() <= 1.0 {
+                                unsure += !check_bracket(sc, 1.0, size, &q) as usize;
+                                checked += 1;
+                            }
+                        }
+                        x += step * (size as f64 / 7.0).ceil();
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && unsure > 100,
+            "{checked} checked, {unsure} unsure"
+        );
+    }
+}
