@@ -26,6 +26,15 @@
 //!   goal) and the net ratio (lavapipe's rate as 1 / net gather cost, K-gather dispatch minus
 //!   twin, the harder comparison). `min ratio vs lavapipe: X` is the smallest whole-dispatch
 //!   ratio; `min net ratio vs lavapipe: Y` the smallest net one.
+//! * tld4's texture unit alone: `Gatherer::gather_lanes` over the same gathers, each warp's
+//!   `LaneQueries` read from its registers before timing (`Tld4Exec::lane_query`), so no
+//!   register work counts, and copied into a small reused block before the block's time
+//!   starts (the queries of all warps, about 30 MB, would otherwise stream from memory,
+//!   while a warp's registers on the executor's side are in the cache); its results must
+//!   equal the executor's, lane for lane. Its cost
+//!   a gather is set beside lavapipe's net cost: `min texture-unit ratio vs lavapipe net: Z`
+//!   is the smallest ratio lavapipe net / tld4 texture unit (above 1: the texture unit is the
+//!   faster).
 //! * tld4's results are compared with the one-gather dispatch's (within 1 ulp of the f32
 //!   bits): the share that agree is printed; a few differ at ambiguous spots
 //!   (docs/sources.md, Agreement rules).
@@ -35,13 +44,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use tld4_emu::{decoder, ExecConfig, Handle, TexturePool, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_emu::{
+    decoder, gather_op, ExecConfig, Handle, TexturePool, Tld4Exec, WarpState, WARP_SIZE,
+};
 use tld4_lavapipe::rng::Rng;
 use tld4_textures::cases;
 
 use crate::pack;
 use crate::vulkan::{Gpu, GpuQuery, Job};
-use tld4_textures::TextureKind;
+use tld4_textures::{GatherOp, Gatherer, LaneQueries, LaneResults, Precision, TextureKind};
 
 /// The gather shader's source; the bench compiles it with its own defines put in front.
 const SHADER: &str = include_str!("../shaders/gather.comp");
@@ -276,6 +287,13 @@ struct Ready {
     /// Per register: whether the TLD4 reads it (`Tld4::used_registers`); tld4's side makes
     /// only those, as a shader computes only the values it uses.
     read: [bool; 6],
+    /// The texture unit alone: the pool's texture and sampler, the instruction's gather and
+    /// the precision model, and each warp's queries as the executor reads them.
+    texture: u32,
+    sampler: u32,
+    op: GatherOp,
+    precision: Precision,
+    lane_queries: Vec<LaneQueries>,
 }
 
 /// The coordinate steps of [`moved`]: s, t, and z on cubes.
@@ -310,7 +328,8 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         precision: prepared.precision,
         ..ExecConfig::default()
     };
-    let ready = Ready {
+    let op = gather_op(&insn).with_context(|| format!("{}: no gather: {}", row.name, row.insn))?;
+    let mut ready = Ready {
         name: row.name,
         query_regs: job.queries.iter().map(row.regs).collect(),
         job,
@@ -321,6 +340,11 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         moved: moved_regs,
         delta,
         read,
+        texture: t,
+        sampler: s,
+        op,
+        precision: prepared.precision,
+        lane_queries: Vec::new(),
     };
     // The registers tld4's side makes must be the moved queries' registers, bit for bit.
     let mut warp = WarpState::new();
@@ -352,7 +376,15 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
                 );
             }
         }
+        let mut lane_queries = LaneQueries::new();
+        for lane in 0..lanes {
+            lane_queries
+                .push(&ready.exec.lane_query(&warp, lane))
+                .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", row.name))?;
+        }
+        ready.lane_queries.push(lane_queries);
     }
+    texture_unit_matches(&ready)?;
     Ok(ready)
 }
 
@@ -423,6 +455,63 @@ fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpSta
         exec.execute(warp)
             .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
         out(w * WARP_SIZE, warp);
+    }
+    Ok(())
+}
+
+/// Warps a block of the texture unit's timing: their queries (about 900 bytes a warp) are
+/// copied into a reused block before its time starts, so they come from the cache as a
+/// warp's registers do on the executor's side, not from the 30 MB of all warps' queries.
+const UNIT_BLOCK: usize = 16;
+
+/// Runs every warp's queries through the texture unit alone ([`Gatherer::gather_lanes`]),
+/// calling `out` with each warp's index and results. Returns the seconds spent in the
+/// gathers (and `out`), block by block ([`UNIT_BLOCK`]).
+fn run_texture_unit(r: &Ready, mut out: impl FnMut(usize, &LaneResults)) -> Result<f64> {
+    let g = Gatherer::new(
+        r.pool.texture(r.texture)?,
+        r.pool.sampler(r.sampler)?,
+        &r.op,
+        r.precision,
+    )
+    .with_context(|| r.name.to_string())?;
+    let mut results = LaneResults::new();
+    let mut block = Vec::with_capacity(UNIT_BLOCK);
+    let mut secs = 0.0;
+    for (b, warps) in r.lane_queries.chunks(UNIT_BLOCK).enumerate() {
+        block.clear();
+        block.extend_from_slice(warps);
+        let start = Instant::now();
+        for (k, q) in block.iter().enumerate() {
+            g.gather_lanes(q, &mut results);
+            out(b * UNIT_BLOCK + k, &results);
+        }
+        secs += start.elapsed().as_secs_f64();
+    }
+    Ok(secs)
+}
+
+/// The texture unit alone must return what the executor writes, lane for lane.
+fn texture_unit_matches(r: &Ready) -> Result<()> {
+    let mut executed = Vec::with_capacity(r.gathers());
+    run_tld4(r, &mut WarpState::new(), |_, warp| {
+        executed.extend((0..WARP_SIZE).map(|lane| [8u8, 9, 10, 11].map(|reg| warp.reg(lane, reg))));
+    })?;
+    let mut mismatch = None;
+    run_texture_unit(r, |w, results| {
+        for lane in 0..r.lane_queries[w].len() {
+            let unit = results.get(lane).map(|g| g.values);
+            if mismatch.is_none() && unit != Some(executed[w * WARP_SIZE + lane]) {
+                mismatch = Some((w, lane, unit));
+            }
+        }
+    })?;
+    if let Some((w, lane, unit)) = mismatch {
+        anyhow::bail!(
+            "{}: warp {w} lane {lane}: the texture unit alone returned {unit:08x?}, the executor wrote {:08x?}",
+            r.name,
+            executed[w * WARP_SIZE + lane]
+        );
     }
     Ok(())
 }
@@ -502,7 +591,7 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
         n * GATHERS,
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
     );
-    let (mut min_whole, mut min_net) = (None, None);
+    let (mut min_whole, mut min_net, mut min_unit) = (None, None, None);
     let mut mismatched = Vec::new();
     for row in rows(n) {
         let r = prepare(row, &gather)?;
@@ -518,7 +607,7 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
         }
         let agree = agreement(&r, &singles)?;
         let mut warp = WarpState::new();
-        let (mut tg, mut tt, mut t4) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut tg, mut tt, mut t4, mut tu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
             let mut lp = |tg: &mut Vec<f64>, tt: &mut Vec<f64>| -> Result<()> {
                 tg.push(secs(|| gather.run(std::slice::from_ref(&r.job)).map(drop))?);
@@ -533,6 +622,9 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
                     std::hint::black_box(w.reg(0, 8));
                 })
             })?);
+            tu.push(run_texture_unit(&r, |_, results| {
+                std::hint::black_box(results);
+            })?);
             if round % 2 == 1 {
                 lp(&mut tg, &mut tt)?;
             }
@@ -542,6 +634,7 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
         let (t, _) = median_spread(&mut tt);
         let (net, net_spread) = median_spread(&mut nets.clone());
         let (ours, ours_spread) = median_spread(&mut t4);
+        let (unit, unit_spread) = median_spread(&mut tu);
         let per = |s: f64| s / gathers as f64;
         let ours_rate = gathers as f64 / ours;
         let whole_rate = gathers as f64 / g;
@@ -568,11 +661,25 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
         }
         let _ = write!(
             line,
+            " | tld4 texture unit alone {:.1} ns/gather (spread {:>3.0}%): lavapipe net/texture unit ",
+            per(unit) * 1e9,
+            unit_spread * 100.0
+        );
+        if net > 0.0 {
+            let ratio = net / unit;
+            lower(&mut min_unit, ratio);
+            let _ = write!(line, "{ratio:.2}");
+        } else {
+            line.push_str("n/a");
+        }
+        let _ = write!(
+            line,
             " | K-gather = one-gather {same}/{n} | results agree {agree}/{gathers}"
         );
         println!("{line}");
     }
     let show = |m: Option<f64>| m.map_or("n/a".to_string(), |m| format!("{m:.2}"));
+    println!("min texture-unit ratio vs lavapipe net: {}", show(min_unit));
     println!("min net ratio vs lavapipe: {}", show(min_net));
     println!("min ratio vs lavapipe: {}", show(min_whole));
     if !mismatched.is_empty() {
