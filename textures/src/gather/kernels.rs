@@ -271,11 +271,11 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
         let Cube { l, out } = self;
         let (g, q) = (l.g, l.q);
         let (face, [i0, j0], unsure) = cube_origins(g, q);
-        let n = g.width as i32;
+        let n = g.width as u32;
         let per_cube = if g.kind.is_array() { 6 } else { 0 };
         // `l.d` is the faces with their apron (`crate::apron`): face texel (x, y) at apron
         // position (x + 1, y + 1), (n + 2) x (n + 2) a face
-        let m = n as u32 + 2;
+        let m = n + 2;
         let s = Strides {
             layer: m * m * g.words as u32,
             row: m * g.words as u32,
@@ -285,14 +285,16 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
         let mut redo_lane = [0i32; LANES];
         let mut index = [[0u32; LANES]; 4];
         for k in 0..LANES {
-            let (i, j) = (i0[k], j0[k]);
-            // within the apron: the origin in -1..=n-1 on both axes; a footprint with an
-            // apron corner (past two edges) has no texel there
-            let in_apron = i >= -1 && j >= -1 && i < n && j < n;
-            let corner = (i == -1 || i == n - 1) && (j == -1 || j == n - 1);
+            // the origin's apron position, (i + 1, j + 1): within the apron where both are
+            // in 0..=n (a negative i + 1 reads as a huge unsigned value); a footprint with an
+            // apron corner (past two edges: both positions 0 or n) has no texel there
+            let (ai, aj) = (i0[k].wrapping_add(1) as u32, j0[k].wrapping_add(1) as u32);
+            let in_apron = ai.max(aj) <= n;
+            let at_edge = |a: u32| a.min(n.wrapping_sub(a));
+            let corner = at_edge(ai).max(at_edge(aj)) == 0;
             redo_lane[k] = unsure[k] | -((!in_apron || corner) as i32);
             // (lanes redone: any in-range texel will do)
-            let (x, y) = ((i + 1).clamp(0, n) as u32, (j + 1).clamp(0, n) as u32);
+            let (x, y) = (ai.min(n), aj.min(n));
             let layer = array_layer(q.layer[k], g.max_layer)
                 .wrapping_mul(per_cube)
                 .wrapping_add(face[k]);

@@ -11,9 +11,12 @@ impl Quantizer {
     /// [`crate::cube::scaled_f32_bracket`]): the origin of each end in 32-bit arithmetic; where
     /// they agree, that is the origin of x, since the origin never decreases as x grows (every
     /// rounding of the model is monotone, and so is the shift). Returns the origins, and -1 for
-    /// each lane where the ends disagree or lie outside |v| < [`ORIGIN_F32_LIMIT`] (or are
-    /// NaN), 0 for the others; such a lane's origin is meaningless, and the caller takes the
+    /// each lane where the ends disagree or |y| exceeds half [`ORIGIN_F32_LIMIT`] (or is NaN),
+    /// 0 for the others; such a lane's origin is meaningless, and the caller takes the
     /// per-lane path for it. Near one lane in 2^19 / size disagrees on random coordinates.
+    ///
+    /// Precondition: 0 <= delta <= half [`ORIGIN_F32_LIMIT`] (so both ends of an accepted
+    /// lane lie within the limit); asserted in debug builds.
     #[inline(always)]
     pub(crate) fn origins_bracketed<const N: usize>(
         &self,
@@ -31,18 +34,19 @@ impl Quantizer {
             let mut o = [0i32; N];
             let mut unsure = [0i32; N];
             for k in 0..N {
-                let (lo, hi) = (y[k] - delta, y[k] + delta);
-                let inside = lo.abs() < ORIGIN_F32_LIMIT && hi.abs() < ORIGIN_F32_LIMIT;
-                let (lo, hi) = if inside { (lo, hi) } else { (0.0, 0.0) };
-                let (a, b) = (
-                    origin_f32(lo, bits, r, exact),
-                    origin_f32(hi, bits, r, exact),
-                );
+                // (an outside lane's ends are converted anyway, harmlessly, and not used)
+                let inside = y[k].abs() <= ORIGIN_F32_LIMIT / 2.0;
+                let a = origin_f32(y[k] - delta, bits, r, exact);
+                let b = origin_f32(y[k] + delta, bits, r, exact);
                 o[k] = b;
                 unsure[k] = -((!inside || a != b) as i32);
             }
             (o, unsure)
         }
+        debug_assert!(
+            (0.0..=ORIGIN_F32_LIMIT / 2.0).contains(&delta),
+            "delta {delta}"
+        );
         let b = self.bits;
         match (self.exact, self.rounding) {
             (true, _) => each(y, delta, b, Rounding::NearestEven, true),
@@ -60,8 +64,11 @@ impl Quantizer {
     }
 }
 
-/// [`texel_origin`](super::texel_origin) of an f32 value with |x| < [`ORIGIN_F32_LIMIT`], in 32-bit arithmetic:
-/// the same integer (the rounding of x to n is exact in f32 there, and 2n - 2^bits fits).
+/// [`texel_origin`](super::texel_origin) of an f32 value with |x| < [`ORIGIN_F32_LIMIT`],
+/// in 32-bit arithmetic: the same integer. The rounding of x to n is exact in f32 there, and
+/// (2n - 2^bits) >> (bits + 1) is (n - c) >> bits with c = 2^(bits - 1) (1 for 0 bits:
+/// (2n - 1) >> 1 = n - 1); for ties to even, n + 1.5 * 2^23 is the sum's bit pattern minus
+/// the magic number's, which joins c in one constant.
 #[inline(always)]
 fn origin_f32(x: f32, bits: u32, r: Rounding, exact: bool) -> i32 {
     if exact {
@@ -69,15 +76,17 @@ fn origin_f32(x: f32, bits: u32, r: Rounding, exact: bool) -> i32 {
         let f = x.floor();
         return (f as i32).wrapping_sub((x - f < 0.5) as i32);
     }
-    let n = match r {
+    let c = if bits == 0 { 1 } else { 1i32 << (bits - 1) };
+    let (biased, k) = match r {
         // 1.5 * 2^23 + x, |x| < 2^22, has an ulp of 1: x rounded, ties to even, in its low bits
-        Rounding::NearestEven => {
-            ((x + ROUND_MAGIC_F32).to_bits() as i32).wrapping_sub(ROUND_MAGIC_F32.to_bits() as i32)
-        }
-        Rounding::TowardZero => x as i32,
-        Rounding::Floor => x.floor() as i32,
+        Rounding::NearestEven => (
+            (x + ROUND_MAGIC_F32).to_bits() as i32,
+            (ROUND_MAGIC_F32.to_bits() as i32).wrapping_add(c),
+        ),
+        Rounding::TowardZero => (x as i32, c),
+        Rounding::Floor => (x.floor() as i32, c),
     };
-    n.wrapping_mul(2).wrapping_sub(1i32 << bits) >> (bits + 1)
+    biased.wrapping_sub(k) >> bits
 }
 
 /// The magnitude below which [`Quantizer::origins_bracketed`] computes an origin in f32 and
@@ -153,7 +162,7 @@ mod tests {
                     let (o, flag) = q.origins_bracketed(&y, delta);
                     for k in 0..8 {
                         let (lo, hi) = (y[k] - delta, y[k] + delta);
-                        let inside = lo.abs() < ORIGIN_F32_LIMIT && hi.abs() < ORIGIN_F32_LIMIT;
+                        let inside = y[k].abs() <= ORIGIN_F32_LIMIT / 2.0;
                         let at = |v: f32| q.origin(v as f64);
                         let agree = inside && at(lo) == at(hi);
                         assert_eq!(flag[k], -(!agree as i32), "y {} delta {delta} {q:?}", y[k]);
