@@ -20,6 +20,12 @@
 //! * Check: the K-gather dispatch must equal, invocation by invocation, the XOR over k of a
 //!   one-gather dispatch (the plain shader) of the N x K moved queries; the line says how many
 //!   invocations match and the command exits 1 if any does not.
+//! * Both sides run on one CPU (`--pin`, by default the CPU the process starts on; set before
+//!   lavapipe's worker thread exists, which inherits it): lavapipe computes on its worker
+//!   thread while the main thread waits, tld4 on the main thread, so the two would otherwise
+//!   be timed on whichever CPUs the system put them on, which on this project's shared
+//!   2-vCPU machine can differ in speed for seconds at a time. `--pin none` leaves the
+//!   placement to the system.
 //! * Rounds alternate the order of the sides; each figure is the median over the rounds, its
 //!   spread (max - min) / median. Two ratios per row, both tld4's rate over lavapipe's: the
 //!   whole-dispatch ratio (lavapipe's rate counting its whole K-gather dispatch, the project's
@@ -569,10 +575,69 @@ fn lower(min: &mut Option<f64>, ratio: f64) {
     *min = Some(min.map_or(ratio, |m: f64| m.min(ratio)));
 }
 
+/// Where the bench runs ([`bench`]'s `pin`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pin {
+    /// The CPU the process is on when the bench starts.
+    Auto,
+    /// This CPU.
+    Cpu(usize),
+    /// Not pinned.
+    None,
+}
+
+impl std::str::FromStr for Pin {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "auto" => Ok(Pin::Auto),
+            "none" => Ok(Pin::None),
+            n => n
+                .parse()
+                .map(Pin::Cpu)
+                .map_err(|_| format!("`{n}`: expected auto, none or a CPU number")),
+        }
+    }
+}
+
+/// Pins the calling thread (and the threads it creates later) to the CPU `pin` names;
+/// returns that CPU, or `None` when not pinned.
+fn pin_thread(pin: Pin) -> Result<Option<usize>> {
+    let cpu = match pin {
+        Pin::None => return Ok(None),
+        Pin::Cpu(c) => c,
+        // SAFETY: sched_getcpu takes no arguments and only reads the calling thread's state.
+        Pin::Auto => match unsafe { libc::sched_getcpu() } {
+            c if c >= 0 => c as usize,
+            _ => return Err(std::io::Error::last_os_error()).context("sched_getcpu"),
+        },
+    };
+    if cpu >= libc::CPU_SETSIZE as usize {
+        anyhow::bail!(
+            "--pin {cpu}: CPU numbers go up to {}",
+            libc::CPU_SETSIZE - 1
+        );
+    }
+    // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET writes bit `cpu` (< CPU_SETSIZE,
+    // checked above) of it; sched_setaffinity reads size_of::<cpu_set_t>() bytes of `set`.
+    let r = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set)
+    };
+    if r != 0 {
+        return Err(std::io::Error::last_os_error())
+            .with_context(|| format!("pinning to CPU {cpu}"));
+    }
+    Ok(Some(cpu))
+}
+
 /// `tld4-lavapipe bench`: prints one line per row, `min net ratio vs lavapipe: Y` and last
 /// `min ratio vs lavapipe: X`; exits 1 if a K-gather dispatch differs from its one-gather
 /// check.
-pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
+pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode> {
+    // before lavapipe creates its worker thread, which inherits the pin
+    let pinned = pin_thread(pin)?;
     if std::env::var_os("LP_NUM_THREADS").is_none() {
         // lavapipe reads it when the device is created (Mesa's llvmpipe: its thread count).
         std::env::set_var("LP_NUM_THREADS", "1");
@@ -584,11 +649,12 @@ pub fn bench(driver: &str, n: usize, rounds: usize) -> Result<ExitCode> {
     let mut twin = Gpu::with_shader(driver, &shader(GATHERS, true))?;
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "tld4-lavapipe bench: {} ({}), LP_NUM_THREADS={}; {n} invocations a dispatch, K = {GATHERS} gathers each ({} gathers), median of {rounds} rounds (spread = (max - min) / median); tld4: the same gathers, one thread; load average {}",
+        "tld4-lavapipe bench: {} ({}), LP_NUM_THREADS={}; {n} invocations a dispatch, K = {GATHERS} gathers each ({} gathers), median of {rounds} rounds (spread = (max - min) / median); tld4: the same gathers, one thread; both sides {}; load average {}",
         gather.info.device_name,
         gather.info.driver_info,
         std::env::var("LP_NUM_THREADS").unwrap_or_default(),
         n * GATHERS,
+        pinned.map_or("not pinned".to_string(), |c| format!("pinned to CPU {c}")),
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
     );
     let (mut min_whole, mut min_net, mut min_unit) = (None, None, None);

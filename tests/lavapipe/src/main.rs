@@ -94,6 +94,11 @@ enum Cmd {
         /// Driver to use (as for `fill`).
         #[arg(long, default_value = "lavapipe")]
         driver: String,
+        /// The CPU both sides run on: `auto` (the one the process starts on), a CPU number,
+        /// or `none` (not pinned: tld4's thread and lavapipe's worker may run on different
+        /// CPUs, which on a shared machine may differ in speed).
+        #[arg(long, default_value = "auto")]
+        pin: bench::Pin,
     },
 }
 
@@ -114,7 +119,12 @@ fn main() -> ExitCode {
         Cmd::Compare { corpus, ours, list } => compare(&corpus, ours.as_deref(), list),
         Cmd::Strict { corpus, output } => strict(&corpus, &output),
         Cmd::Devices => devices(),
-        Cmd::Bench { n, rounds, driver } => bench::bench(&driver, n, rounds),
+        Cmd::Bench {
+            n,
+            rounds,
+            driver,
+            pin,
+        } => bench::bench(&driver, n, rounds, pin),
     };
     match r {
         Ok(code) => code,

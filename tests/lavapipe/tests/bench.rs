@@ -47,6 +47,8 @@ fn bench_runs_both_sides_on_the_same_gathers() {
         );
         assert!(row.contains("whole-dispatch tld4/lavapipe "), "{row}");
         assert!(row.contains("net tld4/lavapipe "), "{row}");
+        assert!(row.contains("tld4 texture unit alone "), "{row}");
+        assert!(row.contains("lavapipe net/texture unit "), "{row}");
         // The K-gather shader returns, invocation by invocation, the XOR of what the
         // one-gather shader returns for its K moved queries: every invocation matches.
         let same = field(row, "K-gather = one-gather ");
@@ -58,6 +60,12 @@ fn bench_runs_both_sides_on_the_same_gathers() {
         assert!(a / n > 0.97, "only {a} of {n} agree: {row}");
     }
     let lines: Vec<&str> = stdout.lines().collect();
+    // both sides on one CPU by default (`--pin auto`)
+    assert!(lines[0].contains("both sides pinned to CPU "), "{stdout}");
+    assert!(
+        lines[lines.len() - 3].starts_with("min texture-unit ratio vs lavapipe net: "),
+        "{stdout}"
+    );
     assert!(
         lines[lines.len() - 2].starts_with("min net ratio vs lavapipe: "),
         "{stdout}"
