@@ -27,7 +27,7 @@ use super::Gatherer;
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
 use crate::sampler::AddressMode;
-use crate::simd::{Isa, Kernel};
+use crate::simd::{footprint_index, Isa, Kernel};
 use crate::stages::{array_layer, may_border, repeat_pow2, six};
 
 /// The texel storage's strides in elements, as u32 (`Gatherer::lanes32`: every index of
@@ -172,10 +172,19 @@ fn fetch_convert<I: Isa, T: Copy + Into<u32>, C: Convert>(
 ) -> [[u32; LANES]; 4] {
     let mut raw = [[0u32; LANES]; 4];
     I::load(l.d, index, &mut raw);
+    convert_raw(l, &raw)
+}
+
+/// convert -> compare of the four footprint texels of every lane, as loaded.
+#[inline(always)]
+fn convert_raw<T, C: Convert>(
+    l: &Lanes<'_, '_, T, C>,
+    raw: &[[u32; LANES]; 4],
+) -> [[u32; LANES]; 4] {
     if C::UNROLL {
-        convert_lanes(l.conv, &raw, &l.q.dref)
+        convert_lanes(l.conv, raw, &l.q.dref)
     } else {
-        convert_lanes_outlined(l.conv, &raw, &l.q.dref)
+        convert_lanes_outlined(l.conv, raw, &l.q.dref)
     }
 }
 
@@ -283,7 +292,8 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
             element: l.element as u32,
         };
         let mut redo_lane = [0i32; LANES];
-        let mut index = [[0u32; LANES]; 4];
+        // the indices of (i0, j0) and (i0, j1)
+        let mut rows = [[0u32; LANES]; 2];
         for k in 0..LANES {
             // the origin's apron position, (i + 1, j + 1): within the apron where both are
             // in 0..=n (a negative i + 1 reads as a huge unsigned value); a footprint with an
@@ -298,14 +308,17 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
             let layer = array_layer(q.layer[k], g.max_layer)
                 .wrapping_mul(per_cube)
                 .wrapping_add(face[k]);
-            let r0 = s.index(layer, x, y);
-            let r1 = r0.wrapping_add(s.row);
-            index[0][k] = r1;
-            index[1][k] = r1.wrapping_add(s.texel);
-            index[2][k] = r0.wrapping_add(s.texel);
-            index[3][k] = r0;
+            rows[0][k] = s.index(layer, x, y);
+            rows[1][k] = rows[0][k].wrapping_add(s.row);
         }
-        let values = fetch_convert::<I, T, C>(&l, &index);
+        let values = if s.texel == 1 {
+            // one-element texels: each row's two texels are adjacent
+            let mut raw = [[0u32; LANES]; 4];
+            I::load_pairs(l.d, &rows, &mut raw);
+            convert_raw(&l, &raw)
+        } else {
+            fetch_convert::<I, T, C>(&l, &footprint_index(&rows, s.texel))
+        };
         let range = range_bits(&l.range);
         store(out, range, &values);
         // lanes outside the 32-bit range, and footprints with a corner: the per-lane path
