@@ -258,6 +258,11 @@ pub struct Gatherer<'a> {
     /// ([`cube::scaled_f32_bracket`]); `None` for other kinds and larger textures, which the
     /// kernel projects in f64.
     cube_f32: Option<CubeF32>,
+    /// 2D kinds of power-of-two width and height: the scales size * 2^bits as f32, by which
+    /// the planar kernel scales its coordinates in f32, exactly
+    /// ([`Quantizer::origins32_f32`](crate::stages::Quantizer::origins32_f32)); `None`
+    /// otherwise (the kernel scales in f64).
+    planar_f32: Option<[f32; 2]>,
     /// The texture is small enough for the lane-parallel kernels' 32-bit arithmetic: width
     /// and height at most [`LANES32_MAX_SIZE`] (wrap periods 2 * size fit in i32) and fewer
     /// than 2^31 storage elements (every texel index fits in i32).
@@ -326,6 +331,11 @@ impl<'a> Gatherer<'a> {
                 half,
                 bracket: cube::scaled_f32_bracket(half),
             });
+        let planar_f32 =
+            (!kind.is_cube() && w.is_power_of_two() && h.is_power_of_two()).then_some([
+                (w as f64 * quant.scale) as f32,
+                (h as f64 * quant.scale) as f32,
+            ]);
         Ok(Gatherer {
             texels,
             words,
@@ -347,6 +357,7 @@ impl<'a> Gatherer<'a> {
             residency: texture.residency(),
             cube,
             cube_f32,
+            planar_f32,
             lanes32,
         })
     }

@@ -8,7 +8,7 @@ use crate::gather::{OffsetMode, Precision, Rounding, Value};
 use crate::sampler::{AddressMode, BorderColor, CompareOp};
 use crate::texture::{Source, Swizzle};
 
-mod bracket;
+mod f32_origins;
 
 /// The array layer: the instruction's unsigned layer clamped to layers - 1 (docs/sources.md,
 /// Decisions; the hardware clamps; ptxas clamps to 0..0xffff before, docs/sources.md).

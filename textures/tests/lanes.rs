@@ -26,6 +26,13 @@ fn coord(state: &mut u64, size: u32) -> f32 {
         // a texel boundary or centre, exactly
         4 | 5 => ((r >> 8) % (4 * size as u64 + 8)) as f32 / (2 * size) as f32 - 0.5,
         6 => ((r >> 8) as u32 as f32 / u32::MAX as f32) * 200.0 - 100.0,
+        // far outside the texture but within the 32-bit kernels' range: 2^8 .. 2^22, where
+        // the planar kernel's f32 origins give way to f64 ones
+        7 => {
+            let sign = if r >> 63 == 1 { -1.0 } else { 1.0 };
+            let scale = (8 + (r >> 40) % 15) as i32;
+            sign * ((r >> 8) as u32 as f32 / u32::MAX as f32 + 1.0) * (scale as f32).exp2()
+        }
         _ => ((r >> 8) as u32 as f32 / u32::MAX as f32) * 3.0 - 1.0,
     }
 }

@@ -88,21 +88,11 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
     fn run<I: Isa>(self) {
         let Planar { l, out, .. } = self;
         let (g, q) = (l.g, l.q);
-        // address: (s, t) in f64 and the storage layer
-        let mut u = [0f64; LANES];
-        let mut v = [0f64; LANES];
+        // address and footprint origin (the precision model), and the storage layer
+        let ([i0, j0], outside) = planar_origins(g, q);
         let mut layer = [0u32; LANES];
-        for k in 0..LANES {
-            u[k] = q.coords[0][k] as f64 * g.scale_u;
-            v[k] = q.coords[1][k] as f64 * g.scale_v;
-            layer[k] = array_layer(q.layer[k], g.max_layer);
-        }
-        // footprint origin (the precision model)
-        let (i0, outside_u) = g.quant.origins32(&u);
-        let (j0, outside_v) = g.quant.origins32(&v);
-        let mut outside = [0i32; LANES];
-        for k in 0..LANES {
-            outside[k] = outside_u[k] | outside_v[k];
+        for (l, &q) in layer.iter_mut().zip(&q.layer) {
+            *l = array_layer(q, g.max_layer);
         }
         // footprint and wrap
         let (w, h) = (g.width as i32, g.height as i32);
@@ -162,6 +152,48 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
         store(out, range, &values);
         redo(&l, lane_bits::<I>(&outside) & range, out);
     }
+}
+
+/// The planar kernel's footprint origins (i0, j0), and -1 for the lanes outside the 32-bit
+/// range (0 for the others), which the caller takes the per-lane path for: (s, t) times
+/// size * 2^bits in f32, 8 lanes a register, where the sizes are powers of two (the product
+/// is then exact: [`Gatherer::planar_f32`]) and every lane's product is below 2^22 in
+/// magnitude; else in f64, 4 lanes a register, which takes |x| up to 2^28.
+#[inline(always)]
+fn planar_origins(g: &Gatherer<'_>, q: &LaneQueries) -> ([[i32; LANES]; 2], [i32; LANES]) {
+    let mut outside = [0i32; LANES];
+    if let Some([su, sv]) = g.planar_f32 {
+        let mut u = [0f32; LANES];
+        let mut v = [0f32; LANES];
+        for k in 0..LANES {
+            u[k] = q.coords[0][k] * su;
+            v[k] = q.coords[1][k] * sv;
+        }
+        let (i0, outside_u) = g.quant.origins32_f32(&u);
+        let (j0, outside_v) = g.quant.origins32_f32(&v);
+        let mut any = 0;
+        for k in 0..LANES {
+            any |= outside_u[k] | outside_v[k];
+        }
+        if any == 0 {
+            return ([i0, j0], outside);
+        }
+    }
+    let (i0, j0) = {
+        let mut u = [0f64; LANES];
+        let mut v = [0f64; LANES];
+        for k in 0..LANES {
+            u[k] = q.coords[0][k] as f64 * g.scale_u;
+            v[k] = q.coords[1][k] as f64 * g.scale_v;
+        }
+        let (i0, outside_u) = g.quant.origins32(&u);
+        let (j0, outside_v) = g.quant.origins32(&v);
+        for k in 0..LANES {
+            outside[k] = outside_u[k] | outside_v[k];
+        }
+        (i0, j0)
+    };
+    ([i0, j0], outside)
 }
 
 /// fetch -> convert of the four footprint texels of every lane.

@@ -1,11 +1,52 @@
-//! Footprint origins from f32 coordinates known to within a bracket: the cube kernel's f32
-//! projection ([`crate::cube::scaled_f32`]) is not bit-identical to the f64 chain the
-//! precision model is defined on, but provably within a bracket of it; where both ends of
-//! the bracket have the same origin, so has the f64 chain's coordinate.
+//! Footprint origins from f32 fixed-point coordinates, for the lane-parallel kernels (8
+//! lanes a 256-bit register instead of the 4 of f64):
+//!
+//! * exact ones ([`Quantizer::origins32_f32`]): a 2D coordinate times a power-of-two scale
+//!   (a texture of power-of-two size) is exact in f32 as in f64, so its origin is the
+//!   precision model's;
+//! * bracketed ones ([`Quantizer::origins_bracketed`]): the cube kernel's f32 projection
+//!   ([`crate::cube::scaled_f32`]) is not bit-identical to the f64 chain the precision
+//!   model is defined on, but provably within a bracket of it; where both ends of the
+//!   bracket have the same origin, so has the f64 chain's coordinate.
 
 use super::{Quantizer, Rounding};
 
 impl Quantizer {
+    /// [`Quantizer::origins32`] of f32 coordinates: the origin of each lane's x
+    /// ([`texel_origin`](super::texel_origin) of x widened to f64), and -1 for each lane
+    /// outside |x| < [`ORIGIN_F32_LIMIT`] (or NaN), 0 for the others; an outside lane's
+    /// origin is meaningless (the planar kernel then computes the warp's origins in f64).
+    /// For the planar kernel where x = c * size * 2^bits with a power-of-two size: the f32
+    /// product is then exact (a power-of-two factor only moves the exponent; an overflow
+    /// gives infinity, outside), as the f64 product is, so both hold the same x.
+    #[inline(always)]
+    pub(crate) fn origins32_f32<const N: usize>(&self, x: &[f32; N]) -> ([i32; N], [i32; N]) {
+        #[inline(always)]
+        fn each<const N: usize>(
+            x: &[f32; N],
+            bits: u32,
+            r: Rounding,
+            exact: bool,
+        ) -> ([i32; N], [i32; N]) {
+            let mut o = [0i32; N];
+            let mut outside = [0i32; N];
+            for k in 0..N {
+                // (an outside lane is converted anyway, harmlessly, and not used)
+                let inside = x[k].abs() < ORIGIN_F32_LIMIT;
+                outside[k] = -(!inside as i32);
+                o[k] = origin_f32(x[k], bits, r, exact);
+            }
+            (o, outside)
+        }
+        let b = self.bits;
+        match (self.exact, self.rounding) {
+            (true, _) => each(x, b, Rounding::NearestEven, true),
+            (false, Rounding::NearestEven) => each(x, b, Rounding::NearestEven, false),
+            (false, Rounding::TowardZero) => each(x, b, Rounding::TowardZero, false),
+            (false, Rounding::Floor) => each(x, b, Rounding::Floor, false),
+        }
+    }
+
     /// The origins of `N` lanes whose fixed-point coordinate x is known only to lie in
     /// [y - delta, y + delta], both ends rounded to f32 (the cube kernel's f32 projection,
     /// [`crate::cube::scaled_f32_bracket`]): the origin of each end in 32-bit arithmetic; where
@@ -64,29 +105,33 @@ impl Quantizer {
     }
 }
 
-/// [`texel_origin`](super::texel_origin) of an f32 value with |x| < [`ORIGIN_F32_LIMIT`],
-/// in 32-bit arithmetic: the same integer. The rounding of x to n is exact in f32 there, and
-/// (2n - 2^bits) >> (bits + 1) is (n - c) >> bits with c = 2^(bits - 1) (1 for 0 bits:
-/// (2n - 1) >> 1 = n - 1); for ties to even, n + 1.5 * 2^23 is the sum's bit pattern minus
-/// the magic number's, which joins c in one constant.
+/// [`texel_origin`](super::texel_origin) of an f32 value with |x| < [`ORIGIN_F32_LIMIT`]
+/// (2^22), in 32-bit arithmetic: the same integer. The rounding of x to an integer n is
+/// exact in f32 there (ties to even: adding 1.5 * 2^23, whose sum has an ulp of 1; the
+/// others: `trunc` or `floor`, whose integral result the same addition leaves unrounded),
+/// and n is the bit pattern of n + 1.5 * 2^23 minus the magic number's (the conversion
+/// without a float-to-integer instruction, which the compiler does not vectorize with
+/// Rust's saturating semantics). (2n - 2^bits) >> (bits + 1) is then (n - c) >> bits with
+/// c = 2^(bits - 1) (1 for 0 bits: (2n - 1) >> 1 = n - 1), c joining the magic number in
+/// one constant.
 #[inline(always)]
 fn origin_f32(x: f32, bits: u32, r: Rounding, exact: bool) -> i32 {
+    let magic = ROUND_MAGIC_F32.to_bits() as i32;
+    let biased = |v: f32| (v + ROUND_MAGIC_F32).to_bits() as i32;
     if exact {
         // x - f is exact; floor(x - 0.5) is f when the fraction is at least one half.
         let f = x.floor();
-        return (f as i32).wrapping_sub((x - f < 0.5) as i32);
+        return biased(f)
+            .wrapping_sub(magic)
+            .wrapping_sub((x - f < 0.5) as i32);
     }
     let c = if bits == 0 { 1 } else { 1i32 << (bits - 1) };
-    let (biased, k) = match r {
-        // 1.5 * 2^23 + x, |x| < 2^22, has an ulp of 1: x rounded, ties to even, in its low bits
-        Rounding::NearestEven => (
-            (x + ROUND_MAGIC_F32).to_bits() as i32,
-            (ROUND_MAGIC_F32.to_bits() as i32).wrapping_add(c),
-        ),
-        Rounding::TowardZero => (x as i32, c),
-        Rounding::Floor => (x.floor() as i32, c),
+    let n = match r {
+        Rounding::NearestEven => biased(x),
+        Rounding::TowardZero => biased(x.trunc()),
+        Rounding::Floor => biased(x.floor()),
     };
-    biased.wrapping_sub(k) >> bits
+    n.wrapping_sub(magic.wrapping_add(c)) >> bits
 }
 
 /// The magnitude below which [`Quantizer::origins_bracketed`] computes an origin in f32 and
@@ -188,6 +233,75 @@ mod tests {
             vouched > 100_000 && unsure > 1000,
             "{vouched} vouched, {unsure} unsure"
         );
+    }
+
+    #[test]
+    fn origins32_f32_equal_texel_origin() {
+        let limit = ORIGIN_F32_LIMIT;
+        let up = |v: f32, k: i32| f32::from_bits((v.to_bits() as i32 + k) as u32);
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            1.0e-40,
+            -1.0e-40,
+            f32::MIN_POSITIVE,
+        ];
+        for base in [limit, limit / 2.0, 0.5, 1.5, 2.5, 1.0, 1024.0, 65_536.5] {
+            for k in -3..=3 {
+                for v in [up(base, k), -up(base, k)] {
+                    xs.extend([v, v - 0.5, v + 0.5]);
+                }
+            }
+        }
+        let mut state = 5u64;
+        for _ in 0..4000 {
+            let r = next(&mut state);
+            let mag = (r >> 59) as i32 - 8; // 2^-8 .. 2^23, scaled below up to 2^31
+            let frac = (r >> 20 & 0xff_ffff) as f32 / (1u32 << 24) as f32;
+            let sign = if r & 1 == 1 { -1.0 } else { 1.0 };
+            let x: f32 = sign * (1.0 + frac) * (mag as f32).exp2();
+            xs.push(x);
+            xs.push(x * 256.0);
+            xs.push(x.round() + 0.5);
+        }
+        xs.resize(xs.len().div_ceil(8) * 8, 0.0);
+        let mut checked = 0;
+        for q in quantizers() {
+            for chunk in xs.chunks_exact(8) {
+                let x: [f32; 8] = chunk.try_into().unwrap();
+                let (o, outside) = q.origins32_f32(&x);
+                for k in 0..8 {
+                    let accepted = x[k].abs() < ORIGIN_F32_LIMIT;
+                    assert_eq!(outside[k], -(!accepted as i32), "x {} {q:?}", x[k]);
+                    if accepted {
+                        assert_eq!(o[k] as i64, q.origin(x[k] as f64), "x {} {q:?}", x[k]);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500_000, "{checked} lanes compared");
+    }
+
+    #[test]
+    fn a_power_of_two_scale_is_exact_in_f32() {
+        let mut state = 9u64;
+        for _ in 0..20_000 {
+            let r = next(&mut state);
+            let c = f32::from_bits(r as u32);
+            let scale = ((r >> 32) % 45) as i32; // size * 2^bits: up to 2^24 * 2^20
+            let s = (scale as f32).exp2();
+            let (x32, x64) = (c * s, c as f64 * (s as f64));
+            if x64.abs() < ORIGIN_F32_LIMIT as f64 {
+                assert_eq!(x32 as f64, x64, "c {c:e} scale 2^{scale}");
+            } else if !c.is_nan() {
+                assert!(x32.abs() >= ORIGIN_F32_LIMIT, "c {c:e} scale 2^{scale}");
+            }
+        }
     }
 
     /// The f64 chain the precision model sees for a cube lane: fl64(fl64(sc / ma) + 1) / 2
