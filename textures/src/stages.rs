@@ -106,12 +106,20 @@ impl Quantizer {
             }
             (o, outside)
         }
+        self.with_rule(|bits, r, exact| each(x, bits, r, exact))
+    }
+
+    /// Calls `f` with the model's rule (fraction bits, rounding, exact) from one call site
+    /// per rule, with the rounding and exactness as constants there, so a lane loop `f`
+    /// inlines is compiled once per rule with its choices made outside the loop.
+    #[inline(always)]
+    pub(crate) fn with_rule<R>(&self, f: impl Fn(u32, Rounding, bool) -> R) -> R {
         let b = self.bits;
         match (self.exact, self.rounding) {
-            (true, _) => each(x, b, Rounding::NearestEven, true),
-            (false, Rounding::NearestEven) => each(x, b, Rounding::NearestEven, false),
-            (false, Rounding::TowardZero) => each(x, b, Rounding::TowardZero, false),
-            (false, Rounding::Floor) => each(x, b, Rounding::Floor, false),
+            (true, _) => f(b, Rounding::NearestEven, true),
+            (false, Rounding::NearestEven) => f(b, Rounding::NearestEven, false),
+            (false, Rounding::TowardZero) => f(b, Rounding::TowardZero, false),
+            (false, Rounding::Floor) => f(b, Rounding::Floor, false),
         }
     }
 }

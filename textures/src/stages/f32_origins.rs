@@ -38,13 +38,7 @@ impl Quantizer {
             }
             (o, outside)
         }
-        let b = self.bits;
-        match (self.exact, self.rounding) {
-            (true, _) => each(x, b, Rounding::NearestEven, true),
-            (false, Rounding::NearestEven) => each(x, b, Rounding::NearestEven, false),
-            (false, Rounding::TowardZero) => each(x, b, Rounding::TowardZero, false),
-            (false, Rounding::Floor) => each(x, b, Rounding::Floor, false),
-        }
+        self.with_rule(|bits, r, exact| each(x, bits, r, exact))
     }
 
     /// The origins of `N` lanes whose fixed-point coordinate x is known only to lie in
@@ -88,13 +82,7 @@ impl Quantizer {
             (0.0..=ORIGIN_F32_LIMIT / 2.0).contains(&delta),
             "delta {delta}"
         );
-        let b = self.bits;
-        match (self.exact, self.rounding) {
-            (true, _) => each(y, delta, b, Rounding::NearestEven, true),
-            (false, Rounding::NearestEven) => each(y, delta, b, Rounding::NearestEven, false),
-            (false, Rounding::TowardZero) => each(y, delta, b, Rounding::TowardZero, false),
-            (false, Rounding::Floor) => each(y, delta, b, Rounding::Floor, false),
-        }
+        self.with_rule(|bits, r, exact| each(y, delta, bits, r, exact))
     }
 
     /// Whether [`Quantizer::origins_bracketed`] can hold the coordinates of a texture of
