@@ -322,11 +322,9 @@ impl<'a> Gatherer<'a> {
             && (!kind.is_cube() || apron_elements < i32::MAX as usize);
         let cube = (kind.is_cube() && sampler.seamless_cube && texture.residency().is_none())
             .then_some(texture);
-        let half = (w as f64 * quant.scale / 2.0) as f32;
-        let cube_f32 = (kind.is_cube()
-            && w == h
-            && quant.brackets_f32(w)
-            && half as f64 == w as f64 * quant.scale / 2.0)
+        let half64 = w as f64 * quant.scale / 2.0;
+        let half = half64 as f32;
+        let cube_f32 = (kind.is_cube() && w == h && quant.brackets_f32(w) && half as f64 == half64)
             .then(|| CubeF32 {
                 half,
                 bracket: cube::scaled_f32_bracket(half),

@@ -501,7 +501,7 @@ fn run_texture_unit(r: &Ready, mut out: impl FnMut(usize, &LaneResults)) -> Resu
 fn texture_unit_matches(r: &Ready) -> Result<()> {
     let mut executed = Vec::with_capacity(r.gathers());
     run_tld4(r, &mut WarpState::new(), |_, warp| {
-        executed.extend((0..WARP_SIZE).map(|lane| [8u8, 9, 10, 11].map(|reg| warp.reg(lane, reg))));
+        executed.extend((0..WARP_SIZE).map(|lane| gathered(warp, lane)));
     })?;
     let mut mismatch = None;
     run_texture_unit(r, |w, results| {
@@ -522,6 +522,12 @@ fn texture_unit_matches(r: &Ready) -> Result<()> {
     Ok(())
 }
 
+/// The four values lane `lane`'s TLD4 wrote: R8..R11, where every row's instruction puts
+/// its results.
+fn gathered(warp: &WarpState, lane: usize) -> [u32; 4] {
+    [8u8, 9, 10, 11].map(|reg| warp.reg(lane, reg))
+}
+
 /// How many gathers tld4 and lavapipe's one-gather dispatch agree on, within 1 ulp of each
 /// result's f32 bits.
 fn agreement(r: &Ready, lavapipe: &[[u32; 4]]) -> Result<usize> {
@@ -529,7 +535,7 @@ fn agreement(r: &Ready, lavapipe: &[[u32; 4]]) -> Result<usize> {
     let mut agree = 0;
     run_tld4(r, &mut warp, |first, warp| {
         for (lane, theirs) in lavapipe[first..].iter().take(WARP_SIZE).enumerate() {
-            let ours = [8u8, 9, 10, 11].map(|reg| warp.reg(lane, reg));
+            let ours = gathered(warp, lane);
             if ours
                 .iter()
                 .zip(theirs)
