@@ -344,3 +344,108 @@ fn explain_shows_the_descriptors_and_texel_addresses() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `hex` of a memory region: the little-endian bytes of each word, a word a group.
+fn hex_words(words: &[u32]) -> String {
+    let w: Vec<String> = words
+        .iter()
+        .map(|w| w.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect())
+        .collect();
+    w.join(" ")
+}
+
+/// The example's header made 16384 x 16384 RGBA8 pitch-linear at 0x1_0000_0000 (1 GiB of
+/// texels), with `mapped` regions of texels (address, words) beside its pools.
+fn huge_texture_scenario(mapped: &[(u64, [u32; 2])]) -> String {
+    use tld4_textures::{HeaderLayout, TextureHeader};
+    let example = std::fs::read_to_string(format!("{ROOT}/{EXAMPLE}")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&example).unwrap();
+    let words = |hex: &str| -> [u32; 8] {
+        let w: Vec<u32> = hex
+            .split(' ')
+            .map(|g| u32::from_le_bytes(u32::from_str_radix(g, 16).unwrap().to_be_bytes()))
+            .collect();
+        w.try_into().unwrap()
+    };
+    let mut header =
+        TextureHeader::decode(&words(v["memory"][0]["hex"].as_str().unwrap())).unwrap();
+    header.width = 16384;
+    header.height = 16384;
+    header.layout = HeaderLayout::Pitch { pitch: 65536 };
+    header.address = 0x1_0000_0000;
+    let tic = header.encode().unwrap();
+    let mut memory = vec![
+        serde_json::json!({"address": "0x1000", "hex": hex_words(&tic)}),
+        v["memory"][1].clone(),
+    ];
+    for (address, w) in mapped {
+        memory.push(serde_json::json!({"address": format!("{address:#x}"), "hex": hex_words(w)}));
+    }
+    let texel = |r: u32| r as f32 / 255.0;
+    serde_json::json!({
+        "memory": memory,
+        "texture_header_pool": "0x1000",
+        "sampler_pool": "0x1200",
+        "handles": {"tex": {"texture": 0, "sampler": 0}},
+        "instruction": "TLD4.R R10, R8, R20, UR4, 2D ;",
+        "uniform": {"UR4": "tex"},
+        "lanes": [{"lanes": "all", "R20": 0.5, "R21": 0.5}],
+        "expect": {
+            "lanes": [{"lanes": "all", "R8": texel(0x30), "R9": texel(0x40), "R10": texel(0x20), "R11": texel(0x10)}],
+            "tolerance": {"ulps": 1}
+        }
+    })
+    .to_string()
+}
+
+/// A 1 GiB memory texture of which only the lane's footprint is mapped: `run` and `explain`
+/// read only those four texels (nothing is copied out of memory, whatever the size), and
+/// explain gives the footprint, the results and the check; with the footprint unmapped too,
+/// both name the fault (nothing aborts).
+#[test]
+fn explain_reads_only_the_lanes_texels_of_a_huge_memory_texture() {
+    let dir = scratch();
+    // (0.5, 0.5) on 16384 x 16384: i0 = j0 = 8191; rows 8191 and 8192, texels 8191 and 8192
+    let row = |y: u64| 0x1_0000_0000u64 + y * 65536 + 8191 * 4;
+    let path = dir.join("huge.json");
+    std::fs::write(
+        &path,
+        huge_texture_scenario(&[(row(8191), [0x10, 0x20]), (row(8192), [0x30, 0x40])]),
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let run = tld4(&["run", p]);
+    assert!(
+        run.status.success(),
+        "{}{}",
+        text(&run.stdout),
+        text(&run.stderr)
+    );
+    let out = tld4(&["explain", "TLD4.R R10, R8, R20, UR4, 2D", "--scenario", p]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{s}{}", text(&out.stderr));
+    for want in [
+        "texture 0: 2d rgba8_unorm 16384x16384",
+        "    x (i0,j1) = (8191, 8192): texel (8191, 8192), raw (48, 0, 0, 0)",
+        "    w (i0,j0) = (8191, 8191): texel (8191, 8191), raw (16, 0, 0, 0)",
+        "check: the emulator (tld4 run) writes the same values in lane 0",
+    ] {
+        assert!(s.contains(want), "missing {want} in {s}");
+    }
+    // nothing of the footprint mapped: a fault, named, and no abort
+    std::fs::write(&path, huge_texture_scenario(&[])).unwrap();
+    let run = tld4(&["run", p]);
+    let out = tld4(&["explain", "TLD4.R R10, R8, R20, UR4, 2D", "--scenario", p]);
+    let s = text(&out.stdout);
+    assert!(
+        text(&run.stdout).contains("reading the texel"),
+        "{}",
+        text(&run.stdout)
+    );
+    assert!(
+        s.contains("fault: lane 0: handle 0x00000000: reading the texel"),
+        "{s}"
+    );
+    assert_ne!(out.status.code(), None, "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

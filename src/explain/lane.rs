@@ -9,7 +9,7 @@ use tld4_emu::{
     MemoryExecError, OutputMode, WarpState, NO_COMPONENT,
 };
 use tld4_textures::trace::{self, GatherTrace};
-use tld4_textures::{GatherQuery, Handle, Precision, Sampler, Texture, ValueKind};
+use tld4_textures::{GatherQuery, Handle, Precision, Sampler, TexelSource, ValueKind};
 
 use tld4_scenario as scenario;
 
@@ -17,12 +17,14 @@ use super::instruction::{output_mode, reg};
 use super::memory;
 use super::path::path;
 use super::show::{serde_name, show_value, swizzle_text};
+use super::source::LaneTexels;
 use super::GATHER_ORDER;
 
 /// What the lane explanation produced, for the picture.
-pub struct LaneOutcome {
-    /// The texture and sampler the lane's handle names, when it resolves.
-    pub texture: Option<(Texture, Sampler, u32, u32)>,
+pub struct LaneOutcome<'s> {
+    /// The texels and sampler the lane's handle names, when it resolves, with the header and
+    /// sampler indices.
+    pub texture: Option<(LaneTexels<'s>, Sampler, u32, u32)>,
     /// The lane's trace, when it gathers.
     pub trace: Option<GatherTrace>,
     /// False when the lane's predicted writes differ from the emulator's.
@@ -37,13 +39,13 @@ pub(super) fn fault_lane(f: &MemoryExecError) -> Option<u8> {
 }
 
 /// The lane's path through the texture unit.
-pub fn explain_lane(
+pub fn explain_lane<'s>(
     out: &mut String,
-    s: &scenario::Scenario,
+    s: &'s scenario::Scenario,
     precision: Precision,
     lane: usize,
     source: &str,
-) -> LaneOutcome {
+) -> LaneOutcome<'s> {
     let insn = &s.insn;
     let warp = &s.warp;
     let mut outcome = LaneOutcome {
@@ -149,12 +151,15 @@ pub fn explain_lane(
     );
     // Owned textures resolve in the pool; textures in memory are read (and shown) first.
     let mut header = None;
-    let resolved: Option<(Texture, Sampler)> = match (s.pool(), s.memory()) {
-        (Some(pool), _) => pool.resolve(h).ok().map(|(t, smp)| (t.clone(), *smp)),
+    let resolved: Option<(LaneTexels<'s>, Sampler)> = match (s.pool(), s.memory()) {
+        (Some(pool), _) => pool
+            .resolve(h)
+            .ok()
+            .map(|(t, smp)| (LaneTexels::Owned(t), *smp)),
         (None, Some(m)) => match memory::resolve(out, m, h) {
             Ok((t, smp, hd)) => {
                 header = Some(hd);
-                Some((t, smp))
+                Some((LaneTexels::Memory(t), smp))
             }
             Err(why) => {
                 outcome.no_texture = Some(format!("lane {lane}: {why}"));
@@ -164,7 +169,7 @@ pub fn explain_lane(
         (None, None) => None,
     };
     if let Some((t, smp)) = &resolved {
-        let d = t.desc();
+        let d = t.shape();
         let layers = if d.kind.is_array() {
             format!(
                 ", {} {}",
@@ -187,7 +192,7 @@ pub fn explain_lane(
             d.format.name(),
             d.width,
             d.height,
-            swizzle_text(t.swizzle())
+            swizzle_text(d.swizzle)
         );
         let border: Vec<String> = smp.border.words.iter().map(|w| format!("{w:#x}")).collect();
         let _ = writeln!(
@@ -211,7 +216,7 @@ pub fn explain_lane(
         if let Some(hd) = &header {
             memory::layout_line(out, hd);
         }
-        outcome.texture = Some((t.clone(), *smp, h.header_index(), h.sampler_index()));
+        outcome.texture = Some((*t, *smp, h.header_index(), h.sampler_index()));
     }
 
     // The registers read (the layout of Tld4Exec's query: ptxas output, NAK; docs/sources.md).
@@ -332,14 +337,19 @@ pub fn explain_lane(
     let Some(op) = gather_op(insn) else {
         return outcome;
     };
-    let t = match trace::trace(texture, sampler, &op, precision, &q) {
+    // (owned textures: the fast path's own checks, storage included)
+    let traced = match texture {
+        LaneTexels::Owned(tex) => trace::trace(tex, sampler, &op, precision, &q),
+        LaneTexels::Memory(_) => trace::trace_in(texture, sampler, &op, precision, &q),
+    };
+    let t = match traced {
         Ok(t) => t,
         Err(e) => {
             let _ = writeln!(out, "  the texture unit refuses: {e}");
             return outcome;
         }
     };
-    path(out, &t, texture, insn);
+    path(out, &t, insn);
     if let Some(hd) = &header {
         memory::texel_addresses(out, hd, &t);
     }

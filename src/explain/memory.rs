@@ -10,19 +10,20 @@ use tld4_textures::descriptor::tsc::TEXSAMP;
 use tld4_textures::descriptor::{field, DescField};
 use tld4_textures::layout::{sector_of, Layout, LayoutKind};
 use tld4_textures::trace::{GatherTrace, TexelSite};
-use tld4_textures::{Handle, HeaderLayout, Sampler, SamplerState, Texture, TextureHeader};
+use tld4_textures::{Handle, HeaderLayout, MemoryTexels, Sampler, SamplerState, TextureHeader};
 
-use tld4_scenario::{memory::read_texture, texel_text, MemoryImage, BORDER_TEXT, CORNER_TEXT};
+use tld4_scenario::{texel_text, MemoryImage, BORDER_TEXT, CORNER_TEXT};
 
 use super::GATHER_ORDER;
 
-/// Prints the descriptors the handle reads and returns the texture (read out of memory),
-/// its sampler and header; `Err` says why there is none (the reason is printed too).
-pub(super) fn resolve(
+/// Prints the descriptors the handle reads and returns the texels (in memory: nothing is
+/// read before the trace and the picture read what they use), the sampler and the header;
+/// `Err` says why there are none (the reason is printed too).
+pub(super) fn resolve<'m>(
     out: &mut String,
-    m: &MemoryImage,
+    m: &'m MemoryImage,
     h: Handle,
-) -> Result<(Texture, Sampler, TextureHeader), String> {
+) -> Result<(MemoryTexels<'m>, Sampler, TextureHeader), String> {
     let pool = m.pool();
     let at = |a: Option<u64>| a.map_or("past 2^64".to_string(), |a| format!("{a:#x}"));
     let hi = h.header_index();
@@ -68,12 +69,12 @@ pub(super) fn resolve(
         let _ = writeln!(out, "  the sampler is refused: {e}");
         why
     })?;
-    let texture = read_texture(&m.memory, &header).map_err(|e| {
-        let why = format!("the texels of texture header {hi} cannot be read: {e}");
+    let texels = MemoryTexels::new(&m.memory, &header).map_err(|e| {
+        let why = format!("the texels of texture header {hi}: {e}");
         let _ = writeln!(out, "  {why}");
         why
     })?;
-    Ok((texture, sampler, header))
+    Ok((texels, sampler, header))
 }
 
 /// The words of a descriptor, word 0 first.

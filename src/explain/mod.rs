@@ -29,6 +29,7 @@ mod path;
 mod picture;
 mod png;
 mod show;
+mod source;
 mod svg;
 
 use std::io::Write;
@@ -38,6 +39,7 @@ use std::process::ExitCode;
 use tld4_decoder::{decode, parse, Tld4};
 use tld4_emu::WARP_SIZE;
 use tld4_scenario::cubin_ref::{CubinRef, CubinRefError};
+use tld4_textures::TexelSource;
 
 use crate::CmdResult;
 
@@ -187,11 +189,12 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
             .unwrap_or("the lane's handle names no texture of the scenario");
         return Err(format!("no picture: {why}").into());
     };
-    if texture.width().max(texture.height()) > MAX_DRAWN {
+    let shape = texture.shape();
+    if shape.width.max(shape.height) > MAX_DRAWN {
         return Err(format!(
             "no picture: the texture is {}x{}, and pictures are drawn for textures of at most {MAX_DRAWN} texels a side",
-            texture.width(),
-            texture.height()
+            shape.width,
+            shape.height
         )
         .into());
     }

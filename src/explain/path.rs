@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use tld4_decoder::Tld4;
 use tld4_textures::trace::{GatherTrace, Selection, TexelSite, TexelValue, FACE_NAMES};
-use tld4_textures::{CompareOp, Source, Texture, ValueKind};
+use tld4_textures::{CompareOp, Source, ValueKind};
 
 use super::show::{
     compare_symbol, rounding_name, serde_name, show_converted, show_raw, show_value, signed_axis,
@@ -13,7 +13,7 @@ use super::show::{
 use super::GATHER_ORDER;
 
 /// The gather path of a trace, as text.
-pub(super) fn path(out: &mut String, t: &GatherTrace, texture: &Texture, insn: &Tld4) {
+pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
     let q = &t.query;
     // Address.
     if let Some(c) = &t.cube {
@@ -284,6 +284,13 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, texture: &Texture, insn: &
                         show_converted(&conv, f)
                     );
                 }
+                if let Some(e) = x.read_error {
+                    // a texel in memory that cannot be read: the gather faults here
+                    let _ = write!(line, ", cannot be read ({e}): the gather faults");
+                    out.push_str(&line);
+                    out.push('\n');
+                    continue;
+                }
                 match x.how {
                     TexelValue::Fetched => {
                         let _ = write!(line, " -> {comp} = {}", show_value(x.value, vk));
@@ -391,5 +398,4 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, texture: &Texture, insn: &
         shown.join(", "),
         bits.join(", ")
     );
-    let _ = texture;
 }

@@ -3,9 +3,9 @@
 
 use tld4_decoder::Tld4;
 use tld4_textures::trace::{
-    texel_components, texel_depth, texel_selected, GatherTrace, TexelSite, FACE_NAMES,
+    texel_components_in, texel_depth_in, texel_selected_in, GatherTrace, TexelSite, FACE_NAMES,
 };
-use tld4_textures::{Class, Texture, ValueKind};
+use tld4_textures::{Class, TexelSource, ValueKind};
 
 use super::geometry::{
     texel_px, Mark, MarkStyle, Picture, Text, CROSS, MARGIN, MAX_CUBES, MAX_PANELS, TEXT_RGB, TITLE,
@@ -17,20 +17,22 @@ use super::GATHER_ORDER;
 /// components for formats with three or more non-integer components (sRGB formats show
 /// their stored codes), else a grey ramp of the gathered component (the depth with .DC).
 #[allow(clippy::type_complexity)]
-pub(super) fn colours(
-    texture: &Texture,
+pub(super) fn colours<S: TexelSource + ?Sized>(
+    texture: &S,
     component: u8,
     compare: bool,
     layers: &[u32],
 ) -> (Vec<Vec<[u8; 3]>>, Option<(f64, f64)>) {
-    let f = texture.format();
-    let (w, h) = (texture.width() as usize, texture.height() as usize);
+    let shape = texture.shape();
+    let f = shape.format;
+    let (w, h) = (shape.width as usize, shape.height as usize);
     let rgb = f.components() >= 3 && !f.is_integer() && !f.is_depth();
     let value = |l: usize, x: usize, y: usize| -> f64 {
         if compare || f.is_depth() {
-            texel_depth(texture, l, x, y).map_or(0.0, |d| d as f64)
+            texel_depth_in(texture, l as u32, x as u32, y as u32).map_or(0.0, |d| d as f64)
         } else {
-            let v = texel_selected(texture, component, l, x, y).unwrap_or(0);
+            let v =
+                texel_selected_in(texture, component, l as u32, x as u32, y as u32).unwrap_or(0);
             match f.value_kind() {
                 ValueKind::Uint => v as f64,
                 ValueKind::Sint => v as i32 as f64,
@@ -74,7 +76,9 @@ pub(super) fn colours(
             for y in 0..h {
                 for x in 0..w {
                     let c = if rgb {
-                        let (raw, conv) = texel_components(texture, l, x, y).unwrap_or_default();
+                        let (raw, conv) =
+                            texel_components_in(texture, l as u32, x as u32, y as u32)
+                                .unwrap_or_default();
                         if f.class(0) == Class::Srgb {
                             [raw[0] as u8, raw[1] as u8, raw[2] as u8]
                         } else {
@@ -102,18 +106,19 @@ pub(super) fn colours(
 }
 
 /// Builds the picture of `texture` (header index `header`), with the lane's footprint.
-pub(super) fn picture(
-    texture: &Texture,
+pub(super) fn picture<S: TexelSource + ?Sized>(
+    texture: &S,
     header: u32,
     trace: Option<&GatherTrace>,
     insn: &Tld4,
     lane: usize,
 ) -> Picture {
-    let (w, h) = (texture.width(), texture.height());
-    let kind = texture.kind();
+    let shape = texture.shape();
+    let (w, h) = (shape.width, shape.height);
+    let kind = shape.kind;
     let cube = kind.is_cube();
     let t = texel_px(w.max(h));
-    let layers = texture.layers();
+    let layers = shape.layers;
     // The sampled layer (or cube), and the window of panels drawn.
     let sampled = trace.map_or(0, |tr| {
         if cube {
@@ -171,6 +176,17 @@ pub(super) fn picture(
         key_sample: None,
         notes: Vec::new(),
     };
+    // Texels in memory are read where drawn: say how many of the drawn ones are unmapped.
+    let unreadable = storage
+        .iter()
+        .flat_map(|&l| (0..h).flat_map(move |y| (0..w).map(move |x| (l, x, y))))
+        .filter(|&(l, x, y)| texture.element(l, x, y, 0).is_err())
+        .count();
+    if unreadable > 0 {
+        pic.notes.push(format!(
+            "{unreadable} drawn texel(s) cannot be read from memory (unmapped): drawn as 0"
+        ));
+    }
     for (li, &l) in storage.iter().enumerate() {
         for y in 0..h {
             for x in 0..w {
@@ -188,7 +204,7 @@ pub(super) fn picture(
             format!(
                 "texture {header}: {} {} {w}x{h}",
                 serde_name(&kind),
-                texture.format().name()
+                shape.format.name()
             )
         };
         let sampled_here = panel == sampled && trace.is_some();
@@ -361,7 +377,7 @@ pub(super) fn picture(
         }
     }
     let colour_rule = {
-        let f = texture.format();
+        let f = shape.format;
         if f.components() >= 3 && !f.is_integer() && !f.is_depth() {
             "colour: the texel's RGB".to_string()
         } else {

@@ -359,6 +359,19 @@ impl Format {
         self.is_packed().then(|| self.field(i).shift)
     }
 
+    /// A texel's raw fields (unused entries 0) from its storage elements as read: the one
+    /// packed word's bit fields for packed formats, else one field per element.
+    pub fn raw_fields_of(self, elements: &[u32; 4]) -> [u32; 4] {
+        let mut out = [0u32; 4];
+        for (i, o) in out.iter_mut().enumerate().take(self.fields()) {
+            *o = match self.field_shift(i) {
+                Some(shift) => (elements[0] >> shift) & ((1u64 << self.field_bits(i)) - 1) as u32,
+                None => elements[i],
+            };
+        }
+        out
+    }
+
     /// True for the formats stored as one packed 32-bit word per texel.
     pub fn is_packed(self) -> bool {
         self.info().packed

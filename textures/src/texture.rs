@@ -544,19 +544,12 @@ impl Texture {
     /// outside the texture.
     pub fn raw_fields(&self, layer: usize, x: usize, y: usize) -> Option<[u32; 4]> {
         let f = self.desc.format;
-        let mut out = [0u32; 4];
-        if f.is_packed() {
-            let w = self.data.element(layer, y, x, 0)?;
-            for (i, o) in out.iter_mut().enumerate().take(f.fields()) {
-                let bits = f.field_bits(i);
-                *o = (w >> f.field_shift(i).unwrap_or(0)) & ((1u32 << bits) - 1);
-            }
-        } else {
-            for (i, o) in out.iter_mut().enumerate().take(f.fields()) {
-                *o = self.data.element(layer, y, x, i)?;
-            }
+        let mut elements = [0u32; 4];
+        let n = if f.is_packed() { 1 } else { f.fields() };
+        for (i, e) in elements.iter_mut().enumerate().take(n) {
+            *e = self.data.element(layer, y, x, i)?;
         }
-        Some(out)
+        Some(f.raw_fields_of(&elements))
     }
 }
 

@@ -21,7 +21,10 @@ use crate::gather::{
     resolve_value, texel_origin, wrap, GatherOp, GatherQuery, Gatherer, OffsetMode, Precision,
     Rounding, Value,
 };
+use crate::gather::{check_op, Quantizer};
+use crate::memory::MemoryError;
 use crate::sampler::{AddressMode, CompareOp, Sampler};
+use crate::sites::TexelSource;
 use crate::texture::{Source, Texture, TextureKind};
 
 /// Cube face names in storage order (0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z; [`crate::cube`]).
@@ -132,6 +135,9 @@ pub struct TexelTrace {
     pub converted: Option<[u32; 4]>,
     /// Whether the texel lies in a resident tile (true for border and corner texels).
     pub resident: bool,
+    /// The read that failed, for a texel in memory that cannot be read (then `raw`,
+    /// `converted` and the value are missing: the gather faults).
+    pub read_error: Option<MemoryError>,
     /// How the value came about.
     pub how: TexelValue,
     /// The value (f32 bits, or the raw integer for UINT/SINT formats).
@@ -203,6 +209,9 @@ pub struct GatherTrace {
     pub corner: Option<usize>,
     /// False when a texel lies in a non-resident tile: then every value is 0.
     pub resident: bool,
+    /// The first footprint texel (gather order) whose read failed, and why: then the gather
+    /// faults and `values` are not results.
+    pub read_error: Option<(usize, MemoryError)>,
     /// The four results, as [`Gatherer::gather`] returns them.
     pub values: [u32; 4],
 }
@@ -258,16 +267,30 @@ pub fn texel_components(
     x: usize,
     y: usize,
 ) -> Option<([u32; 4], [u32; 4])> {
-    let raw = texture.raw_fields(layer, x, y)?;
-    let f = texture.format();
+    texture.raw_fields(layer, x, y)?;
+    texel_components_in(texture, layer as u32, x as u32, y as u32).ok()
+}
+
+/// [`texel_components`] of any texel source (texels in memory: the reads may fail).
+pub fn texel_components_in<S: TexelSource + ?Sized>(
+    source: &S,
+    layer: u32,
+    x: u32,
+    y: u32,
+) -> Result<([u32; 4], [u32; 4]), MemoryError> {
+    let f = source.shape().format;
+    let mut elements = [0u32; 4];
+    let n = if f.is_packed() { 1 } else { f.fields() };
+    for (e, out) in elements.iter_mut().enumerate().take(n) {
+        *out = source.element(layer, x, y, e)?;
+    }
+    let raw = f.raw_fields_of(&elements);
     let mut conv = [0u32; 4];
     for (c, out) in conv.iter_mut().enumerate().take(f.components()) {
         let element = if f.is_packed() { 0 } else { c };
-        *out = f
-            .decoder(c)
-            .decode(texture.data().element(layer, y, x, element)?);
+        *out = f.decoder(c).decode(elements[element]);
     }
-    Some((raw, conv))
+    Ok((raw, conv))
 }
 
 /// What a gather of post-swizzle `component` reads from texel (x, y) of storage layer
@@ -279,26 +302,49 @@ pub fn texel_selected(
     x: usize,
     y: usize,
 ) -> Option<u32> {
-    match resolve_value(texture.format(), texture.swizzle(), component as usize) {
-        Value::Const(c) => {
-            texture.raw_fields(layer, x, y)?;
-            Some(c)
-        }
-        Value::Fetch { element, decoder } => {
-            Some(decoder.decode(texture.data().element(layer, y, x, element)?))
-        }
-        Value::Compare { decoder, .. } => {
-            Some(decoder.decode(texture.data().element(layer, y, x, 0)?))
-        }
-    }
+    texture.raw_fields(layer, x, y)?;
+    texel_selected_in(texture, component, layer as u32, x as u32, y as u32).ok()
+}
+
+/// [`texel_selected`] of any texel source.
+pub fn texel_selected_in<S: TexelSource + ?Sized>(
+    source: &S,
+    component: u8,
+    layer: u32,
+    x: u32,
+    y: u32,
+) -> Result<u32, MemoryError> {
+    let shape = source.shape();
+    Ok(
+        match resolve_value(shape.format, shape.swizzle, component as usize) {
+            Value::Const(c) => {
+                // (the texel is read all the same, as the gather reads it)
+                source.element(layer, x, y, 0)?;
+                c
+            }
+            Value::Fetch { element, decoder } => {
+                decoder.decode(source.element(layer, x, y, element)?)
+            }
+            Value::Compare { decoder, .. } => decoder.decode(source.element(layer, x, y, 0)?),
+        },
+    )
 }
 
 /// The depth (component 0, converted) of texel (x, y) of storage layer `layer`.
 pub fn texel_depth(texture: &Texture, layer: usize, x: usize, y: usize) -> Option<f32> {
-    let d = texture.format().decoder(0);
-    Some(f32::from_bits(
-        d.decode(texture.data().element(layer, y, x, 0)?),
-    ))
+    texture.raw_fields(layer, x, y)?;
+    texel_depth_in(texture, layer as u32, x as u32, y as u32).ok()
+}
+
+/// [`texel_depth`] of any texel source.
+pub fn texel_depth_in<S: TexelSource + ?Sized>(
+    source: &S,
+    layer: u32,
+    x: u32,
+    y: u32,
+) -> Result<f32, MemoryError> {
+    let d = source.shape().format.decoder(0);
+    Ok(f32::from_bits(d.decode(source.element(layer, x, y, 0)?)))
 }
 
 /// Traces one lane's gather. Errors: exactly those of [`Gatherer::new`].
@@ -311,10 +357,26 @@ pub fn trace(
 ) -> Result<GatherTrace, Error> {
     // The fast path's checks, unchanged.
     Gatherer::new(texture, sampler, op, precision)?;
-    let kind = texture.kind();
-    let format = texture.format();
-    let (w, h) = (texture.width(), texture.height());
-    let last = texture.layers() - 1;
+    trace_in(texture, sampler, op, precision, q)
+}
+
+/// Traces one lane's gather from any texel source (texels in GPU memory: only the lane's
+/// footprint texels are read, and a read that fails is recorded, not raised). Errors: the
+/// checks every gather makes ([`Gatherer::new`]'s, but for owned storage's own).
+pub fn trace_in<S: TexelSource + ?Sized>(
+    source: &S,
+    sampler: &Sampler,
+    op: &GatherOp,
+    precision: Precision,
+    q: &GatherQuery,
+) -> Result<GatherTrace, Error> {
+    let shape = source.shape();
+    check_op(shape.kind, shape.format, sampler, op)?;
+    Quantizer::new(precision)?;
+    let kind = shape.kind;
+    let format = shape.format;
+    let (w, h) = (shape.width, shape.height);
+    let last = shape.layers - 1;
 
     // Address (the fast path's `address`).
     let (s, t, storage_layer, face, cube, layer) = match kind {
@@ -381,11 +443,11 @@ pub fn trace(
 
     // Swizzle and select, or compare (the fast path's resolution).
     let compare = if op.compare { sampler.compare } else { None };
-    let value = lane_value(format, texture.swizzle(), op.component, compare);
+    let value = lane_value(format, shape.swizzle, op.component, compare);
     let swizzle_source = if compare.is_some() {
         Source::R
     } else {
-        texture.swizzle().0[op.component.min(3) as usize]
+        shape.swizzle.0[op.component.min(3) as usize]
     };
     let selection = match value {
         Value::Compare { .. } => Selection::Depth,
@@ -423,6 +485,7 @@ pub fn trace(
         raw: None,
         converted: None,
         resident: true,
+        read_error: None,
         how: TexelValue::CornerFill,
         value: 0,
     }; 4];
@@ -459,13 +522,17 @@ pub fn trace(
         };
         match site {
             TexelSite::Texel { layer, x, y } => {
-                let (l, x, y) = (layer as usize, x as usize, y as usize);
-                let (raw, conv) = texel_components(texture, l, x, y)
-                    .expect("wrapped texels lie inside the texture");
+                t.resident = source.resident(layer, x, y);
+                let (raw, conv) = match texel_components_in(source, layer, x, y) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        t.read_error = Some(e);
+                        continue;
+                    }
+                };
                 t.raw = Some(raw);
                 t.converted = Some(conv);
-                t.resident = texture.residency().is_none_or(|r| r.is_resident(l, x, y));
-                let element = |e: usize| texture.data().element(l, y, x, e).unwrap_or(0);
+                let element = |e: usize| source.element(layer, x, y, e).unwrap_or(0);
                 (t.how, t.value) = match value {
                     Value::Const(c) => (TexelValue::Constant, c),
                     Value::Fetch {
@@ -509,10 +576,14 @@ pub fn trace(
     if !resident {
         values = [0; 4];
     }
+    let read_error = texels
+        .iter()
+        .enumerate()
+        .find_map(|(k, t)| t.read_error.map(|e| (k, e)));
     Ok(GatherTrace {
         kind,
         format,
-        size: [w, h, texture.layers()],
+        size: [w, h, shape.layers],
         op: *op,
         query: *q,
         precision,
@@ -529,6 +600,7 @@ pub fn trace(
         texels,
         corner,
         resident,
+        read_error,
         values,
     })
 }
