@@ -14,9 +14,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use tld4_decoder::{decode, field, LEGAL_OPEX_VALUES};
-use tld4_emu::{execute_batch, ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_emu::{execute_batch, ExecConfig, LaneTexels, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_textures::{
-    AddressMode, CompareOp, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
+    pool_image, AddressMode, CompareOp, Format, Handle, LayoutChoice, MemoryPool, Sampler, Texture,
+    TextureDesc, TextureKind, TexturePool,
 };
 
 use crate::CmdResult;
@@ -253,11 +254,133 @@ fn execute_name(w: &Workload) -> String {
     format!("execute: {}", w.name)
 }
 
+/// A memory row: an owned workload's texture and sampler in GPU memory (a pool image, as a
+/// driver writes it), executed through a binding kept across warps, as a simulator does.
+struct MemoryRow {
+    /// What follows the owned workload's name.
+    suffix: &'static str,
+    /// The owned workload (index into [`workloads`]).
+    owned: usize,
+    layout: LayoutChoice,
+    /// Record every executed lane's texel addresses too.
+    addresses: bool,
+}
+
+/// The memory rows: block-linear with 16 GOBs a block (the height a driver picks for these
+/// sizes), pitch-linear with 32-byte rows, and block-linear with texel addresses.
+const MEMORY_ROWS: [MemoryRow; 4] = [
+    MemoryRow {
+        suffix: "block-linear memory",
+        owned: 0,
+        layout: LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 4,
+        },
+        addresses: false,
+    },
+    MemoryRow {
+        suffix: "block-linear memory + addresses",
+        owned: 0,
+        layout: LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 4,
+        },
+        addresses: true,
+    },
+    MemoryRow {
+        suffix: "pitch memory",
+        owned: 0,
+        layout: LayoutChoice::Pitch { row_alignment: 32 },
+        addresses: false,
+    },
+    MemoryRow {
+        suffix: "block-linear memory",
+        owned: 1,
+        layout: LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 4,
+        },
+        addresses: false,
+    },
+];
+
+/// The printed name of a memory row.
+fn memory_name(w: &Workload, row: &MemoryRow) -> String {
+    format!("execute: {}, {}", w.name, row.suffix)
+}
+
+/// Times a memory row and its owned workload, bound alike, in alternation (the same machine
+/// load for both); prints the memory row's rate and its ratio to the owned side's.
+fn memory_row(
+    out: &mut impl Write,
+    w: &Workload,
+    row: &MemoryRow,
+    runs: usize,
+    warps: usize,
+) -> CmdResult {
+    let handle = Handle(w.warp.ureg(4));
+    let (texture, sampler) = w.pool.resolve(handle).map_err(|e| e.to_string())?;
+    let image =
+        pool_image(&[(texture, sampler, row.layout)], 0x1_0000_0000).map_err(|e| e.to_string())?;
+    let pool = MemoryPool::new(&image.memory, image.header_pool, image.sampler_pool);
+    let mut bound = w.exec.bind_memory(pool);
+    let mut warp = w.warp.clone();
+    warp.set_ureg(4, 0); // header 0, sampler 0 of the image
+    let mut owned_warp = w.warp.clone();
+    let mut texels = [LaneTexels::default(); WARP_SIZE];
+    let mut memory = Vec::new();
+    let mut owned = Vec::new();
+    let time = |rates: &mut Vec<f64>, f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        rates.push((warps * WARP_SIZE) as f64 / t.elapsed().as_secs_f64());
+    };
+    let mut run_memory = || {
+        for _ in 0..warps {
+            let t = row.addresses.then_some(&mut texels);
+            let _ = black_box(bound.execute_with_texels(&mut warp, t));
+        }
+    };
+    // the owned side bound alike, kept across warps (the stricter comparison: the owned row
+    // above binds once a warp, which costs it a little)
+    let mut owned_bound = w.exec.bind(&w.pool);
+    let mut run_owned = || {
+        for _ in 0..warps {
+            let _ = black_box(owned_bound.execute(&mut owned_warp));
+        }
+    };
+    run_memory(); // warm-up
+    run_owned();
+    for _ in 0..runs {
+        time(&mut memory, &mut run_memory);
+        time(&mut owned, &mut run_owned);
+    }
+    let ratios: Vec<f64> = memory.iter().zip(&owned).map(|(m, o)| m / o).collect();
+    let memory = Spread::of(memory, 1e-6).ok_or("no runs")?;
+    let ratio = Spread::of(ratios, 1.0).ok_or("no runs")?;
+    writeln!(
+        out,
+        "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s  (runs {:.1}-{:.1}; {:.2}x owned bound alike, runs {:.2}-{:.2}; target 0.67)",
+        memory_name(w, row),
+        memory.median / WARP_SIZE as f64,
+        memory.median,
+        memory.min,
+        memory.max,
+        ratio.median,
+        ratio.min,
+        ratio.max
+    )?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn bench(args: &BenchArgs) -> CmdResult {
     let runs = args.runs;
     let workloads = workloads();
     let mut names = vec![DECODE.to_string(), DISASSEMBLY.to_string()];
     names.extend(workloads.iter().map(execute_name));
+    names.extend(
+        MEMORY_ROWS
+            .iter()
+            .map(|r| memory_name(&workloads[r.owned], r)),
+    );
     names.extend([BATCH.to_string(), GROWTH.to_string()]);
     let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
     if let Some(o) = &args.only {
@@ -315,7 +438,10 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         out.flush()?;
     }
     let warps = ((20_000.0 * args.scale) as usize).max(100);
-    let execute_wanted = workloads.iter().any(|w| wanted(&execute_name(w)));
+    let execute_wanted = workloads.iter().any(|w| wanted(&execute_name(w)))
+        || MEMORY_ROWS
+            .iter()
+            .any(|r| wanted(&memory_name(&workloads[r.owned], r)));
     let level = tld4_textures::simd_level();
     if execute_wanted {
         if let Some(e) = tld4_textures::simd_env_error() {
@@ -329,7 +455,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
             tld4_textures::detected_simd_level().name()
         )?;
     }
-    for w in workloads.into_iter().filter(|w| wanted(&execute_name(w))) {
+    for w in workloads.iter().filter(|w| wanted(&execute_name(w))) {
         let mut warp = w.warp.clone();
         let rates = alternating_rates(runs, warps as u64, level, || {
             for _ in 0..warps {
@@ -343,7 +469,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         writeln!(
             out,
             "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s  (runs {:.1}-{:.1})",
-            execute_name(&w),
+            execute_name(w),
             fast.median / WARP_SIZE as f64,
             fast.median,
             fast.min,
@@ -363,6 +489,12 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
             )?;
         }
         out.flush()?;
+    }
+    for row in &MEMORY_ROWS {
+        let w = &workloads[row.owned];
+        if wanted(&memory_name(w, row)) {
+            memory_row(&mut out, w, row, runs, warps)?;
+        }
     }
     if wanted(BATCH) {
         batch(&mut out, runs, args.scale)?;

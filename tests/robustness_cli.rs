@@ -142,11 +142,24 @@ fn bench_only_matches_the_printed_names() {
     );
     let s = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // three owned workloads, and four of them in GPU memory with their ratio to owned
     assert_eq!(
         s.lines().filter(|l| l.starts_with("execute: ")).count(),
-        3,
+        7,
         "{s}"
     );
+    for row in [
+        "execute: RGBA8 UNORM 2D, clamp to edge, block-linear memory ",
+        "execute: RGBA8 UNORM 2D, clamp to edge, block-linear memory + addresses ",
+        "execute: RGBA8 UNORM 2D, clamp to edge, pitch memory ",
+        "execute: D32 FLOAT cube array, depth compare, block-linear memory ",
+    ] {
+        let line = s
+            .lines()
+            .find(|l| l.starts_with(row))
+            .unwrap_or_else(|| panic!("{row}: {s}"));
+        assert!(line.contains("x owned bound alike"), "{line}");
+    }
     assert!(!s.contains("decode"), "{s}");
     assert!(s.contains("median of 1 run,"), "{s}");
     let out = tld4(

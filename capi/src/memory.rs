@@ -136,6 +136,17 @@ impl Memory for CMemory<'_> {
             }
         }
     }
+
+    /// Flat memory hands out views (texels are then read in place); a callback memory none.
+    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        match self {
+            CMemory::Flat { base, bytes } => {
+                let at = usize::try_from(addr.checked_sub(*base)?).ok()?;
+                bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+            }
+            CMemory::Callback { .. } => None,
+        }
+    }
 }
 
 /// Where one footprint texel was read (`tld4_texel_address::kind`).

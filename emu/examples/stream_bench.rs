@@ -5,11 +5,14 @@
 //! counts are comparable between builds.
 //!
 //! `cargo run --release -p tld4-emu --example stream_bench [ROW] [ROUNDS]` (ROW: rgba8, cube,
-//! ptp or all; `TEX_SIZE=n` sets the 2D texture's size, 256 by default).
+//! ptp or all; `TEX_SIZE=n` sets the 2D texture's size, 256 by default). `MEMORY=block-linear`
+//! (16 GOBs a block), `MEMORY=pitch` (32-byte rows; 2D only) or `MEMORY=addresses`
+//! (block-linear, recording every lane's texel addresses) executes through a memory binding
+//! of the same texture, as a simulator does; the check value is the owned run's.
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
-use tld4_emu::{ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_emu::{ExecConfig, LaneTexels, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_textures::*;
 
 /// Gathers per query.
@@ -127,6 +130,25 @@ fn main() {
         if which != "all" && which != row.name {
             continue;
         }
+        let memory = std::env::var("MEMORY").ok().filter(|m| !m.is_empty());
+        let layout = match memory.as_deref() {
+            Some("pitch") => LayoutChoice::Pitch { row_alignment: 32 },
+            _ => LayoutChoice::BlockLinear {
+                gobs_per_block_height_log2: 4,
+            },
+        };
+        let image = match memory {
+            Some(_) => match pool_image(&[(&row.texture, &row.sampler, layout)], 0x1_0000_0000) {
+                Ok(i) => Some(i),
+                Err(e) => {
+                    println!("{}: no memory form ({e})", row.name);
+                    continue;
+                }
+            },
+            None => None,
+        };
+        let addresses = memory.as_deref() == Some("addresses");
+        let mut texels = [LaneTexels::default(); WARP_SIZE];
         let mut pool = TexturePool::new();
         let t = pool.add_texture(row.texture);
         let s = pool.add_sampler(row.sampler);
@@ -136,6 +158,7 @@ fn main() {
         let used = insn.used_registers();
         let read: [bool; 6] = std::array::from_fn(|k| used.reads_reg(20 + k as u8));
         let mut warp = WarpState::new();
+        // (the image's entry 0 is header 0 and sampler 0, as the pool's are)
         warp.set_ureg(4, Handle::new(t, s).unwrap().0);
         let mut delta = [[0f32; K]; 6];
         let mut moved = [false; 6];
@@ -149,7 +172,10 @@ fn main() {
         let mut check = 0u32;
         for _ in 0..rounds {
             let t0 = Instant::now();
-            let mut bound = exec.bind(&pool);
+            let mut owned = exec.bind(&pool);
+            let mut in_memory = image.as_ref().map(|i| {
+                exec.bind_memory(MemoryPool::new(&i.memory, i.header_pool, i.sampler_pool))
+            });
             for pair in row.queries.chunks(WARP_SIZE / K) {
                 for r in (0..6).filter(|&r| read[r]) {
                     let Some(out) = warp.reg_lanes_mut(20 + r as u8) else {
@@ -167,7 +193,15 @@ fn main() {
                         }
                     }
                 }
-                bound.execute(&mut warp).unwrap();
+                match &mut in_memory {
+                    Some(b) => {
+                        b.execute_with_texels(&mut warp, addresses.then_some(&mut texels))
+                            .unwrap();
+                    }
+                    None => {
+                        owned.execute(&mut warp).unwrap();
+                    }
+                }
                 check ^= warp.reg(0, 8) ^ warp.reg(31, 11);
             }
             times.push(t0.elapsed().as_secs_f64());

@@ -5,8 +5,8 @@
 
 use tld4_decoder::{Dimension, Eviction, F16Mode, HandleForm, OffsetMode, OperandRole, Tld4};
 use tld4_textures::{
-    Error as TexError, GatherOp, GatherQuery, GatherResult, Gatherer, Handle, InvalidInput,
-    LaneResults, Precision, TextureKind, TexturePool,
+    Error as TexError, GatherOp, Gatherer, Handle, InvalidInput, LaneResults, Precision,
+    TextureKind, TexturePool,
 };
 
 use crate::fault::{ConfigError, Operand, WarpFault};
@@ -14,8 +14,10 @@ use crate::pack::{planned_value, write_plan, OutputMode};
 use crate::regfile::RegisterFile;
 use crate::warp::{RZ, WARP_SIZE};
 
+mod binding;
 mod bound;
 mod sources;
+pub use binding::Binding;
 pub use bound::BoundExec;
 use sources::Sources;
 pub use sources::{aoffi_offsets, ptp_offsets};
@@ -427,46 +429,6 @@ impl Tld4Exec {
         Ok((report, executed))
     }
 
-    /// Reads the query of every lane in `executed`, in lane order, handing each to `f`;
-    /// `lanes[k]` receives the lane of query k. Returns the number of lanes.
-    #[inline(always)]
-    fn each_lane<R: RegisterFile + ?Sized>(
-        &self,
-        warp: &R,
-        executed: u32,
-        lanes: &mut [u8; WARP_SIZE],
-        mut f: impl FnMut(&GatherQuery),
-    ) -> usize {
-        let mut n = 0;
-        let mut m = executed;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            f(&self.query(warp, lane));
-            lanes[n & (WARP_SIZE - 1)] = lane as u8;
-            n += 1;
-        }
-        n
-    }
-
-    /// The static faults, then the executing lanes' sources, compacted: lane `lanes[k]` is
-    /// query k; returns the report so far and the number of executing lanes.
-    #[inline(always)]
-    pub(crate) fn read_lanes<R: RegisterFile + ?Sized>(
-        &self,
-        warp: &R,
-        queries: &mut [GatherQuery; WARP_SIZE],
-        lanes: &mut [u8; WARP_SIZE],
-    ) -> Result<(ExecReport, usize), WarpFault> {
-        let (report, executed) = self.executing(warp)?;
-        let mut k = 0;
-        let n = self.each_lane(warp, executed, lanes, |q| {
-            queries[k & (WARP_SIZE - 1)] = *q;
-            k += 1;
-        });
-        Ok((report, n))
-    }
-
     /// Calls `f(handle, range)` for each run of executing lanes (indices into `lanes`) that
     /// share a handle: the whole warp for the uniform form (the URc operand; URZ reads 0);
     /// for the register form a handle per lane, the first Rb register
@@ -497,42 +459,6 @@ impl Tld4Exec {
                     start = end;
                 }
                 Ok(())
-            }
-        }
-    }
-
-    /// All sources have been read: write the destinations of lanes `lanes[k]` from
-    /// `results[k]`.
-    #[inline(always)]
-    pub(crate) fn write_results<R: RegisterFile + ?Sized>(
-        &self,
-        warp: &mut R,
-        results: &[GatherResult],
-        lanes: &[u8],
-        report: &mut ExecReport,
-    ) {
-        let pdst = self.insn.pred_dst.0;
-        let writes = &self.writes[..self.nwrites];
-        for (r, &lane) in results.iter().zip(lanes) {
-            let lane = lane as usize;
-            if !r.resident {
-                report.nonresident |= 1 << lane;
-            }
-            if self.output == OutputMode::F32 {
-                // 32-bit output: each register takes one component (the hot case).
-                for &(reg, comps) in writes {
-                    warp.set_reg(lane, reg, r.values[comps[0] as usize & 3]);
-                }
-            } else {
-                for &(reg, comps) in writes {
-                    warp.set_reg(lane, reg, planned_value(&r.values, comps, self.output));
-                }
-            }
-            // The predicate destination is set when the footprint was not resident (ptxas
-            // turns PTX's "resident" predicate into its negation;
-            // docs/sources.md, What ptxas emits). PT discards.
-            if pdst < 7 {
-                warp.set_pred(lane, pdst, !r.resident);
             }
         }
     }

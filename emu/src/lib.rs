@@ -59,8 +59,8 @@ pub use tld4_textures as textures;
 
 pub use batch::{execute_batch, execute_batch_sequential, WarpOutcome};
 pub use exec::{
-    aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, BoundExec, ExecConfig,
-    ExecReport, Tld4Exec,
+    aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, Binding, BoundExec,
+    ExecConfig, ExecReport, Tld4Exec,
 };
 pub use fault::{ConfigError, FaultKind, Operand, UnknownFaultKind, WarpFault};
 pub use memory_exec::{MemoryExecError, MemoryRead};

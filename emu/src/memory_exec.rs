@@ -5,10 +5,7 @@
 //! footprint read and the 32-byte sectors they fall in.
 
 use thiserror::Error;
-use tld4_textures::{
-    DescriptorError, GatherQuery, GatherResult, Handle, LaneTexels, MemTexError, MemoryError,
-    MemoryPool, TexelSource,
-};
+use tld4_textures::{DescriptorError, Handle, LaneTexels, MemTexError, MemoryError, MemoryPool};
 
 use crate::exec::{texture_fault, ExecReport, Tld4Exec};
 use crate::fault::{FaultKind, WarpFault};
@@ -103,7 +100,12 @@ impl MemoryExecError {
     }
 }
 
-fn classify(e: MemTexError, handle: u32, lane: usize, pool: &MemoryPool<'_>) -> MemoryExecError {
+pub(crate) fn classify(
+    e: MemTexError,
+    handle: u32,
+    lane: usize,
+    pool: &MemoryPool<'_>,
+) -> MemoryExecError {
     match e {
         MemTexError::Texture(t) => texture_fault(t, handle, lane).into(),
         MemTexError::Descriptor(d) if d.is_not_modeled() => WarpFault::NotModeled {
@@ -139,43 +141,14 @@ fn classify(e: MemTexError, handle: u32, lane: usize, pool: &MemoryPool<'_>) -> 
 impl Tld4Exec {
     /// [`Tld4Exec::execute`] against textures in memory. With `texels`, entry `lane` receives
     /// the texel addresses of each executed lane (others are left as they are); without it,
-    /// nothing is recorded. Each handle's descriptors are read and decoded once per execution.
+    /// nothing is recorded. Each handle's descriptors are read and decoded once per execution;
+    /// for many warps, [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
     pub fn execute_memory<R: RegisterFile + ?Sized>(
         &self,
         warp: &mut R,
         pool: &MemoryPool<'_>,
         texels: Option<&mut [LaneTexels; WARP_SIZE]>,
     ) -> Result<ExecReport, MemoryExecError> {
-        let mut queries = [GatherQuery::default(); WARP_SIZE];
-        let mut lanes = [0u8; WARP_SIZE];
-        let (mut report, n) = self.read_lanes(&*warp, &mut queries, &mut lanes)?;
-        if n == 0 {
-            return Ok(report);
-        }
-        let mut results = [GatherResult::default(); WARP_SIZE];
-        let mut recorded = [LaneTexels::default(); WARP_SIZE];
-        let (op, precision) = self.gather_setup();
-        self.for_each_handle(&*warp, &lanes[..n], |handle, range| {
-            let first = lanes[range.start] as usize;
-            let g = pool
-                .gatherer(Handle(handle), op, precision)
-                .map_err(|e| classify(e, handle, first, pool))?;
-            self.check_output_format(g.source().shape().format, first)?;
-            let rec = texels.is_some().then_some(&mut recorded[range.clone()]);
-            g.gather_many(&queries[range.clone()], &mut results[range.clone()], rec)
-                .map_err(|e| MemoryExecError::Memory {
-                    lane: lanes[range.start + e.lane],
-                    handle,
-                    read: MemoryRead::Texel,
-                    source: e.source,
-                })
-        })?;
-        self.write_results(warp, &results[..n], &lanes[..n], &mut report);
-        if let Some(out) = texels {
-            for (k, &lane) in lanes[..n].iter().enumerate() {
-                out[lane as usize] = recorded[k];
-            }
-        }
-        Ok(report)
+        self.bind_memory(*pool).execute_with_texels(warp, texels)
     }
 }

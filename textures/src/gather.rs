@@ -9,21 +9,25 @@
 
 use crate::cube;
 use crate::error::{Error, InvalidInput, NotModeled};
-use crate::format::{DecodeKind, Decoder, Format};
+use crate::format::{DecodeKind, Decoder, Format, StorageWidth};
+use crate::layout::Layout;
+use crate::placement::Placement;
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::simd::SimdLevel;
-use crate::texture::{Residency, TexelData, Texture, TextureKind};
+use crate::texture::{Residency, Swizzle, TexelData, Texture, TextureDesc, TextureKind};
 
 pub use crate::stages::*;
 
 mod convert;
 mod kernels;
 mod lanes;
+mod probe;
 use convert::{
     Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv, PlainRaw, PlainUnorm,
     UnormConv,
 };
 pub use lanes::{LaneQueries, LaneResults, LANES};
+pub use probe::{KernelTexels, LaneProbe};
 
 /// Which texel offsets a gather instruction carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -216,6 +220,32 @@ enum Texels<'a> {
     U32(&'a [u32]),
 }
 
+impl<'a> Texels<'a> {
+    /// `bytes` read in place as elements of `width` (little-endian hosts only; None where
+    /// the view is misaligned for the element, or on a big-endian host).
+    fn of_bytes(bytes: &'a [u8], width: StorageWidth) -> Option<Self> {
+        if cfg!(target_endian = "big") {
+            return None;
+        }
+        Some(match width {
+            StorageWidth::U8 => Texels::U8(bytes),
+            StorageWidth::U16 => Texels::U16(bytemuck::try_cast_slice(bytes).ok()?),
+            StorageWidth::U32 => Texels::U32(bytemuck::try_cast_slice(bytes).ok()?),
+        })
+    }
+}
+
+/// Where a gatherer's texels are, as its constructor found them.
+struct Storage<'a> {
+    texels: Texels<'a>,
+    place: Placement,
+    residency: Option<&'a Residency>,
+    /// Owned seamless cubes: the texture, whose faces with their apron the cube kernel reads.
+    cube: Option<&'a Texture>,
+    /// Small enough for the kernels' 32-bit arithmetic, beyond the sizes `build` checks.
+    small: bool,
+}
+
 /// Everything a lane's gather needs, precomputed from a texture, a sampler and a [`GatherOp`].
 ///
 /// ```
@@ -235,8 +265,9 @@ pub struct Gatherer<'a> {
     words: usize,
     width: i64,
     height: i64,
-    row_stride: usize,
-    layer_stride: usize,
+    /// Where a texel's elements are in `texels` (owned: rows and layers at fixed strides;
+    /// memory: the header's layout).
+    place: Placement,
     scale_u: f64,
     scale_v: f64,
     quant: Quantizer,
@@ -293,35 +324,102 @@ impl<'a> Gatherer<'a> {
         op: &GatherOp,
         precision: Precision,
     ) -> Result<Self, Error> {
-        let kind = texture.kind();
-        let format = texture.format();
-        let compare = check_op(kind, format, sampler, op)?;
-        let quant = Quantizer::new(precision)?;
-        let value = lane_value(format, texture.swizzle(), op.component, compare);
-        let border = match compare {
-            Some(_) => sampler.border.words[0],
-            None => border_value(&sampler.border, format, op.component as usize),
-        };
         let texels = match texture.data() {
             TexelData::U8(a) => Texels::U8(a.as_slice().ok_or_else(layout_err)?),
             TexelData::U16(a) => Texels::U16(a.as_slice().ok_or_else(layout_err)?),
             TexelData::U32(a) => Texels::U32(a.as_slice().ok_or_else(layout_err)?),
         };
-        let words = format.words();
-        let (w, h) = (texture.width() as usize, texture.height() as usize);
+        let desc = *texture.desc();
+        let (w, h) = (desc.width as usize, desc.height as usize);
+        let words = desc.format.words();
+        // (cubes: the apron's elements too, (w + 2) x (h + 2) a face)
+        let apron_elements = desc.storage_layers() * (w + 2) * (h + 2) * words;
+        let seamless_kernel = desc.kind.is_cube() && sampler.seamless_cube;
+        let storage = Storage {
+            texels,
+            place: Placement::owned(w, h, words),
+            residency: texture.residency(),
+            cube: (seamless_kernel && texture.residency().is_none()).then_some(texture),
+            small: !desc.kind.is_cube() || apron_elements < i32::MAX as usize,
+        };
+        Self::build(desc, texture.swizzle(), storage, sampler, op, precision)
+    }
+
+    /// A gatherer over texels in GPU memory, read in place: `bytes` starts at the texture's
+    /// first texel (`layout.address`) and holds every storage layer as `layout` places them
+    /// (the caller's memory hands out such a view where it has one). `Ok(None)` where these
+    /// bytes cannot be read as the format's storage elements in place: a view not aligned to
+    /// the element size, shorter than the texture, a pitch that is not a whole number of
+    /// elements, or a big-endian host (the elements are little-endian); the caller then reads
+    /// texel by texel ([`crate::SiteGatherer`]), which gives the same results. Errors: those of
+    /// [`Gatherer::new`].
+    pub fn in_memory(
+        bytes: &'a [u8],
+        layout: &Layout,
+        desc: TextureDesc,
+        swizzle: Swizzle,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Option<Self>, Error> {
+        let elem = match desc.format.storage() {
+            StorageWidth::U8 => 1u32,
+            StorageWidth::U16 => 2,
+            StorageWidth::U32 => 4,
+        };
+        let Some(place) = Placement::of_layout(layout, elem) else {
+            return Ok(None);
+        };
+        let extent = (layout.layer_stride as u128) * desc.storage_layers() as u128;
+        let Some(bytes) = usize::try_from(extent).ok().and_then(|n| bytes.get(..n)) else {
+            return Ok(None);
+        };
+        let Some(texels) = Texels::of_bytes(bytes, desc.format.storage()) else {
+            return Ok(None);
+        };
+        let storage = Storage {
+            texels,
+            place,
+            residency: None,
+            cube: None,
+            // block-linear indices are computed in u32 bytes by the kernels
+            small: !matches!(place, Placement::BlockLinear(_)) || (bytes.len() as u64) < 1 << 32,
+        };
+        Self::build(desc, swizzle, storage, sampler, op, precision).map(Some)
+    }
+
+    /// What every constructor shares: the checks, the value rule and the constants.
+    fn build(
+        desc: TextureDesc,
+        swizzle: Swizzle,
+        storage: Storage<'a>,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Self, Error> {
+        let TextureDesc { kind, format, .. } = desc;
+        let compare = check_op(kind, format, sampler, op)?;
+        let quant = Quantizer::new(precision)?;
+        let value = lane_value(format, swizzle, op.component, compare);
+        let border = match compare {
+            Some(_) => sampler.border.words[0],
+            None => border_value(&sampler.border, format, op.component as usize),
+        };
+        let Storage {
+            texels,
+            place,
+            residency,
+            cube,
+            small,
+        } = storage;
+        let (w, h) = (desc.width as usize, desc.height as usize);
         let elements = match texels {
             Texels::U8(d) => d.len(),
             Texels::U16(d) => d.len(),
             Texels::U32(d) => d.len(),
         };
-        // (cubes: the apron's elements too, (w + 2) x (h + 2) a face)
-        let apron_elements = texture.desc().storage_layers() * (w + 2) * (h + 2) * words;
-        let lanes32 = w <= LANES32_MAX_SIZE
-            && h <= LANES32_MAX_SIZE
-            && elements < i32::MAX as usize
-            && (!kind.is_cube() || apron_elements < i32::MAX as usize);
-        let cube = (kind.is_cube() && sampler.seamless_cube && texture.residency().is_none())
-            .then_some(texture);
+        let lanes32 =
+            w <= LANES32_MAX_SIZE && h <= LANES32_MAX_SIZE && elements < i32::MAX as usize && small;
         let half64 = w as f64 * quant.scale / 2.0;
         let half = half64 as f32;
         let cube_f32 = (kind.is_cube() && w == h && quant.brackets_f32(w) && half as f64 == half64)
@@ -336,23 +434,22 @@ impl<'a> Gatherer<'a> {
             ]);
         Ok(Gatherer {
             texels,
-            words,
+            words: format.words(),
             width: w as i64,
             height: h as i64,
-            row_stride: w * words,
-            layer_stride: w * h * words,
+            place,
             scale_u: w as f64 * quant.scale,
             scale_v: h as f64 * quant.scale,
             quant,
             kind,
-            max_layer: texture.layers() - 1,
+            max_layer: desc.layers - 1,
             address: [sampler.address_u, sampler.address_v],
             seamless: sampler.seamless_cube,
             offsets: op.offsets,
             value,
             border,
             integer: format.is_integer() && compare.is_none(),
-            residency: texture.residency(),
+            residency,
             cube,
             cube_f32,
             planar_f32,
@@ -412,7 +509,7 @@ impl<'a> Gatherer<'a> {
                 lanes.push_unchecked(q);
             }
             let n = qs.len().min(os.len());
-            self.gather_lanes_at(level, &lanes, 0..n, &mut results);
+            self.gather_lanes_at(level, &lanes, 0..n, &mut results, &mut ());
             for (k, o) in os[..n].iter_mut().enumerate() {
                 *o = results.get_unchecked(k);
             }
@@ -534,10 +631,10 @@ impl<'a> Gatherer<'a> {
             ([x0, x1, x1, x0], [y1, y1, y0, y0])
         };
         // fetch offsets: rows and columns apart, so the 2x2 case needs two of each
-        let base = layer * self.layer_stride + element;
+        let base = layer * self.place.layer_stride() + element;
         // (border texels, -1, get a harmless offset that is never read)
-        let row = |y: i64| base + y.max(0) as usize * self.row_stride;
-        let col = |x: i64| x.max(0) as usize * self.words;
+        let row = |y: i64| base + self.place.row(y.max(0) as usize);
+        let col = |x: i64| self.place.col(x.max(0) as usize);
         let index = if self.offsets == OffsetMode::Ptp {
             [
                 row(ys[0]) + col(xs[0]),
@@ -601,15 +698,16 @@ impl<'a> Gatherer<'a> {
                     return NON_RESIDENT;
                 }
             }
-            let r0 = layer * self.layer_stride + y0 * self.row_stride + x0 * self.words + element;
-            let r1 = r0 + self.row_stride;
-            let w = self.words;
+            let p = &self.place;
+            let base = layer * p.layer_stride() + element;
+            let (r0, r1) = (base + p.row(y0), base + p.row(y0 + 1));
+            let (c0, c1) = (p.col(x0), p.col(x0 + 1));
             return GatherResult {
                 values: [
-                    conv.convert(fetch(data, r1)),
-                    conv.convert(fetch(data, r1 + w)),
-                    conv.convert(fetch(data, r0 + w)),
-                    conv.convert(fetch(data, r0)),
+                    conv.convert(fetch(data, r1 + c0)),
+                    conv.convert(fetch(data, r1 + c1)),
+                    conv.convert(fetch(data, r0 + c1)),
+                    conv.convert(fetch(data, r0 + c0)),
                 ],
                 resident: true,
             };
@@ -637,7 +735,7 @@ impl<'a> Gatherer<'a> {
         if let Some(r) = self.residency {
             *resident &= r.is_resident(layer, x, y);
         }
-        let index = layer * self.layer_stride + y * self.row_stride + x * self.words;
+        let index = self.place.index(layer, x, y);
         Some(conv.convert(fetch(data, index + element)))
     }
 
@@ -667,7 +765,10 @@ impl<'a> Gatherer<'a> {
             read(pos[2], &mut resident),
             read(pos[3], &mut resident),
         ];
-        let corner = texels.iter().position(Option::is_none);
+        // The last corner, as the reference (`reference::gather`) and the per-read path fill
+        // it: a footprint has two corners only where a NaN direction selects a face its
+        // coordinates lie off, and the other one then reads 0.
+        let corner = texels.iter().rposition(Option::is_none);
         let or0 = |k: usize| texels[k].unwrap_or(0);
         let found = [or0(0), or0(1), or0(2), or0(3)];
         if !resident {

@@ -69,6 +69,7 @@ pub mod cube;
 mod error;
 mod format;
 mod gather;
+mod placement;
 mod pool;
 pub mod reference;
 mod sampler;
@@ -97,12 +98,12 @@ pub use format::{
 };
 pub use gather::{
     array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
-    texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, LaneQueries, LaneResults,
-    OffsetMode, Precision, Rounding, LANES,
+    texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, KernelTexels, LaneProbe,
+    LaneQueries, LaneResults, OffsetMode, Precision, Rounding, LANES,
 };
 pub use gather::{FOOTPRINT_LIMIT, MAX_FRACTION_BITS, MAX_WRAP_SIZE};
 pub use mem_error::MemTexError;
-pub use mem_pool::MemoryPool;
+pub use mem_pool::{MemoryPool, PreparedTexture};
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};

@@ -6,12 +6,20 @@
 
 use crate::descriptor::tic::TextureHeader;
 use crate::descriptor::tsc::SamplerState;
-use crate::gather::{GatherOp, Precision};
+use std::ops::Range;
+
+use crate::error::Error;
+use crate::gather::{
+    GatherOp, Gatherer, KernelTexels, LaneProbe, LaneQueries, LaneResults, Precision, LANES,
+};
+use crate::layout::Layout;
 use crate::mem_error::MemTexError;
 use crate::memory::{Memory, MemoryError};
 use crate::pool::Handle;
 use crate::sampler::Sampler;
-use crate::sites::{MemoryTexels, SiteGatherer};
+use crate::simd::SimdLevel;
+use crate::sites::{LaneTexels, MemoryTexels, SiteGatherer, TexelAddress};
+use crate::texture::TextureDesc;
 
 /// The two pools, in a memory.
 #[derive(Clone, Copy)]
@@ -69,6 +77,49 @@ impl<'m> MemoryPool<'m> {
         Ok((header, sampler))
     }
 
+    /// The handle prepared for gathering (decode once, gather many lanes): texel by texel
+    /// through the memory, and where the memory hands out the texture's bytes
+    /// ([`Memory::view`]), in place by the lane-parallel texture unit too.
+    pub fn prepare(
+        &self,
+        handle: Handle,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<PreparedTexture<'m>, MemTexError> {
+        let (header, sampler) = self.resolve(handle)?;
+        let texels = MemoryTexels::new(self.memory, &header)?;
+        let per_read = SiteGatherer::new(texels, &sampler, op, precision)?;
+        let layout = Layout::of(&header);
+        let desc = TextureDesc {
+            kind: header.kind,
+            format: header.format,
+            width: header.width,
+            height: header.height,
+            layers: header.depth,
+        };
+        // (MemoryTexels::new checked that the extent does not pass 2^64)
+        let extent = layout.layer_stride * desc.storage_layers() as u64;
+        let in_place = match self.memory.view(header.address, extent) {
+            Some(bytes) => Gatherer::in_memory(
+                bytes,
+                &layout,
+                desc,
+                header.swizzle,
+                &sampler,
+                op,
+                precision,
+            )?,
+            None => None,
+        };
+        Ok(PreparedTexture {
+            per_read,
+            in_place,
+            address: header.address,
+            texel_bytes: header.texel_bytes(),
+            element_bytes: header.texel_bytes() / header.format.words() as u32,
+        })
+    }
+
     /// A gatherer for the handle (decode once per warp, gather every lane).
     pub fn gatherer(
         &self,
@@ -79,5 +130,103 @@ impl<'m> MemoryPool<'m> {
         let (header, sampler) = self.resolve(handle)?;
         let texels = MemoryTexels::new(self.memory, &header)?;
         Ok(SiteGatherer::new(texels, &sampler, op, precision)?)
+    }
+}
+
+/// A handle prepared for gathering from memory ([`MemoryPool::prepare`]).
+#[derive(Debug, Clone)]
+pub struct PreparedTexture<'m> {
+    /// Texel by texel through [`Memory::read`]: always there; the texel addresses, and the
+    /// gather where the memory hands out no view of the texture.
+    pub per_read: SiteGatherer<MemoryTexels<'m>>,
+    /// In place, by the lane-parallel texture unit, where the memory hands out the texture's
+    /// bytes as one slice (then every texel is mapped, and no read can fail); the same results
+    /// as `per_read`.
+    pub in_place: Option<Gatherer<'m>>,
+    /// The texture's first byte, and the sizes of a texel and of a storage element.
+    address: u64,
+    texel_bytes: u32,
+    element_bytes: u32,
+}
+
+impl PreparedTexture<'_> {
+    /// Gathers lanes `range` of `queries` in place (None without an in-place gatherer),
+    /// and writes query k's texel addresses into `texels[k]`: those the kernels read, as they
+    /// computed them ([`LaneProbe`]); for the lanes the per-lane path gathered, from the
+    /// per-read path's footprint ([`SiteGatherer::addresses`]). The results are
+    /// [`Gatherer::gather_lane_range`]'s.
+    pub fn gather_lanes_with_addresses(
+        &self,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+        texels: &mut [LaneTexels],
+    ) -> Option<Result<(), Error>> {
+        let g = self.in_place.as_ref()?;
+        let mut probe = Addresses {
+            base: self.address,
+            texel_bytes: self.texel_bytes,
+            element_bytes: self.element_bytes as u64,
+            texels,
+            unreported: 0,
+        };
+        if let Err(e) = g.gather_lane_range_probed(level, queries, range, out, &mut probe) {
+            return Some(Err(e));
+        }
+        let mut m = probe.unreported;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let (Some(q), Some(t)) = (queries.get(k), probe.texels.get_mut(k)) {
+                *t = self.per_read.addresses(&q);
+            }
+        }
+        Some(Ok(()))
+    }
+}
+
+/// The probe that turns the kernels' storage indices into byte addresses.
+struct Addresses<'t> {
+    base: u64,
+    texel_bytes: u32,
+    element_bytes: u64,
+    texels: &'t mut [LaneTexels],
+    unreported: u32,
+}
+
+impl LaneProbe for Addresses<'_> {
+    const ACTIVE: bool = true;
+
+    #[inline(always)]
+    fn texels(&mut self, t: &KernelTexels<'_>) {
+        // (the index is the element the value rule reads: back to the texel's first; one
+        // loop over the warp, which vectorizes, then the records)
+        let mut addr = [[0u64; LANES]; 4];
+        for (a, index) in addr.iter_mut().zip(t.index) {
+            for (a, &i) in a.iter_mut().zip(index) {
+                let first = i.wrapping_sub(t.element) as u64;
+                *a = self.base.wrapping_add(first * self.element_bytes);
+            }
+        }
+        let n = self.texels.len().min(LANES);
+        let bytes = self.texel_bytes;
+        for (k, lane) in self.texels[..n].iter_mut().enumerate() {
+            if t.lanes >> k & 1 == 0 {
+                continue;
+            }
+            for (c, slot) in lane.texels.iter_mut().enumerate() {
+                let address = addr[c][k];
+                *slot = match t.real {
+                    Some(real) if !real[c][k] => TexelAddress::Border,
+                    _ => TexelAddress::Texel { address, bytes },
+                };
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn unreported(&mut self, lanes: u32) {
+        self.unreported |= lanes;
     }
 }

@@ -34,6 +34,14 @@ pub trait Memory {
     /// Fill `buf` with the bytes at `addr .. addr + buf.len()`, or say why not.
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError>;
 
+    /// The bytes at `addr .. addr + len` as one slice, where this memory holds them
+    /// contiguously (a flat image always does); None otherwise (the default), and the texture
+    /// unit then reads texel by texel through [`Memory::read`]. With a view, texels are read
+    /// in place by the lane-parallel texture unit: the same results, much faster.
+    fn view(&self, _addr: u64, _len: u64) -> Option<&[u8]> {
+        None
+    }
+
     /// The little-endian u32 at `addr`.
     fn read_u32(&self, addr: u64) -> Result<u32, MemoryError> {
         let mut b = [0u8; 4];
@@ -85,6 +93,12 @@ impl Memory for FlatMemory {
         let at = (addr - self.base) as usize;
         buf.copy_from_slice(&self.bytes[at..at + buf.len()]);
         Ok(())
+    }
+
+    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        let at = usize::try_from(addr.checked_sub(self.base)?).ok()?;
+        self.bytes
+            .get(at..at.checked_add(usize::try_from(len).ok()?)?)
     }
 }
 
@@ -146,10 +160,20 @@ impl Memory for SparseMemory {
         buf.copy_from_slice(&r[at..at + buf.len()]);
         Ok(())
     }
+
+    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        // a view lies in one region, as a read does
+        let (&b, r) = self.regions.range(..=addr).next_back()?;
+        let at = usize::try_from(addr - b).ok()?;
+        r.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+    }
 }
 
 impl<M: Memory + ?Sized> Memory for &M {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
         (**self).read(addr, buf)
+    }
+    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        (**self).view(addr, len)
     }
 }

@@ -335,6 +335,22 @@ impl<S: TexelSource> SiteGatherer<S> {
         })
     }
 
+    /// The byte address of each of the lane's texels, without reading them: what
+    /// [`SiteGatherer::gather_with_addresses`] records.
+    pub fn addresses(&self, q: &GatherQuery) -> LaneTexels {
+        let bytes = crate::descriptor::tic::texel_bytes(self.shape.format);
+        LaneTexels {
+            texels: self.sites(q).map(|site| match site {
+                Site::Texel { layer, x, y } => match self.source.address(layer, x, y) {
+                    Some(address) => TexelAddress::Texel { address, bytes },
+                    None => TexelAddress::None,
+                },
+                Site::Border => TexelAddress::Border,
+                Site::Corner => TexelAddress::Corner,
+            }),
+        }
+    }
+
     /// Gather one lane; a failed memory read is an error (nothing is approximated).
     pub fn gather(&self, q: &GatherQuery) -> Result<GatherResult, MemoryError> {
         self.lane(q, None)

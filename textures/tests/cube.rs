@@ -453,3 +453,52 @@ fn offsets_on_cube_are_not_modeled() {
         );
     }
 }
+
+/// A NaN direction can select a face its coordinates lie off ((1.5, NaN, 3): every
+/// comparison with NaN fails, so +X is chosen and s = -0.5), and the footprint then takes
+/// two corners. The fast path (every level), the per-read path and the reference agree: the
+/// last corner is filled from the other three texels, the other reads 0. (The fast path
+/// filled the first one until the in-place memory tests compared it with the per-read path.)
+#[test]
+fn two_corner_footprints_fill_the_last_corner_as_the_reference_does() {
+    for n in [1u32, 4] {
+        let tex = texture(TextureKind::Cube, Format::Rgba8Unorm, n, n, 1, |l, x, y| {
+            [(40 * l + 7 * y + 3 * x + 11) & 255, 0, 0, 255]
+        });
+        let (sampler, op) = (Sampler::default(), cube_op());
+        let q = GatherQuery::at_cube(1.4951756, f32::NAN, 3.0);
+        let sites = SiteGatherer::new(&tex, &sampler, &op, Precision::Exact).unwrap();
+        let corners = sites
+            .sites(&q)
+            .iter()
+            .filter(|s| **s == Site::Corner)
+            .count();
+        assert_eq!(corners, 2, "size {n}");
+        let per_read = sites.gather(&q).unwrap();
+        assert_eq!(per_read.values[2], 0, "size {n}: the first corner reads 0");
+        assert_ne!(per_read.values[3], 0, "size {n}: the last corner is filled");
+        if n == 1 {
+            // (on a 1x1 face the reference's geometric hops read the same texels; it averages
+            // the corner in f64: within one unit in the last place. On larger faces a
+            // footprint this far off its face hops elsewhere in the reference)
+            let r = reference::gather(&tex, &sampler, &op, &q).unwrap();
+            assert_eq!(per_read.values[..3], r.values[..3], "size {n}: per read");
+            assert!(
+                r.values[3].abs_diff(per_read.values[3]) <= 1,
+                "{per_read:?} {r:?}"
+            );
+        }
+        let want = per_read;
+        let g = Gatherer::new(&tex, &sampler, &op, Precision::Exact).unwrap();
+        for level in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
+            let qs = [q; 32];
+            let mut out = [GatherResult::default(); 32];
+            g.gather_many_at(level, &qs, &mut out);
+            assert!(
+                out.iter().all(|r| *r == want),
+                "size {n} at {level:?}: {:?}",
+                out[0]
+            );
+        }
+    }
+}

@@ -544,3 +544,88 @@ proptest! {
         prop_assert_eq!(bits(cube::project_select(x, y, z)), bits(cube::project(x, y, z)));
     }
 }
+
+/// A memory that hands out no view: the texture unit must read texel by texel.
+struct NoView<'m>(&'m SparseMemory);
+
+impl Memory for NoView<'_> {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        self.0.read(addr, buf)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Textures in GPU memory read in place (block-linear at every block height, and
+    /// pitch-linear at several row alignments for 2D) give, at every level, the owned
+    /// texture's bits and the per-read path's, lane for lane; without a view there is no
+    /// in-place gatherer and the per-read path still agrees.
+    #[test]
+    fn lanes_in_place_memory_agrees_with_owned_and_per_read(
+        p in params(),
+        lane_seed in any::<u64>(),
+        k in 0..6u8,
+        pitch in any::<bool>(),
+        align in 0..3u32,
+    ) {
+        let c = build(&p);
+        let Ok(owned) = Gatherer::new(&c.tex, &c.sampler, &c.op, p.precision) else {
+            return Ok(());
+        };
+        let layout = if pitch && c.tex.kind() == TextureKind::Tex2D {
+            LayoutChoice::Pitch { row_alignment: 32 << align }
+        } else {
+            LayoutChoice::BlockLinear { gobs_per_block_height_log2: k }
+        };
+        // (what the memory form cannot express, block-linear 1- and 2-byte texels, is
+        // refused by the conversion and not gathered here)
+        let Ok(image) = pool_image(&[(&c.tex, &c.sampler, layout)], 0x7_0000_0000) else {
+            return Ok(());
+        };
+        let pool = MemoryPool::new(&image.memory, image.header_pool, image.sampler_pool);
+        let prepared = pool.prepare(Handle(0), &c.op, p.precision).unwrap();
+        let in_place = prepared.in_place.as_ref().expect("a pool image hands out views");
+        let mut state = lane_seed;
+        let queries: Vec<GatherQuery> = (0..70).map(|_| lane(&mut state, p.size.0)).collect();
+        let mut want = vec![GatherResult::default(); queries.len()];
+        owned.gather_many_at(SimdLevel::Scalar, &queries, &mut want);
+        for (q, a) in queries.iter().zip(&want) {
+            let b = prepared.per_read.gather(q).unwrap();
+            prop_assert_eq!(a, &b, "per read, {:?}: {:?}", layout, q);
+        }
+        for level in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
+            let mut got = vec![GatherResult::default(); queries.len()];
+            in_place.gather_many_at(level, &queries, &mut got);
+            for (q, (a, b)) in queries.iter().zip(want.iter().zip(&got)) {
+                prop_assert_eq!(a, b, "{:?} at {:?}: {:?}", layout, level, q);
+            }
+        }
+        // the texel addresses the kernels report are the per-read path's footprint's
+        for level in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
+            for chunk in queries.chunks(LANES) {
+                let mut lanes = LaneQueries::new();
+                for q in chunk {
+                    lanes.push(q).unwrap();
+                }
+                let mut out = LaneResults::new();
+                let mut texels = [LaneTexels::default(); LANES];
+                prepared
+                    .gather_lanes_with_addresses(level, &lanes, 0..chunk.len(), &mut out, &mut texels)
+                    .expect("in place")
+                    .unwrap();
+                for (k, q) in chunk.iter().enumerate() {
+                    prop_assert_eq!(texels[k], prepared.per_read.addresses(q), "{:?} at {:?}: {:?}", layout, level, q);
+                    prop_assert_eq!(out.get(k).unwrap(), prepared.per_read.gather(q).unwrap());
+                }
+            }
+        }
+        let no_view = NoView(&image.memory);
+        let pool = MemoryPool::new(&no_view, image.header_pool, image.sampler_pool);
+        let prepared = pool.prepare(Handle(0), &c.op, p.precision).unwrap();
+        prop_assert!(prepared.in_place.is_none());
+        for (q, a) in queries.iter().zip(&want).take(16) {
+            prop_assert_eq!(&prepared.per_read.gather(q).unwrap(), a);
+        }
+    }
+}

@@ -1,10 +1,11 @@
-//! A [`Tld4Exec`] bound to one texture pool: the texture unit prepared once per handle, not
-//! once per warp.
+//! A [`Tld4Exec`] bound to its textures (an owned pool or pools in GPU memory): the texture
+//! unit prepared once per handle, not once per warp. The one executor of both.
 
-use tld4_textures::{Gatherer, LaneQueries, LaneResults, TexturePool};
+use tld4_textures::{LaneQueries, LaneResults, LaneTexels, MemoryPool, TexturePool};
 
-use super::{texture_fault, ExecReport, Tld4Exec};
-use crate::fault::WarpFault;
+use super::binding::{Binding, Run};
+use super::{ExecReport, Tld4Exec};
+use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
@@ -42,11 +43,11 @@ use crate::warp::WARP_SIZE;
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct BoundExec<'e, 'p> {
+pub struct BoundExec<'e, 'p, B: Binding<'p> = &'p TexturePool> {
     exec: &'e Tld4Exec,
-    pool: &'p TexturePool,
+    pool: B,
     /// The texture unit prepared for the last handle that prepared without error.
-    prepared: Option<(u32, Gatherer<'p>)>,
+    prepared: Option<(u32, B::Prepared)>,
     /// The sources of the warp, reused from warp to warp (no zeroing a warp; lanes past the
     /// executing ones keep earlier values, which the texture unit computes and drops).
     queries: LaneQueries,
@@ -57,6 +58,48 @@ pub struct BoundExec<'e, 'p> {
 impl Tld4Exec {
     /// This instruction bound to `pool`, for executing many warps (see [`BoundExec`]).
     pub fn bind<'e, 'p>(&'e self, pool: &'p TexturePool) -> BoundExec<'e, 'p> {
+        self.bind_to(pool)
+    }
+
+    /// This instruction bound to the header and sampler pools of a GPU memory, for executing
+    /// many warps: each handle's descriptors are read and decoded once for the life of the
+    /// binding (the memory is borrowed, so it cannot change meanwhile), and where the memory
+    /// hands out a texture's bytes as one slice ([`tld4_textures::Memory::view`]) its texels
+    /// are read in place by the lane-parallel texture unit, as owned textures are.
+    ///
+    /// ```
+    /// use tld4_emu::{decoder, ExecConfig, Tld4Exec, WarpState};
+    /// use tld4_emu::textures::*;
+    /// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R32Uint, width: 2, height: 2, layers: 1 };
+    /// let (tex, smp) = (Texture::from_fields(desc, &[1, 2, 3, 4])?, Sampler::default());
+    /// let mut pool = TexturePool::new();
+    /// pool.set_texture(0, tex.clone())?;
+    /// pool.set_sampler(0, smp)?;
+    /// // The same texture and sampler in GPU memory, as a driver writes them (block-linear).
+    /// let layout = LayoutChoice::BlockLinear { gobs_per_block_height_log2: 0 };
+    /// let image = pool_image(&[(&tex, &smp, layout)], 0x10_0000)?;
+    /// let memory = MemoryPool::new(&image.memory, image.header_pool, image.sampler_pool);
+    /// let exec = Tld4Exec::from_word(decoder::assemble("TLD4.R R10, R8, R20, UR4, 2D ;")?, ExecConfig::default())?;
+    /// let mut bound = exec.bind_memory(memory);
+    /// let mut warp = WarpState::new(); // UR4 = 0: header 0, sampler 0
+    /// warp.set_reg_lanes(20, u32::MAX, &[0.5f32.to_bits(); 32]);
+    /// warp.set_reg_lanes(21, u32::MAX, &[0.5f32.to_bits(); 32]);
+    /// let mut owned = warp.clone();
+    /// bound.execute(&mut warp)?;
+    /// exec.execute(&mut owned, &pool)?;
+    /// assert_eq!(warp.reg(0, 8), 3);
+    /// assert_eq!(warp, owned);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bind_memory<'e, 'm>(
+        &'e self,
+        pool: MemoryPool<'m>,
+    ) -> BoundExec<'e, 'm, MemoryPool<'m>> {
+        self.bind_to(pool)
+    }
+
+    /// This instruction bound to any [`Binding`].
+    pub fn bind_to<'e, 'p, B: Binding<'p>>(&'e self, pool: B) -> BoundExec<'e, 'p, B> {
         BoundExec {
             exec: self,
             pool,
@@ -67,7 +110,29 @@ impl Tld4Exec {
     }
 }
 
-impl<'p> BoundExec<'_, 'p> {
+impl<'m> BoundExec<'_, 'm, MemoryPool<'m>> {
+    /// [`BoundExec::execute`], and with `texels`, entry `lane` receives the texel addresses of
+    /// each executed lane (the others are left as they are). On a fault the registers are
+    /// untouched, but executed lanes' entries may have been written.
+    pub fn execute_with_texels<R: RegisterFile + ?Sized>(
+        &mut self,
+        warp: &mut R,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+    ) -> Result<ExecReport, MemoryExecError> {
+        let level = tld4_textures::simd_level();
+        tld4_textures::run_at(
+            level,
+            Execute {
+                bound: self,
+                warp,
+                level,
+                texels,
+            },
+        )
+    }
+}
+
+impl<'p, B: Binding<'p>> BoundExec<'_, 'p, B> {
     /// [`Tld4Exec::execute`] for the warp held in `warp` against the bound pool.
     ///
     /// Compiled at the texture unit's SIMD level ([`tld4_textures::run_at`]): the register
@@ -80,7 +145,7 @@ impl<'p> BoundExec<'_, 'p> {
     pub fn execute<R: RegisterFile + ?Sized>(
         &mut self,
         warp: &mut R,
-    ) -> Result<ExecReport, WarpFault> {
+    ) -> Result<ExecReport, B::Error> {
         let level = tld4_textures::simd_level();
         tld4_textures::run_at(
             level,
@@ -88,24 +153,33 @@ impl<'p> BoundExec<'_, 'p> {
                 bound: self,
                 warp,
                 level,
+                texels: None,
             },
         )
     }
 }
 
 /// One warp's execution, as work [`tld4_textures::run_at`] compiles per SIMD level.
-struct Execute<'b, 'e, 'p, 'w, R: ?Sized> {
-    bound: &'b mut BoundExec<'e, 'p>,
+struct Execute<'b, 'e, 'p, 'w, 't, R: ?Sized, B: Binding<'p>> {
+    bound: &'b mut BoundExec<'e, 'p, B>,
     warp: &'w mut R,
     level: tld4_textures::SimdLevel,
+    texels: Option<&'t mut [LaneTexels; WARP_SIZE]>,
 }
 
-impl<R: RegisterFile + ?Sized> tld4_textures::AtLevel for Execute<'_, '_, '_, '_, R> {
-    type Output = Result<ExecReport, WarpFault>;
+impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
+    for Execute<'_, '_, 'p, '_, '_, R, B>
+{
+    type Output = Result<ExecReport, B::Error>;
 
     #[inline(always)]
     fn run(self) -> Self::Output {
-        let Execute { bound, warp, level } = self;
+        let Execute {
+            bound,
+            warp,
+            level,
+            texels,
+        } = self;
         let BoundExec {
             exec,
             pool,
@@ -121,32 +195,55 @@ impl<R: RegisterFile + ?Sized> tld4_textures::AtLevel for Execute<'_, '_, '_, '_
         let mut lanes = [0u8; WARP_SIZE];
         let n = exec.read_sources(&*warp, executed, queries, &mut lanes);
         results.nonresident = 0;
+        // Texel addresses by query: where every lane executes, query k is lane k and they
+        // go straight to the caller's records; else they are staged and scattered to lanes
+        // at the end.
+        let mut texels = texels;
+        let mut staged = match (&texels, n == WARP_SIZE) {
+            (Some(_), false) => Some([LaneTexels::default(); WARP_SIZE]),
+            _ => None,
+        };
         exec.for_each_handle(&*warp, &lanes[..n], |handle, range| {
             let first = lanes[range.start] as usize;
-            let gatherer = prepare(exec, pool, prepared, handle, first)?;
-            gatherer
-                .gather_lane_range(level, queries, range, results)
-                .map_err(|e| texture_fault(e, handle, first))
+            let p = prepare(exec, *pool, prepared, handle, first)?;
+            let run = Run {
+                level,
+                queries,
+                range,
+                lanes: &lanes[..n],
+                handle,
+            };
+            let records = match (&mut staged, &mut texels) {
+                (Some(s), _) => Some(&mut s[..]),
+                (None, Some(t)) => Some(&mut t[..]),
+                (None, None) => None,
+            };
+            pool.gather(p, run, results, records)
         })?;
         exec.write_lane_results(warp, results, &lanes[..n], &mut report);
+        if let (Some(out), Some(rec)) = (texels, staged) {
+            for (k, &lane) in lanes[..n].iter().enumerate() {
+                out[lane as usize & (WARP_SIZE - 1)] = rec[k];
+            }
+        }
         Ok(report)
     }
 }
 
 /// The texture unit prepared for `handle`: the one kept in `prepared`, or a new one (kept if
 /// it prepares; its error becomes the fault of `lane`).
-fn prepare<'k, 'p>(
+fn prepare<'k, 'p, B: Binding<'p>>(
     exec: &Tld4Exec,
-    pool: &'p TexturePool,
-    prepared: &'k mut Option<(u32, Gatherer<'p>)>,
+    pool: B,
+    prepared: &'k mut Option<(u32, B::Prepared)>,
     handle: u32,
     lane: usize,
-) -> Result<&'k Gatherer<'p>, WarpFault> {
+) -> Result<&'k B::Prepared, B::Error> {
     // (checked, then borrowed: returning a borrow from one arm of a match that assigns in the
     // other is refused by today's borrow checker; moving the Gatherer out and back in costs
     // some 100 instructions a warp)
     if !matches!(prepared, Some((kept, _)) if *kept == handle) {
-        *prepared = Some((handle, exec.gatherer(pool, handle, lane)?));
+        *prepared = Some((handle, pool.prepare(exec, handle, lane)?));
     }
     match prepared {
         Some((_, g)) => Ok(g),

@@ -23,15 +23,16 @@
 use std::marker::PhantomData;
 
 use super::lanes::{range_bits, LaneQueries, LaneResults, Lanes, CHUNK, LANES};
+use super::probe::{KernelTexels, LaneProbe};
 use super::Gatherer;
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
+use crate::placement::Placement;
 use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
 use crate::stages::{array_layer, may_border, repeat_pow2, six};
 
-/// The texel storage's strides in elements, as u32 (`Gatherer::lanes32`: every index of
-/// the texture fits).
+/// Strides in elements, as u32 (`Gatherer::lanes32`: every index of the texture fits).
 struct Strides {
     layer: u32,
     row: u32,
@@ -40,16 +41,6 @@ struct Strides {
 }
 
 impl Strides {
-    #[inline(always)]
-    fn of<T, C>(l: &Lanes<'_, '_, T, C>) -> Strides {
-        Strides {
-            layer: l.g.layer_stride as u32,
-            row: l.g.row_stride as u32,
-            texel: l.g.words as u32,
-            element: l.element as u32,
-        }
-    }
-
     /// The storage index of element `element` of texel (x, y) of `layer` (wrapping
     /// arithmetic: within the texture nothing wraps, and no overflow check is compiled).
     #[inline(always)]
@@ -60,6 +51,51 @@ impl Strides {
             .wrapping_add(x.wrapping_mul(self.texel))
             .wrapping_add(self.element)
     }
+}
+
+/// The storage indices of element `element` of texels (`xs[t][k]`, `ys[t][k]`) of layer
+/// `layer[k]`, by the gatherer's [`Placement`] (one loop per placement; negative
+/// coordinates, border texels, read as 0). Wrapping u32 arithmetic: `Gatherer::lanes32`
+/// makes every index of the texture fit.
+#[inline(always)]
+fn texel_indices(
+    place: &Placement,
+    element: usize,
+    layer: &[u32; LANES],
+    xs: &[[i32; LANES]; 4],
+    ys: &[[i32; LANES]; 4],
+) -> [[u32; LANES]; 4] {
+    let mut index = [[0u32; LANES]; 4];
+    match place {
+        Placement::Linear(p) => {
+            let s = Strides {
+                layer: p.layer as u32,
+                row: p.row as u32,
+                texel: p.texel as u32,
+                element: element as u32,
+            };
+            for t in 0..4 {
+                for k in 0..LANES {
+                    let (x, y) = (xs[t][k].max(0) as u32, ys[t][k].max(0) as u32);
+                    index[t][k] = s.index(layer[k], x, y);
+                }
+            }
+        }
+        Placement::BlockLinear(b) => {
+            let (stride, element) = (b.layer() as u32, element as u32);
+            for t in 0..4 {
+                for k in 0..LANES {
+                    let (x, y) = (xs[t][k].max(0) as u32, ys[t][k].max(0) as u32);
+                    index[t][k] = layer[k]
+                        .wrapping_mul(stride)
+                        .wrapping_add(b.row_part(y))
+                        .wrapping_add(b.col_part(x))
+                        .wrapping_add(element);
+                }
+            }
+        }
+    }
+    index
 }
 
 /// Bit k set where `flags[k]` is negative (the kernels' flags are 0 or -1).
@@ -76,17 +112,56 @@ fn lane_bits<I: Isa>(flags: &[i32; LANES]) -> u32 {
 }
 
 /// 2D and 2D array kinds.
-pub(super) struct Planar<'a, 'g, 'o, T, C, A> {
+pub(super) struct Planar<'a, 'g, 'o, 'p, T, C, A, P> {
     pub(super) l: Lanes<'a, 'g, T, C>,
     pub(super) out: &'o mut LaneResults,
+    pub(super) probe: &'p mut P,
     pub(super) _a: PhantomData<A>,
 }
 
-impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, C, A> {
+/// Reports the texels of the lanes of `lanes` to the probe (border texels, unless
+/// `borderless`: a negative coordinate), and `unreported` as such.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn report<P: LaneProbe>(
+    probe: &mut P,
+    lanes: u32,
+    unreported: u32,
+    index: &[[u32; LANES]; 4],
+    xs: &[[i32; LANES]; 4],
+    ys: &[[i32; LANES]; 4],
+    element: usize,
+    borderless: bool,
+) {
+    if !P::ACTIVE {
+        return;
+    }
+    let mut real = [[false; LANES]; 4];
+    if !borderless {
+        for t in 0..4 {
+            for k in 0..LANES {
+                real[t][k] = xs[t][k] >= 0 && ys[t][k] >= 0;
+            }
+        }
+    }
+    probe.texels(&KernelTexels {
+        lanes: lanes & !unreported,
+        index,
+        real: (!borderless).then_some(&real),
+        element: element as u32,
+    });
+    if unreported != 0 {
+        probe.unreported(unreported);
+    }
+}
+
+impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
+    for Planar<'_, '_, '_, '_, T, C, A, P>
+{
     /// address -> footprint -> wrap -> texel indices, then fetch -> convert -> border.
     #[inline(always)]
     fn run<I: Isa>(self) {
-        let Planar { l, out, .. } = self;
+        let Planar { l, out, probe, .. } = self;
         let (g, q) = (l.g, l.q);
         // address and footprint origin (the precision model), and the storage layer
         let ([i0, j0], outside) = planar_origins(g, q);
@@ -130,16 +205,10 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
             ys = [y1, y1, y0, y0];
         }
         // texel indices (border texels, -1, address texel 0 and are replaced after the fetch)
-        let s = Strides::of(&l);
-        let mut index = [[0u32; LANES]; 4];
-        for t in 0..4 {
-            for k in 0..LANES {
-                let (x, y) = (xs[t][k].max(0) as u32, ys[t][k].max(0) as u32);
-                index[t][k] = s.index(layer[k], x, y);
-            }
-        }
+        let index = texel_indices(&g.place, l.element, &layer, &xs, &ys);
         let mut values = fetch_convert::<I, T, C>(&l, &index);
-        if !A::BORDERLESS && (may_border(au) || may_border(av)) {
+        let borderless = A::BORDERLESS || !(may_border(au) || may_border(av));
+        if !borderless {
             for t in 0..4 {
                 for k in 0..LANES {
                     let b = l.conv.for_lane(q.dref[k]).border(g.border);
@@ -150,7 +219,11 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr> Kernel for Planar<'_, '_, '_, T, 
         }
         let range = range_bits(&l.range);
         store(out, range, &values);
-        redo(&l, lane_bits::<I>(&outside) & range, out);
+        let redone = lane_bits::<I>(&outside) & range;
+        report(
+            probe, range, redone, &index, &xs, &ys, l.element, borderless,
+        );
+        redo(&l, redone, out);
     }
 }
 
@@ -296,20 +369,22 @@ fn wrap_lanes<A: Addr>(i: &mut [i32; LANES], size: i32, mode: AddressMode) {
     }
 }
 
-/// Cube kinds with seamless edges, over the faces with their apron (`crate::apron`).
-pub(super) struct Cube<'a, 'g, 'o, T, C> {
+/// Cube kinds with seamless edges, over the faces with their apron (`crate::apron`), or
+/// in place.
+pub(super) struct Cube<'a, 'g, 'o, 'p, T, C, P> {
     pub(super) l: Lanes<'a, 'g, T, C>,
     pub(super) out: &'o mut LaneResults,
+    pub(super) probe: &'p mut P,
 }
 
-impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
+impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, '_, T, C, P> {
     /// Projection and face selection, footprint origin, the footprint's indices on the
     /// face's apron, fetch -> convert -> compare; then lanes whose footprint takes an apron
     /// corner (or that are outside the 32-bit range, or whose origin the f32 projection
     /// cannot vouch for) take the per-lane path.
     #[inline(always)]
     fn run<I: Isa>(self) {
-        let Cube { l, out } = self;
+        let Cube { l, out, probe } = self;
         let (g, q) = (l.g, l.q);
         let (face, [i0, j0], unsure) = cube_origins(g, q);
         let n = g.width as u32;
@@ -353,9 +428,85 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Cube<'_, '_, '_, T, C> {
         };
         let range = range_bits(&l.range);
         store(out, range, &values);
+        // (the apron's positions are not the texture's: no texel is reported; owned
+        // textures, the only ones with an apron, have no addresses)
+        if P::ACTIVE {
+            probe.unreported(range);
+        }
         // lanes outside the 32-bit range, and footprints with a corner: the per-lane path
         redo(&l, lane_bits::<I>(&redo_lane) & range, out);
     }
+}
+
+/// Cube kinds with seamless edges, faces read in place (textures in memory, which have no
+/// apron): a footprint inside its face is a plain 2x2 read through the gatherer's
+/// [`Placement`]; one that crosses an edge or a corner, like a lane whose origin is unsure,
+/// takes the per-lane path. (A kernel of its own, so that the apron kernel compiles as it
+/// would alone.)
+pub(super) struct CubeInPlace<'a, 'g, 'o, 'p, T, C, P> {
+    pub(super) l: Lanes<'a, 'g, T, C>,
+    pub(super) out: &'o mut LaneResults,
+    pub(super) probe: &'p mut P,
+}
+
+impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel
+    for CubeInPlace<'_, '_, '_, '_, T, C, P>
+{
+    #[inline(always)]
+    fn run<I: Isa>(self) {
+        let CubeInPlace { l, out, probe } = self;
+        let (face, origins, unsure) = cube_origins(l.g, l.q);
+        direct_faces::<I, T, C, P>(l, out, probe, face, origins, unsure)
+    }
+}
+
+/// The in-place cube kernel after the projection.
+#[inline(always)]
+fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
+    l: Lanes<'_, '_, T, C>,
+    out: &mut LaneResults,
+    probe: &mut P,
+    face: [u32; LANES],
+    [i0, j0]: [[i32; LANES]; 2],
+    unsure: [i32; LANES],
+) {
+    let (g, q) = (l.g, l.q);
+    let n = g.width as u32;
+    let per_cube = if g.kind.is_array() { 6 } else { 0 };
+    let mut redo_lane = [0i32; LANES];
+    let mut layer = [0u32; LANES];
+    let mut xs = [[0i32; LANES]; 4];
+    let mut ys = [[0i32; LANES]; 4];
+    for k in 0..LANES {
+        // inside the face where 0 <= i0 and i0 + 1 < n (a negative i0 reads as a huge
+        // unsigned value), likewise j0
+        let (i, j) = (i0[k] as u32, j0[k] as u32);
+        let inside = i.max(j) < n - 1;
+        redo_lane[k] = unsure[k] | -(!inside as i32);
+        // (lanes redone: any texel of the face will do)
+        let last = n - 1;
+        let (x0, y0) = (i.min(last), j.min(last));
+        let (x1, y1) = ((x0 + 1).min(last), (y0 + 1).min(last));
+        layer[k] = array_layer(q.layer[k], g.max_layer)
+            .wrapping_mul(per_cube)
+            .wrapping_add(face[k]);
+        let [x0, y0, x1, y1] = [x0, y0, x1, y1].map(|v| v as i32);
+        for (t, (x, y)) in [(x0, y1), (x1, y1), (x1, y0), (x0, y0)]
+            .into_iter()
+            .enumerate()
+        {
+            xs[t][k] = x;
+            ys[t][k] = y;
+        }
+    }
+    let index = texel_indices(&g.place, l.element, &layer, &xs, &ys);
+    let values = fetch_convert::<I, T, C>(&l, &index);
+    let range = range_bits(&l.range);
+    store(out, range, &values);
+    let redone = lane_bits::<I>(&redo_lane) & range;
+    // (a cube face has no border: every texel of a footprint inside its face is read)
+    report(probe, range, redone, &index, &xs, &ys, l.element, true);
+    redo(&l, redone, out);
 }
 
 /// The cube kernel's projection, face selection and footprint origins: the face of each

@@ -16,7 +16,8 @@
 use std::marker::PhantomData;
 use std::ops::Range;
 
-use super::kernels::{Cube, Planar};
+use super::kernels::{Cube, CubeInPlace, Planar};
+use super::probe::LaneProbe;
 use super::{AnyMode, ClampEdge, Convert, GatherQuery, GatherResult, Gatherer, Run, Texels};
 use crate::apron::ApronTexels;
 use crate::error::{Error, InvalidInput};
@@ -192,6 +193,14 @@ impl LaneResults {
         }
     }
 
+    /// Sets lane `k` (lanes past [`LANES`] are ignored).
+    #[inline]
+    pub fn set_lane(&mut self, k: usize, r: &GatherResult) {
+        if k < LANES {
+            self.set(k, r);
+        }
+    }
+
     #[inline(always)]
     pub(super) fn set(&mut self, k: usize, r: &GatherResult) {
         for c in 0..4 {
@@ -219,7 +228,7 @@ impl<'g> Gatherer<'g> {
     /// # Ok::<(), tld4_textures::Error>(())
     /// ```
     pub fn gather_lanes(&self, queries: &LaneQueries, out: &mut LaneResults) {
-        self.gather_lanes_at(crate::simd_level(), queries, 0..queries.len, out)
+        self.gather_lanes_at(crate::simd_level(), queries, 0..queries.len, out, &mut ())
     }
 
     /// Gather lanes `range` of `queries` (a run of lanes sharing this gatherer's handle)
@@ -240,16 +249,17 @@ impl<'g> Gatherer<'g> {
             }
             .into());
         }
-        self.gather_lanes_at(level, queries, range, out);
+        self.gather_lanes_at(level, queries, range, out, &mut ());
         Ok(())
     }
 
     /// False where the lane-parallel path is not taken: sparse textures, textures too large
     /// for its 32-bit texel indices and wrap periods ([`Gatherer::lanes32`]), and cube maps
-    /// without seamless edges (rare: Vulkan needs an extension for them).
+    /// without seamless edges (rare: Vulkan needs an extension for them). Seamless cubes are
+    /// read with their apron where the gatherer has one (owned textures), else in place.
     #[inline(always)]
     pub(crate) fn lane_parallel(&self) -> bool {
-        self.residency.is_none() && self.lanes32 && (self.cube.is_some() || !self.kind.is_cube())
+        self.residency.is_none() && self.lanes32 && (self.seamless || !self.kind.is_cube())
     }
 
     /// The texels the lane-parallel kernels read: a seamless cube's faces with their apron
@@ -265,17 +275,44 @@ impl<'g> Gatherer<'g> {
         }
     }
 
-    /// [`Gatherer::gather_lane_range`] for a range known to be valid.
-    #[inline]
-    pub(crate) fn gather_lanes_at(
+    /// [`Gatherer::gather_lane_range`] with a probe that sees the texels the kernels read
+    /// ([`LaneProbe`]); the results are the same.
+    pub fn gather_lane_range_probed<P: LaneProbe>(
+        &self,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+        probe: &mut P,
+    ) -> Result<(), Error> {
+        if range.start > range.end || range.end > queries.len {
+            return Err(InvalidInput::LaneRange {
+                start: range.start,
+                end: range.end,
+                len: queries.len,
+            }
+            .into());
+        }
+        self.gather_lanes_at(level, queries, range, out, probe);
+        Ok(())
+    }
+
+    /// [`Gatherer::gather_lane_range`] for a range known to be valid. (Always inlined: the
+    /// executor calls it from code compiled at the kernels' SIMD level.)
+    #[inline(always)]
+    pub(crate) fn gather_lanes_at<P: LaneProbe>(
         &self,
         level: SimdLevel,
         q: &LaneQueries,
         range: Range<usize>,
         out: &mut LaneResults,
+        probe: &mut P,
     ) {
         let range = range.start.min(LANES)..range.end.min(LANES);
         if level == SimdLevel::Scalar || !self.lane_parallel() || range.len() < MIN_PARALLEL_LANES {
+            if P::ACTIVE {
+                probe.unreported(range_bits(&range));
+            }
             return self.gather_lanes_reference(q, range, out);
         }
         let run = Parallel {
@@ -283,6 +320,7 @@ impl<'g> Gatherer<'g> {
             q,
             range,
             out,
+            probe,
         };
         match self.kernel_texels() {
             Texels::U8(d) => self.with_convert(d, run),
@@ -312,14 +350,15 @@ impl Gatherer<'_> {
 }
 
 /// The lane-parallel lane loop over `range`.
-struct Parallel<'q, 'o> {
+struct Parallel<'q, 'o, 'p, P> {
     level: SimdLevel,
     q: &'q LaneQueries,
     range: Range<usize>,
     out: &'o mut LaneResults,
+    probe: &'p mut P,
 }
 
-impl Run for Parallel<'_, '_> {
+impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
     #[inline(always)]
     fn run<T: Copy + Into<u32>, C: Convert>(
         self,
@@ -333,6 +372,7 @@ impl Run for Parallel<'_, '_> {
             q,
             range,
             out,
+            probe,
         } = self;
         // Every lane of the range is written: clear their non-resident bits.
         let bits = range_bits(&range);
@@ -346,19 +386,23 @@ impl Run for Parallel<'_, '_> {
             range,
         };
         // (non-seamless cubes never get here: `lane_parallel`)
-        if g.kind.is_cube() {
-            simd::run(level, Cube { l, out })
+        if g.kind.is_cube() && g.cube.is_some() {
+            simd::run(level, Cube { l, out, probe })
+        } else if g.kind.is_cube() {
+            simd::run(level, CubeInPlace { l, out, probe })
         } else if g.address == [AddressMode::ClampToEdge; 2] {
-            let k = Planar::<T, C, ClampEdge> {
+            let k = Planar::<T, C, ClampEdge, P> {
                 l,
                 out,
+                probe,
                 _a: PhantomData,
             };
             simd::run(level, k)
         } else {
-            let k = Planar::<T, C, AnyMode> {
+            let k = Planar::<T, C, AnyMode, P> {
                 l,
                 out,
+                probe,
                 _a: PhantomData,
             };
             simd::run(level, k)
