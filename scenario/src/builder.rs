@@ -252,8 +252,9 @@ impl ScenarioBuilder {
         if self.textures >= MAX_TEXTURES {
             return Err(err("texture", format!("a scenario holds at most {MAX_TEXTURES} textures (a handle's header index has 20 bits)")));
         }
+        let index = self.pool.add_texture(t).map_err(|e| err("texture", e))?;
         self.textures += 1;
-        Ok(self.pool.add_texture(t))
+        Ok(index)
     }
 
     /// Adds a sampler; returns its sampler index.
@@ -261,8 +262,9 @@ impl ScenarioBuilder {
         if self.samplers >= MAX_SAMPLERS {
             return Err(err("sampler", format!("a scenario holds at most {MAX_SAMPLERS} samplers (a handle's sampler index has 12 bits)")));
         }
+        let index = self.pool.add_sampler(s).map_err(|e| err("sampler", e))?;
         self.samplers += 1;
-        Ok(self.pool.add_sampler(s))
+        Ok(index)
     }
 
     /// Maps `bytes` at `address` (the memory form: textures in GPU memory). Region k (from 0,
