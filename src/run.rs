@@ -125,10 +125,12 @@ pub fn to_memory(args: &ToMemoryArgs) -> CmdResult {
     let name = output::name(&args.scenario);
     let (layout, base) = args.layout.read()?;
     let text = output::read_text(&args.scenario)?;
-    let json = tld4_scenario::to_memory_json(&text, output::base_dir(&args.scenario), layout, base)
+    let doc = tld4_scenario::memory_json(&text, output::base_dir(&args.scenario), layout, base)
         .map_err(|e| format!("{name}: {e}"))?;
+    drop(text);
+    // streamed: nothing the size of the output is built in memory
     let mut out = output::out();
-    out.write_all(json.as_bytes())?;
+    doc.write_to(&mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -62,7 +62,8 @@ pub use builder::{
     Check, Executed, Scenario, ScenarioBuilder, Textures, MAX_SAMPLERS, MAX_TEXTURES,
 };
 pub use convert::{
-    layout_by_name, memory_image, to_memory_json, BLOCK_LINEAR, DEFAULT_BASE, PITCH, TEXEL_ALIGN,
+    layout_by_name, memory_image, memory_json, to_memory_json, MemoryJson, BLOCK_LINEAR,
+    DEFAULT_BASE, PITCH, TEXEL_ALIGN,
 };
 pub use error::ScenarioError;
 pub use files::{LoadOptions, MAX_REGION_FILE_BYTES, MAX_SCENARIO_MEMORY_BYTES};
