@@ -44,3 +44,47 @@ fn pool_images_near_2_to_the_64_are_refused() {
     let image = pool_image(&[(&t, &s, layout)], base).unwrap();
     assert_eq!(image.header_pool, base);
 }
+
+/// Reserved TIC and TSC fields set to non-zero are ignored (a documented decision,
+/// docs/sources.md, Decisions): the header and sampler read as without them.
+#[test]
+fn reserved_descriptor_fields_are_ignored() {
+    use tld4_textures::descriptor::tic::TextureHeader;
+    use tld4_textures::descriptor::tsc::SamplerState;
+    let s = Sampler::with_address(AddressMode::Repeat);
+    let form = to_memory(
+        &texture(),
+        &s,
+        LayoutChoice::Pitch { row_alignment: 32 },
+        0x2000,
+    )
+    .unwrap();
+    let clean = TextureHeader::decode(&form.tic).unwrap();
+    let mut tic = form.tic;
+    tic[0] |= 0xf; // RESERVED0A, bits 3:0
+    tic[1] |= 0xfe00_0000; // RESERVED1A, bits 63:57
+    tic[7] |= 0xff00_0000; // RESERVED7Y, bits 255:248
+    let dirty = TextureHeader::decode(&tic).unwrap();
+    assert_eq!(
+        (
+            dirty.address,
+            dirty.format,
+            dirty.width,
+            dirty.height,
+            dirty.layout
+        ),
+        (
+            clean.address,
+            clean.format,
+            clean.width,
+            clean.height,
+            clean.layout
+        )
+    );
+    let mut tsc = form.tsc;
+    tsc[3] |= 0xfff; // RESERVED12, bits 107:96
+    assert_eq!(
+        SamplerState::decode(&tsc).sampler().unwrap(),
+        SamplerState::decode(&form.tsc).sampler().unwrap()
+    );
+}
