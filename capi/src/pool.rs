@@ -152,7 +152,7 @@ fn format_of(name: &str) -> Result<Format, Error> {
 /// How many formats there are.
 #[no_mangle]
 pub extern "C" fn tld4_format_count() -> usize {
-    Format::ALL.len()
+    quiet(0, || Format::ALL.len())
 }
 
 /// The name of format `index` (0 .. `tld4_format_count()`), or NULL past the end. The string
