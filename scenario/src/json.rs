@@ -236,11 +236,13 @@ fn build_memory(
         let room = limit.saturating_sub(b.mapped_bytes());
         let bytes = match (&r.hex, &r.file) {
             (Some(h), None) => {
+                // hex bytes are at most half the text, which is in memory already
                 let at = format!("{base}.hex");
-                if h.len() as u64 / 2 > room {
-                    return Err(too_much(&at, h.len() as u64 / 2, room, limit));
+                let bytes = parse_hex(h, &at)?;
+                if bytes.len() as u64 > room {
+                    return Err(too_much(&at, bytes.len() as u64, room, limit));
                 }
-                parse_hex(h, &at)?
+                bytes
             }
             (None, Some(f)) => {
                 let at = format!("{base}.file");

@@ -80,6 +80,10 @@ fn the_total_bound_names_the_region_that_crosses_it_before_reading_it() {
     assert!(e.message.contains("40 bytes, more than the 36"), "{e}");
     let e = load_with(EXAMPLE, &dir, &tight).unwrap_err();
     assert_eq!(e.path, "memory[2].hex", "{e}");
+    assert!(e.message.contains("40 bytes, more than the 36"), "{e}");
+    // the bound counts bytes, not hex digits and spaces
+    let exact = LoadOptions::default().memory_limit(104);
+    assert_eq!(run(&load_with(EXAMPLE, &dir, &exact).unwrap()).failed, 0);
     let fits = LoadOptions::default().memory_limit(104);
     let s = load_with(&with_texel_file("texels.bin"), &dir, &fits).unwrap();
     assert_eq!(run(&s).failed, 0);
