@@ -68,97 +68,88 @@ fn random_texture(
     .expect("built-in texture")
 }
 
+/// Appends textures and samplers to a pool of a few built-in entries, far below the last
+/// index a handle names (so an append cannot fail).
+struct Appending(TexturePool);
+
+impl Appending {
+    fn add_texture(&mut self, t: Texture) -> u32 {
+        self.0.add_texture(t).expect("a few textures fit")
+    }
+    fn add_sampler(&mut self, s: Sampler) -> u32 {
+        self.0.add_sampler(s).expect("a few samplers fit")
+    }
+}
+
 /// Builds the built-in textures (seeded, so every run is the same).
 pub fn fixture() -> Fixture {
     let mut rng = ChaCha8Rng::seed_from_u64(0x7d4);
-    let mut pool = TexturePool::new();
-    let color_2d = pool
-        .add_texture(random_texture(
-            &mut rng,
-            TextureKind::Tex2D,
-            Format::Rgba8Unorm,
-            8,
-            8,
-            1,
-        ))
-        .expect("room in the pool");
-    let color_array = pool
-        .add_texture(random_texture(
-            &mut rng,
-            TextureKind::Tex2DArray,
-            Format::Rgba16Float,
-            8,
-            4,
-            3,
-        ))
-        .expect("room in the pool");
-    let color_cube = pool
-        .add_texture(random_texture(
-            &mut rng,
-            TextureKind::Cube,
-            Format::R32Float,
-            4,
-            4,
-            1,
-        ))
-        .expect("room in the pool");
-    let color_cube_array = pool
-        .add_texture(random_texture(
-            &mut rng,
-            TextureKind::CubeArray,
-            Format::Rgba8Unorm,
-            4,
-            4,
-            2,
-        ))
-        .expect("room in the pool");
-    let depth_2d = pool
-        .add_texture(random_texture(
-            &mut rng,
-            TextureKind::Tex2D,
-            Format::D32Float,
-            8,
-            8,
-            1,
-        ))
-        .expect("room in the pool");
-    let depth_cube_array = pool
-        .add_texture(random_texture(
-            &mut rng,
-            TextureKind::CubeArray,
-            Format::D32Float,
-            4,
-            4,
-            2,
-        ))
-        .expect("room in the pool");
+    let mut pool = Appending(TexturePool::new());
+    let color_2d = pool.add_texture(random_texture(
+        &mut rng,
+        TextureKind::Tex2D,
+        Format::Rgba8Unorm,
+        8,
+        8,
+        1,
+    ));
+    let color_array = pool.add_texture(random_texture(
+        &mut rng,
+        TextureKind::Tex2DArray,
+        Format::Rgba16Float,
+        8,
+        4,
+        3,
+    ));
+    let color_cube = pool.add_texture(random_texture(
+        &mut rng,
+        TextureKind::Cube,
+        Format::R32Float,
+        4,
+        4,
+        1,
+    ));
+    let color_cube_array = pool.add_texture(random_texture(
+        &mut rng,
+        TextureKind::CubeArray,
+        Format::Rgba8Unorm,
+        4,
+        4,
+        2,
+    ));
+    let depth_2d = pool.add_texture(random_texture(
+        &mut rng,
+        TextureKind::Tex2D,
+        Format::D32Float,
+        8,
+        8,
+        1,
+    ));
+    let depth_cube_array = pool.add_texture(random_texture(
+        &mut rng,
+        TextureKind::CubeArray,
+        Format::D32Float,
+        4,
+        4,
+        2,
+    ));
     let sparse = random_texture(&mut rng, TextureKind::Tex2D, Format::Rgba8Unorm, 8, 8, 1);
     let mut map = Residency::all_resident(sparse.desc(), 4, 4).expect("tiles");
     map.set(0, 1, 1, false).expect("tile");
-    let sparse_2d = pool
-        .add_texture(sparse.with_residency(map).expect("residency"))
-        .expect("room in the pool");
-    let clamp = pool
-        .add_sampler(Sampler::default())
-        .expect("room in the pool");
-    let repeat = pool
-        .add_sampler(Sampler::with_address(AddressMode::Repeat))
-        .expect("room in the pool");
-    let mirror_less = pool
-        .add_sampler(Sampler {
-            compare: Some(CompareOp::Less),
-            ..Sampler::with_address(AddressMode::MirroredRepeat)
-        })
-        .expect("room in the pool");
-    let border_gequal = pool
-        .add_sampler(Sampler {
-            compare: Some(CompareOp::GreaterOrEqual),
-            border: BorderColor::FLOAT_OPAQUE_WHITE,
-            ..Sampler::with_address(AddressMode::ClampToBorder)
-        })
-        .expect("room in the pool");
+    let sparse_2d = pool.add_texture(sparse.with_residency(map).expect("residency"));
+    let clamp = pool.add_sampler(Sampler::default());
+    let repeat = pool.add_sampler(Sampler::with_address(AddressMode::Repeat));
+    let mirror_less = pool.add_sampler(Sampler {
+        compare: Some(CompareOp::Less),
+        ..Sampler::with_address(AddressMode::MirroredRepeat)
+    });
+    let border_gequal = pool.add_sampler(Sampler {
+        compare: Some(CompareOp::GreaterOrEqual),
+        border: BorderColor::FLOAT_OPAQUE_WHITE,
+        ..Sampler::with_address(AddressMode::ClampToBorder)
+    });
     Fixture {
-        pool,
+        pool: pool.0,
         color_2d,
         color_array,
         color_cube,

@@ -58,64 +58,65 @@ fn coord(rng: &mut ChaCha8Rng) -> f32 {
     }
 }
 
+/// Appends textures and samplers to a pool of a few built-in entries, far below the last
+/// index a handle names (so an append cannot fail).
+struct Appending(TexturePool);
+
+impl Appending {
+    fn add_texture(&mut self, t: Texture) -> u32 {
+        self.0.add_texture(t).expect("a few textures fit")
+    }
+    fn add_sampler(&mut self, s: Sampler) -> u32 {
+        self.0.add_sampler(s).expect("a few samplers fit")
+    }
+}
+
 #[test]
 fn every_simd_level_executes_identically() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut pool = TexturePool::new();
-    let rgba8 = pool
-        .add_texture(texture(
-            TextureKind::Tex2D,
-            Format::Rgba8Unorm,
-            16,
-            1,
-            &mut rng,
-        ))
-        .unwrap();
-    let rgba16f = pool
-        .add_texture(texture(
-            TextureKind::Tex2DArray,
-            Format::Rgba16Float,
-            8,
-            3,
-            &mut rng,
-        ))
-        .unwrap();
-    let r32f = pool
-        .add_texture(texture(
-            TextureKind::Tex2D,
-            Format::R32Float,
-            13,
-            1,
-            &mut rng,
-        ))
-        .unwrap();
-    let d32 = pool
-        .add_texture(texture(
-            TextureKind::CubeArray,
-            Format::D32Float,
-            8,
-            2,
-            &mut rng,
-        ))
-        .unwrap();
-    let d16 = pool
-        .add_texture(texture(
-            TextureKind::Tex2D,
-            Format::D16Unorm,
-            8,
-            1,
-            &mut rng,
-        ))
-        .unwrap();
-    let cube = pool
-        .add_texture(texture(
-            TextureKind::Cube,
-            Format::Rgba8Unorm,
-            4,
-            1,
-            &mut rng,
-        ))
-        .unwrap();
+    let mut pool = Appending(TexturePool::new());
+    let rgba8 = pool.add_texture(texture(
+        TextureKind::Tex2D,
+        Format::Rgba8Unorm,
+        16,
+        1,
+        &mut rng,
+    ));
+    let rgba16f = pool.add_texture(texture(
+        TextureKind::Tex2DArray,
+        Format::Rgba16Float,
+        8,
+        3,
+        &mut rng,
+    ));
+    let r32f = pool.add_texture(texture(
+        TextureKind::Tex2D,
+        Format::R32Float,
+        13,
+        1,
+        &mut rng,
+    ));
+    let d32 = pool.add_texture(texture(
+        TextureKind::CubeArray,
+        Format::D32Float,
+        8,
+        2,
+        &mut rng,
+    ));
+    let d16 = pool.add_texture(texture(
+        TextureKind::Tex2D,
+        Format::D16Unorm,
+        8,
+        1,
+        &mut rng,
+    ));
+    let cube = pool.add_texture(texture(
+        TextureKind::Cube,
+        Format::Rgba8Unorm,
+        4,
+        1,
+        &mut rng,
+    ));
     let desc = TextureDesc {
         kind: TextureKind::Tex2D,
         format: Format::Rgba8Unorm,
@@ -125,33 +126,25 @@ fn every_simd_level_executes_identically() {
     };
     let mut res = Residency::all_resident(&desc, 4, 4).unwrap();
     res.set(0, 1, 1, false).unwrap();
-    let sparse = pool
-        .add_texture(
-            texture(TextureKind::Tex2D, Format::Rgba8Unorm, 8, 1, &mut rng)
-                .with_residency(res)
-                .unwrap(),
-        )
-        .unwrap();
-    let clamp = pool.add_sampler(Sampler::default()).unwrap();
-    let repeat = pool
-        .add_sampler(Sampler::with_address(AddressMode::Repeat))
-        .unwrap();
-    let border = pool
-        .add_sampler(Sampler {
-            address_u: AddressMode::ClampToBorder,
-            address_v: AddressMode::MirroredRepeat,
-            border: BorderColor {
-                words: [0x3f00_0000, 0x3e80_0000, 0, 0x3f80_0000],
-            },
-            ..Sampler::default()
-        })
-        .unwrap();
-    let less = pool
-        .add_sampler(Sampler {
-            compare: Some(CompareOp::LessOrEqual),
-            ..Sampler::default()
-        })
-        .unwrap();
+    let sparse = pool.add_texture(
+        texture(TextureKind::Tex2D, Format::Rgba8Unorm, 8, 1, &mut rng)
+            .with_residency(res)
+            .unwrap(),
+    );
+    let clamp = pool.add_sampler(Sampler::default());
+    let repeat = pool.add_sampler(Sampler::with_address(AddressMode::Repeat));
+    let border = pool.add_sampler(Sampler {
+        address_u: AddressMode::ClampToBorder,
+        address_v: AddressMode::MirroredRepeat,
+        border: BorderColor {
+            words: [0x3f00_0000, 0x3e80_0000, 0, 0x3f80_0000],
+        },
+        ..Sampler::default()
+    });
+    let less = pool.add_sampler(Sampler {
+        compare: Some(CompareOp::LessOrEqual),
+        ..Sampler::default()
+    });
     let h = |t, s| Handle::new(t, s).unwrap().0;
     // (instruction, handle in UR4, handles a register-form lane may take)
     let cases: Vec<(&str, u32, Vec<u32>)> = vec![
@@ -247,7 +240,7 @@ fn every_simd_level_executes_identically() {
             for level in SimdLevel::ALL {
                 set_simd_level(level);
                 let mut w = warp.clone();
-                let r = exec.execute(&mut w, &pool);
+                let r = exec.execute(&mut w, &pool.0);
                 outcomes.push((level, r, w));
             }
             set_simd_level(detected_simd_level());
