@@ -286,6 +286,73 @@ fn strides(d: &mut Draw) -> (u32, usize, usize, Option<usize>) {
     (num_regs, rs, ls, len)
 }
 
+/// A warp as drawn: counts, strides (and the elements they span, if allocatable), the
+/// registers register-major, predicates, uniform registers and the active mask.
+struct WarpInput {
+    num_regs: u32,
+    rs: usize,
+    ls: usize,
+    len: Option<usize>,
+    fill: Vec<u32>,
+    preds: [u32; 7],
+    uregs: Vec<u32>,
+    active: u32,
+}
+
+impl WarpInput {
+    fn draw(d: &mut Draw) -> Self {
+        let handle = if d.one_in(4) {
+            d.u32()
+        } else {
+            d.below(3) | d.below(3) << 20
+        };
+        let active = if d.one_in(2) { u32::MAX } else { d.u32() };
+        let num_uregs: usize = d.pick(&[255, 255, 255, 8, 0, 4, 5]);
+        let mut uregs = vec![0u32; num_uregs];
+        if let Some(u) = uregs.get_mut(4) {
+            *u = handle;
+        }
+        let (num_regs, rs, ls, len) = strides(d);
+        // registers: coordinates in [-0.5, 1.5), offsets and references as drawn
+        let fill: Vec<u32> = (0..255 * 32)
+            .map(|k| match k / 32 {
+                20..=23 => (d.below(2000) as f32 / 1000.0 - 0.5).to_bits(),
+                24..=25 => d.u32(),
+                _ => 0xdead_0000 | k as u32,
+            })
+            .collect();
+        let preds = [d.u32(), d.u32(), 0, 0, 0, 0, 0];
+        WarpInput {
+            num_regs,
+            rs,
+            ls,
+            len,
+            fill,
+            preds,
+            uregs,
+            active,
+        }
+    }
+
+    /// The flat warp over `regs`.
+    fn flat(&self, regs: &mut [u32]) -> tld4_warp_flat {
+        tld4_warp_flat {
+            regs: regs.as_mut_ptr(),
+            num_regs: self.num_regs,
+            reg_stride: self.rs,
+            lane_stride: self.ls,
+            preds: self.preds,
+            uregs: if self.uregs.is_empty() {
+                null()
+            } else {
+                self.uregs.as_ptr()
+            },
+            num_uregs: self.uregs.len() as u32,
+            active_mask: self.active,
+        }
+    }
+}
+
 /// Runs one C ABI input (see the module doc).
 pub fn capi(input: &[u8]) -> Verdict {
     let mut d = Draw::new(input);
@@ -301,127 +368,23 @@ pub fn capi(input: &[u8]) -> Verdict {
         unsafe { tld4_pool_free(pool) };
         return Verdict::Refused("the instruction cannot execute".into());
     };
-    let handle = if d.one_in(4) {
-        d.u32()
-    } else {
-        d.below(3) | d.below(3) << 20
-    };
-    let active = if d.one_in(2) { u32::MAX } else { d.u32() };
-    let num_uregs = d.pick(&[255, 255, 255, 8, 0, 4, 5]);
-    let mut uregs = vec![0u32; num_uregs as usize];
-    if let Some(u) = uregs.get_mut(4) {
-        *u = handle;
-    }
-    let (num_regs, rs, ls, len) = strides(&mut d);
-    let mut verdict = Verdict::Accepted;
-    // registers: coordinates in [-0.5, 1.5), offsets and references as drawn
-    let fill: Vec<u32> = (0..255 * 32)
-        .map(|k| match k / 32 {
-            20..=23 => (d.below(2000) as f32 / 1000.0 - 0.5).to_bits(),
-            24..=25 => d.u32(),
-            _ => 0xdead_0000 | k as u32,
-        })
-        .collect();
-    let preds = [d.u32(), d.u32(), 0, 0, 0, 0, 0];
-    match len {
-        Some(len) => {
-            let mut regs = vec![0u32; len.max(1)];
-            for r in 0..num_regs.min(255) as usize {
-                for lane in 0..32 {
-                    regs[r * rs + lane * ls] = fill[r * 32 + lane];
-                }
-            }
-            let mut flat = tld4_warp_flat {
-                regs: regs.as_mut_ptr(),
-                num_regs,
-                reg_stride: rs,
-                lane_stride: ls,
-                preds,
-                uregs: if uregs.is_empty() {
-                    null()
-                } else {
-                    uregs.as_ptr()
-                },
-                num_uregs,
-                active_mask: active,
-            };
-            let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
-            let flat_ok = ok(st, &e, "tld4_exec_run_flat");
-            // the same warp through callbacks (register-major storage)
-            let apart = ls > 0
-                && rs > 0
-                && (32usize.checked_mul(ls).is_some_and(|x| rs >= x)
-                    || (num_regs as usize).checked_mul(rs).is_some_and(|x| ls >= x));
-            if num_regs <= 255 && apart {
-                let mut cbw = CbWarp {
-                    regs: fill[..num_regs as usize * 32].to_vec(),
-                    preds,
-                    uregs: uregs.clone(),
-                    active,
-                    nregs: num_regs,
-                    broken: RefCell::new(None),
-                };
-                let rf = regfile(&mut cbw);
-                let mut e2 = tld4_error::new();
-                let st2 = unsafe { tld4_exec_run_callbacks(exec, pool, &rf, null_mut(), &mut e2) };
-                ok(st2, &e2, "tld4_exec_run_callbacks");
-                if let Some(b) = cbw.broken.borrow().as_ref() {
-                    panic!("a callback asked outside its contract: {b}");
-                }
-                // compared where every uniform register is given (a flat warp missing the
-                // instruction's uniform is refused first, for any other reason as well)
-                if uregs.len() == 255 {
-                    assert_eq!(
-                        st,
-                        st2,
-                        "flat: {} / callbacks: {}",
-                        e.message(),
-                        e2.message()
-                    );
-                    if flat_ok {
-                        for r in 0..num_regs.min(255) as usize {
-                            for lane in 0..32 {
-                                assert_eq!(
-                                    regs[r * rs + lane * ls],
-                                    cbw.regs[r * 32 + lane],
-                                    "R{r} lane {lane}"
-                                );
-                            }
-                        }
-                        assert_eq!(flat.preds, cbw.preds, "predicates");
-                    }
-                }
-            }
-            if !flat_ok {
-                verdict = Verdict::Refused(e.message());
-            }
-        }
+    let w = WarpInput::draw(&mut d);
+    let mut verdict = match w.len {
+        Some(len) => register_runs(exec, pool, &w, len),
         None => {
             // strides spanning more than any buffer: refused before the buffer is touched
             let mut one = [0u32; 1];
-            let mut flat = tld4_warp_flat {
-                regs: one.as_mut_ptr(),
-                num_regs,
-                reg_stride: rs,
-                lane_stride: ls,
-                preds,
-                uregs: if uregs.is_empty() {
-                    null()
-                } else {
-                    uregs.as_ptr()
-                },
-                num_uregs,
-                active_mask: active,
-            };
-            let span = (num_regs.clamp(1, 255) as u128 - 1) * rs as u128 + 31 * ls as u128 + 1;
-            if span > usize::MAX as u128 || num_regs > 255 {
+            let mut flat = w.flat(&mut one);
+            let span =
+                (w.num_regs.clamp(1, 255) as u128 - 1) * w.rs as u128 + 31 * w.ls as u128 + 1;
+            if span > usize::MAX as u128 || w.num_regs > 255 {
                 let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
                 assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT, "{}", e.message());
             }
-            verdict = Verdict::Refused("strides too large".into());
+            Verdict::Refused("strides too large".into())
         }
-    }
-    memory_runs(&mut d, pool, exec, &fill, preds, &uregs, active);
+    };
+    memory_runs(&mut d, pool, exec, &w.fill, w.preds, &w.uregs, w.active);
     unsafe {
         tld4_exec_free(exec);
         tld4_pool_free(pool);
@@ -430,6 +393,64 @@ pub fn capi(input: &[u8]) -> Verdict {
         verdict = Verdict::Refused(format!("{refused_fills} pool calls refused"));
     }
     verdict
+}
+
+/// The warp through `tld4_exec_run_flat` over `len` elements, and (where the strides keep
+/// registers apart) through `tld4_exec_run_callbacks`: the same status and registers.
+fn register_runs(exec: *mut tld4_exec, pool: *mut tld4_pool, w: &WarpInput, len: usize) -> Verdict {
+    let (rs, ls, num_regs) = (w.rs, w.ls, w.num_regs);
+    let mut regs = vec![0u32; len.max(1)];
+    for r in 0..num_regs.min(255) as usize {
+        for lane in 0..32 {
+            regs[r * rs + lane * ls] = w.fill[r * 32 + lane];
+        }
+    }
+    let mut flat = w.flat(&mut regs);
+    let mut e = tld4_error::new();
+    let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+    let flat_ok = ok(st, &e, "tld4_exec_run_flat");
+    let apart = ls > 0
+        && rs > 0
+        && (32usize.checked_mul(ls).is_some_and(|x| rs >= x)
+            || (num_regs as usize).checked_mul(rs).is_some_and(|x| ls >= x));
+    if num_regs <= 255 && apart {
+        // the same warp through callbacks (register-major storage)
+        let mut cbw = CbWarp {
+            regs: w.fill[..num_regs as usize * 32].to_vec(),
+            preds: w.preds,
+            uregs: w.uregs.clone(),
+            active: w.active,
+            nregs: num_regs,
+            broken: RefCell::new(None),
+        };
+        let rf = regfile(&mut cbw);
+        let mut e2 = tld4_error::new();
+        let st2 = unsafe { tld4_exec_run_callbacks(exec, pool, &rf, null_mut(), &mut e2) };
+        ok(st2, &e2, "tld4_exec_run_callbacks");
+        if let Some(b) = cbw.broken.borrow().as_ref() {
+            panic!("a callback asked outside its contract: {b}");
+        }
+        // compared where every uniform register is given (a flat warp missing the
+        // instruction's uniform is refused first, for any other reason as well)
+        if w.uregs.len() == 255 {
+            let (m1, m2) = (e.message(), e2.message());
+            assert_eq!(st, st2, "flat: {m1} / callbacks: {m2}");
+            if flat_ok {
+                for r in 0..num_regs as usize {
+                    for lane in 0..32 {
+                        let (a, b) = (regs[r * rs + lane * ls], cbw.regs[r * 32 + lane]);
+                        assert_eq!(a, b, "R{r} lane {lane}");
+                    }
+                }
+                assert_eq!(flat.preds, cbw.preds, "predicates");
+            }
+        }
+    }
+    if flat_ok {
+        Verdict::Accepted
+    } else {
+        Verdict::Refused(e.message())
+    }
 }
 
 fn regfile(w: &mut CbWarp) -> tld4_regfile {
