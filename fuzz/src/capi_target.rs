@@ -59,7 +59,8 @@ fn edge(d: &mut Draw) -> usize {
     }
 }
 
-/// Fills the pool through the C calls; returns how many calls were refused.
+/// Fills the pool through the C calls (one to three textures, then samplers); returns how
+/// many calls were refused.
 fn fill_pool(d: &mut Draw, pool: *mut tld4_pool) -> u32 {
     let mut e = tld4_error::new();
     let mut refused = 0;
@@ -128,6 +129,13 @@ fn fill_pool(d: &mut Draw, pool: *mut tld4_pool) -> u32 {
         };
         refused += !ok(st, &e, "tld4_pool_*_texture") as u32;
     }
+    refused + fill_samplers(d, pool)
+}
+
+/// Puts and appends one to three samplers; returns how many calls were refused.
+fn fill_samplers(d: &mut Draw, pool: *mut tld4_pool) -> u32 {
+    let mut e = tld4_error::new();
+    let mut refused = 0;
     for _ in 0..1 + d.below(3) {
         let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
         unsafe { tld4_sampler_default(&mut s, &mut e) };
