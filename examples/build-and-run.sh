@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Builds the C and C++ examples against tld4's C ABI (capi/include/tld4.h and
-# target/release/libtld4_capi.{a,so}) with the system compilers, runs them, and runs the C
-# example under valgrind. Any failure fails the script.
+# target/release/libtld4_capi.{a,so}) with the system compilers, runs them, runs them under
+# valgrind, and runs them built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (gcc's -fsanitize=address,undefined) against the debug library, whose overflow checks
+# are on (an overflow in tld4 is then a caught panic, TLD4_ERR_PANIC, which the examples
+# treat as a failure). Any failure fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+tgt="${CARGO_TARGET_DIR:-target}"
 cargo build --release -p tld4-capi
-lib=target/release
-out=target/examples-capi
+lib="$tgt/release"
+out="$tgt/examples-capi"
 mkdir -p "$out"
 # What a Rust static library needs from the C library.
 syslibs="-lpthread -ldl -lm"
@@ -17,9 +21,14 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
   examples/c/decode_and_execute.c "$lib/libtld4_capi.a" $syslibs -o "$out/c_static"
 "$out/c_static"
 
+echo "== C11 hostile arguments (typed statuses, never a panic), static library"
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
+  examples/c/bad_input.c "$lib/libtld4_capi.a" $syslibs -o "$out/c_bad_input"
+"$out/c_bad_input"
+
 echo "== C11 example, shared library"
 gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
-  examples/c/decode_and_execute.c -L"$lib" -ltld4_capi -Wl,-rpath,"$PWD/$lib" -o "$out/c_shared"
+  examples/c/decode_and_execute.c -L"$lib" -ltld4_capi -Wl,-rpath,"$(cd "$lib" && pwd)" -o "$out/c_shared"
 "$out/c_shared"
 
 echo "== C++17 example (a simulator loop over a cubin's TLD4, callback register file; then the memory form)"
@@ -39,5 +48,21 @@ fi
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/c_static"
 echo "== C++17 example under valgrind"
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/cpp_static" tests/cubins/one_gather.sm100.cubin
+
+echo "== C11 and C++17 examples under AddressSanitizer + UBSan, against the checked debug library"
+cargo build -p tld4-capi
+dbg="$tgt/debug"
+san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
+  examples/c/decode_and_execute.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_asan"
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
+  examples/c/bad_input.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_bad_input_asan"
+g++ -std=c++17 -Wall -Wextra -Werror -g $san -Icapi/include \
+  examples/cpp/simulator.cpp "$dbg/libtld4_capi.a" $syslibs -o "$out/cpp_asan"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+"$out/c_asan"
+"$out/c_bad_input_asan"
+"$out/cpp_asan" tests/cubins/one_gather.sm100.cubin
 
 echo "== examples/build-and-run.sh: all passed"

@@ -153,8 +153,8 @@ fn workload(
     fill: impl Fn(&mut ChaCha8Rng, &mut WarpState, usize),
 ) -> Workload {
     let mut pool = TexturePool::new();
-    let t = pool.add_texture(texture);
-    let s = pool.add_sampler(sampler);
+    let t = pool.add_texture(texture).expect("room in the pool");
+    let s = pool.add_sampler(sampler).expect("room in the pool");
     let insn = tld4_decoder::parse(text).expect("bench instruction");
     let mut warp = WarpState::new();
     warp.set_ureg(4, Handle::new(t, s).expect("handle").0);
@@ -599,8 +599,10 @@ fn growth(out: &mut impl Write, runs: usize, scale: f64) -> std::io::Result<()> 
         })
         .expect("texture");
         let mut pool = TexturePool::new();
-        let t = pool.add_texture(texture);
-        let s = pool.add_sampler(Sampler::default());
+        let t = pool.add_texture(texture).expect("room in the pool");
+        let s = pool
+            .add_sampler(Sampler::default())
+            .expect("room in the pool");
         let mut warp = WarpState::new();
         warp.set_ureg(4, Handle::new(t, s).expect("handle").0);
         let ns = [true, false].map(|coherent| {

@@ -68,10 +68,23 @@ fn random_texture(
     .expect("built-in texture")
 }
 
+/// Appends textures and samplers to a pool of a few built-in entries, far below the last
+/// index a handle names (so an append cannot fail).
+struct Appending(TexturePool);
+
+impl Appending {
+    fn add_texture(&mut self, t: Texture) -> u32 {
+        self.0.add_texture(t).expect("a few textures fit")
+    }
+    fn add_sampler(&mut self, s: Sampler) -> u32 {
+        self.0.add_sampler(s).expect("a few samplers fit")
+    }
+}
+
 /// Builds the built-in textures (seeded, so every run is the same).
 pub fn fixture() -> Fixture {
     let mut rng = ChaCha8Rng::seed_from_u64(0x7d4);
-    let mut pool = TexturePool::new();
+    let mut pool = Appending(TexturePool::new());
     let color_2d = pool.add_texture(random_texture(
         &mut rng,
         TextureKind::Tex2D,
@@ -136,7 +149,7 @@ pub fn fixture() -> Fixture {
         ..Sampler::with_address(AddressMode::ClampToBorder)
     });
     Fixture {
-        pool,
+        pool: pool.0,
         color_2d,
         color_array,
         color_cube,

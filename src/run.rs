@@ -48,6 +48,12 @@ pub struct RunArgs {
     /// `--base`).
     #[arg(long)]
     pub addresses: bool,
+    /// Read only files inside the scenario's directory: memory region files and cubin
+    /// references must be relative names without `..` that stay in it (symbolic links
+    /// followed). For scenarios from others: without it a scenario may name any file, and a
+    /// region file's bytes appear in the output.
+    #[arg(long)]
+    pub confine: bool,
     /// With --addresses: how owned textures are laid out.
     #[command(flatten)]
     pub layout: LayoutArgs,
@@ -57,7 +63,8 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs) -> CmdResult {
     let name = output::name(&args.scenario);
     let text = output::read_text(&args.scenario)?;
-    let s = tld4_scenario::load_in(&text, output::base_dir(&args.scenario))
+    let options = tld4_scenario::LoadOptions::default().confine(args.confine);
+    let s = tld4_scenario::load_with(&text, output::base_dir(&args.scenario), &options)
         .map_err(|e| format!("{name}: {e}"))?;
     for w in tld4_scenario::warnings(&s) {
         eprintln!("{name}: {w}");
@@ -118,10 +125,12 @@ pub fn to_memory(args: &ToMemoryArgs) -> CmdResult {
     let name = output::name(&args.scenario);
     let (layout, base) = args.layout.read()?;
     let text = output::read_text(&args.scenario)?;
-    let json = tld4_scenario::to_memory_json(&text, output::base_dir(&args.scenario), layout, base)
+    let doc = tld4_scenario::memory_json(&text, output::base_dir(&args.scenario), layout, base)
         .map_err(|e| format!("{name}: {e}"))?;
+    drop(text);
+    // streamed: nothing the size of the output is built in memory
     let mut out = output::out();
-    out.write_all(json.as_bytes())?;
+    doc.write_to(&mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -34,12 +34,16 @@ fn gather_quad_gathers_each_lanes_2x2_footprint() {
     let texel = |x: i64, y: i64| (y.clamp(0, 3) * 4 + x.clamp(0, 3)) as f32;
     let fields: Vec<u32> = (0..W * W).map(|i| (i as f32).to_bits()).collect();
     let mut pool = TexturePool::new();
-    let t = pool.add_texture(Texture::from_fields(desc, &fields).unwrap());
-    let s = pool.add_sampler(Sampler {
-        address_u: AddressMode::ClampToEdge,
-        address_v: AddressMode::ClampToEdge,
-        ..Sampler::default()
-    });
+    let t = pool
+        .add_texture(Texture::from_fields(desc, &fields).unwrap())
+        .unwrap();
+    let s = pool
+        .add_sampler(Sampler {
+            address_u: AddressMode::ClampToEdge,
+            address_v: AddressMode::ClampToEdge,
+            ..Sampler::default()
+        })
+        .unwrap();
 
     // Thread (x, y) of the 4x4 block is lane y * 4 + x; lanes 16-31 run rows 4-7 (clamped).
     // Ra = R2, R3 = (u, v) = ((x + 0.5) / 4, (y + 0.5) / 4), the handle in UR4 (ptxas's

@@ -160,8 +160,8 @@ typedef enum tld4_rounding {
 // The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
 // zero-initialized `tld4_memory` is an error, not an empty memory.
 typedef enum tld4_memory_kind {
-  // `len` bytes at `bytes` are the GPU addresses `base .. base + len`; every other
-  // address is unmapped.
+  // `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
+  // be 2^64: the range may hold the last byte); every other address is unmapped.
   TLD4_MEMORY_FLAT = 1,
   // `read` fetches bytes, with `user`.
   TLD4_MEMORY_CALLBACK = 2,
@@ -186,6 +186,13 @@ typedef struct tld4_insn tld4_insn;
 
 // Texture headers and samplers (opaque), indexed as a handle's bits 19:0 and 31:20. Made by
 // `tld4_pool_new`, freed with `tld4_pool_free`.
+//
+// Thread safety: a pool has no lock of its own. Calls that take it as `const tld4_pool *`
+// (`tld4_exec_run_flat`, `tld4_exec_run_callbacks`, `tld4_pool_image`) only read it, so any
+// number of threads may make them on one pool at the same time; `tld4_pool_set_*`,
+// `tld4_pool_add_*` and `tld4_pool_free` change it, and must not overlap any other call on
+// the same pool (the caller serializes them, as for a `std::vector`). Different pools are
+// independent.
 typedef struct tld4_pool tld4_pool;
 
 // A 128-bit instruction word as nvdisasm's two 64-bit halves: `lo` is bits 63:0 (the first
@@ -239,8 +246,9 @@ typedef struct tld4_exec_config {
 typedef struct tld4_warp_flat {
   // The general registers (read and written).
   uint32_t *regs;
-  // Registers a thread has, R0..R(num_regs - 1) (at most 255): an operand at or past it
-  // faults with `TLD4_FAULT_REGISTER_OUT_OF_RANGE`.
+  // Registers a thread has, R0..R(num_regs - 1) (at most 255; more is
+  // `TLD4_ERR_INVALID_ARGUMENT`): an operand at or past it faults with
+  // `TLD4_FAULT_REGISTER_OUT_OF_RANGE`.
   uint32_t num_regs;
   // Elements from register r to register r + 1 of a lane.
   size_t reg_stride;
@@ -604,8 +612,9 @@ enum tld4_status tld4_mem_gather(const struct tld4_insn *insn,
 // size). `*header_pool` and `*sampler_pool` receive the pools' addresses, for a
 // `tld4_memory` of kind `TLD4_MEMORY_FLAT` with this `base`. A texture or layout the memory
 // form cannot express (a format with no header format, a pitch row alignment off 32
-// bytes, a pitch array) is `TLD4_ERR_NOT_MODELED`; an unknown layout or a missing texture
-// or sampler slot, `TLD4_ERR_INVALID_ARGUMENT`.
+// bytes, a pitch array) is `TLD4_ERR_NOT_MODELED`; an unknown layout, a missing texture
+// or sampler slot, or a `base` so high that the image would pass 2^64 (it is never
+// wrapped to address 0; it may end at 2^64 exactly), `TLD4_ERR_INVALID_ARGUMENT`.
 //
 // # Safety
 // `pool` live; `entries` `count` elements; `bytes` NULL or valid for `cap` writes; `needed`
@@ -799,7 +808,9 @@ enum tld4_status tld4_pool_set_texture(struct tld4_pool *pool,
                                        struct tld4_error *err);
 
 // Appends a texture after the highest header index used so far; `index`, if not NULL,
-// receives its index. Texels as for `tld4_pool_set_texture`.
+// receives its index. Texels as for `tld4_pool_set_texture`. After index 2^20 - 1 (the
+// last a handle can name) it is `TLD4_ERR_INVALID_ARGUMENT`, as `tld4_pool_set_texture`
+// gives for that index, and the pool is unchanged.
 //
 // # Safety
 // As `tld4_pool_set_texture`; `index` NULL or valid for a write.
@@ -827,7 +838,9 @@ enum tld4_status tld4_pool_set_sampler(struct tld4_pool *pool,
                                        struct tld4_error *err);
 
 // Appends a sampler after the highest sampler index used so far; `index`, if not NULL,
-// receives its index.
+// receives its index. After index 4095 (the last a handle can name) it is
+// `TLD4_ERR_INVALID_ARGUMENT`, as `tld4_pool_set_sampler` gives for that index, and the
+// pool is unchanged.
 //
 // # Safety
 // `pool` is live; `sampler` valid; `index`, `err` NULL or valid.

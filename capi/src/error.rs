@@ -1,10 +1,14 @@
 //! Status codes, the caller-owned error record, and the boundary every entry point runs
 //! behind: null checks become [`tld4_status::TLD4_ERR_NULL_POINTER`], panics are caught and
-//! become [`tld4_status::TLD4_ERR_PANIC`], and nothing is kept in global or thread-local
-//! state (the record is the caller's).
+//! become [`tld4_status::TLD4_ERR_PANIC`] without a word on the host's standard error (a
+//! panic hook, installed once, is silent inside an entry point and passes other panics to
+//! the hook before it); no error is kept in global or thread-local state (the record is the
+//! caller's).
 
+use std::cell::Cell;
 use std::ffi::{c_char, c_int};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 use tld4_cubin::{CubinError, ErrorKind, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
@@ -317,8 +321,48 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Runs the body of an entry point: catches a panic, fills the caller's record and returns
-/// the status. Every `extern "C"` function of this crate goes through it.
+thread_local! {
+    /// How many tld4 entry points this thread is inside (callbacks may call back in).
+    static INSIDE: Cell<u32> = const { Cell::new(0) };
+    /// Where the last panic inside an entry point happened (`file:line`), for its message.
+    static PANIC_AT: Cell<Option<String>> = const { Cell::new(None) };
+}
+
+/// Installs, once, a panic hook that prints nothing for a panic inside a tld4 entry point (a
+/// library never writes to its host's standard error: the panic becomes `TLD4_ERR_PANIC`
+/// with its message) and passes every other panic to the hook that was there before (a
+/// Rust host's own panics print as before).
+fn install_quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if INSIDE.with(Cell::get) > 0 {
+                PANIC_AT.with(|at| {
+                    at.set(
+                        info.location()
+                            .map(|l| format!("{}:{}", l.file(), l.line())),
+                    )
+                });
+            } else {
+                before(info);
+            }
+        }));
+    });
+}
+
+/// Runs `body` behind `catch_unwind`, counted as inside an entry point (the quiet hook).
+fn guarded<T>(body: impl FnOnce() -> T) -> std::thread::Result<T> {
+    install_quiet_hook();
+    INSIDE.with(|d| d.set(d.get() + 1));
+    let r = catch_unwind(AssertUnwindSafe(body));
+    INSIDE.with(|d| d.set(d.get().saturating_sub(1)));
+    r
+}
+
+/// Runs the body of an entry point: catches a panic (printing nothing: the quiet hook),
+/// fills the caller's record and returns the status. Every `extern "C"` function of this
+/// crate goes through it.
 ///
 /// # Safety
 /// `err` is NULL or valid for writes of a [`tld4_error`].
@@ -326,9 +370,15 @@ pub unsafe fn boundary(
     err: *mut tld4_error,
     body: impl FnOnce() -> Result<(), Error>,
 ) -> tld4_status {
-    let outcome = match catch_unwind(AssertUnwindSafe(body)) {
+    let outcome = match guarded(body) {
         Ok(r) => r,
-        Err(payload) => Err(Error::Panic(panic_text(&*payload))),
+        Err(payload) => {
+            let mut text = panic_text(&*payload);
+            if let Some(at) = PANIC_AT.with(Cell::take) {
+                text.push_str(&format!(" (at {at})"));
+            }
+            Err(Error::Panic(text))
+        }
     };
     let status = match &outcome {
         Ok(()) => tld4_status::TLD4_OK,
@@ -352,9 +402,9 @@ macro_rules! entry {
 pub(crate) use entry;
 
 /// Runs `body` catching a panic, for functions with no error record (the `_free` functions
-/// and the name look-ups): a panic is swallowed, and `fallback` returned.
+/// and the name look-ups): a panic is swallowed (printing nothing), and `fallback` returned.
 pub fn quiet<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+    guarded(body).unwrap_or(fallback)
 }
 
 #[cfg(test)]

@@ -100,7 +100,9 @@ pub extern "C" fn tld4_fault_name(kind: i32) -> *const c_char {
 /// the caller's setup, raises).
 #[no_mangle]
 pub extern "C" fn tld4_fault_is_not_modeled(kind: i32) -> bool {
-    tld4_fault_kind::kind(kind).is_some_and(FaultKind::is_not_modeled)
+    crate::error::quiet(false, || {
+        tld4_fault_kind::kind(kind).is_some_and(FaultKind::is_not_modeled)
+    })
 }
 
 #[cfg(test)]

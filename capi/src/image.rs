@@ -3,7 +3,7 @@
 //! a test) can run the memory form on textures it made with `tld4_pool_add_texture`, and
 //! compare both forms.
 
-use tld4_emu::textures::{pool_image, LayoutChoice};
+use tld4_emu::textures::{pool_image, LayoutChoice, MemTexError};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::pool::tld4_pool;
@@ -70,8 +70,9 @@ fn layout(e: &tld4_image_entry, k: usize) -> Result<LayoutChoice, Error> {
 /// size). `*header_pool` and `*sampler_pool` receive the pools' addresses, for a
 /// `tld4_memory` of kind `TLD4_MEMORY_FLAT` with this `base`. A texture or layout the memory
 /// form cannot express (a format with no header format, a pitch row alignment off 32
-/// bytes, a pitch array) is `TLD4_ERR_NOT_MODELED`; an unknown layout or a missing texture
-/// or sampler slot, `TLD4_ERR_INVALID_ARGUMENT`.
+/// bytes, a pitch array) is `TLD4_ERR_NOT_MODELED`; an unknown layout, a missing texture
+/// or sampler slot, or a `base` so high that the image would pass 2^64 (it is never
+/// wrapped to address 0; it may end at 2^64 exactly), `TLD4_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `pool` live; `entries` `count` elements; `bytes` NULL or valid for `cap` writes; `needed`
@@ -115,20 +116,31 @@ pub unsafe extern "C" fn tld4_pool_image(
                 .map_err(at(format!("entries[{k}].sampler")))?;
             list.push((t, s, layout(e, k)?));
         }
-        let image = pool_image(&list, base).map_err(|source| Error::Memory {
-            what: "pool image".into(),
-            source,
-            code: None,
+        let image = pool_image(&list, base).map_err(|source| match source {
+            // the image would pass 2^64: the base is too high (refused, never wrapped)
+            MemTexError::Memory(e) => Error::Invalid(format!(
+                "base = {base:#x}: the pool image passes the end of the address space ({e}); give a lower base"
+            )),
+            source => Error::Memory {
+                what: "pool image".into(),
+                source,
+                code: None,
+            },
         })?;
+        // One past the last byte, in 65 bits: the image may end at 2^64 exactly.
         let end = image
             .memory
             .regions()
-            .map(|(b, r)| b + r.len() as u64)
+            .map(|(b, r)| b as u128 + r.len() as u128)
             .max()
-            .unwrap_or(base);
-        let size = usize::try_from(end - base)
+            .unwrap_or(base as u128);
+        let size = usize::try_from(end - base as u128)
             .map_err(|_| Error::Invalid("the image does not fit the address space".into()))?;
-        let mut flat = vec![0u8; size];
+        let mut flat = Vec::new();
+        flat.try_reserve_exact(size).map_err(|_| {
+            Error::Invalid(format!("the image of {size} bytes cannot be allocated"))
+        })?;
+        flat.resize(size, 0u8);
         for (b, r) in image.memory.regions() {
             let at = (b - base) as usize;
             flat[at..at + r.len()].copy_from_slice(r);

@@ -15,8 +15,8 @@ use crate::ptr::in_slice;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum tld4_memory_kind {
-    /// `len` bytes at `bytes` are the GPU addresses `base .. base + len`; every other
-    /// address is unmapped.
+    /// `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
+    /// be 2^64: the range may hold the last byte); every other address is unmapped.
     TLD4_MEMORY_FLAT = 1,
     /// `read` fetches bytes, with `user`.
     TLD4_MEMORY_CALLBACK = 2,
@@ -71,7 +71,8 @@ impl CMemory<'_> {
             k if k == tld4_memory_kind::TLD4_MEMORY_FLAT as u32 => {
                 // SAFETY: the caller's guarantee on `bytes` and `len`.
                 let bytes = unsafe { in_slice(m.bytes, m.len, "memory.bytes") }?;
-                if m.base.checked_add(m.len as u64).is_none() {
+                // The range may hold the last byte, 0xffffffffffffffff (base + len = 2^64).
+                if m.base as u128 + m.len as u128 > 1u128 << 64 {
                     return Err(Error::Invalid(format!(
                         "memory: base {:#x} + len {:#x} passes 2^64",
                         m.base, m.len
@@ -110,13 +111,15 @@ impl Memory for CMemory<'_> {
         };
         match self {
             CMemory::Flat { base, bytes } => {
-                let end = addr
-                    .checked_add(buf.len() as u64)
-                    .ok_or(MemoryError::Overflow {
+                // in 65 bits: a read may end at 2^64, not past it
+                let end = addr as u128 + buf.len() as u128;
+                if end > 1u128 << 64 {
+                    return Err(MemoryError::Overflow {
                         addr,
                         len: buf.len(),
-                    })?;
-                if addr < *base || end - base > bytes.len() as u64 {
+                    });
+                }
+                if addr < *base || end - *base as u128 > bytes.len() as u128 {
                     return Err(unmapped);
                 }
                 let at = (addr - base) as usize;

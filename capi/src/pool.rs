@@ -11,6 +11,13 @@ use crate::ptr::{in_mut, in_ref, in_slice, in_str, out, out_opt};
 
 /// Texture headers and samplers (opaque), indexed as a handle's bits 19:0 and 31:20. Made by
 /// `tld4_pool_new`, freed with `tld4_pool_free`.
+///
+/// Thread safety: a pool has no lock of its own. Calls that take it as `const tld4_pool *`
+/// (`tld4_exec_run_flat`, `tld4_exec_run_callbacks`, `tld4_pool_image`) only read it, so any
+/// number of threads may make them on one pool at the same time; `tld4_pool_set_*`,
+/// `tld4_pool_add_*` and `tld4_pool_free` change it, and must not overlap any other call on
+/// the same pool (the caller serializes them, as for a `std::vector`). Different pools are
+/// independent.
 pub struct tld4_pool(pub(crate) TexturePool);
 
 /// The kind of a texture (`tld4_texture_desc::kind`).
@@ -145,7 +152,7 @@ fn format_of(name: &str) -> Result<Format, Error> {
 /// How many formats there are.
 #[no_mangle]
 pub extern "C" fn tld4_format_count() -> usize {
-    Format::ALL.len()
+    quiet(0, || Format::ALL.len())
 }
 
 /// The name of format `index` (0 .. `tld4_format_count()`), or NULL past the end. The string
@@ -263,7 +270,9 @@ pub unsafe extern "C" fn tld4_pool_set_texture(
 }
 
 /// Appends a texture after the highest header index used so far; `index`, if not NULL,
-/// receives its index. Texels as for `tld4_pool_set_texture`.
+/// receives its index. Texels as for `tld4_pool_set_texture`. After index 2^20 - 1 (the
+/// last a handle can name) it is `TLD4_ERR_INVALID_ARGUMENT`, as `tld4_pool_set_texture`
+/// gives for that index, and the pool is unchanged.
 ///
 /// # Safety
 /// As `tld4_pool_set_texture`; `index` NULL or valid for a write.
@@ -279,7 +288,11 @@ pub unsafe extern "C" fn tld4_pool_add_texture(
     entry!(err, {
         let pool = in_mut(pool, "pool")?;
         let tex = texture(desc, fields, count)?;
-        out_opt(index, pool.0.add_texture(tex));
+        let at = pool.0.add_texture(tex).map_err(|source| Error::Texture {
+            what: "the texture appended".into(),
+            source,
+        })?;
+        out_opt(index, at);
         Ok(())
     })
 }
@@ -323,7 +336,9 @@ pub unsafe extern "C" fn tld4_pool_set_sampler(
 }
 
 /// Appends a sampler after the highest sampler index used so far; `index`, if not NULL,
-/// receives its index.
+/// receives its index. After index 4095 (the last a handle can name) it is
+/// `TLD4_ERR_INVALID_ARGUMENT`, as `tld4_pool_set_sampler` gives for that index, and the
+/// pool is unchanged.
 ///
 /// # Safety
 /// `pool` is live; `sampler` valid; `index`, `err` NULL or valid.
@@ -337,7 +352,11 @@ pub unsafe extern "C" fn tld4_pool_add_sampler(
     entry!(err, {
         let pool = in_mut(pool, "pool")?;
         let s = in_ref(sampler, "sampler")?.sampler()?;
-        out_opt(index, pool.0.add_sampler(s));
+        let at = pool.0.add_sampler(s).map_err(|source| Error::Texture {
+            what: "the sampler appended".into(),
+            source,
+        })?;
+        out_opt(index, at);
         Ok(())
     })
 }

@@ -23,8 +23,9 @@ use crate::ptr::{in_slice, in_slice_mut};
 pub struct tld4_warp_flat {
     /// The general registers (read and written).
     pub regs: *mut u32,
-    /// Registers a thread has, R0..R(num_regs - 1) (at most 255): an operand at or past it
-    /// faults with `TLD4_FAULT_REGISTER_OUT_OF_RANGE`.
+    /// Registers a thread has, R0..R(num_regs - 1) (at most 255; more is
+    /// `TLD4_ERR_INVALID_ARGUMENT`): an operand at or past it faults with
+    /// `TLD4_FAULT_REGISTER_OUT_OF_RANGE`.
     pub num_regs: u32,
     /// Elements from register r to register r + 1 of a lane.
     pub reg_stride: usize,
@@ -110,15 +111,28 @@ impl RegisterFile for Flat<'_> {
     }
 }
 
-/// The elements `regs` spans, after checking that the strides keep registers apart.
+/// The most registers a thread has: R0..R254, register 255 being RZ (docs/sources.md, Encoding).
+const MAX_REGS: u32 = 255;
+
+/// The elements `regs` spans, after checking that `num_regs` is at most 255 and that the
+/// strides keep registers apart; all in checked arithmetic (any stride, up to `SIZE_MAX`, is
+/// an error, never an overflow).
 fn flat_len(num_regs: u32, reg_stride: usize, lane_stride: usize) -> Result<usize, Error> {
+    if num_regs > MAX_REGS {
+        return Err(Error::Invalid(format!(
+            "warp.num_regs = {num_regs}: a thread has at most {MAX_REGS} registers (R0..R254; R255 is RZ)"
+        )));
+    }
     if num_regs == 0 {
         return Ok(0);
     }
     let n = num_regs as usize;
+    // `None` (an overflow) means the stride is larger than any product it is compared with.
+    let at_least = |a: usize, b: Option<usize>| b.is_some_and(|b| a >= b);
     let apart = lane_stride > 0
         && reg_stride > 0
-        && (reg_stride >= WARP_SIZE * lane_stride || lane_stride >= n * reg_stride);
+        && (at_least(reg_stride, WARP_SIZE.checked_mul(lane_stride))
+            || at_least(lane_stride, n.checked_mul(reg_stride)));
     if !apart {
         return Err(Error::Invalid(format!(
             "warp.reg_stride = {reg_stride}, warp.lane_stride = {lane_stride}: registers of \
@@ -207,7 +221,7 @@ impl<'a> Flat<'a> {
             uregs: unsafe { in_slice(w.uregs, w.num_uregs as usize, "warp.uregs") }?,
             preds: &mut w.preds,
             active: w.active_mask,
-            nregs: w.num_regs.min(255) as u16,
+            nregs: w.num_regs as u16,
         })
     }
 }

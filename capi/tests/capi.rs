@@ -616,3 +616,47 @@ fn a_tld4_from_a_cubin_is_nvdisasms() {
         );
     }
 }
+
+/// The child half of `a_caught_panic_prints_nothing`: panics inside the boundary (and inside
+/// a nested entry, as a callback calling back in would), then panics outside it.
+#[test]
+fn panic_child() {
+    if std::env::var_os("TLD4_PANIC_CHILD").is_none() {
+        return;
+    }
+    let mut e = tld4_error::new();
+    let status = unsafe {
+        boundary(&mut e, || {
+            let inner = boundary(null_mut(), || panic!("inner boom"));
+            assert_eq!(inner, TLD4_ERR_PANIC);
+            panic!("outer boom")
+        })
+    };
+    assert_eq!(status, TLD4_ERR_PANIC);
+    assert!(e.message().contains("outer boom"), "{}", e.message());
+    assert!(
+        e.message().contains("capi.rs:"),
+        "the location: {}",
+        e.message()
+    );
+    assert_eq!(quiet(7, || panic!("quiet boom")), 7);
+    // outside an entry point the host's hook (here the default) still prints
+    let _ = std::panic::catch_unwind(|| panic!("host panic"));
+}
+
+#[test]
+fn a_caught_panic_prints_nothing() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "panic_child", "--nocapture", "--test-threads=1"])
+        .env("TLD4_PANIC_CHILD", "1")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("boom"), "a caught panic printed: {stderr}");
+    assert!(
+        stderr.contains("host panic"),
+        "the host's panics print: {stderr}"
+    );
+}

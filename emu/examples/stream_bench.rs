@@ -150,8 +150,8 @@ fn main() {
         let addresses = memory.as_deref() == Some("addresses");
         let mut texels = [LaneTexels::default(); WARP_SIZE];
         let mut pool = TexturePool::new();
-        let t = pool.add_texture(row.texture);
-        let s = pool.add_sampler(row.sampler);
+        let t = pool.add_texture(row.texture).expect("room in the pool");
+        let s = pool.add_sampler(row.sampler).expect("room in the pool");
         let insn = tld4_decoder::parse(row.insn).unwrap();
         let exec = Tld4Exec::new(&insn, ExecConfig::default());
         // the registers R20.. the TLD4 reads: the only ones made (as in the lavapipe bench)

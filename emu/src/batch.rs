@@ -78,8 +78,10 @@ mod tests {
                 std::array::from_fn(|_| rng.gen_range(0..256))
             })
             .expect("texture"),
-        );
-        pool.add_sampler(Sampler::with_address(AddressMode::Repeat));
+        )
+        .expect("room in the pool");
+        pool.add_sampler(Sampler::with_address(AddressMode::Repeat))
+            .expect("room in the pool");
         pool
     }
 

@@ -83,8 +83,8 @@ type Vector = (Operand, u8, u8);
 /// // A 2x2 R8_UINT texture, texels (x, y): (0,0)=1, (1,0)=2, (0,1)=3, (1,1)=4.
 /// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R8Uint, width: 2, height: 2, layers: 1 };
 /// let mut pool = TexturePool::new();
-/// let tex = pool.add_texture(Texture::from_fields(desc, &[1, 2, 3, 4])?);
-/// let smp = pool.add_sampler(Sampler::default());
+/// let tex = pool.add_texture(Texture::from_fields(desc, &[1, 2, 3, 4])?)?;
+/// let smp = pool.add_sampler(Sampler::default())?;
 ///
 /// let insn = tld4_decoder::parse("TLD4.R R10, R8, R4, UR4, 2D ;")?;
 /// let exec = Tld4Exec::new(&insn, ExecConfig::default());

@@ -29,8 +29,8 @@ struct Setup {
 
 fn setup(texture: Texture, sampler: Sampler) -> Setup {
     let mut pool = TexturePool::new();
-    let t = pool.add_texture(texture);
-    let s = pool.add_sampler(sampler);
+    let t = pool.add_texture(texture).unwrap();
+    let s = pool.add_sampler(sampler).unwrap();
     Setup {
         pool,
         handle: Handle::new(t, s).unwrap().0,
@@ -85,15 +85,19 @@ fn uniform_handle_2d_gathers_in_vulkan_order_into_rd_then_rd2() {
 fn register_handle_comes_first_in_rb_then_offsets_then_dref() {
     // Two textures: lanes pick one by their handle (form 0xd64, NAK's Rb order).
     let mut pool = TexturePool::new();
-    let a = pool.add_texture(named(TextureKind::Tex2D, 8, 8, 1));
-    let b = pool.add_texture(
-        Texture::from_fn(
-            desc(TextureKind::Tex2D, Format::R32Uint, 8, 8, 1),
-            |_, x, y| [1000 + x + 10 * y, 0, 0, 0],
+    let a = pool
+        .add_texture(named(TextureKind::Tex2D, 8, 8, 1))
+        .unwrap();
+    let b = pool
+        .add_texture(
+            Texture::from_fn(
+                desc(TextureKind::Tex2D, Format::R32Uint, 8, 8, 1),
+                |_, x, y| [1000 + x + 10 * y, 0, 0, 0],
+            )
+            .unwrap(),
         )
-        .unwrap(),
-    );
-    let smp = pool.add_sampler(Sampler::default());
+        .unwrap();
+    let smp = pool.add_sampler(Sampler::default()).unwrap();
     let s = Setup { pool, handle: 0 };
     let mut w = WarpState::new();
     for lane in 0..32 {

@@ -24,8 +24,8 @@ fn texture(kind: TextureKind, format: Format, w: u32, layers: u32) -> Texture {
 /// Owned pool and the same texture and sampler as a pool image (header 0, sampler 0).
 fn both(tex: &Texture, smp: &Sampler, layout: LayoutChoice) -> (TexturePool, PoolImage) {
     let mut pool = TexturePool::new();
-    pool.add_texture(tex.clone());
-    pool.add_sampler(*smp);
+    pool.add_texture(tex.clone()).unwrap();
+    pool.add_sampler(*smp).unwrap();
     (
         pool,
         pool_image(&[(tex, smp, layout)], 0x7_0000_0000).unwrap(),

@@ -1,5 +1,5 @@
 //! A fuzzer for the TLD4 crates on stable Rust: structure-aware generation and mutation
-//! (byte flips, splices, JSON and assembly tokens, boundary numbers) over five targets, with
+//! (byte flips, splices, JSON and assembly tokens, boundary numbers) over seven targets, with
 //! each input run under `catch_unwind` and checked for its target's properties.
 //!
 //! * [`targets`]: what each target runs and asserts (round trips, typed errors, no panic).
@@ -10,9 +10,11 @@
 //! `cargo run --profile fuzz -p tld4-fuzz -- --seconds 120` (overflow checks and debug
 //! assertions on) exits 1 on any crash or seed with the wrong verdict.
 
+pub mod capi_target;
 pub mod corpus;
 pub mod driver;
 pub mod json;
+pub mod memory_target;
 pub mod mutate;
 pub mod targets;
 

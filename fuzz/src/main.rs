@@ -8,7 +8,8 @@ use std::time::Duration;
 use clap::Parser;
 use tld4_fuzz::{corpus, driver, Target};
 
-/// Fuzz the TLD4 crates (word and assembly parsing, gather cases, scenarios, cubins).
+/// Fuzz the TLD4 crates (word and assembly parsing, gather cases, scenarios, cubins,
+/// memory-form scenarios, the C ABI).
 #[derive(Parser)]
 #[command(name = "tld4-fuzz")]
 struct Args {
@@ -24,7 +25,7 @@ struct Args {
     /// Where crashing inputs are saved.
     #[arg(long)]
     crash_dir: Option<PathBuf>,
-    /// Only these targets (word, asm, cases, scenario, cubin); default all.
+    /// Only these targets (word, asm, cases, scenario, cubin, memory, capi); default all.
     #[arg(long = "target", value_parser = parse_target)]
     targets: Vec<Target>,
 }

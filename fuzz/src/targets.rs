@@ -26,16 +26,23 @@ pub enum Target {
     Scenario,
     /// A cubin, fat binary or host object (`tld4_cubin::open`), every TLD4 listed and looked up.
     Cubin,
+    /// A memory-form scenario made from the input's choices (`crate::memory_target`): an
+    /// owned texture converted to memory, maybe damaged, run against the owned one.
+    Memory,
+    /// The C ABI's `extern "C"` functions with generated arguments (`crate::capi_target`).
+    Capi,
 }
 
 impl Target {
     /// Every target, in the order the driver runs them.
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 7] = [
         Target::Word,
         Target::Asm,
         Target::Cases,
         Target::Scenario,
         Target::Cubin,
+        Target::Memory,
+        Target::Capi,
     ];
 
     /// The target's name: its corpus folder and its name in reports.
@@ -46,6 +53,8 @@ impl Target {
             Target::Cases => "cases",
             Target::Scenario => "scenario",
             Target::Cubin => "cubin",
+            Target::Memory => "memory",
+            Target::Capi => "capi",
         }
     }
 
@@ -56,7 +65,7 @@ impl Target {
 
     /// Whether the target reads text (mutated with tokens and numbers) or binary data.
     pub fn is_text(self) -> bool {
-        !matches!(self, Target::Cubin)
+        !matches!(self, Target::Cubin | Target::Memory | Target::Capi)
     }
 
     /// Runs one input, asserting the target's properties (a broken one panics).
@@ -67,6 +76,8 @@ impl Target {
             Target::Cases => cases_file(&String::from_utf8_lossy(input)),
             Target::Scenario => scenario_file(&String::from_utf8_lossy(input)),
             Target::Cubin => cubin(input),
+            Target::Memory => crate::memory_target::memory_scenario(input),
+            Target::Capi => crate::capi_target::capi(input),
         }
     }
 }
@@ -94,7 +105,7 @@ impl Verdict {
 }
 
 /// A refusal, asserting that the error says something (an empty message names nothing).
-fn refused(e: impl fmt::Display) -> Verdict {
+pub(crate) fn refused(e: impl fmt::Display) -> Verdict {
     let message = e.to_string();
     assert!(!message.trim().is_empty(), "an error with an empty message");
     Verdict::Refused(message)

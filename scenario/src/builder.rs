@@ -11,6 +11,7 @@ use tld4_emu::{
 use tld4_textures::{Handle, Precision, Sampler, SparseMemory, Texture, TexturePool};
 
 use crate::error::{err, ScenarioError};
+use crate::files::{too_much, MAX_SCENARIO_MEMORY_BYTES};
 use crate::memory::MemoryImage;
 use crate::value::{valid_handle_name, Expected, Lanes, Loc, RegValue, Tolerance};
 
@@ -196,6 +197,12 @@ pub struct ScenarioBuilder {
     /// The memory regions so far (base, length), in the order given: region k is
     /// `memory[k]` of a scenario file.
     regions: Vec<(u64, u64)>,
+    /// Region index by base address, for the overlap check.
+    by_base: BTreeMap<u64, usize>,
+    /// The bytes of all regions.
+    mapped: u64,
+    /// The most bytes all regions may hold.
+    memory_limit: u64,
     header_pool: Option<u64>,
     sampler_pool: Option<u64>,
     textures: usize,
@@ -223,6 +230,9 @@ impl ScenarioBuilder {
             pool: TexturePool::new(),
             memory: SparseMemory::new(),
             regions: Vec::new(),
+            by_base: BTreeMap::new(),
+            mapped: 0,
+            memory_limit: MAX_SCENARIO_MEMORY_BYTES,
             header_pool: None,
             sampler_pool: None,
             textures: 0,
@@ -242,8 +252,9 @@ impl ScenarioBuilder {
         if self.textures >= MAX_TEXTURES {
             return Err(err("texture", format!("a scenario holds at most {MAX_TEXTURES} textures (a handle's header index has 20 bits)")));
         }
+        let index = self.pool.add_texture(t).map_err(|e| err("texture", e))?;
         self.textures += 1;
-        Ok(self.pool.add_texture(t))
+        Ok(index)
     }
 
     /// Adds a sampler; returns its sampler index.
@@ -251,13 +262,17 @@ impl ScenarioBuilder {
         if self.samplers >= MAX_SAMPLERS {
             return Err(err("sampler", format!("a scenario holds at most {MAX_SAMPLERS} samplers (a handle's sampler index has 12 bits)")));
         }
+        let index = self.pool.add_sampler(s).map_err(|e| err("sampler", e))?;
         self.samplers += 1;
-        Ok(self.pool.add_sampler(s))
+        Ok(index)
     }
 
     /// Maps `bytes` at `address` (the memory form: textures in GPU memory). Region k (from 0,
-    /// in the order mapped) is named `memory[k]`; a region must hold a byte, end within the
-    /// 64-bit address space and overlap no other (the error names both).
+    /// in the order mapped) is named `memory[k]`; a region must hold a byte, lie within the
+    /// 64-bit address space (it may hold the last byte, 0xffffffffffffffff), overlap no other
+    /// (the error names both; found among the neighbours by base address, O(log n)) and keep
+    /// the scenario's regions within their bound together ([`MAX_SCENARIO_MEMORY_BYTES`]
+    /// unless [`ScenarioBuilder::memory_limit`] says otherwise).
     pub fn memory(&mut self, address: u64, bytes: Vec<u8>) -> Result<&mut Self, ScenarioError> {
         let k = self.regions.len();
         let len = bytes.len() as u64;
@@ -268,20 +283,42 @@ impl ScenarioBuilder {
                 "an empty region: a region maps at least one byte",
             ));
         }
-        let end = address.checked_add(len).ok_or_else(|| {
-            err(
+        // One past the last byte, which may be 2^64 itself.
+        let end = address as u128 + len as u128;
+        if end > 1u128 << 64 {
+            return Err(err(
                 &here,
-                format!("{len} bytes at {address:#x} pass the end of the 64-bit address space"),
-            )
-        })?;
-        for (j, &(b, l)) in self.regions.iter().enumerate() {
-            if address < b + l && b < end {
-                return Err(err(&here, format!("{len} bytes at {address:#x}..{end:#x} overlap memory[{j}] ({l} bytes at {b:#x}..{:#x})", b + l)));
+                format!("{len} bytes at {address:#x} pass the end of the 64-bit address space (the last byte is 0xffffffffffffffff)"),
+            ));
+        }
+        let room = self.memory_limit.saturating_sub(self.mapped);
+        if len > room {
+            return Err(too_much(&here, len, room, self.memory_limit));
+        }
+        // Regions do not overlap one another, so the one with the highest base below `end`
+        // is the only one that can overlap this one.
+        if let Some((&b, &j)) = self.by_base.range(..=(end - 1) as u64).next_back() {
+            let l = self.regions[j].1;
+            if b as u128 + l as u128 > address as u128 {
+                return Err(err(&here, format!("{len} bytes at {address:#x}..{end:#x} overlap memory[{j}] ({l} bytes at {b:#x}..{:#x})", b as u128 + l as u128)));
             }
         }
         self.memory.map(address, bytes).map_err(|e| err(&here, e))?;
         self.regions.push((address, len));
+        self.by_base.insert(address, k);
+        self.mapped += len;
         Ok(self)
+    }
+
+    /// The most bytes the memory regions may hold together (checked as each is mapped).
+    pub fn memory_limit(&mut self, bytes: u64) -> &mut Self {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// The bytes the memory regions hold so far, together.
+    pub fn mapped_bytes(&self) -> u64 {
+        self.mapped
     }
 
     /// The address of texture header 0 (the memory form).

@@ -3,6 +3,7 @@
 //! file ([`to_memory_json`], `tld4 to-memory`). Handles, registers, the instruction and the
 //! expectations are kept; what the memory form cannot express is an error naming it.
 
+use std::io::Write;
 use std::path::Path;
 
 use tld4_textures::descriptor::tsc::SamplerState;
@@ -12,7 +13,7 @@ use tld4_textures::{to_memory, LayoutChoice, Sampler, SparseMemory, TextureKind,
 use crate::builder::{Scenario, Textures};
 use crate::error::{err, ScenarioError};
 use crate::json::{load_in, top_level_entries};
-use crate::memory::{hex_text, MemoryImage};
+use crate::memory::{write_hex, MemoryImage};
 
 /// Where `tld4 to-memory` puts header 0 unless told otherwise (`--base`): a choice, any
 /// address works (docs/sources.md, Decisions).
@@ -141,74 +142,111 @@ impl Scenario {
             Textures::Owned(p) => p,
             Textures::Memory(_) => return Ok(self.clone()),
         };
-        let mut s = self.clone();
-        s.textures = Textures::Memory(memory_image(pool, layout, base)?);
-        Ok(s)
+        // every field but the owned textures, which are not copied (they may be large)
+        Ok(Scenario {
+            insn: self.insn,
+            word: self.word,
+            exec: self.exec.clone(),
+            warp: self.warp.clone(),
+            textures: Textures::Memory(memory_image(pool, layout, base)?),
+            handles: self.handles.clone(),
+            expect: self.expect.clone(),
+            expect_fault: self.expect_fault.clone(),
+            has_expect: self.has_expect,
+        })
     }
 }
 
-/// A scenario file in its memory form: the file's own keys in its own order and spelling,
-/// with `textures` replaced by `memory` (one region for the header pool, one for the
-/// sampler pool, one per texture, bytes as hex), `texture_header_pool` and `sampler_pool`,
-/// and `samplers` left out. `dir` is the file's directory (as for [`load_in`]); relative
-/// file names in the other keys are kept as written. Errors: those of loading the file, a
-/// file already in memory form, and what has no memory form ([`memory_image`]).
+/// A scenario file in its memory form, ready to be written ([`MemoryJson::write_to`]): the
+/// file's own keys in its own order and spelling, with `textures` replaced by `memory` (one
+/// region for the header pool, one for the sampler pool, one per texture, bytes as hex),
+/// `texture_header_pool` and `sampler_pool`, and `samplers` left out.
+#[derive(Debug)]
+pub struct MemoryJson {
+    /// The file's top-level keys and their values as written.
+    entries: Vec<(String, Box<serde_json::value::RawValue>)>,
+    /// The memory image that replaces `textures` and `samplers`.
+    image: MemoryImage,
+}
+
+impl MemoryJson {
+    /// Writes the document to `w`, streaming the hex of each region (nothing the size of
+    /// the output is built in memory: give `w` a buffer).
+    pub fn write_to(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        w.write_all(b"{\n")?;
+        let mut first = true;
+        let mut key = |w: &mut dyn Write, key: &str| -> std::io::Result<()> {
+            if !first {
+                w.write_all(b",\n")?;
+            }
+            first = false;
+            // a key is a JSON string: written as serde_json writes strings
+            let k = serde_json::to_string(key).unwrap_or_default();
+            write!(w, "  {k}: ")
+        };
+        for (name, value) in &self.entries {
+            match name.as_str() {
+                "textures" => {
+                    key(w, "memory")?;
+                    w.write_all(b"[\n")?;
+                    for (k, (at, bytes)) in self.image.memory.regions().enumerate() {
+                        if k > 0 {
+                            w.write_all(b",\n")?;
+                        }
+                        write!(w, "    {{\"address\": \"{at:#x}\", \"hex\": \"")?;
+                        write_hex(w, bytes)?;
+                        w.write_all(b"\"}")?;
+                    }
+                    w.write_all(b"\n  ]")?;
+                    key(w, "texture_header_pool")?;
+                    write!(w, "\"{:#x}\"", self.image.header_pool)?;
+                    key(w, "sampler_pool")?;
+                    write!(w, "\"{:#x}\"", self.image.sampler_pool)?;
+                }
+                "samplers" => {}
+                _ => {
+                    key(w, name)?;
+                    w.write_all(value.get().as_bytes())?;
+                }
+            }
+        }
+        w.write_all(b"\n}\n")
+    }
+}
+
+/// A scenario file in its memory form ([`MemoryJson`]). `dir` is the file's directory (as
+/// for [`load_in`]); relative file names in the other keys are kept as written. Errors:
+/// those of loading the file, a file already in memory form, and what has no memory form
+/// ([`memory_image`]).
+pub fn memory_json(
+    text: &str,
+    dir: &Path,
+    layout: LayoutChoice,
+    base: u64,
+) -> Result<MemoryJson, ScenarioError> {
+    let s = load_in(text, dir)?;
+    let Textures::Owned(pool) = &s.textures else {
+        return Err(err("memory", "the scenario is already in memory form"));
+    };
+    let image = memory_image(pool, layout, base)?;
+    // the owned textures are no longer needed: free them before the output is written
+    drop(s);
+    Ok(MemoryJson {
+        entries: top_level_entries(text)?,
+        image,
+    })
+}
+
+/// [`memory_json`] as a string (for a large texture, prefer [`MemoryJson::write_to`] into a
+/// buffered writer: the text is about 2.25 times the texel bytes).
 pub fn to_memory_json(
     text: &str,
     dir: &Path,
     layout: LayoutChoice,
     base: u64,
 ) -> Result<String, ScenarioError> {
-    let s = load_in(text, dir)?;
-    let Textures::Owned(pool) = &s.textures else {
-        return Err(err("memory", "the scenario is already in memory form"));
-    };
-    let image = memory_image(pool, layout, base)?;
-    let entries = top_level_entries(text)?;
-    let mut out = String::from("{\n");
-    let mut first = true;
-    let mut push = |out: &mut String, key: &str, value: &str| {
-        if !first {
-            out.push_str(",\n");
-        }
-        first = false;
-        // a key is a JSON string: written as serde_json writes strings
-        let k = serde_json::to_string(key).unwrap_or_default();
-        out.push_str(&format!("  {k}: {value}"));
-    };
-    for (key, value) in &entries {
-        match key.as_str() {
-            "textures" => {
-                let regions: Vec<String> = image
-                    .memory
-                    .regions()
-                    .map(|(at, bytes)| {
-                        format!(
-                            "    {{\"address\": \"{at:#x}\", \"hex\": \"{}\"}}",
-                            hex_text(bytes)
-                        )
-                    })
-                    .collect();
-                push(
-                    &mut out,
-                    "memory",
-                    &format!("[\n{}\n  ]", regions.join(",\n")),
-                );
-                push(
-                    &mut out,
-                    "texture_header_pool",
-                    &format!("\"{:#x}\"", image.header_pool),
-                );
-                push(
-                    &mut out,
-                    "sampler_pool",
-                    &format!("\"{:#x}\"", image.sampler_pool),
-                );
-            }
-            "samplers" => {}
-            _ => push(&mut out, key, value.get()),
-        }
-    }
-    out.push_str("\n}\n");
-    Ok(out)
+    let doc = memory_json(text, dir, layout, base)?;
+    let mut out = Vec::new();
+    doc.write_to(&mut out).map_err(|e| err("", e))?;
+    String::from_utf8(out).map_err(|e| err("", e))
 }

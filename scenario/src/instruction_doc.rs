@@ -11,6 +11,7 @@ use serde_json::value::RawValue;
 use crate::builder::ScenarioBuilder;
 use crate::cubin_ref::{parse_offset, CubinRef};
 use crate::error::{err, ScenarioError};
+use crate::files::{locate, LoadOptions};
 
 /// The object form, as read.
 #[derive(Debug, Deserialize)]
@@ -41,11 +42,13 @@ fn message(e: &serde_json::Error) -> String {
     m.strip_suffix(&position).unwrap_or(&m).to_string()
 }
 
-/// Reads the instruction key into the builder; relative cubin paths are relative to `dir`.
+/// Reads the instruction key into the builder; relative cubin paths are relative to `dir`
+/// (with `options.confine`, inside it: [`LoadOptions::confine`]).
 pub(crate) fn set_instruction(
     b: &mut ScenarioBuilder,
     raw: &RawValue,
     dir: &Path,
+    options: &LoadOptions,
 ) -> Result<(), ScenarioError> {
     let text = raw.get();
     match text.trim_start().as_bytes().first() {
@@ -65,8 +68,13 @@ pub(crate) fn set_instruction(
                 };
                 err(path, message(e.inner()))
             })?;
+            let file = if options.confine {
+                locate(dir, &doc.cubin, options, "instruction.cubin")?
+            } else {
+                doc.cubin
+            };
             let r = CubinRef {
-                file: doc.cubin,
+                file,
                 kernel: doc.kernel,
                 offset: offset(&doc.offset)?,
             };

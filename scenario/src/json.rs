@@ -15,6 +15,7 @@ use tld4_textures::{Format, Source, TextureDesc, TextureKind};
 
 use crate::builder::{Scenario, ScenarioBuilder, MAX_TEXTURES};
 use crate::error::{err, ScenarioError};
+use crate::files::{locate, read_region_file, too_much, LoadOptions};
 use crate::generate::{generate, Generate};
 use crate::memory::{parse_address, parse_hex, ADDRESS_FORMS};
 use crate::value::{
@@ -209,7 +210,12 @@ fn address_value(raw: &RawValue, path: &str) -> Result<u64, ScenarioError> {
 }
 
 /// The memory form: `memory` regions (hex or a file relative to `dir`) and the two pools.
-fn build_memory(b: &mut ScenarioBuilder, doc: &Doc, dir: &Path) -> Result<(), ScenarioError> {
+fn build_memory(
+    b: &mut ScenarioBuilder,
+    doc: &Doc,
+    dir: &Path,
+    options: &LoadOptions,
+) -> Result<(), ScenarioError> {
     for key in ["textures", "samplers"] {
         let given = match key {
             "textures" => doc.textures.is_some(),
@@ -225,9 +231,24 @@ fn build_memory(b: &mut ScenarioBuilder, doc: &Doc, dir: &Path) -> Result<(), Sc
     for (k, r) in regions.iter().enumerate() {
         let base = format!("memory[{k}]");
         let address = address_value(&r.address, &format!("{base}.address"))?;
+        // What the scenario's total bound leaves, checked before the bytes are allocated.
+        let limit = options.memory_limit;
+        let room = limit.saturating_sub(b.mapped_bytes());
         let bytes = match (&r.hex, &r.file) {
-            (Some(h), None) => parse_hex(h, &format!("{base}.hex"))?,
-            (None, Some(f)) => read_region_file(&dir.join(f), f, &format!("{base}.file"))?,
+            (Some(h), None) => {
+                // hex bytes are at most half the text, which is in memory already
+                let at = format!("{base}.hex");
+                let bytes = parse_hex(h, &at)?;
+                if bytes.len() as u64 > room {
+                    return Err(too_much(&at, bytes.len() as u64, room, limit));
+                }
+                bytes
+            }
+            (None, Some(f)) => {
+                let at = format!("{base}.file");
+                let file = locate(dir, Path::new(f), options, &at)?;
+                read_region_file(&file, f, (room, limit), &at)?
+            }
             (Some(_), Some(_)) => {
                 return Err(err(&base, "give either `hex` or `file`, not both"))
             }
@@ -254,41 +275,6 @@ fn build_memory(b: &mut ScenarioBuilder, doc: &Doc, dir: &Path) -> Result<(), Sc
         };
     }
     Ok(())
-}
-
-/// The most bytes a `file` region may hold: 1 GiB, the texture unit's bound on one texture
-/// (`MAX_TEXTURE_BYTES`), so a mistaken file name cannot exhaust memory.
-pub const MAX_REGION_FILE_BYTES: u64 = tld4_textures::MAX_TEXTURE_BYTES;
-
-/// The bytes of a `file` region: a regular file (not a device or pipe, which could block or
-/// never end) of at most [`MAX_REGION_FILE_BYTES`].
-fn read_region_file(at: &Path, name: &str, path: &str) -> Result<Vec<u8>, ScenarioError> {
-    use std::io::Read;
-    let cannot = |e: &dyn fmt::Display| {
-        err(
-            path,
-            format!("cannot read `{name}` (at {}): {e}", at.display()),
-        )
-    };
-    let file = std::fs::File::open(at).map_err(|e| cannot(&e))?;
-    let meta = file.metadata().map_err(|e| cannot(&e))?;
-    if !meta.is_file() {
-        return Err(cannot(&"not a regular file"));
-    }
-    if meta.len() > MAX_REGION_FILE_BYTES {
-        return Err(cannot(&format!(
-            "{} bytes, more than a region file may hold ({MAX_REGION_FILE_BYTES})",
-            meta.len()
-        )));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_REGION_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(&e))?;
-    if bytes.len() as u64 > MAX_REGION_FILE_BYTES {
-        return Err(cannot(&"the file grew past the limit while read"));
-    }
-    Ok(bytes)
 }
 
 /// The top-level keys of a scenario document in order, each with its value's text as
@@ -322,8 +308,15 @@ pub fn load(text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Reads a scenario whose relative file names (cubins, memory images) are relative to
-/// `dir`: the directory of the scenario file. Every error names its JSON path.
+/// `dir`: the directory of the scenario file. Every error names its JSON path. Files may be
+/// anywhere the process may read ([`load_with`] and [`LoadOptions::confine`] keep them in
+/// `dir`).
 pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
+    load_with(text, dir, &LoadOptions::default())
+}
+
+/// [`load_in`] with options: [`LoadOptions::confine`] refuses files outside `dir`.
+pub fn load_with(text: &str, dir: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
     let de = &mut serde_json::Deserializer::from_str(text);
     let doc: Doc = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let p = e.path().to_string();
@@ -334,10 +327,11 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
         .map_err(|e| err("", format!("after the document: {e}")))?;
 
     let mut b = ScenarioBuilder::new();
+    b.memory_limit(options.memory_limit);
     let memory_form =
         doc.memory.is_some() || doc.texture_header_pool.is_some() || doc.sampler_pool.is_some();
     if memory_form {
-        build_memory(&mut b, &doc, dir)?;
+        build_memory(&mut b, &doc, dir, options)?;
     } else {
         let missing = if doc.textures.is_none() {
             "textures"
@@ -363,7 +357,7 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
         b.handle(name, h.texture, h.sampler)
             .map_err(|e| e.at(format!("handles.{name}")))?;
     }
-    crate::instruction_doc::set_instruction(&mut b, &doc.instruction, dir)?;
+    crate::instruction_doc::set_instruction(&mut b, &doc.instruction, dir, options)?;
     if let Some(p) = doc.config.precision {
         b.precision(p.precision());
     }

@@ -49,6 +49,7 @@ mod builder;
 mod convert;
 pub mod cubin_ref;
 mod error;
+mod files;
 mod generate;
 mod instruction_doc;
 mod json;
@@ -61,11 +62,13 @@ pub use builder::{
     Check, Executed, Scenario, ScenarioBuilder, Textures, MAX_SAMPLERS, MAX_TEXTURES,
 };
 pub use convert::{
-    layout_by_name, memory_image, to_memory_json, BLOCK_LINEAR, DEFAULT_BASE, PITCH, TEXEL_ALIGN,
+    layout_by_name, memory_image, memory_json, to_memory_json, MemoryJson, BLOCK_LINEAR,
+    DEFAULT_BASE, PITCH, TEXEL_ALIGN,
 };
 pub use error::ScenarioError;
+pub use files::{LoadOptions, MAX_REGION_FILE_BYTES, MAX_SCENARIO_MEMORY_BYTES};
 pub use generate::{storage_bytes, Generate, MAX_GENERATED_BYTES};
-pub use json::{load, load_in};
+pub use json::{load, load_in, load_with};
 pub use memory::MemoryImage;
 pub use report::{describe, fault_kind, run, show_value, warnings, Outcome};
 pub use tld4_textures::LayoutChoice;

@@ -101,14 +101,31 @@ pub fn parse_hex(text: &str, path: &str) -> Result<Vec<u8>, ScenarioError> {
 
 /// Writes bytes as hex, a space after every 4 bytes (one little-endian word).
 pub fn hex_text(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 9 / 4 + 1);
-    for (k, b) in bytes.iter().enumerate() {
-        if k > 0 && k % 4 == 0 {
-            s.push(' ');
+    let mut out = Vec::with_capacity(bytes.len() * 9 / 4 + 1);
+    // writing to a Vec cannot fail, and the digits and spaces are ASCII
+    let _ = write_hex(&mut out, bytes);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Streams bytes as [`hex_text`] writes them (a space after every 4 bytes) to `w`, a
+/// chunk at a time.
+pub fn write_hex(w: &mut dyn std::io::Write, bytes: &[u8]) -> std::io::Result<()> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    // 1024 words a chunk: 9 characters a word (the space before every word but the first)
+    let mut buf = Vec::with_capacity(9 * 1024);
+    for (c, chunk) in bytes.chunks(4096).enumerate() {
+        buf.clear();
+        for (k, word) in chunk.chunks(4).enumerate() {
+            if c > 0 || k > 0 {
+                buf.push(b' ');
+            }
+            for b in word {
+                buf.extend_from_slice(&[DIGITS[(b >> 4) as usize], DIGITS[(b & 15) as usize]]);
+            }
         }
-        s.push_str(&format!("{b:02x}"));
+        w.write_all(&buf)?;
     }
-    s
+    Ok(())
 }
 
 /// The texture a header describes, read out of `memory` into an owned [`Texture`] with the
@@ -228,5 +245,21 @@ mod tests {
         let t = hex_text(&bytes);
         assert!(t.starts_with("00010203 04050607 "), "{t}");
         assert_eq!(parse_hex(&t, "h").unwrap(), bytes);
+    }
+
+    #[test]
+    fn streamed_hex_is_the_text_byte_by_byte_across_chunks() {
+        for len in [0usize, 1, 3, 4, 5, 4095, 4096, 4097, 8192 + 6] {
+            let bytes: Vec<u8> = (0..len).map(|k| (k * 37 % 251) as u8).collect();
+            let mut want = String::new();
+            for (k, b) in bytes.iter().enumerate() {
+                if k > 0 && k % 4 == 0 {
+                    want.push(' ');
+                }
+                want.push_str(&format!("{b:02x}"));
+            }
+            assert_eq!(hex_text(&bytes), want, "{len}");
+            assert_eq!(parse_hex(&want, "h").unwrap(), bytes);
+        }
     }
 }

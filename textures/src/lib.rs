@@ -28,8 +28,8 @@
 //! let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::Rgba8Unorm, width: 4, height: 4, layers: 1 };
 //! let tex = Texture::from_fn(desc, |_, x, y| [10 * x + y, 0, 0, 255]).unwrap();
 //! let mut pool = TexturePool::new();
-//! let t = pool.add_texture(tex);
-//! let s = pool.add_sampler(Sampler::with_address(AddressMode::ClampToEdge));
+//! let t = pool.add_texture(tex)?;
+//! let s = pool.add_sampler(Sampler::with_address(AddressMode::ClampToEdge))?;
 //! let handle = Handle::new(t, s).unwrap();
 //! // Once per warp:
 //! let g = pool.gatherer(handle, &GatherOp::new(TextureKind::Tex2D, 0), Precision::default()).unwrap();
@@ -37,6 +37,7 @@
 //! let r = g.gather(&GatherQuery::at(0.5, 0.5));
 //! let expect = [12.0f32, 22.0, 21.0, 11.0].map(|c| c / 255.0); // (1,2), (2,2), (2,1), (1,1)
 //! assert_eq!(r.as_f32(), expect);
+//! # Ok::<(), Error>(())
 //! ```
 //!
 //! # Performance

@@ -41,12 +41,14 @@ impl std::fmt::Debug for MemoryPool<'_> {
     }
 }
 
-fn entry(pool: u64, index: u32) -> Result<u64, MemoryError> {
-    pool.checked_add(32 * index as u64)
-        .ok_or(MemoryError::Overflow {
-            addr: pool,
-            len: 32 * (index as usize + 1),
-        })
+/// The address of entry `index` of the pool at `pool` (`what` names it in the error); its
+/// 32 bytes may end at 2^64, not past it.
+fn entry(what: &'static str, pool: u64, index: u32) -> Result<u64, MemoryError> {
+    let start = pool as u128 + 32 * index as u128;
+    if start + 32 > 1u128 << 64 {
+        return Err(MemoryError::EntryPastEnd { what, pool, index });
+    }
+    Ok(start as u64)
 }
 
 impl<'m> MemoryPool<'m> {
@@ -61,12 +63,14 @@ impl<'m> MemoryPool<'m> {
 
     /// The raw words of header `index`.
     pub fn header_words(&self, index: u32) -> Result<[u32; 8], MemoryError> {
-        self.memory.read_words8(entry(self.header_pool, index)?)
+        self.memory
+            .read_words8(entry("texture header", self.header_pool, index)?)
     }
 
     /// The raw words of sampler `index`.
     pub fn sampler_words(&self, index: u32) -> Result<[u32; 8], MemoryError> {
-        self.memory.read_words8(entry(self.sampler_pool, index)?)
+        self.memory
+            .read_words8(entry("sampler", self.sampler_pool, index)?)
     }
 
     /// Read and decode the handle's header and sampler.

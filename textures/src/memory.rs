@@ -27,6 +27,21 @@ pub enum MemoryError {
         /// Bytes asked for.
         len: usize,
     },
+    /// The 32-byte entry `index` of a descriptor pool at `pool` passes 2^64.
+    #[error("{what} {index}: its 32 bytes at {:#x}..{:#x} (the pool at {pool:#x} + 32 * {index}) pass the end of the address space at 0x10000000000000000", entry_start(*.pool, *.index), entry_start(*.pool, *.index) + 32)]
+    EntryPastEnd {
+        /// Which pool: `texture header` or `sampler`.
+        what: &'static str,
+        /// Address of entry 0.
+        pool: u64,
+        /// The entry.
+        index: u32,
+    },
+}
+
+/// The first byte of entry `index` of a pool of 32-byte entries at `pool`, in 65 bits.
+fn entry_start(pool: u64, index: u32) -> u128 {
+    pool as u128 + 32 * index as u128
 }
 
 /// Read access to GPU memory.
@@ -59,9 +74,14 @@ pub trait Memory {
     }
 }
 
-fn end(addr: u64, len: usize) -> Result<u64, MemoryError> {
-    addr.checked_add(len as u64)
-        .ok_or(MemoryError::Overflow { addr, len })
+/// One past the last byte of `addr .. addr + len`, in 65 bits: a range may hold the last
+/// byte of the address space (0xffffffffffffffff, ending at 2^64), not pass it.
+fn end(addr: u64, len: usize) -> Result<u128, MemoryError> {
+    let e = addr as u128 + len as u128;
+    if e > 1u128 << 64 {
+        return Err(MemoryError::Overflow { addr, len });
+    }
+    Ok(e)
 }
 
 /// One contiguous mapped range.
@@ -87,7 +107,7 @@ impl Memory for FlatMemory {
             addr,
             len: buf.len(),
         };
-        if addr < self.base || e - self.base > self.bytes.len() as u64 {
+        if addr < self.base || e - self.base as u128 > self.bytes.len() as u128 {
             return Err(unmapped);
         }
         let at = (addr - self.base) as usize;
@@ -108,7 +128,8 @@ pub struct SparseMemory {
     regions: BTreeMap<u64, Vec<u8>>,
 }
 
-/// Mapping a region that overlaps another, or passes the end of the address space.
+/// Mapping a region that overlaps another, or passes the end of the address space (a region
+/// may hold the last byte, 0xffffffffffffffff).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 #[error("region of {len} byte(s) at {base:#x} overlaps a mapped region or passes 2^64")]
 pub struct MapError {
@@ -129,8 +150,10 @@ impl SparseMemory {
         let len = bytes.len();
         let err = MapError { base, len };
         let e = end(base, len).map_err(|_| err)?;
-        if let Some((&b, r)) = self.regions.range(..e).next_back() {
-            if b + r.len() as u64 > base {
+        // the region with the highest base below `e` is the only one that can overlap
+        let below_end = ..=(e.max(base as u128 + 1) - 1) as u64;
+        if let Some((&b, r)) = self.regions.range(below_end).next_back() {
+            if b as u128 + r.len() as u128 > base as u128 {
                 return Err(err);
             }
         }
@@ -153,7 +176,7 @@ impl Memory for SparseMemory {
         };
         // a read lies in one region (regions are separate mappings)
         let (&b, r) = self.regions.range(..=addr).next_back().ok_or(unmapped)?;
-        if e - b > r.len() as u64 {
+        if e - b as u128 > r.len() as u128 {
             return Err(unmapped);
         }
         let at = (addr - b) as usize;

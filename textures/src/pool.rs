@@ -186,19 +186,20 @@ impl TexturePool {
     }
 
     /// Append a texture header after the highest index used so far; returns its index.
-    /// (An index past [`Handle::MAX_HEADER`] is stored but no handle can name it.)
-    pub fn add_texture(&mut self, texture: Texture) -> u32 {
-        let index = self.headers.len as u32;
-        self.headers.set(index, texture);
-        index
+    /// Past [`Handle::MAX_HEADER`] (no handle could name the index) it is an error, as for
+    /// [`TexturePool::set_texture`].
+    pub fn add_texture(&mut self, texture: Texture) -> Result<u32, Error> {
+        let index = u32::try_from(self.headers.len).unwrap_or(u32::MAX);
+        self.set_texture(index, texture)?;
+        Ok(index)
     }
 
-    /// Append a sampler after the highest index used so far; returns its index.
-    /// (An index past [`Handle::MAX_SAMPLER`] is stored but no handle can name it.)
-    pub fn add_sampler(&mut self, sampler: Sampler) -> u32 {
-        let index = self.samplers.len as u32;
-        self.samplers.set(index, sampler);
-        index
+    /// Append a sampler after the highest index used so far; returns its index. Past
+    /// [`Handle::MAX_SAMPLER`] it is an error, as for [`TexturePool::set_sampler`].
+    pub fn add_sampler(&mut self, sampler: Sampler) -> Result<u32, Error> {
+        let index = u32::try_from(self.samplers.len).unwrap_or(u32::MAX);
+        self.set_sampler(index, sampler)?;
+        Ok(index)
     }
 
     /// Put a texture header at `index` (replacing any there); the slots between stay empty
@@ -326,9 +327,27 @@ mod tests {
                 other => panic!("{index}: {other:?}"),
             }
         }
-        // add_* append after the highest index.
-        assert_eq!(pool.add_texture(tex(5)), 1 << 20);
-        assert_eq!(pool.add_sampler(Sampler::default()), 0);
+        // add_* append after the highest index, and refuse what no handle could name.
+        assert!(matches!(
+            pool.add_texture(tex(5)),
+            Err(Error::Invalid(InvalidInput::IndexTooLarge { index, .. })) if index == 1 << 20
+        ));
+        assert_eq!(pool.texture_count(), 3);
+        assert_eq!(pool.add_sampler(Sampler::default()).unwrap(), 0);
+        pool.set_sampler(Handle::MAX_SAMPLER - 1, Sampler::default())
+            .unwrap();
+        assert_eq!(
+            pool.add_sampler(Sampler::default()).unwrap(),
+            Handle::MAX_SAMPLER
+        );
+        assert!(matches!(
+            pool.add_sampler(Sampler::default()),
+            Err(Error::Invalid(InvalidInput::IndexTooLarge {
+                index: 4096,
+                ..
+            }))
+        ));
+        assert_eq!(pool.sampler_count(), 3);
         assert!(pool
             .set_sampler(Handle::MAX_SAMPLER + 1, Sampler::default())
             .is_err());

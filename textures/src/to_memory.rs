@@ -6,7 +6,7 @@ use crate::descriptor::tic::{texel_bytes, HeaderLayout, TextureHeader, FORMATS};
 use crate::descriptor::tsc::SamplerState;
 use crate::layout::{Layout, GOB_BYTES};
 use crate::mem_error::MemTexError;
-use crate::memory::SparseMemory;
+use crate::memory::{MemoryError, SparseMemory};
 use crate::sampler::Sampler;
 use crate::texture::Texture;
 
@@ -143,32 +143,56 @@ pub struct PoolImage {
 }
 
 /// Build a pool image at `base` (512-byte aligned): header pool, sampler pool, then each
-/// texture's texels at the next 4 KiB boundary.
+/// texture's texels at the next 4 KiB boundary. An image that would pass the end of the
+/// address space is refused ([`MemoryError::Overflow`] naming the part that passes it),
+/// never wrapped to address 0.
 pub fn pool_image(
     entries: &[(&Texture, &Sampler, LayoutChoice)],
     base: u64,
 ) -> Result<PoolImage, MemTexError> {
     const ALIGN: u64 = 4096;
-    let n = entries.len() as u64;
+    // `len` bytes at `at`, then the next multiple of `align`: None past 2^64.
+    let after = |at: u64, len: u64, align: u64| {
+        at.checked_add(len)
+            .and_then(|e| e.checked_next_multiple_of(align))
+            .ok_or(MemoryError::Overflow {
+                addr: at,
+                len: len as usize,
+            })
+    };
+    let bytes_of = |n: usize| {
+        n.checked_mul(32).ok_or(MemTexError::Unrepresentable(
+            "a pool of more than 2^59 entries",
+        ))
+    };
+    let n = bytes_of(entries.len())? as u64;
     let header_pool = base;
-    let sampler_pool = (header_pool + 32 * n).next_multiple_of(GOB_BYTES);
-    let mut next = (sampler_pool + 32 * n).next_multiple_of(ALIGN);
-    let mut headers = Vec::with_capacity(entries.len() * 32);
-    let mut samplers = Vec::with_capacity(entries.len() * 32);
+    let sampler_pool = after(header_pool, n, GOB_BYTES)?;
+    // where the next texture's texels go: an error only if a texture needs it
+    let mut next = after(sampler_pool, n, ALIGN);
+    let mut headers = Vec::with_capacity(n as usize);
+    let mut samplers = Vec::with_capacity(n as usize);
     let mut memory = SparseMemory::new();
     for (tex, smp, layout) in entries {
-        let form = to_memory(tex, smp, *layout, next)?;
+        let at = next?;
+        let form = to_memory(tex, smp, *layout, at)?;
         headers.extend(form.tic.iter().flat_map(|w| w.to_le_bytes()));
         samplers.extend(form.tsc.iter().flat_map(|w| w.to_le_bytes()));
         let len = form.bytes.len() as u64;
         memory
-            .map(next, form.bytes)
-            .map_err(|_| MemTexError::Unrepresentable("a pool image above the address space"))?;
-        next = (next + len.max(1)).next_multiple_of(ALIGN);
+            .map(at, form.bytes)
+            .map_err(|_| MemoryError::Overflow {
+                addr: at,
+                len: len as usize,
+            })?;
+        next = after(at, len.max(1), ALIGN);
     }
-    let err = |_| MemTexError::Unrepresentable("a pool image above the address space");
-    memory.map(header_pool, headers).map_err(err)?;
-    memory.map(sampler_pool, samplers).map_err(err)?;
+    for (at, bytes) in [(header_pool, headers), (sampler_pool, samplers)] {
+        let len = bytes.len();
+        memory
+            .map(at, bytes)
+            .map_err(|_| MemoryError::Overflow { addr: at, len })?;
+    }
     Ok(PoolImage {
         memory,
         header_pool,

@@ -23,8 +23,8 @@ fn handle_fields() {
 #[test]
 fn pool_lookups_name_the_bad_index() {
     let mut pool = TexturePool::new();
-    let t = pool.add_texture(tex2d());
-    let s = pool.add_sampler(Sampler::default());
+    let t = pool.add_texture(tex2d()).unwrap();
+    let s = pool.add_sampler(Sampler::default()).unwrap();
     assert_eq!((t, s), (0, 0));
     assert!(pool.resolve(Handle::new(0, 0).unwrap()).is_ok());
 
@@ -66,8 +66,8 @@ fn pool_lookups_name_the_bad_index() {
 #[test]
 fn pool_gatherer_checks_everything() {
     let mut pool = TexturePool::new();
-    pool.add_texture(tex2d());
-    pool.add_sampler(Sampler::default());
+    pool.add_texture(tex2d()).unwrap();
+    pool.add_sampler(Sampler::default()).unwrap();
     let op = GatherOp::new(TextureKind::Tex2D, 0);
     let g = pool.gatherer(Handle(0), &op, Precision::default()).unwrap();
     // texel x holds code x: (i1, j1) = (1, 1) reads 1/255

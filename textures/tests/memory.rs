@@ -711,10 +711,21 @@ fn unmapped_texels_and_descriptors_are_typed_errors() {
     assert!(!e.is_not_modeled());
     // a texture header pool at the top of the address space
     let pool = MemoryPool::new(&mem, u64::MAX - 16, 0x2000);
-    assert!(matches!(
-        pool.header_words(0),
-        Err(MemoryError::Overflow { .. })
-    ));
+    let e = pool.header_words(0).unwrap_err();
+    assert_eq!(
+        e,
+        MemoryError::EntryPastEnd {
+            what: "texture header",
+            pool: u64::MAX - 16,
+            index: 0
+        }
+    );
+    assert!(
+        e.to_string().starts_with(
+            "texture header 0: its 32 bytes at 0xffffffffffffffef..0x1000000000000000f"
+        ),
+        "{e}"
+    );
     // overlapping regions are refused
     assert!(mem.map(0x1010, vec![0; 4]).is_err());
     // the texture unit's own checks come through unchanged

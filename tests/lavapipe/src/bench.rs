@@ -325,8 +325,8 @@ fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
         }
     }
     let mut pool = TexturePool::new();
-    let t = pool.add_texture(prepared.texture);
-    let s = pool.add_sampler(prepared.sampler);
+    let t = pool.add_texture(prepared.texture).unwrap();
+    let s = pool.add_sampler(prepared.sampler).unwrap();
     let insn = decoder::parse(row.insn).with_context(|| format!("{}: {}", row.name, row.insn))?;
     let used = insn.used_registers();
     let read: [bool; 6] = std::array::from_fn(|k| used.reads_reg(FIRST_REG + k as u8));

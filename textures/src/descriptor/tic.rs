@@ -623,6 +623,15 @@ impl TextureHeader {
                 "the address is not aligned as this header version requires",
             ));
         }
+        // The address fields hold bits 56:0 (ADDRESS_BITS56TO32 is the highest: clcd97tex.h,
+        // docs/sources.md, Descriptors).
+        if self.address >> 57 != 0 {
+            return Err(invalid(
+                "ADDRESS_BITS56TO32",
+                self.address,
+                "texels must lie below 2^57 (0x200000000000000): the header's address fields hold 57 bits",
+            ));
+        }
         w.set("HEADER_VERSION", version)?;
         w.set(addr_lo, (self.address & 0xffff_ffff) >> align)?;
         w.set("ADDRESS_BITS56TO32", self.address >> 32)?;
