@@ -230,10 +230,16 @@ pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
                     .iter()
                     .position(|o| o.starts_with("UR") || Some(o.as_str()) == unknown.as_deref())
                 {
-                    if let Some(imm) = ops.get(i + 1).and_then(|o| parse_hex(o)) {
-                        imm8 = imm;
-                        ops.remove(i + 1);
-                    }
+                    let next = ops
+                        .get(i + 1)
+                        .map_or("the end of the operands", |o| o.as_str());
+                    let imm = parse_hex(next).ok_or_else(|| ParseError {
+                        column: text.find(next).map_or(1, |c| c + 1),
+                        expected: format!("the 8-bit immediate after URc (0x0..0xff) on {arch}"),
+                        found: format!("`{next}`"),
+                    })?;
+                    imm8 = imm;
+                    ops.remove(i + 1);
                 }
             }
             Change::SecondUr => {
