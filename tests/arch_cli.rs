@@ -1,5 +1,5 @@
 //! `tld4 disasm --arch` and `tld4 asm --arch` against the per-family golden corpora of
-//! nvdisasm (`tests/golden/nvdisasm_arch_<family>.tsv`): the TLD4 lines print as nvdisasm
+//! nvdisasm (`tests/golden/nvdisasm_arch_sm_80.tsv` and its siblings, one a family): the TLD4 lines print as nvdisasm
 //! printed them, the refused words are refused, the text assembles back to words that print
 //! the same, and `--binary` reads raw words as `nvdisasm -b SMxx` does.
 

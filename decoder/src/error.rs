@@ -35,8 +35,8 @@ pub enum DecodeError {
         /// Bits 124:122.
         batch_t: u8,
     },
-    /// The opcode is not a TLD4 form on this architecture (docs/sources.md, TLD4 on every
-    /// architecture: the opcode scan).
+    /// The opcode is not a TLD4 form on this architecture
+    /// (docs/sources.md, TLD4 on every architecture).
     #[error("opcode {opcode:#05x} (bits 11:0) is not TLD4 on {arch}")]
     NotTld4OnArch {
         /// The architecture.

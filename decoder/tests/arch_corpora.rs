@@ -1,5 +1,5 @@
 //! Checks the per-architecture decoder offline against the per-family golden corpora of
-//! nvdisasm's verdicts (`tests/golden/nvdisasm_arch_<family>.tsv`, written by
+//! nvdisasm's verdicts (`tests/golden/nvdisasm_arch_sm_80.tsv` and its siblings, one a family, written by
 //! `tests/nvdisasm-oracle/arches.py`; the header says how).
 //!
 //! For every word and every architecture of the family (the family's members print alike:
