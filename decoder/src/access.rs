@@ -61,6 +61,9 @@ pub enum OperandRole {
     Rd2,
     /// The predicate destination (set when the footprint is not resident).
     PredDst,
+    /// The second uniform register of the SM120 family (bits 55:48), printed after the handle
+    /// (docs/sources.md, TLD4 on every architecture); what it holds is unknown.
+    SecondUr,
 }
 
 impl OperandRole {
@@ -74,6 +77,7 @@ impl OperandRole {
             OperandRole::Rd => "Rd",
             OperandRole::Rd2 => "Rd2",
             OperandRole::PredDst => "pred_dst",
+            OperandRole::SecondUr => "ur2",
         }
     }
 }

@@ -9,10 +9,12 @@
 
 use core::fmt;
 
+use crate::access::{Access, Location, OperandRole, UsedRegister};
 use crate::arch::{Arch, Family};
 use crate::error::{DecodeError, EncodeError, ParseError};
 use crate::fields::arch_rows::{self, Change, FamilyRow};
 use crate::fields::{field, FieldSpec, Tld4};
+use crate::scheduling::Scheduling;
 use crate::text::Dialect;
 use crate::values::{F16Mode, HandleForm, OffsetMode, UReg};
 
@@ -150,6 +152,55 @@ impl ArchTld4 {
         let word = self.encode();
         decode_arch(self.arch, word)?;
         Ok(word)
+    }
+
+    /// Every register the instruction reads or writes on its architecture: the base table's
+    /// list ([`Tld4::used_registers`]) with the family's rows applied.
+    ///
+    /// - A narrowed URc at the value the family prints `???<n>` (UR63 on the sm_75 and sm_80
+    ///   families) is that family's zero uniform register and is not listed, as URZ is not
+    ///   (docs/sources.md, SM90: 63 is SM90's URZ).
+    /// - The SM120 family's second uniform register is listed as a read (role
+    ///   [`OperandRole::SecondUr`]) unless it is URZ. A guess: nvdisasm prints it as an
+    ///   operand, what the hardware does with it is unknown; listing it is the conservative
+    ///   choice for a scoreboard (docs/sources.md, TLD4 on every architecture).
+    ///
+    /// The scheduling-control fields read the same bits on every family ([`ArchTld4::scheduling`]).
+    pub fn used_registers(&self) -> Vec<UsedRegister> {
+        let mut used: Vec<UsedRegister> = self.insn.used_registers().to_vec();
+        for r in arch_rows::rows(self.arch.family()) {
+            match r.change {
+                Change::Narrowed {
+                    field: "ur",
+                    unknown: Some(n),
+                } if self.insn.form == HandleForm::Uniform && self.insn.ur.0 == n => {
+                    used.retain(|u| u.role != OperandRole::Handle);
+                }
+                Change::SecondUr if !self.ur2.is_urz() => {
+                    let at = used
+                        .iter()
+                        .position(|u| u.access == Access::CondWrite)
+                        .unwrap_or(used.len());
+                    used.insert(
+                        at,
+                        UsedRegister {
+                            location: Location::UReg(self.ur2.0),
+                            access: Access::CondRead,
+                            role: OperandRole::SecondUr,
+                            index: 0,
+                        },
+                    );
+                }
+                _ => {}
+            }
+        }
+        used
+    }
+
+    /// The scheduling-control fields: at the base table's bits on every family, with the
+    /// same opex table (docs/sources.md, TLD4 on every architecture).
+    pub const fn scheduling(&self) -> Scheduling {
+        self.insn.scheduling()
     }
 
     /// The family's text differences for this instruction.
@@ -396,4 +447,80 @@ fn parse_ur(s: &str) -> Option<UReg> {
         .ok()
         .filter(|&n| n != 255)
         .map(UReg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locations(insn: &ArchTld4) -> Vec<(Location, OperandRole)> {
+        insn.used_registers()
+            .iter()
+            .map(|u| (u.location, u.role))
+            .collect()
+    }
+
+    #[test]
+    fn used_registers_follow_the_family_rows() {
+        // SM90: UR4 is the handle; UR63 prints `???63` and is the family's zero register.
+        let a = parse_arch(
+            Arch::Sm90,
+            "TLD4.G.AOFFI R10, R8, R28, R24, UR4, 0xfc, 2D ;",
+        )
+        .unwrap();
+        assert!(locations(&a).contains(&(Location::UReg(4), OperandRole::Handle)));
+        let z = parse_arch(
+            Arch::Sm90,
+            "TLD4.G.AOFFI R10, R8, R28, R24, ???63, 0xfc, 2D ;",
+        )
+        .unwrap();
+        assert_eq!(z.insn.ur.0, 63);
+        assert!(!locations(&z)
+            .iter()
+            .any(|(l, _)| matches!(l, Location::UReg(_))));
+        // SM120: the second uniform register is listed after the handle, before the writes.
+        let b = parse_arch(
+            Arch::Sm120,
+            "TLD4.G.AOFFI R10, R8, R28, R24, UR4, UR6, 2D ;",
+        )
+        .unwrap();
+        let l = locations(&b);
+        let h = l
+            .iter()
+            .position(|x| *x == (Location::UReg(4), OperandRole::Handle));
+        let s = l
+            .iter()
+            .position(|x| *x == (Location::UReg(6), OperandRole::SecondUr));
+        assert_eq!(s, h.map(|h| h + 1));
+        // URZ as the second register: nothing more.
+        let c = parse_arch(Arch::Sm120, "TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;").unwrap();
+        assert_eq!(c.ur2, UReg::URZ);
+        assert_eq!(c.used_registers().len(), b.used_registers().len() - 1);
+        // SM100: exactly the base list.
+        let d = ArchTld4::base(
+            Arch::Sm100,
+            crate::parse("TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;").unwrap(),
+        );
+        assert_eq!(d.used_registers(), d.insn.used_registers().to_vec());
+        assert_eq!(d.scheduling(), d.insn.scheduling());
+    }
+
+    #[test]
+    fn sm75_refuses_bit_59_and_sm107_has_no_tld4() {
+        let w: u128 = 0x00000000_089e1f0a_20ff0418_1c087f63;
+        assert!(decode_arch(Arch::Sm75, w).is_ok());
+        assert!(matches!(
+            decode_arch(Arch::Sm75, w | 1 << 59),
+            Err(DecodeError::RequiredBits { value: 0, .. })
+        ));
+        assert!(decode_arch(Arch::Sm80, w | 1 << 59).is_ok());
+        assert!(matches!(
+            decode_arch(Arch::Sm107a, w),
+            Err(DecodeError::NotTld4OnArch { opcode: 0xf63, .. })
+        ));
+        assert!(matches!(
+            decode_arch(Arch::Sm90, w ^ 0xf63 ^ 0x364),
+            Err(DecodeError::FormNotModeled { opcode: 0x364, .. })
+        ));
+    }
 }
