@@ -34,10 +34,7 @@ fn is_tld4(v: &str) -> bool {
 /// Whether the family models the word's form (the CLI says "not modeled" otherwise).
 fn modeled(arch: &str, word: &str) -> bool {
     let opcode = u16::from_str_radix(&word[29..], 16).unwrap();
-    !matches!(
-        (arch, opcode),
-        ("sm_75" | "sm_90", 0x364 | 0xb63 | 0xb65) | ("sm_121a", 0xf64)
-    )
+    !matches!((arch, opcode), ("sm_75" | "sm_90", 0x364 | 0xb63 | 0xb65))
 }
 
 #[test]

@@ -61,8 +61,9 @@ pub enum OperandRole {
     Rd2,
     /// The predicate destination (set when the footprint is not resident).
     PredDst,
-    /// The second uniform register of the SM120 family (bits 55:48), printed after the handle
-    /// (docs/sources.md, TLD4 on every architecture); what it holds is unknown.
+    /// A uniform register operand of the SM120 family whose meaning is unknown: the second
+    /// uniform register (bits 55:48; index 1), or URc of the 0xf64 form (index 0)
+    /// (docs/sources.md, TLD4 on every architecture).
     SecondUr,
 }
 

@@ -33,6 +33,9 @@ pub struct ArchTld4 {
     pub ur2: UReg,
     /// `.UAI` (`Change::Uai`; SM120 family).
     pub uai: bool,
+    /// Whether the word's form prints both uniform registers (`FormRow::both_urs`: SM120's
+    /// 0xf64, read with the base table's register form; its opcode is the form row's).
+    pub both_urs: bool,
 }
 
 fn spec_of(family: Family, pred: impl Fn(&Change) -> bool) -> Option<FieldSpec> {
@@ -84,6 +87,7 @@ pub fn decode_arch(arch: Arch, word: u128) -> Result<ArchTld4, DecodeError> {
         imm8: get(|c| matches!(c, Change::ImmAfterUr)).unwrap_or(0) as u8,
         ur2: UReg(get(|c| matches!(c, Change::SecondUr)).unwrap_or(0xff) as u8),
         uai: get(|c| matches!(c, Change::Uai)).unwrap_or(0) != 0,
+        both_urs: form.both_urs,
     })
 }
 
@@ -97,6 +101,7 @@ impl ArchTld4 {
             imm8: 0,
             ur2: UReg::URZ,
             uai: false,
+            both_urs: false,
         }
     }
 
@@ -104,8 +109,8 @@ impl ArchTld4 {
     /// (values wider than their bits keep their low bits).
     pub fn encode(&self) -> u128 {
         let family = self.arch.family();
-        let opcode = arch_rows::forms(family)
-            .find(|f| f.modeled_as == Some(self.insn.form))
+        let opcode = self
+            .form_row()
             .map_or(self.insn.form.opcode(), |f| f.opcode);
         let mut word = field::form.set(self.insn.encode(), opcode as u32);
         for r in arch_rows::rows(family) {
@@ -126,7 +131,7 @@ impl ArchTld4 {
     /// nvdisasm `-b <arch>` accepts the word ([`decode_arch`]).
     pub fn try_encode(&self) -> Result<u128, EncodeError> {
         let family = self.arch.family();
-        if !arch_rows::forms(family).any(|f| f.modeled_as == Some(self.insn.form)) {
+        if self.form_row().is_none() {
             return Err(EncodeError::Illegal(DecodeError::NotTld4OnArch {
                 arch: self.arch,
                 opcode: self.insn.form.opcode(),
@@ -160,8 +165,8 @@ impl ArchTld4 {
     /// - A narrowed URc at the value the family prints `???<n>` (UR63 on the sm_75 and sm_80
     ///   families) is that family's zero uniform register and is not listed, as URZ is not
     ///   (docs/sources.md, SM90: 63 is SM90's URZ).
-    /// - The SM120 family's second uniform register is listed as a read (role
-    ///   [`OperandRole::SecondUr`]) unless it is URZ. A guess: nvdisasm prints it as an
+    /// - The SM120 family's second uniform register (index 1), and URc of the 0xf64 form
+    ///   (index 0), are listed as reads (role [`OperandRole::SecondUr`]) unless URZ. A guess: nvdisasm prints it as an
     ///   operand, what the hardware does with it is unknown; listing it is the conservative
     ///   choice for a scoreboard (docs/sources.md, TLD4 on every architecture).
     ///
@@ -176,20 +181,27 @@ impl ArchTld4 {
                 } if self.insn.form == HandleForm::Uniform && self.insn.ur.0 == n => {
                     used.retain(|u| u.role != OperandRole::Handle);
                 }
-                Change::SecondUr if !self.ur2.is_urz() => {
+                Change::SecondUr => {
                     let at = used
                         .iter()
                         .position(|u| u.access == Access::CondWrite)
                         .unwrap_or(used.len());
-                    used.insert(
-                        at,
-                        UsedRegister {
-                            location: Location::UReg(self.ur2.0),
-                            access: Access::CondRead,
-                            role: OperandRole::SecondUr,
-                            index: 0,
-                        },
-                    );
+                    // 0xf64's URc (index 0), then the second uniform register (index 1).
+                    let urc = Some(self.insn.ur).filter(|_| self.both_urs);
+                    let extra = [urc, Some(self.ur2)];
+                    for (k, ur) in extra.into_iter().enumerate().rev() {
+                        if let Some(ur) = ur.filter(|u| !u.is_urz()) {
+                            used.insert(
+                                at,
+                                UsedRegister {
+                                    location: Location::UReg(ur.0),
+                                    access: Access::CondRead,
+                                    role: OperandRole::SecondUr,
+                                    index: k as u8,
+                                },
+                            );
+                        }
+                    }
                 }
                 _ => {}
             }
@@ -203,9 +215,16 @@ impl ArchTld4 {
         self.insn.scheduling()
     }
 
+    /// The form row of this instruction's form on its family.
+    fn form_row(&self) -> Option<&'static arch_rows::FormRow> {
+        arch_rows::forms(self.arch.family())
+            .find(|f| f.modeled_as == Some(self.insn.form) && f.both_urs == self.both_urs)
+    }
+
     /// The family's text differences for this instruction.
     fn dialect(&self) -> Dialect {
         let mut d = Dialect::BASE;
+        d.both_urs = self.both_urs;
         for r in arch_rows::rows(self.arch.family()) {
             match r.change {
                 Change::Narrowed { unknown, .. } => d.ur_unknown = unknown,
@@ -249,7 +268,8 @@ pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
             found: format!("\"{}\"", text.trim()),
         });
     }
-    let (mut imm8, mut ur2, mut uai) = (0u8, UReg::URZ, false);
+    let (mut imm8, mut ur2, mut uai, mut both_urs) = (0u8, UReg::URZ, false, false);
+    let mut first_ur = None;
     let (head, ops) = split_operands(text);
     let mut head = head.to_string();
     let mut ops: Vec<String> = ops.iter().map(|s| s.to_string()).collect();
@@ -301,7 +321,18 @@ pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
                     .map(|(i, _)| i)
                     .collect();
                 let register_form = is_register_form(&head);
-                let second = if register_form {
+                let bad_ur = |o: &str| ParseError {
+                    column: text.find(o).map_or(1, |c| c + 1),
+                    expected: "a uniform register".into(),
+                    found: format!("`{o}`"),
+                };
+                // Two uniform registers in the register form: the form that prints both
+                // (read as the register form, URc set from the first).
+                both_urs = register_form && urs.len() == 2;
+                if both_urs {
+                    first_ur = Some(parse_ur(&ops[urs[0]]).ok_or_else(|| bad_ur(&ops[urs[0]]))?);
+                }
+                let second = if register_form && !both_urs {
                     urs.first()
                 } else {
                     urs.get(1)
@@ -313,6 +344,9 @@ pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
                         found: format!("\"{}\"", ops[i]),
                     })?;
                     ops.remove(i);
+                }
+                if both_urs {
+                    ops.remove(urs[0]);
                 }
             }
             Change::Narrowed {
@@ -352,12 +386,16 @@ pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
             }
         }
     }
+    if let Some(ur) = first_ur {
+        insn.ur = ur;
+    }
     let raw = ArchTld4 {
         arch,
         insn,
         imm8,
         ur2,
         uai,
+        both_urs,
     }
     .encode();
     // The instruction as the word reads back: the base fields' bits that the family's rows

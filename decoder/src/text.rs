@@ -40,6 +40,8 @@ pub(crate) struct Dialect {
     pub uai: bool,
     /// The spelling of offset value 3, where it is not `INVALID3`.
     pub offset3: Option<&'static str>,
+    /// URc and the second uniform register printed whatever the form, URZ included.
+    pub both_urs: bool,
 }
 
 impl Dialect {
@@ -50,6 +52,7 @@ impl Dialect {
         second_ur: None,
         uai: false,
         offset3: None,
+        both_urs: false,
     };
 }
 
@@ -238,7 +241,7 @@ impl Tld4 {
                 t.reg(self.rb);
             }
         }
-        if self.form == HandleForm::Uniform {
+        if self.form == HandleForm::Uniform || d.both_urs {
             t.push(", ");
             if d.ur_unknown == Some(self.ur.0) {
                 unknown(&mut t, self.ur.0);
@@ -257,7 +260,9 @@ impl Tld4 {
             }
         }
         if let Some(ur2) = d.second_ur {
-            if !ur2.is_urz() {
+            if d.both_urs && ur2.is_urz() {
+                t.push(", URZ");
+            } else if !ur2.is_urz() {
                 t.push(", UR");
                 t.num(ur2.0);
             }

@@ -21,6 +21,9 @@ pub struct FormRow {
     /// The base table's form the words are read with, or `None` where the form is a TLD4 to
     /// nvdisasm that tld4 does not model (its words are "valid but not modeled").
     pub modeled_as: Option<HandleForm>,
+    /// Whether the form prints URc and the second uniform register always (URZ included),
+    /// whatever its base form prints (SM120's 0xf64).
+    pub both_urs: bool,
     /// What the form is, as nvdisasm prints it.
     pub doc: &'static str,
 }
@@ -28,32 +31,32 @@ pub struct FormRow {
 /// Every TLD4 form of every family (docs/sources.md, TLD4 on every architecture: the
 /// opcode scan).
 pub const FORMS: &[FormRow] = &[
-    FormRow { family: Family::Sm75, opcode: 0x364, modeled_as: None,
+    FormRow { family: Family::Sm75, opcode: 0x364, modeled_as: None, both_urs: false,
         doc: "TLD4.<comp>.B: handle in Rb, no uniform register (Mesa's NAK: bindless, 0x364)" },
-    FormRow { family: Family::Sm75, opcode: 0xb63, modeled_as: None,
+    FormRow { family: Family::Sm75, opcode: 0xb63, modeled_as: None, both_urs: false,
         doc: "TLD4.<comp>.B with two immediates after Rb (e.g. `0x1d, 0x60`); by Mesa's NAK, the texture's constant-bank slot" },
-    FormRow { family: Family::Sm75, opcode: 0xb65, modeled_as: None,
+    FormRow { family: Family::Sm75, opcode: 0xb65, modeled_as: None, both_urs: false,
         doc: "TLD4.<comp>.B with three immediates after Rb (e.g. `0x1d, 0x13, 0x22`)" },
-    FormRow { family: Family::Sm75, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform),
+    FormRow { family: Family::Sm75, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform), both_urs: false,
         doc: "uniform-register handle URc (6 bits) and an 8-bit immediate" },
-    FormRow { family: Family::Sm80, opcode: 0x364, modeled_as: None,
+    FormRow { family: Family::Sm80, opcode: 0x364, modeled_as: None, both_urs: false,
         doc: "as on sm_75" },
-    FormRow { family: Family::Sm80, opcode: 0xb63, modeled_as: None,
+    FormRow { family: Family::Sm80, opcode: 0xb63, modeled_as: None, both_urs: false,
         doc: "as on sm_75" },
-    FormRow { family: Family::Sm80, opcode: 0xb65, modeled_as: None,
+    FormRow { family: Family::Sm80, opcode: 0xb65, modeled_as: None, both_urs: false,
         doc: "as on sm_75" },
-    FormRow { family: Family::Sm80, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform),
+    FormRow { family: Family::Sm80, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform), both_urs: false,
         doc: "uniform-register handle URc (6 bits) and an 8-bit immediate" },
-    FormRow { family: Family::Sm100, opcode: 0xd64, modeled_as: Some(HandleForm::Register),
+    FormRow { family: Family::Sm100, opcode: 0xd64, modeled_as: Some(HandleForm::Register), both_urs: false,
         doc: "handle in the first Rb register (.B)" },
-    FormRow { family: Family::Sm100, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform),
+    FormRow { family: Family::Sm100, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform), both_urs: false,
         doc: "handle in the uniform register URc" },
-    FormRow { family: Family::Sm120, opcode: 0xd64, modeled_as: Some(HandleForm::Register),
+    FormRow { family: Family::Sm120, opcode: 0xd64, modeled_as: Some(HandleForm::Register), both_urs: false,
         doc: "handle in the first Rb register (.B), a second uniform register printed unless URZ" },
-    FormRow { family: Family::Sm120, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform),
+    FormRow { family: Family::Sm120, opcode: 0xf63, modeled_as: Some(HandleForm::Uniform), both_urs: false,
         doc: "handle in URc, a second uniform register printed unless URZ" },
-    FormRow { family: Family::Sm120, opcode: 0xf64, modeled_as: None,
-        doc: "TLD4.<comp>.B with both uniform registers printed (`UR4, URZ`)" },
+    FormRow { family: Family::Sm120, opcode: 0xf64, modeled_as: Some(HandleForm::Register), both_urs: true,
+        doc: "nvdisasm's opclass `tld4_b_urc_`: read as 0xd64 (`.B`; Rb = 255 prints `???255`), and URc (47:40) and the second uniform register are both printed, URZ included (`UR4, URZ`)" },
 ];
 
 /// What a family row changes relative to the base table.
@@ -261,6 +264,9 @@ pub fn family_markdown(family: Family) -> String {
     s.push_str("| opcode | modeled | form |\n|---|---|---|\n");
     for f in &forms {
         let m = match f.modeled_as {
+            Some(HandleForm::Register) if f.both_urs => {
+                "yes (base table, register handle, both uniform registers printed)"
+            }
             Some(HandleForm::Register) => "yes (base table, register handle)",
             Some(HandleForm::Uniform) => "yes (base table, uniform handle)",
             None => "no: valid, not modeled",
@@ -295,6 +301,17 @@ mod tests {
         assert_eq!(ops, [0xd64, 0xf63]);
         for f in forms(Family::Sm100) {
             assert_eq!(f.modeled_as.map(HandleForm::opcode), Some(f.opcode));
+            assert!(!f.both_urs);
+        }
+        // A family's modeled forms are told apart by (base form, both_urs).
+        for fam in Family::ALL {
+            let keys: Vec<_> = forms(fam)
+                .filter_map(|f| f.modeled_as.map(|m| (m, f.both_urs)))
+                .collect();
+            let mut dedup = keys.clone();
+            dedup.sort();
+            dedup.dedup();
+            assert_eq!(keys.len(), dedup.len(), "{fam}");
         }
         assert_eq!(rows(Family::Sm100).count(), 0);
         assert_eq!(forms(Family::Sm107).count(), 0);
