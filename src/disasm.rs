@@ -4,7 +4,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tld4_decoder::{decode, parse, Tld4};
+use tld4_decoder::{
+    decode, decode_arch, parse, parse_arch, Arch, ArchTld4, DecodeError, Family, Tld4,
+};
 
 use crate::words::{hex32, parse_binary, parse_words};
 use crate::CmdResult;
@@ -15,12 +17,15 @@ pub struct DisasmArgs {
     /// A text file of words (one per line), or - for standard input (the default).
     pub file: Option<PathBuf>,
     /// Read FILE (or - for standard input) as raw little-endian 16-byte words, as
-    /// `nvdisasm -b SM100` does.
+    /// `nvdisasm -b SMxx` does.
     #[arg(long, value_name = "FILE", conflicts_with = "file")]
     pub binary: Option<PathBuf>,
     /// After each instruction, a table of every field: name, bits, raw value, meaning.
     #[arg(long)]
     pub fields: bool,
+    /// The architecture, as nvdisasm `-b` names it or as ptxas does: sm_75 ... sm_121f.
+    #[arg(long, default_value = "sm_100")]
+    pub arch: Arch,
 }
 
 /// `tld4 asm`: nvdisasm's text to words.
@@ -28,6 +33,9 @@ pub struct DisasmArgs {
 pub struct AsmArgs {
     /// A text file of instructions (one per line), or - for standard input (the default).
     pub file: Option<PathBuf>,
+    /// The architecture whose nvdisasm text the input is: sm_75 ... sm_121f.
+    #[arg(long, default_value = "sm_100")]
+    pub arch: Arch,
 }
 
 /// Reads a file, or standard input for `None` and `-`.
@@ -54,6 +62,62 @@ pub fn write_fields(out: &mut impl Write, insn: &Tld4) -> std::io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Writes the field table of one instruction of another family: the base table's fields,
+/// then the family's rows (decoder/src/fields/arch_rows.rs) with their raw values.
+fn write_arch_fields(out: &mut impl Write, insn: &ArchTld4, word: u128) -> std::io::Result<()> {
+    write_fields(out, &insn.insn)?;
+    for r in tld4_decoder::FAMILY_ROWS
+        .iter()
+        .filter(|r| r.family == insn.arch.family())
+    {
+        writeln!(
+            out,
+            "    {:<16} {:>7}  {:>#6x}  {} ({} row)",
+            r.spec.name,
+            r.spec.bits(),
+            r.spec.get(word),
+            r.spec.doc,
+            insn.arch.family()
+        )?;
+    }
+    Ok(())
+}
+
+/// Decodes and prints one word for `arch` (the SM100 family through the base decoder, the
+/// same result as [`decode_arch`]): `Ok(Err(_))` when nvdisasm would refuse it, `Err` when
+/// the output cannot be written.
+fn disasm_word(
+    arch: Arch,
+    word: u128,
+    text: &mut String,
+    fields: bool,
+    out: &mut impl Write,
+) -> std::io::Result<Result<(), DecodeError>> {
+    text.clear();
+    if arch.family() == Family::Sm100 {
+        let insn = match decode(word) {
+            Ok(i) => i,
+            Err(e) => return Ok(Err(e)),
+        };
+        let _ = insn.write_text(text);
+        writeln!(out, "{text}")?;
+        if fields {
+            write_fields(out, &insn)?;
+        }
+    } else {
+        let insn = match decode_arch(arch, word) {
+            Ok(i) => i,
+            Err(e) => return Ok(Err(e)),
+        };
+        let _ = insn.write_text(text);
+        writeln!(out, "{text}")?;
+        if fields {
+            write_arch_fields(out, &insn, word)?;
+        }
+    }
+    Ok(Ok(()))
 }
 
 pub fn disasm(args: &DisasmArgs) -> CmdResult {
@@ -85,20 +149,15 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
                 bad_lines += 1;
                 writeln!(out, "error: {e}")?;
             }
-            Ok((_, word)) => match decode(word) {
-                Ok(insn) => {
-                    text.clear();
-                    insn.write_text(&mut text)?;
-                    writeln!(out, "{text}")?;
-                    if args.fields {
-                        write_fields(&mut out, &insn)?;
+            Ok((_, word)) => {
+                match disasm_word(args.arch, word, &mut text, args.fields, &mut out)? {
+                    Ok(()) => {}
+                    Err(e) => {
+                        refused += 1;
+                        writeln!(out, "error: {}: {e}", hex32(word))?
                     }
                 }
-                Err(e) => {
-                    refused += 1;
-                    writeln!(out, "error: {}: {e}", hex32(word))?
-                }
-            },
+            }
         }
     }
     out.flush()?;
@@ -120,8 +179,13 @@ pub fn asm(args: &AsmArgs) -> CmdResult {
         if line.trim().is_empty() {
             continue;
         }
-        match parse(line) {
-            Ok(insn) => writeln!(out, "{}", hex32(insn.encode()))?,
+        let word = if args.arch.family() == Family::Sm100 {
+            parse(line).map(|insn| insn.encode())
+        } else {
+            parse_arch(args.arch, line).map(|insn| insn.encode())
+        };
+        match word {
+            Ok(word) => writeln!(out, "{}", hex32(word))?,
             Err(e) => {
                 failed = true;
                 out.flush()?;

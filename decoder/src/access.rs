@@ -61,6 +61,10 @@ pub enum OperandRole {
     Rd2,
     /// The predicate destination (set when the footprint is not resident).
     PredDst,
+    /// A uniform register operand of the SM120 family whose meaning is unknown: the second
+    /// uniform register (bits 55:48; index 1), or URc of the 0xf64 form (index 0)
+    /// (docs/sources.md, TLD4 on every architecture).
+    SecondUr,
 }
 
 impl OperandRole {
@@ -74,6 +78,7 @@ impl OperandRole {
             OperandRole::Rd => "Rd",
             OperandRole::Rd2 => "Rd2",
             OperandRole::PredDst => "pred_dst",
+            OperandRole::SecondUr => "ur2",
         }
     }
 }

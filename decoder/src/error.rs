@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::arch::Arch;
+
 /// Why a 128-bit word is not a TLD4 that nvdisasm accepts.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DecodeError {
@@ -32,6 +34,35 @@ pub enum DecodeError {
         usched_info: u8,
         /// Bits 124:122.
         batch_t: u8,
+    },
+    /// The opcode is not a TLD4 form on this architecture
+    /// (docs/sources.md, TLD4 on every architecture).
+    #[error("opcode {opcode:#05x} (bits 11:0) is not TLD4 on {arch}")]
+    NotTld4OnArch {
+        /// The architecture.
+        arch: Arch,
+        /// The 12-bit opcode found.
+        opcode: u16,
+    },
+    /// The opcode is a TLD4 form to nvdisasm on this architecture, but tld4 does not model
+    /// it: valid or not, the word is not decoded (its other fields are not checked).
+    #[error("opcode {opcode:#05x} is a TLD4 form on {arch} that tld4 does not model (valid but not modeled)")]
+    FormNotModeled {
+        /// The architecture.
+        arch: Arch,
+        /// The 12-bit opcode.
+        opcode: u16,
+    },
+    /// Bits that must hold one value on this architecture do not (nvdisasm: "Unrecognized
+    /// operation").
+    #[error("bits {bits} must be {value} in a TLD4 on {arch} (nvdisasm reports an unrecognized operation)")]
+    RequiredBits {
+        /// The architecture.
+        arch: Arch,
+        /// The bit range, `hi:lo` or one bit.
+        bits: String,
+        /// The value they must hold.
+        value: u32,
     },
 }
 

@@ -10,6 +10,8 @@
 use crate::error::DecodeError;
 use crate::values::*;
 
+pub mod arch_rows;
+
 /// One field of the instruction word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldSpec {

@@ -21,6 +21,8 @@
 #![warn(missing_docs)]
 
 mod access;
+mod arch;
+mod arch_insn;
 mod error;
 mod fast;
 #[cfg(target_arch = "x86_64")]
@@ -40,7 +42,10 @@ pub use access::{
     destination_counts, Access, Location, OperandRole, OperandVector, OperandVectors, UsedRegister,
     UsedRegisters, MAX_USED_REGISTERS,
 };
+pub use arch::{Arch, Family, UnknownArch};
+pub use arch_insn::{decode_arch, parse_arch, ArchTld4};
 pub use error::{DecodeError, EncodeError, LengthMismatch, ParseError};
+pub use fields::arch_rows::{family_markdown, Change, FamilyRow, FormRow, FAMILY_ROWS, FORMS};
 pub use fields::{
     field, fields_markdown, AlwaysSet, FieldEffect, FieldSpec, FieldValue, Tld4, FIELDS,
 };

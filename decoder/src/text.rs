@@ -26,6 +26,36 @@ use crate::Tld4;
 /// fields, `ignored_*`, and URc in the register form). Opex 0 is legal (nvdisasm).
 pub const PARSE_DEFAULT_IGNORED_48_59_UNIFORM: u16 = 0x0ff;
 
+/// What a family prints differently from the base table (built from the family rows of the
+/// field table by `crate::arch_insn`; [`Dialect::BASE`] for SM100).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Dialect {
+    /// The URc value printed `???<n>` instead of a register.
+    pub ur_unknown: Option<u8>,
+    /// An immediate printed after URc.
+    pub imm_after_ur: Option<u8>,
+    /// A second uniform register, printed after the handle operands unless URZ.
+    pub second_ur: Option<UReg>,
+    /// Whether `.UAI` follows the offset modifier.
+    pub uai: bool,
+    /// The spelling of offset value 3, where it is not `INVALID3`.
+    pub offset3: Option<&'static str>,
+    /// URc and the second uniform register printed whatever the form, URZ included.
+    pub both_urs: bool,
+}
+
+impl Dialect {
+    /// The base table's text: no differences.
+    pub const BASE: Dialect = Dialect {
+        ur_unknown: None,
+        imm_after_ur: None,
+        second_ur: None,
+        uai: false,
+        offset3: None,
+        both_urs: false,
+    };
+}
+
 /// A stack buffer the text is built in (no allocation, no formatting machinery: the hot
 /// path of `tld4 disasm` and of the disassembly benchmark). Indexing by a `u8` into 256
 /// bytes needs no bounds checks; the longest TLD4 text is under 130 bytes.
@@ -119,7 +149,15 @@ impl Tld4 {
 
     /// Writes nvdisasm's text of the instruction (what nvdisasm prints for a file holding
     /// this word alone, without the address comment and leading spaces).
+    #[inline]
     pub fn write_text(&self, out: &mut impl Write) -> fmt::Result {
+        self.write_text_in(out, &Dialect::BASE)
+    }
+
+    /// [`Tld4::write_text`] with a family's differences ([`Dialect`], from the family rows of
+    /// the field table).
+    #[inline(always)]
+    pub(crate) fn write_text_in(&self, out: &mut impl Write, d: &Dialect) -> fmt::Result {
         let mut t = TextBuf {
             buf: [0; 256],
             len: 0,
@@ -142,11 +180,18 @@ impl Tld4 {
         if self.form == HandleForm::Register {
             t.push(".B");
         }
-        for name in [self.f16_mode.name(), self.offset_mode.name()] {
+        let offset = match d.offset3 {
+            Some(name) if self.offset_mode == OffsetMode::Invalid3 => name,
+            _ => self.offset_mode.name(),
+        };
+        for name in [self.f16_mode.name(), offset] {
             if !name.is_empty() {
                 t.byte(b'.');
                 t.push(name);
             }
+        }
+        if d.uai {
+            t.push(".UAI");
         }
         if self.depth_compare {
             t.push(".DC");
@@ -169,7 +214,7 @@ impl Tld4 {
         t.reg(self.rd);
         t.push(", ");
         let mut unknown_seen = false;
-        let mut unknown = |t: &mut TextBuf| {
+        let mut unknown = |t: &mut TextBuf, n: u8| {
             // nvdisasm pads the first ???255 of a one-word listing by the guard's width.
             if !unknown_seen {
                 unknown_seen = true;
@@ -177,10 +222,11 @@ impl Tld4 {
                     t.byte(b' ');
                 }
             }
-            t.push("???255");
+            t.push("???");
+            t.num(n);
         };
         if self.ra.is_rz() {
-            unknown(&mut t);
+            unknown(&mut t, 255);
         } else {
             t.reg(self.ra);
         }
@@ -188,20 +234,37 @@ impl Tld4 {
             (HandleForm::Uniform, true) => {}
             (HandleForm::Register, true) => {
                 t.push(", ");
-                unknown(&mut t);
+                unknown(&mut t, 255);
             }
             (_, false) => {
                 t.push(", ");
                 t.reg(self.rb);
             }
         }
-        if self.form == HandleForm::Uniform {
+        if self.form == HandleForm::Uniform || d.both_urs {
             t.push(", ");
-            if self.ur.is_urz() {
+            if d.ur_unknown == Some(self.ur.0) {
+                unknown(&mut t, self.ur.0);
+            } else if self.ur.is_urz() {
                 t.push("URZ");
             } else {
                 t.push("UR");
                 t.num(self.ur.0);
+            }
+            if let Some(imm) = d.imm_after_ur {
+                t.push(", 0x");
+                if imm >= 16 {
+                    t.byte(b"0123456789abcdef"[(imm >> 4) as usize]);
+                }
+                t.byte(b"0123456789abcdef"[(imm & 0xf) as usize]);
+            }
+        }
+        if let Some(ur2) = d.second_ur {
+            if d.both_urs && ur2.is_urz() {
+                t.push(", URZ");
+            } else if !ur2.is_urz() {
+                t.push(", UR");
+                t.num(ur2.0);
             }
         }
         t.push(", ");

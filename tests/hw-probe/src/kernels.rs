@@ -82,7 +82,6 @@ pub fn variant_rows(tsv: &str) -> Vec<(String, String, String)> {
 /// listed by `nvdisasm -c` with the raw kernel's TLD4 printing the same text.
 pub fn variants_tsv(cubin: &[u8], l: &Layout, nv: &std::path::Path) -> Result<String, String> {
     use crate::nvdisasm::{listing, raw_words};
-    use crate::sm90::strip_sm90_immediate;
     let k = kernel(l, "raw")?;
     let orig = parse_word(&k.tld4_word)?;
     let sec = elf::kernel_text(cubin, "raw").map_err(|e| e.to_string())?;
@@ -102,10 +101,15 @@ pub fn variants_tsv(cubin: &[u8], l: &Layout, nv: &std::path::Path) -> Result<St
     let dir = std::env::temp_dir().join(format!("tld4-hw-probe-variants-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     for ((v, w), t) in vs.iter().zip(&words).zip(&texts) {
-        let (stripped, imm) = strip_sm90_immediate(t);
-        let dec = tld4_decoder::decode(*w).map_err(|e| e.to_string())?.text();
-        let dec = dec.trim_end_matches(';').trim_end();
-        if stripped != dec || imm != Some(0) {
+        // The word decoded for sm_90 prints nvdisasm SM90's text, and its immediate is
+        // ptxas's 0.
+        let insn = crate::patch::decode_sm90(*w)?;
+        let dec = insn.text();
+        let norm = |s: &str| {
+            let c = crate::nvdisasm::collapse(s);
+            c.trim_end_matches(';').trim_end().to_string()
+        };
+        if norm(t) != norm(&dec) || insn.imm8 != 0 {
             return Err(format!(
                 "{}: nvdisasm SM90 `{t}` but tld4-decoder `{dec}`",
                 v.name

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use tld4_decoder::{decode, field};
+use tld4_decoder::field;
 
 use crate::elf;
 use crate::nvdisasm::Line;
@@ -175,7 +175,8 @@ pub fn analyze(
         let t = tld4[0];
         let idx = t.addr / 16;
         let word = words[idx];
-        decode(word).map_err(|e| format!("{name}: the TLD4 word does not decode: {e}"))?;
+        crate::patch::decode_sm90(word)
+            .map_err(|e| format!("{name}: the TLD4 word does not decode for sm_90: {e}"))?;
         kernels.push(KernelLayout {
             name: name.clone(),
             text_offset: sec.offset,
@@ -258,7 +259,7 @@ fn analyze_raw(lines: &[Line], words: &[u128], t: usize) -> Result<RawLayout, St
         }
     }
     // The TLD4 as ptxas wrote it must not write A, B or C itself.
-    let orig = decode(words[t]).map_err(|e| e.to_string())?;
+    let orig = crate::patch::decode_sm90(words[t])?.insn;
     for d in [orig.rd.0, orig.rd.0 + 1, orig.rd2.0, orig.rd2.0 + 1] {
         if [a, b, c].iter().any(|&q| (q..q + 4).contains(&d)) {
             return Err(format!(

@@ -8,7 +8,18 @@
 //! the same bits for every field set here (see `sm90.rs`); the word's bits 46-53, which SM90
 //! prints as an extra immediate, are left as ptxas wrote them.
 
-use tld4_decoder::{decode, field, Component, Dimension, Eviction, F16Mode, OffsetMode, Tld4};
+use tld4_decoder::{
+    decode_arch, Arch, ArchTld4, Component, Dimension, Eviction, F16Mode, OffsetMode, Tld4,
+};
+
+/// The probe's architecture: words are decoded, patched and encoded through its tables
+/// (the sm_80 family's rows over the field table: docs/sources.md, TLD4 on every architecture).
+pub const PROBE_ARCH: Arch = Arch::Sm90;
+
+/// `word` decoded for [`PROBE_ARCH`].
+pub fn decode_sm90(word: u128) -> Result<ArchTld4, String> {
+    decode_arch(PROBE_ARCH, word).map_err(|e| e.to_string())
+}
 
 use crate::layout::RawLayout;
 
@@ -74,7 +85,8 @@ impl Variant {
 
 /// The TLD4 word of a variant, from the raw kernel's original word.
 pub fn patch(orig: u128, raw: &RawLayout, v: &Variant) -> Result<u128, String> {
-    let o = decode(orig).map_err(|e| format!("original word: {e}"))?;
+    let orig_insn = decode_sm90(orig).map_err(|e| format!("original word: {e}"))?;
+    let o = orig_insn.insn;
     let needs_rb = v.offset_mode != OffsetMode::None || v.dc;
     let rd = raw.c_reg + v.rd_shift;
     let rd2 = if v.rd2_rz { 255 } else { raw.c_reg + 2 };
@@ -83,39 +95,25 @@ pub fn patch(orig: u128, raw: &RawLayout, v: &Variant) -> Result<u128, String> {
         .load_scoreboards
         .iter()
         .fold(o.req_bit_set as u32, |m, &s| m | 1 << s);
-    let mut w = orig;
-    w = field::ra.set(w, raw.a_reg as u32);
-    w = field::rb.set(w, rb as u32);
-    w = field::rd.set(w, rd as u32);
-    w = field::rd2.set(w, rd2 as u32);
-    w = field::dimension.set(w, v.dimension.raw());
-    w = field::component.set(w, v.component.raw());
-    w = field::offset_mode.set(w, v.offset_mode.raw());
-    w = field::depth_compare.set(w, v.dc as u32);
-    w = field::f16_mode.set(w, v.f16.raw());
-    w = field::write_mask.set(w, v.mask as u32);
-    w = field::pred_dst.set(w, v.pred_dst as u32);
-    w = field::scr.set(w, v.scr as u32);
-    w = field::eviction.set(w, v.eviction.raw());
-    w = field::nodep.set(w, v.nodep as u32);
-    w = field::req_bit_set.set(w, waits);
-    let d = decode(w).map_err(|e| format!("{}: patched word does not decode: {e}", v.name))?;
-    check(&d, &o, raw, v, rd, rd2, rb, waits).map_err(|e| format!("{}: {e}", v.name))?;
+    // The variant's fields over the original's (the other fields, and SM90's immediate, as
+    // ptxas wrote them), encoded for SM90.
+    let want = wanted(&o, raw, v, rd, rd2, rb, waits);
+    let w = ArchTld4 {
+        insn: want,
+        ..orig_insn
+    }
+    .try_encode()
+    .map_err(|e| format!("{}: the variant does not encode for sm_90: {e}", v.name))?;
+    let d = decode_sm90(w).map_err(|e| format!("{}: patched word does not decode: {e}", v.name))?;
+    if d.insn != want || d.imm8 != orig_insn.imm8 {
+        return Err(format!("{}: decodes as {d:?}, want {want:?}", v.name));
+    }
     Ok(w)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    d: &Tld4,
-    o: &Tld4,
-    raw: &RawLayout,
-    v: &Variant,
-    rd: u8,
-    rd2: u8,
-    rb: u8,
-    waits: u32,
-) -> Result<(), String> {
-    let want = Tld4 {
+/// The original instruction with the variant's fields.
+fn wanted(o: &Tld4, raw: &RawLayout, v: &Variant, rd: u8, rd2: u8, rb: u8, waits: u32) -> Tld4 {
+    Tld4 {
         ra: tld4_decoder::Reg(raw.a_reg),
         rb: tld4_decoder::Reg(rb),
         rd: tld4_decoder::Reg(rd),
@@ -132,11 +130,7 @@ fn check(
         nodep: v.nodep,
         req_bit_set: waits as u8,
         ..*o
-    };
-    if *d != want {
-        return Err(format!("decodes as {d:?}, want {want:?}"));
     }
-    Ok(())
 }
 
 /// Every variant the run plan uses, in a fixed order.
@@ -256,14 +250,17 @@ mod tests {
         assert_eq!(names.len(), variants().len(), "variant names are unique");
         for v in variants() {
             let w = patch(ORIG, &raw(), &v).unwrap();
-            let d = decode(w).unwrap();
+            let d = decode_sm90(w).unwrap().insn;
             assert_eq!(d.ra.0, 8);
             assert_eq!(d.rd.0, 12 + v.rd_shift);
             assert_eq!(d.write_mask.0, v.mask);
             assert_eq!(d.offset_mode, v.offset_mode, "{}", v.name);
             // Bits outside the patched fields are ptxas's: the SM90 immediate (46-53) too.
             assert_eq!((w >> 46) & 0xff, (ORIG >> 46) & 0xff);
-            assert_eq!(field::ur.get(w), field::ur.get(ORIG));
+            assert_eq!(
+                decode_sm90(w).unwrap().insn.ur,
+                decode_sm90(ORIG).unwrap().insn.ur
+            );
             assert_eq!(d.req_bit_set & 0b11100, 0b11100, "waits on the three loads");
         }
     }
@@ -272,18 +269,18 @@ mod tests {
     fn ptp_reads_b_and_plain_reads_no_rb() {
         let w = patch(ORIG, &raw(), &variant("2d_ptp").unwrap()).unwrap();
         assert_eq!(
-            decode(w).unwrap().text(),
-            "TLD4.R.PTP P0, R14, R12, R8, R4, UR4, 2D ;"
+            decode_sm90(w).unwrap().text(),
+            "TLD4.R.PTP P0, R14, R12, R8, R4, UR4, 0x0, 2D ;"
         );
         let w = patch(ORIG, &raw(), &variant("2d").unwrap()).unwrap();
         assert_eq!(
-            decode(w).unwrap().text(),
-            "TLD4.R P0, R14, R12, R8, UR4, 2D ;"
+            decode_sm90(w).unwrap().text(),
+            "TLD4.R P0, R14, R12, R8, UR4, 0x0, 2D ;"
         );
         let w = patch(ORIG, &raw(), &variant("f16rz_m5").unwrap()).unwrap();
         assert_eq!(
-            decode(w).unwrap().text(),
-            "TLD4.R.F16.RZ P0, R14, R12, R8, UR4, 2D, 0x5 ;"
+            decode_sm90(w).unwrap().text(),
+            "TLD4.R.F16.RZ P0, R14, R12, R8, UR4, 0x0, 2D, 0x5 ;"
         );
     }
 }

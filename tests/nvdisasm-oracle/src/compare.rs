@@ -218,6 +218,13 @@ pub fn check(
                 (DecodeError::UndefinedOpex { .. }, _) => {
                     disagree(Category::RefusalReason, v.describe(), format!("error: {e}"))
                 }
+                // The architecture-taking decoder's own refusals (never from `decode`).
+                (
+                    DecodeError::NotTld4OnArch { .. }
+                    | DecodeError::FormNotModeled { .. }
+                    | DecodeError::RequiredBits { .. },
+                    _,
+                ) => {}
             }
             Outcome::AgreeRefused
         }

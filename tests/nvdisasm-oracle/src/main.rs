@@ -13,6 +13,7 @@
 //! cargo run --release -p tld4-nvdisasm-oracle -- --random 50000
 //! ```
 
+mod arches;
 mod compare;
 mod corpus;
 mod nvdisasm;
@@ -97,6 +98,14 @@ struct Args {
     /// Words per nvdisasm file.
     #[arg(long, default_value_t = 20_000)]
     batch: usize,
+    /// Random words to check on each architecture of `--arches` with `decode_arch` (after
+    /// the SM100 run; 0: none).
+    #[arg(long, default_value_t = 0)]
+    arch_random: usize,
+    /// The architectures for `--arch-random`: `all` (every one nvdisasm 13.5 knows) or a
+    /// comma-separated list (`sm_90,sm_120a`).
+    #[arg(long, default_value = "all")]
+    arches: String,
 }
 
 /// Runs `f` over `items` on `jobs` threads, keeping the order.
@@ -146,6 +155,52 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The `--arch-random` part: every architecture of `--arches`, in parallel.
+fn run_arches(args: &Args, nv: &Nvdisasm, seed: u64) -> Result<bool, String> {
+    let list: Vec<tld4_decoder::Arch> = if args.arches == "all" {
+        tld4_decoder::Arch::ALL.to_vec()
+    } else {
+        args.arches
+            .split(',')
+            .map(|s| {
+                s.parse()
+                    .map_err(|e: tld4_decoder::UnknownArch| e.to_string())
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let t = Instant::now();
+    let reports = parallel(&list, args.jobs, |&arch| {
+        let mut rng = Rng::new(seed ^ (arch as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        arches::check_arch(nv, arch, &mut rng, args.arch_random)
+    });
+    let mut ok = true;
+    for (arch, r) in list.iter().zip(reports) {
+        let r = r?;
+        for d in r.disagreements.iter().take(20) {
+            println!("{d}");
+        }
+        println!(
+            "arch {arch} ({}): {} words: {} TLD4 agree, {} refused agree, {} disagree; \
+             not modeled: {} TLD4 to nvdisasm, {} refused",
+            arch.family(),
+            r.words,
+            r.agree_tld4,
+            r.agree_refused,
+            r.disagreements.len(),
+            r.not_modeled.0,
+            r.not_modeled.1
+        );
+        ok &= r.disagreements.is_empty();
+    }
+    println!(
+        "architectures: {} checked, {:.1} s, {}",
+        list.len(),
+        t.elapsed().as_secs_f64(),
+        if ok { "all agree" } else { "DISAGREEMENTS" }
+    );
+    Ok(ok)
 }
 
 fn run(args: &Args) -> Result<bool, String> {
@@ -394,16 +449,18 @@ fn run(args: &Args) -> Result<bool, String> {
             c.name()
         );
     }
-    if disagreements.is_empty() {
+    let sm100_ok = if disagreements.is_empty() {
         println!("result: the decoder agrees with nvdisasm on every word");
-        Ok(true)
+        true
     } else {
         println!(
             "result: {} disagreements (replay with --seed {seed})",
             disagreements.len()
         );
-        Ok(false)
-    }
+        false
+    };
+    let arches_ok = args.arch_random == 0 || run_arches(args, &nv, seed)?;
+    Ok(sm100_ok && arches_ok)
 }
 
 /// Which field-value words go into the corpus (to keep it a few MB): every value of the

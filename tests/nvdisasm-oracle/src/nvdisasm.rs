@@ -85,6 +85,8 @@ struct RunOutput {
 /// A handle on the nvdisasm binary, with a private folder for its input files.
 pub struct Nvdisasm {
     path: PathBuf,
+    /// The architecture given to `-b` (`SM100` unless [`Nvdisasm::for_arch`] says otherwise).
+    arch: String,
     dir: PathBuf,
     seq: AtomicU64,
     runs: AtomicU64,
@@ -97,6 +99,7 @@ impl Nvdisasm {
         std::fs::create_dir_all(&dir)?;
         let n = Nvdisasm {
             path: path.to_path_buf(),
+            arch: "SM100".into(),
             dir,
             seq: AtomicU64::new(0),
             runs: AtomicU64::new(0),
@@ -125,6 +128,23 @@ impl Nvdisasm {
             })
     }
 
+    /// The same nvdisasm, run with `-b <arch>` (nvdisasm's spelling, `SM90a`), with a
+    /// folder of its own for the input files.
+    pub fn for_arch(&self, arch: &str) -> io::Result<Self> {
+        let dir = self.dir.with_file_name(format!(
+            "tld4-nvdisasm-oracle-{}-{arch}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Nvdisasm {
+            path: self.path.clone(),
+            arch: arch.to_string(),
+            dir,
+            seq: AtomicU64::new(0),
+            runs: AtomicU64::new(0),
+        })
+    }
+
     /// How many times nvdisasm has been run so far.
     pub fn runs(&self) -> u64 {
         self.runs.load(Ordering::Relaxed)
@@ -141,7 +161,7 @@ impl Nvdisasm {
         std::fs::write(&file, &bytes).map_err(|e| format!("writing {}: {e}", file.display()))?;
         let out = Command::new(&self.path)
             .arg("-b")
-            .arg("SM100")
+            .arg(&self.arch)
             .arg(&file)
             .output()
             .map_err(|e| format!("running {}: {e}", self.path.display()))?;

@@ -1,0 +1,564 @@
+//! Decode, encode, print and parse TLD4 for any architecture nvdisasm knows.
+//!
+//! A family's word is the base table's word ([`crate::FIELDS`]) with the family's rows
+//! ([`crate::FAMILY_ROWS`]) applied over it: decoding clears the bits the rows take, decodes
+//! the rest with the base table (its legality checks, bit 91 and the opex table, hold on
+//! every family: docs/sources.md, TLD4 on every architecture), and reads the rows' own
+//! values; encoding does the reverse. Nothing here writes a bit position: they all come from
+//! the rows.
+
+use core::fmt;
+
+use crate::access::{Access, Location, OperandRole, UsedRegister};
+use crate::arch::{Arch, Family};
+use crate::error::{DecodeError, EncodeError, ParseError};
+use crate::fields::arch_rows::{self, Change, FamilyRow};
+use crate::fields::{field, FieldSpec, Tld4};
+use crate::scheduling::Scheduling;
+use crate::text::Dialect;
+use crate::values::{F16Mode, HandleForm, OffsetMode, UReg};
+
+/// A TLD4 of one architecture: the base table's fields, and the values of the family's own
+/// rows (zero where the family has no such row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ArchTld4 {
+    /// The architecture the word was decoded for (and is printed and encoded for).
+    pub arch: Arch,
+    /// The fields the family shares with the base table. A narrowed field (SM80's 6-bit URc)
+    /// holds only its family's bits.
+    pub insn: Tld4,
+    /// The immediate printed after URc (`Change::ImmAfterUr`; SM75, SM80 families).
+    pub imm8: u8,
+    /// The second uniform register (`Change::SecondUr`; SM120 family). URZ where absent.
+    pub ur2: UReg,
+    /// `.UAI` (`Change::Uai`; SM120 family).
+    pub uai: bool,
+    /// Whether the word's form prints both uniform registers (`FormRow::both_urs`: SM120's
+    /// 0xf64, read with the base table's register form; its opcode is the form row's).
+    pub both_urs: bool,
+}
+
+fn spec_of(family: Family, pred: impl Fn(&Change) -> bool) -> Option<FieldSpec> {
+    arch_rows::row(family, pred).map(|r| r.spec)
+}
+
+/// Whether the row takes its bits away from the base table (an added field or a required
+/// value), rather than reinterpreting a base field's value.
+fn takes_bits(r: &FamilyRow) -> bool {
+    matches!(
+        r.change,
+        Change::ImmAfterUr | Change::SecondUr | Change::Uai | Change::Required { .. }
+    )
+}
+
+/// Decodes `word` as nvdisasm `-b <arch>` reads it.
+///
+/// For the SM100 family this is exactly [`crate::decode`]. Fails with
+/// [`DecodeError::NotTld4OnArch`] for an opcode that is not TLD4 there,
+/// [`DecodeError::FormNotModeled`] for a TLD4 form tld4 does not model (valid or not: the
+/// word's other fields are not checked), [`DecodeError::RequiredBits`] where a family row's
+/// bits must hold a value, and the base table's errors otherwise.
+pub fn decode_arch(arch: Arch, word: u128) -> Result<ArchTld4, DecodeError> {
+    let family = arch.family();
+    let opcode = field::form.get(word) as u16;
+    let form =
+        arch_rows::form(family, opcode).ok_or(DecodeError::NotTld4OnArch { arch, opcode })?;
+    let Some(base_form) = form.modeled_as else {
+        return Err(DecodeError::FormNotModeled { arch, opcode });
+    };
+    let mut base = field::form.set(word, base_form.opcode() as u32);
+    for r in arch_rows::rows(family).filter(|r| takes_bits(r)) {
+        if let Change::Required { value } = r.change {
+            if r.spec.get(word) != value {
+                return Err(DecodeError::RequiredBits {
+                    arch,
+                    bits: r.spec.bits(),
+                    value,
+                });
+            }
+        }
+        base &= !r.spec.mask();
+    }
+    let insn = crate::decode(base)?;
+    let get = |pred: fn(&Change) -> bool| spec_of(family, pred).map(|s| s.get(word));
+    Ok(ArchTld4 {
+        arch,
+        insn,
+        imm8: get(|c| matches!(c, Change::ImmAfterUr)).unwrap_or(0) as u8,
+        ur2: UReg(get(|c| matches!(c, Change::SecondUr)).unwrap_or(0xff) as u8),
+        uai: get(|c| matches!(c, Change::Uai)).unwrap_or(0) != 0,
+        both_urs: form.both_urs,
+    })
+}
+
+impl ArchTld4 {
+    /// The SM100 instruction as an [`ArchTld4`] of `arch`'s SM100 family (`arch` must be of
+    /// that family for the word to mean the same; other families re-read it).
+    pub fn base(arch: Arch, insn: Tld4) -> Self {
+        ArchTld4 {
+            arch,
+            insn,
+            imm8: 0,
+            ur2: UReg::URZ,
+            uai: false,
+            both_urs: false,
+        }
+    }
+
+    /// The 128-bit word, unchecked: the base table's word with the family's rows applied
+    /// (values wider than their bits keep their low bits).
+    pub fn encode(&self) -> u128 {
+        let family = self.arch.family();
+        let opcode = self
+            .form_row()
+            .map_or(self.insn.form.opcode(), |f| f.opcode);
+        let mut word = field::form.set(self.insn.encode(), opcode as u32);
+        for r in arch_rows::rows(family) {
+            let value = match r.change {
+                Change::Narrowed { .. } | Change::Renamed { .. } => continue,
+                Change::ImmAfterUr => self.imm8 as u32,
+                Change::SecondUr => self.ur2.0 as u32,
+                Change::Uai => self.uai as u32,
+                Change::Required { value } => value,
+            };
+            word = r.spec.set(word, value);
+        }
+        word
+    }
+
+    /// The 128-bit word, checked: the base fields fit their bits ([`Tld4::try_encode`]), a
+    /// narrowed field fits its family's bits, the form exists on the architecture, and
+    /// nvdisasm `-b <arch>` accepts the word ([`decode_arch`]).
+    pub fn try_encode(&self) -> Result<u128, EncodeError> {
+        let family = self.arch.family();
+        if self.form_row().is_none() {
+            return Err(EncodeError::Illegal(DecodeError::NotTld4OnArch {
+                arch: self.arch,
+                opcode: self.insn.form.opcode(),
+            }));
+        }
+        let base = self.insn.try_encode()?;
+        for r in arch_rows::rows(family) {
+            if let Change::Narrowed { field: name, .. } = r.change {
+                let v = crate::fields::FIELDS
+                    .iter()
+                    .find(|f| f.name == name)
+                    .map_or(0, |f| f.get(base));
+                if v >> r.spec.width() != 0 {
+                    return Err(EncodeError::TooWide {
+                        field: r.spec.name,
+                        bits: r.spec.bits(),
+                        width: r.spec.width(),
+                        value: v,
+                    });
+                }
+            }
+        }
+        let word = self.encode();
+        decode_arch(self.arch, word)?;
+        Ok(word)
+    }
+
+    /// Every register the instruction reads or writes on its architecture: the base table's
+    /// list ([`Tld4::used_registers`]) with the family's rows applied.
+    ///
+    /// - A narrowed URc at the value the family prints `???<n>` (UR63 on the sm_75 and sm_80
+    ///   families) is that family's zero uniform register and is not listed, as URZ is not
+    ///   (docs/sources.md, SM90: 63 is SM90's URZ).
+    /// - The SM120 family's second uniform register (index 1), and URc of the 0xf64 form
+    ///   (index 0), are listed as reads (role [`OperandRole::SecondUr`]) unless URZ. A guess: nvdisasm prints it as an
+    ///   operand, what the hardware does with it is unknown; listing it is the conservative
+    ///   choice for a scoreboard (docs/sources.md, TLD4 on every architecture).
+    ///
+    /// The scheduling-control fields read the same bits on every family ([`ArchTld4::scheduling`]).
+    pub fn used_registers(&self) -> Vec<UsedRegister> {
+        let mut used: Vec<UsedRegister> = self.insn.used_registers().to_vec();
+        for r in arch_rows::rows(self.arch.family()) {
+            match r.change {
+                Change::Narrowed {
+                    field: "ur",
+                    unknown: Some(n),
+                } if self.insn.form == HandleForm::Uniform && self.insn.ur.0 == n => {
+                    used.retain(|u| u.role != OperandRole::Handle);
+                }
+                Change::SecondUr => {
+                    let at = used
+                        .iter()
+                        .position(|u| u.access == Access::CondWrite)
+                        .unwrap_or(used.len());
+                    // 0xf64's URc (index 0), then the second uniform register (index 1).
+                    let urc = Some(self.insn.ur).filter(|_| self.both_urs);
+                    let extra = [urc, Some(self.ur2)];
+                    for (k, ur) in extra.into_iter().enumerate().rev() {
+                        if let Some(ur) = ur.filter(|u| !u.is_urz()) {
+                            used.insert(
+                                at,
+                                UsedRegister {
+                                    location: Location::UReg(ur.0),
+                                    access: Access::CondRead,
+                                    role: OperandRole::SecondUr,
+                                    index: k as u8,
+                                },
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        used
+    }
+
+    /// The scheduling-control fields: at the base table's bits on every family, with the
+    /// same opex table (docs/sources.md, TLD4 on every architecture).
+    pub const fn scheduling(&self) -> Scheduling {
+        self.insn.scheduling()
+    }
+
+    /// The form row of this instruction's form on its family.
+    fn form_row(&self) -> Option<&'static arch_rows::FormRow> {
+        arch_rows::forms(self.arch.family())
+            .find(|f| f.modeled_as == Some(self.insn.form) && f.both_urs == self.both_urs)
+    }
+
+    /// The family's text differences for this instruction.
+    fn dialect(&self) -> Dialect {
+        let mut d = Dialect::BASE;
+        d.both_urs = self.both_urs;
+        for r in arch_rows::rows(self.arch.family()) {
+            match r.change {
+                Change::Narrowed { unknown, .. } => d.ur_unknown = unknown,
+                Change::ImmAfterUr => d.imm_after_ur = Some(self.imm8),
+                Change::SecondUr => d.second_ur = Some(self.ur2),
+                Change::Uai => d.uai = self.uai,
+                Change::Renamed { name, .. } => d.offset3 = Some(name),
+                Change::Required { .. } => {}
+            }
+        }
+        d
+    }
+
+    /// nvdisasm `-b <arch>`'s text of the instruction.
+    pub fn write_text(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        self.insn.write_text_in(out, &self.dialect())
+    }
+
+    /// The text as a new string.
+    pub fn text(&self) -> String {
+        let mut s = String::with_capacity(72);
+        let _ = self.write_text(&mut s);
+        s
+    }
+}
+
+impl fmt::Display for ArchTld4 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_text(f)
+    }
+}
+
+/// Parses nvdisasm `-b <arch>`'s text of a TLD4: the family's operands and modifiers are
+/// taken out (by the family rows), the rest is read by [`crate::parse`].
+pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
+    let family = arch.family();
+    if arch_rows::forms(family).all(|f| f.modeled_as.is_none()) {
+        return Err(ParseError {
+            column: 1,
+            expected: format!("nothing: {arch} has no modeled TLD4 form"),
+            found: format!("\"{}\"", text.trim()),
+        });
+    }
+    let (mut imm8, mut ur2, mut uai, mut both_urs) = (0u8, UReg::URZ, false, false);
+    let mut first_ur = None;
+    let (head, ops) = split_operands(text);
+    let mut head = head.to_string();
+    let mut ops: Vec<String> = ops.iter().map(|s| s.to_string()).collect();
+    let mut uaoffi = false;
+    for r in arch_rows::rows(family) {
+        match r.change {
+            Change::Uai => {
+                if let Some(h) = remove_modifier(&head, "UAI") {
+                    head = h;
+                    uai = true;
+                }
+            }
+            Change::Renamed { name, .. } => {
+                if let Some(h) = replace_modifier(&head, name, "INVALID3") {
+                    head = h;
+                    uaoffi = true;
+                }
+            }
+            Change::ImmAfterUr => {
+                // The operand after the uniform register (`URn`, `URZ`, or the family's
+                // `???<n>` spelling of its zero register).
+                let unknown = arch_rows::rows(family).find_map(|r| match r.change {
+                    Change::Narrowed {
+                        unknown: Some(n), ..
+                    } => Some(format!("???{n}")),
+                    _ => None,
+                });
+                if let Some(i) = ops
+                    .iter()
+                    .position(|o| o.starts_with("UR") || Some(o.as_str()) == unknown.as_deref())
+                {
+                    let next = ops
+                        .get(i + 1)
+                        .map_or("the end of the operands", |o| o.as_str());
+                    let imm = parse_hex(next).ok_or_else(|| ParseError {
+                        column: text.find(next).map_or(1, |c| c + 1),
+                        expected: format!("the 8-bit immediate after URc (0x0..0xff) on {arch}"),
+                        found: format!("`{next}`"),
+                    })?;
+                    imm8 = imm;
+                    ops.remove(i + 1);
+                }
+            }
+            Change::SecondUr => {
+                let urs: Vec<usize> = ops
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| o.starts_with("UR"))
+                    .map(|(i, _)| i)
+                    .collect();
+                let register_form = is_register_form(&head);
+                let bad_ur = |o: &str| ParseError {
+                    column: text.find(o).map_or(1, |c| c + 1),
+                    expected: "a uniform register".into(),
+                    found: format!("`{o}`"),
+                };
+                // Two uniform registers in the register form: the form that prints both
+                // (read as the register form, URc set from the first).
+                both_urs = register_form && urs.len() == 2;
+                if both_urs {
+                    first_ur = Some(parse_ur(&ops[urs[0]]).ok_or_else(|| bad_ur(&ops[urs[0]]))?);
+                }
+                let second = if register_form && !both_urs {
+                    urs.first()
+                } else {
+                    urs.get(1)
+                };
+                if let Some(&i) = second {
+                    ur2 = parse_ur(&ops[i]).ok_or_else(|| ParseError {
+                        column: 1,
+                        expected: "a uniform register".into(),
+                        found: format!("\"{}\"", ops[i]),
+                    })?;
+                    ops.remove(i);
+                }
+                if both_urs {
+                    ops.remove(urs[0]);
+                }
+            }
+            Change::Narrowed {
+                unknown: Some(n), ..
+            } => {
+                let unk = format!("???{n}");
+                for o in ops.iter_mut().filter(|o| **o == unk) {
+                    *o = format!("UR{n}");
+                }
+            }
+            Change::Narrowed { unknown: None, .. } | Change::Required { .. } => {}
+        }
+    }
+    let rebuilt = format!("{head} {} ;", ops.join(", "));
+    let mut insn = crate::parse(&rebuilt)?;
+    if family_renames_offset3(family)
+        && !uaoffi
+        && insn.offset_mode == OffsetMode::Invalid3
+        && insn.f16_mode == F16Mode::None
+    {
+        // On this family offset 3 prints `UAOFFI`, so a lone `INVALID3` is the F16 field's.
+        insn.offset_mode = OffsetMode::None;
+        insn.f16_mode = F16Mode::Invalid3;
+    }
+    // Narrowed fields must fit (URc above 63 on SM80 is not a register there).
+    for r in arch_rows::rows(family) {
+        if let Change::Narrowed { field: "ur", .. } = r.change {
+            if insn.form == HandleForm::Uniform && insn.ur.0 as u32 >> r.spec.width() != 0 {
+                return Err(ParseError {
+                    column: 1,
+                    expected: format!(
+                        "a uniform register below UR{} on {arch}",
+                        1u32 << r.spec.width()
+                    ),
+                    found: format!("\"UR{}\"", insn.ur.0),
+                });
+            }
+        }
+    }
+    if let Some(ur) = first_ur {
+        insn.ur = ur;
+    }
+    let raw = ArchTld4 {
+        arch,
+        insn,
+        imm8,
+        ur2,
+        uai,
+        both_urs,
+    }
+    .encode();
+    // The instruction as the word reads back: the base fields' bits that the family's rows
+    // take hold the rows' values.
+    decode_arch(arch, raw).map_err(|e| ParseError {
+        column: 1,
+        expected: format!("a TLD4 that nvdisasm -b {} accepts", arch.nvdisasm_name()),
+        found: format!("\"{}\" ({e})", text.trim()),
+    })
+}
+
+fn family_renames_offset3(family: Family) -> bool {
+    arch_rows::rows(family).any(|r| {
+        matches!(
+            r.change,
+            Change::Renamed {
+                field: "offset_mode",
+                ..
+            }
+        )
+    })
+}
+
+/// Splits `@P0 TLD4.R.B P0, R0, ... ;` into the guard and mnemonic, and the trimmed operands.
+fn split_operands(text: &str) -> (&str, Vec<&str>) {
+    let t = text.trim().trim_end_matches(';').trim_end();
+    let start = if t.starts_with('@') {
+        t.find(' ').map_or(t.len(), |i| i + 1)
+    } else {
+        0
+    };
+    let rest = &t[start..];
+    let split = rest.find(' ').map_or(rest.len(), |i| i);
+    let head = &t[..start + split];
+    let ops = rest[split..]
+        .split(',')
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+        .collect();
+    (head, ops)
+}
+
+/// Whether the mnemonic `TLD4[.SCR].<comp>[.B]...` marks the register-handle form (`.B`
+/// right after the component; a `B` component alone is blue).
+fn is_register_form(head: &str) -> bool {
+    let mnemonic = head.rsplit(' ').next().unwrap_or("");
+    let mods: Vec<&str> = mnemonic.split('.').collect();
+    let comp = if mods.get(1) == Some(&"SCR") { 2 } else { 1 };
+    mods.get(comp + 1) == Some(&"B")
+}
+
+/// `head` (`[guard ]TLD4.<mods>`) with the modifier `name` replaced by `with` (removed when
+/// `None`), or `None` when the mnemonic has no such modifier.
+fn edit_modifier(head: &str, name: &str, with: Option<&str>) -> Option<String> {
+    let (guard, mnemonic) = head.rsplit_once(' ').unwrap_or(("", head));
+    let mods: Vec<&str> = mnemonic.split('.').collect();
+    let at = mods.iter().skip(1).position(|m| *m == name)? + 1;
+    let mut out: Vec<&str> = mods[..at].to_vec();
+    out.extend(with);
+    out.extend(&mods[at + 1..]);
+    let joined = out.join(".");
+    Some(if guard.is_empty() {
+        joined
+    } else {
+        format!("{guard} {joined}")
+    })
+}
+
+fn remove_modifier(head: &str, name: &str) -> Option<String> {
+    edit_modifier(head, name, None)
+}
+
+fn replace_modifier(head: &str, name: &str, with: &str) -> Option<String> {
+    edit_modifier(head, name, Some(with))
+}
+
+fn parse_hex(s: &str) -> Option<u8> {
+    u8::from_str_radix(s.strip_prefix("0x")?, 16).ok()
+}
+
+fn parse_ur(s: &str) -> Option<UReg> {
+    if s == "URZ" {
+        return Some(UReg::URZ);
+    }
+    s.strip_prefix("UR")?
+        .parse::<u8>()
+        .ok()
+        .filter(|&n| n != 255)
+        .map(UReg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locations(insn: &ArchTld4) -> Vec<(Location, OperandRole)> {
+        insn.used_registers()
+            .iter()
+            .map(|u| (u.location, u.role))
+            .collect()
+    }
+
+    #[test]
+    fn used_registers_follow_the_family_rows() {
+        // SM90: UR4 is the handle; UR63 prints `???63` and is the family's zero register.
+        let a = parse_arch(
+            Arch::Sm90,
+            "TLD4.G.AOFFI R10, R8, R28, R24, UR4, 0xfc, 2D ;",
+        )
+        .unwrap();
+        assert!(locations(&a).contains(&(Location::UReg(4), OperandRole::Handle)));
+        let z = parse_arch(
+            Arch::Sm90,
+            "TLD4.G.AOFFI R10, R8, R28, R24, ???63, 0xfc, 2D ;",
+        )
+        .unwrap();
+        assert_eq!(z.insn.ur.0, 63);
+        assert!(!locations(&z)
+            .iter()
+            .any(|(l, _)| matches!(l, Location::UReg(_))));
+        // SM120: the second uniform register is listed after the handle, before the writes.
+        let b = parse_arch(
+            Arch::Sm120,
+            "TLD4.G.AOFFI R10, R8, R28, R24, UR4, UR6, 2D ;",
+        )
+        .unwrap();
+        let l = locations(&b);
+        let h = l
+            .iter()
+            .position(|x| *x == (Location::UReg(4), OperandRole::Handle));
+        let s = l
+            .iter()
+            .position(|x| *x == (Location::UReg(6), OperandRole::SecondUr));
+        assert_eq!(s, h.map(|h| h + 1));
+        // URZ as the second register: nothing more.
+        let c = parse_arch(Arch::Sm120, "TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;").unwrap();
+        assert_eq!(c.ur2, UReg::URZ);
+        assert_eq!(c.used_registers().len(), b.used_registers().len() - 1);
+        // SM100: exactly the base list.
+        let d = ArchTld4::base(
+            Arch::Sm100,
+            crate::parse("TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;").unwrap(),
+        );
+        assert_eq!(d.used_registers(), d.insn.used_registers().to_vec());
+        assert_eq!(d.scheduling(), d.insn.scheduling());
+    }
+
+    #[test]
+    fn sm75_refuses_bit_59_and_sm107_has_no_tld4() {
+        let w: u128 = 0x00000000_089e1f0a_20ff0418_1c087f63;
+        assert!(decode_arch(Arch::Sm75, w).is_ok());
+        assert!(matches!(
+            decode_arch(Arch::Sm75, w | 1 << 59),
+            Err(DecodeError::RequiredBits { value: 0, .. })
+        ));
+        assert!(decode_arch(Arch::Sm80, w | 1 << 59).is_ok());
+        assert!(matches!(
+            decode_arch(Arch::Sm107a, w),
+            Err(DecodeError::NotTld4OnArch { opcode: 0xf63, .. })
+        ));
+        assert!(matches!(
+            decode_arch(Arch::Sm90, w ^ 0xf63 ^ 0x364),
+            Err(DecodeError::FormNotModeled { opcode: 0x364, .. })
+        ));
+    }
+}
