@@ -82,8 +82,19 @@ fn confine_refuses_region_files_outside_the_scenario_directory() {
         &out,
         "memory[2].file: `../outside.bin` is outside the scenario's directory",
     );
+    // explain --confine: the same rule
+    let insn = "TLD4.R R10, R8, R20, UR4, 2D";
+    let out = tld4(&["explain", insn, "--scenario", &scenario, "--confine"]);
+    bad_input(
+        &out,
+        "memory[2].file: `../outside.bin` is outside the scenario's directory",
+    );
+    let out = tld4(&["explain", insn, "--scenario", &scenario]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let scenario = scenario_with_file(&dir, "inside.bin");
     let out = tld4(&["run", "--confine", &scenario]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = tld4(&["explain", insn, "--scenario", &scenario, "--confine"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&root);
 }

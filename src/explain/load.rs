@@ -11,12 +11,13 @@ use tld4_scenario as scenario;
 pub(super) fn load_scenario(
     path: &Path,
     word: u128,
+    options: &scenario::LoadOptions,
 ) -> Result<(scenario::Scenario, Precision), String> {
     let text = crate::output::read_text(path)?;
     let dir = crate::output::base_dir(path);
     // Errors in the file as written (with its own lines and columns), except in the
     // instruction, which the command line replaces.
-    if let Err(e) = scenario::load_in(&text, dir) {
+    if let Err(e) = scenario::load_with(&text, dir, options) {
         if e.path != "instruction" && !e.path.starts_with("instruction.") {
             return Err(format!("{}: {e}", path.display()));
         }
@@ -25,7 +26,7 @@ pub(super) fn load_scenario(
         Ok(v) => v,
         // The loader reports the syntax error with its line and column.
         Err(_) => {
-            return Err(match scenario::load_in(&text, dir) {
+            return Err(match scenario::load_with(&text, dir, options) {
                 Err(e) => format!("{}: {e}", path.display()),
                 Ok(_) => format!("{}: not a JSON document", path.display()),
             })
@@ -45,7 +46,7 @@ pub(super) fn load_scenario(
             serde_json::Value::String(format!("{word:032x}")),
         );
     }
-    let s =
-        scenario::load_in(&doc.to_string(), dir).map_err(|e| format!("{}: {e}", path.display()))?;
+    let s = scenario::load_with(&doc.to_string(), dir, options)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((s, precision))
 }

@@ -66,6 +66,9 @@ pub struct ExplainArgs {
     /// Write the same picture as SVG.
     #[arg(long, value_name = "FILE", requires = "scenario")]
     pub svg: Option<PathBuf>,
+    /// Read only files inside the scenario's directory, as `tld4 run --confine` does.
+    #[arg(long, requires = "scenario")]
+    pub confine: bool,
 }
 
 /// Gather-order names of the four results, and their footprint positions (Vulkan "Texel
@@ -160,7 +163,8 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
         return Ok(ExitCode::SUCCESS);
     };
     refuse_clobbering(path, args.png.as_deref(), args.svg.as_deref())?;
-    let (s, precision) = load::load_scenario(path, word)?;
+    let options = tld4_scenario::LoadOptions::default().confine(args.confine);
+    let (s, precision) = load::load_scenario(path, word, &options)?;
     let mut text = String::new();
     instruction::explain_instruction(
         &mut text,
