@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use tld4_cubin::listing::{parse_listing, ListedInsn};
-use tld4_cubin::{classify, open, Cubin, Origin, SM100};
+use tld4_cubin::{classify, extract, Cubin, Origin, Target, SM100};
 use tld4_decoder::{Component, Dimension, OffsetMode, Pred};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
@@ -154,13 +154,16 @@ fn lookup_by_kernel_and_offset() {
 fn the_fat_binary_holds_the_same_sm100_cubin() {
     let single = read("one_gather.sm100.cubin");
     let fat = read("one_gather.fatbin");
-    let images = open(&fat, &[SM100]).unwrap();
+    let images = extract(&fat, &[SM100]).unwrap();
     assert_eq!(images.len(), 1);
-    // Entry 0 is sm_90's ELF, entry 1 sm_100's (build.sh's order), entry 2 the PTX.
-    assert_eq!(images[0].origin, Origin::FatbinEntry { index: 1 });
-    assert_eq!(&images[0].cubin.data()[..single.len()], &single[..]);
+    // ELF entry 1 is sm_90's, entry 2 sm_100's (build.sh's order), then the PTX; cuobjdump
+    // numbers ELF entries so, from 1.
+    assert_eq!(images[0].origin.entry, Some(2));
+    assert_eq!(images[0].target, Target::generic(SM100));
+    assert_eq!(&images[0].bytes[..single.len()], &single[..]);
     let one = Cubin::parse(&single, &[SM100]).unwrap();
-    assert_eq!(images[0].cubin.tld4s(), one.tld4s());
+    let found = Cubin::parse(&images[0].bytes, &[SM100]).unwrap();
+    assert_eq!(found.tld4s(), one.tld4s());
 }
 
 #[test]
@@ -171,20 +174,19 @@ fn containers_back_to_back_are_all_read() {
     let mut two = fat.clone();
     two.extend_from_slice(&[0u8; 8]);
     two.extend_from_slice(&fat);
-    let images = open(&two, &[SM100]).unwrap();
-    let origins: Vec<Origin> = images.iter().map(|i| i.origin).collect();
-    assert_eq!(
-        origins,
-        [
-            Origin::FatbinEntry { index: 1 },
-            Origin::FatbinEntry { index: 4 }
-        ]
-    );
-    assert_eq!(images[0].cubin.tld4s(), images[1].cubin.tld4s());
+    let images = extract(&two, &[SM100]).unwrap();
+    let origins: Vec<Origin> = images.iter().map(|i| i.origin.clone()).collect();
+    // ELF entries are numbered over both containers: 1, 2, then 3, 4.
+    let entry = |n| Origin {
+        member: None,
+        entry: Some(n),
+    };
+    assert_eq!(origins, [entry(2), entry(4)]);
+    assert_eq!(images[0].bytes, images[1].bytes);
     // Garbage after a container is an error naming its byte.
     let mut bad = fat.clone();
     bad.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 1]);
-    let e = open(&bad, &[SM100]).unwrap_err();
+    let e = extract(&bad, &[SM100]).unwrap_err();
     assert!(
         matches!(e, tld4_cubin::CubinError::Fatbin { offset, .. } if offset == fat.len() + 8),
         "{e}"

@@ -1,0 +1,122 @@
+//! Opening a file by its path: the one function every path goes through (`tld4 scan`,
+//! `tld4 disasm FILE`, scenario cubin references, the C ABI's `tld4_cubin_find_file`). Regular
+//! files only, at most [`MAX_FILE_BYTES`], mapped rather than read: only the pages of the
+//! sections read become resident.
+
+use std::fs::{File, FileType};
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+/// The largest file opened (4 GiB): more than any host library with embedded cubins seen, and
+/// a bound on what a mistyped path (`/proc/kcore`) can make a reader map. A limit of this
+/// crate, not of the file formats.
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// Why a path could not be opened.
+#[derive(Debug, Error)]
+pub enum FileError {
+    /// The operating system's error (no such file, permission denied, ...).
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A directory, device, FIFO or socket: it could be read forever (`/dev/zero`) or block
+    /// (a FIFO without a writer).
+    #[error("cannot read {}: it is {what}, not a regular file", path.display())]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is (`a character device`).
+        what: &'static str,
+    },
+    /// Larger than [`MAX_FILE_BYTES`].
+    #[error("cannot read {}: {size} bytes, more than the {MAX_FILE_BYTES} this reader opens", path.display())]
+    TooLarge {
+        /// The path.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+    },
+}
+
+impl FileError {
+    /// Whether the path does not exist (a caller may then read its argument otherwise).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, FileError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// A file's bytes, mapped.
+#[derive(Debug)]
+pub struct FileBytes(Option<memmap2::Mmap>);
+
+impl Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+fn kind(t: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Maps the regular file at `path` (symbolic links followed). The type is checked before the
+/// file is opened (opening a FIFO blocks until a writer comes) and again on the opened file.
+pub fn map_file(path: &Path) -> Result<FileBytes, FileError> {
+    let io = |source| FileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let check = |meta: std::fs::Metadata| {
+        if !meta.is_file() {
+            return Err(FileError::NotRegular {
+                path: path.to_path_buf(),
+                what: kind(meta.file_type()),
+            });
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(FileError::TooLarge {
+                path: path.to_path_buf(),
+                size: meta.len(),
+            });
+        }
+        Ok(meta.len())
+    };
+    check(std::fs::metadata(path).map_err(io)?)?;
+    let file = File::open(path).map_err(io)?;
+    let len = check(file.metadata().map_err(io)?)?;
+    if len == 0 {
+        return Ok(FileBytes(None));
+    }
+    // SAFETY: the map is read only. Another process truncating or rewriting the file while it
+    // is mapped would change (or, truncated, fault on) the bytes read; the readers of this
+    // crate check every offset against the map's length, as for any untrusted bytes.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+    Ok(FileBytes(Some(map)))
+}
