@@ -159,6 +159,16 @@ const SHAPES: &[&str] = &[
     "libgather_multi.so",
 ];
 
+/// Where the shapes and their listings are: tests/cubins/shapes, or `TLD4_SHAPES_DIR` (set by
+/// tests/cubins/run-live.sh to the shapes it has just rebuilt with nvcc, so that the same test
+/// compares `tld4 scan` with today's tools).
+fn shapes_dir() -> String {
+    match std::env::var("TLD4_SHAPES_DIR") {
+        Ok(d) => format!("{}/", d.trim_end_matches('/')),
+        Err(_) => format!("{DIR}shapes/"),
+    }
+}
+
 /// One ELF entry of `cuobjdump -lelf`: its number, the archive member holding it, and the
 /// architecture in the name cuobjdump gives its cubin (`libgather.2.sm_100a.cubin`).
 struct LelfEntry {
@@ -168,7 +178,7 @@ struct LelfEntry {
 }
 
 fn lelf(shape: &str) -> Vec<LelfEntry> {
-    let text = std::fs::read_to_string(format!("{DIR}shapes/{shape}.lelf")).unwrap();
+    let text = std::fs::read_to_string(format!("{}{shape}.lelf", shapes_dir())).unwrap();
     let mut member = None;
     let mut out = Vec::new();
     for line in text.lines() {
@@ -192,7 +202,7 @@ fn lelf(shape: &str) -> Vec<LelfEntry> {
 
 /// cuobjdump -sass's TLD4s of the sm_100 code: (function, offset, word, text), sorted.
 fn cuobjdump_tld4s(shape: &str) -> Vec<(String, u64, u128, String)> {
-    let text = std::fs::read_to_string(format!("{DIR}shapes/{shape}.cuobjdump-sass")).unwrap();
+    let text = std::fs::read_to_string(format!("{}{shape}.cuobjdump-sass", shapes_dir())).unwrap();
     let mut out = Vec::new();
     let (mut function, mut sm100) = (String::new(), false);
     let mut lines = text.lines();
@@ -228,7 +238,7 @@ fn cuobjdump_tld4s(shape: &str) -> Vec<(String, u64, u128, String)> {
 #[test]
 fn scan_lists_what_nvdisasm_and_cuobjdump_list_in_every_shape_nvcc_builds() {
     for shape in SHAPES {
-        let path = format!("{DIR}shapes/{shape}");
+        let path = format!("{}{shape}", shapes_dir());
         let entries = lelf(shape);
         let mut want = Vec::new();
         let mut skipped = 0;
@@ -243,7 +253,7 @@ fn scan_lists_what_nvdisasm_and_cuobjdump_list_in_every_shape_nvcc_builds() {
                 .map(|m| format!("({m})"))
                 .unwrap_or_default();
             let file = format!("{path}{member}#{}", e.number);
-            let sass = format!("{DIR}shapes/{shape}.{}.sass", e.number);
+            let sass = format!("{}{shape}.{}.sass", shapes_dir(), e.number);
             want.extend(listing_lines(&file, &e.arch, &sass));
         }
         want.sort();

@@ -2,7 +2,6 @@
 //! (`ruzstd`, `lz4_flex`), every size the header states checked before anything is allocated.
 
 use std::borrow::Cow;
-use std::io::Read;
 
 use crate::error::CubinError;
 use crate::fatbin::{Compression, FatbinEntry};
@@ -68,21 +67,16 @@ pub fn payload<'data>(
                     "the zstd frame states {content} bytes, the entry header {size}"
                 )));
             }
-            let mut out = Vec::with_capacity(size as usize);
-            // One byte more than stated: a frame that decodes to more is refused, never grown.
-            decoder
-                .take(size + 1)
-                .read_to_end(&mut out)
+            // Decoded into exactly the stated size, a megabyte of blocks at a time: a frame
+            // that decodes to more is refused (TargetTooSmall), never grown.
+            drop(decoder);
+            let mut out = vec![0u8; size as usize];
+            let n = ruzstd::decoding::FrameDecoder::new()
+                .decode_all(entry.payload, &mut out)
                 .map_err(|e| bad(format!("damaged zstd data: {e}")))?;
-            if out.len() as u64 != size {
+            if n as u64 != size {
                 return Err(bad(format!(
-                    "decompresses to {}{} bytes, the header states {size}",
-                    if out.len() as u64 > size {
-                        "more than "
-                    } else {
-                        ""
-                    },
-                    out.len().min(size as usize)
+                    "decompresses to {n} bytes, the header states {size}"
                 )));
             }
             out

@@ -237,3 +237,73 @@ fn two_code_sections_of_one_name_are_named_apart() {
         Err(LookupError::Ambiguous { .. })
     ));
 }
+
+/// The zstd fat binary with its sm_100 entry's header edited: (byte offset in the entry
+/// header, new little-endian value). The entry header is at 0x440 (build.sh's order: sm_90 ELF
+/// at 0x10, then sm_100's).
+fn zstd_with(edits: &[(usize, u64, usize)]) -> Vec<u8> {
+    let mut bytes = read("one_gather.zstd.fatbin");
+    let at = 0x440;
+    assert_eq!(bytes[at + 0x1c], 100, "the sm_100 entry's header");
+    for &(off, value, width) in edits {
+        bytes[at + off..at + off + width].copy_from_slice(&value.to_le_bytes()[..width]);
+    }
+    bytes
+}
+
+/// The error passed for the one sm_100 entry, with the entries skipped.
+fn entry_error(bytes: &[u8]) -> (CubinError, String) {
+    let mut errors = Vec::new();
+    let visited = visit(bytes, &[SM100], |r| {
+        if let Err(e) = r {
+            errors.push(e)
+        }
+    })
+    .unwrap();
+    assert_eq!((visited.images, errors.len()), (0, 1));
+    (errors.remove(0), visited.skipped.to_string())
+}
+
+#[test]
+fn a_decompression_bomb_is_an_error_naming_the_entry_and_the_rest_is_still_read() {
+    // Uncompressed size (0x38) of 2^40 bytes: refused before anything is allocated.
+    let (e, skipped) = entry_error(&zstd_with(&[(0x38, 1 << 40, 8)]));
+    let msg = e.to_string();
+    assert!(
+        matches!(e, CubinError::Decompress { method: "zstd", .. }),
+        "{msg}"
+    );
+    assert!(
+        msg.starts_with("fat-binary entry #2 (sm_100): zstd payload: "),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("1099511627776 bytes, above the 1073741824"),
+        "{msg}"
+    );
+    assert_eq!(e.kind(), ErrorKind::Invalid);
+    assert_eq!(skipped, "1 entry for sm_90 skipped");
+    // A size the zstd frame contradicts (the frame states 5322 bytes).
+    let (e, _) = entry_error(&zstd_with(&[(0x38, 5000, 8)]));
+    assert!(
+        e.to_string()
+            .contains("the zstd frame states 5322 bytes, the entry header 5000"),
+        "{e}"
+    );
+    // Marked LZ4 (flag 0x2000 instead of 0x8000): more than LZ4 can expand 1391 bytes to.
+    let (e, _) = entry_error(&zstd_with(&[(0x28, 0x0100_2011, 8), (0x38, 1 << 29, 8)]));
+    assert!(
+        e.to_string()
+            .contains("more than LZ4 can expand to (255 times)"),
+        "{e}"
+    );
+    // Marked LZ4 with a plausible size: the zstd bytes are no LZ4 block of that size.
+    let (e, _) = entry_error(&zstd_with(&[(0x28, 0x0100_2011, 8)]));
+    assert!(
+        matches!(e, CubinError::Decompress { method: "LZ4", .. }),
+        "{e}"
+    );
+    // A stated size of 0.
+    let (e, _) = entry_error(&zstd_with(&[(0x38, 0, 8)]));
+    assert!(e.to_string().contains("uncompressed size of 0"), "{e}");
+}

@@ -192,3 +192,42 @@ fn containers_back_to_back_are_all_read() {
         "{e}"
     );
 }
+
+/// Every sm_100 cubin of every shape nvcc builds (tests/cubins/shapes): its code sections are
+/// named as nvdisasm names them (a device-linked cubin's second copy of a helper `...__1`),
+/// in nvdisasm's order.
+#[test]
+fn code_sections_are_named_as_nvdisasm_names_them() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/shapes/");
+    let mut saw_copy = false;
+    for shape in [
+        "gather_a.zstd.o",
+        "gather_a.lz4.o",
+        "gather_a.G.o",
+        "gather_a.rdc.o",
+        "gather_ab.dlink",
+        "libgather.a",
+        "libgather_multi.so",
+    ] {
+        let bytes = std::fs::read(format!("{dir}{shape}")).unwrap();
+        let images = extract(&bytes, &[SM100]).unwrap();
+        assert!(!images.is_empty(), "{shape}");
+        for image in images {
+            let n = image.origin.entry.unwrap();
+            let sass = std::fs::read_to_string(format!("{dir}{shape}.{n}.sass")).unwrap();
+            let listed: Vec<&str> = sass
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix(".section"))
+                .filter_map(|l| l.trim().split(',').next()?.strip_prefix(".text."))
+                .collect();
+            let cubin = Cubin::parse(&image.bytes, &[SM100]).unwrap();
+            let names: Vec<&str> = cubin.kernels().iter().map(|k| k.name()).collect();
+            assert_eq!(names, listed, "{shape}#{n}");
+            saw_copy |= names.iter().any(|k| k.ends_with("__1"));
+        }
+    }
+    assert!(
+        saw_copy,
+        "the device-linked cubin has a second copy of its helper"
+    );
+}
