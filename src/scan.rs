@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tld4_cubin::{is_compiled, map_file, visit, Image, Tld4Site, Visited, SUPPORTED};
+use tld4_cubin::{is_compiled, map_file, visit, CubinError, Image, Tld4Site, Visited, SUPPORTED};
 
 use crate::disasm::write_fields;
 use crate::words::hex32;
@@ -84,6 +84,9 @@ fn each_cubin(
             eprintln!("note: {}: {skipped}", path.display())
         }
         Ok(_) => {}
+        // Device code, all of it for other architectures: nothing is hidden, so a note (a bare
+        // cubin for another architecture stays an error: it was named to be read).
+        Err(e @ CubinError::NoSupportedCubin { .. }) => eprintln!("note: {}: {e}", path.display()),
         Err(e) => {
             outcome.bad_file = true;
             eprintln!("error: {}: {e}", path.display());
@@ -93,7 +96,7 @@ fn each_cubin(
 }
 
 /// `tld4 scan`: exit 0 when every file opened and every TLD4-opcode word decoded (entries of
-/// other architectures are skipped, told on standard error), 1 when some word is an illegal
+/// other architectures are skipped, told on standard error, also where a file has no other), 1 when some word is an illegal
 /// TLD4 encoding, 2 when some file or entry could not be opened (each is reported, and the
 /// other files and entries are still scanned).
 pub fn scan(args: &ScanArgs) -> CmdResult {

@@ -329,3 +329,25 @@ fn devices_and_fifos_are_refused_without_reading_them() {
         );
     }
 }
+
+#[test]
+fn a_fat_binary_with_no_sm100_entry_is_a_note_and_a_bare_cubin_for_another_an_error() {
+    // one_gather.fatbin with its sm_100 entry's architecture changed to 120.
+    let mut bytes = std::fs::read(format!("{DIR}one_gather.fatbin")).unwrap();
+    let at = 0xdc8 + 0x1c;
+    assert_eq!(bytes[at], 100, "the sm_100 entry's architecture field");
+    bytes[at] = 120;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("no_sm100.fatbin");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = tld4(&["scan", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("2 entries for sm_90, sm_120 skipped"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(text(&out.stdout), "");
+    let out = tld4(&["scan", &format!("{DIR}one_gather.sm90.cubin")]);
+    assert_eq!(out.status.code(), Some(2));
+}
