@@ -5,7 +5,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tld4_cubin::{is_compiled, map_file, visit, CubinError, Image, Tld4Site, Visited, SUPPORTED};
+use tld4_cubin::{
+    is_compiled, map_file, visit_file, CubinError, Image, Tld4Site, Visited, SUPPORTED,
+};
 
 use crate::disasm::write_fields;
 use crate::words::hex32;
@@ -59,7 +61,7 @@ fn each_cubin(
         }
     };
     let mut io_err = None;
-    let visited = visit(&bytes, SUPPORTED, |image| {
+    let visited = visit_file(&bytes, SUPPORTED, |image| {
         if io_err.is_some() {
             return;
         }

@@ -62,6 +62,40 @@ impl Deref for FileBytes {
     }
 }
 
+/// The granularity `release` rounds to: pages of 4 KiB (x86-64 and most aarch64 kernels; a
+/// larger page only makes a release drop less).
+const PAGE: usize = 4096;
+
+impl FileBytes {
+    /// Tells the kernel that the whole pages inside `part` (a slice of these bytes) are not
+    /// needed again: they stop counting as resident, and would be read again from the file if
+    /// touched. Keeps a scan's memory to the entry at hand instead of every entry read.
+    pub fn release(&self, part: &[u8]) {
+        let Some(map) = &self.0 else {
+            return;
+        };
+        let base = map.as_ptr() as usize;
+        let start = part.as_ptr() as usize;
+        let Some(offset) = start.checked_sub(base) else {
+            return;
+        };
+        if offset + part.len() > map.len() {
+            return;
+        }
+        let first = offset.div_ceil(PAGE) * PAGE;
+        let end = (offset + part.len()) / PAGE * PAGE;
+        if end > first {
+            #[cfg(unix)]
+            // SAFETY: the map is a read-only mapping of a file: dropping its pages discards no
+            // writes, and a later read sees the file's bytes again (madvise(2), MADV_DONTNEED
+            // on a file-backed private mapping). The range lies inside the map.
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, first, end - first)
+            };
+        }
+    }
+}
+
 fn kind(t: FileType) -> &'static str {
     #[cfg(unix)]
     {

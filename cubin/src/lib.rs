@@ -42,7 +42,7 @@ pub use error::{CubinError, ErrorKind, LookupError};
 pub use file::{map_file, FileBytes, FileError, MAX_FILE_BYTES};
 pub use find::{find_kernel, FindError};
 pub use open::{
-    extract, is_archive, is_compiled, is_elf, visit, Extracted, Image, Origin, Skipped, Visited,
-    ARCHIVE_MAGIC, ELF_MAGIC,
+    extract, is_archive, is_compiled, is_elf, visit, visit_file, Extracted, Image, Origin, Skipped,
+    Visited, ARCHIVE_MAGIC, ELF_MAGIC,
 };
 pub use sites::{classify, Tld4Site};

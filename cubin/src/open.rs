@@ -14,6 +14,7 @@ use crate::cubin::{is_cuda_elf, Cubin};
 use crate::decompress::payload;
 use crate::error::CubinError;
 use crate::fatbin::{entries, is_fatbin, DEVICE_CODE_SECTIONS};
+use crate::file::FileBytes;
 
 /// Where a cubin came from: `libfoo.a(bar.o)#3` is ELF entry 3 of member `bar.o`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -126,10 +127,30 @@ pub fn is_compiled(data: &[u8]) -> bool {
 pub fn visit(
     data: &[u8],
     supported: &[SmArch],
+    f: impl FnMut(Result<Image<'_>, CubinError>),
+) -> Result<Visited, CubinError> {
+    visit_releasing(data, supported, &|_| {}, f)
+}
+
+/// [`visit`] on a mapped file, each entry's stored bytes released once it has been read
+/// ([`FileBytes::release`]): what stays resident is the entry at hand, not every entry read.
+pub fn visit_file(
+    file: &FileBytes,
+    supported: &[SmArch],
+    f: impl FnMut(Result<Image<'_>, CubinError>),
+) -> Result<Visited, CubinError> {
+    visit_releasing(file, supported, &|part| file.release(part), f)
+}
+
+fn visit_releasing(
+    data: &[u8],
+    supported: &[SmArch],
+    release: &dyn Fn(&[u8]),
     mut f: impl FnMut(Result<Image<'_>, CubinError>),
 ) -> Result<Visited, CubinError> {
     let mut v = Visitor {
         supported,
+        release,
         f: &mut f,
         done: Visited::default(),
         elf_entries: 0,
@@ -168,6 +189,8 @@ pub fn visit(
 
 struct Visitor<'s, F> {
     supported: &'s [SmArch],
+    /// Called with each entry's stored bytes once they have been read.
+    release: &'s dyn Fn(&[u8]),
     f: &'s mut F,
     done: Visited,
     /// ELF entries seen so far in the file: cuobjdump numbers them over the whole file.
@@ -304,6 +327,9 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
                 member: member.map(str::to_string),
                 entry: Some(number),
             };
+            if e.compression().is_some() {
+                (self.release)(e.payload);
+            }
             let r = Cubin::parse(&bytes, self.supported)
                 .map(|cubin| Image {
                     origin,
@@ -312,6 +338,9 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
                 })
                 .map_err(in_entry);
             self.pass(r);
+            if e.compression().is_none() {
+                (self.release)(e.payload);
+            }
         }
         Ok(())
     }

@@ -231,3 +231,42 @@ fn code_sections_are_named_as_nvdisasm_names_them() {
         "the device-linked cubin has a second copy of its helper"
     );
 }
+
+/// Releasing each entry's pages once read changes nothing read: a mapped file visited so lists
+/// the TLD4s its bytes in memory list, entry by entry.
+#[test]
+fn a_mapped_file_visited_with_its_pages_released_reads_the_same() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
+    for name in [
+        "one_gather.zstd.fatbin",
+        "shapes/libgather_multi.so",
+        "shapes/libgather.a",
+    ] {
+        let path = format!("{dir}{name}");
+        let sites = |image: tld4_cubin::Image<'_>| {
+            let lines: Vec<String> = image
+                .cubin
+                .tld4s()
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}{} {} {:#x} {:032x}",
+                        image.origin, image.target, s.kernel, s.offset, s.word
+                    )
+                })
+                .collect();
+            lines
+        };
+        let (mut mapped, mut read) = (Vec::new(), Vec::new());
+        let file = tld4_cubin::map_file(path.as_ref()).unwrap();
+        tld4_cubin::visit_file(&file, &[SM100], |i| mapped.extend(sites(i.unwrap()))).unwrap();
+        // Touched again after the release: the file's bytes come back.
+        tld4_cubin::visit_file(&file, &[SM100], |i| read.extend(sites(i.unwrap()))).unwrap();
+        assert_eq!(mapped, read, "{name}");
+        let bytes = std::fs::read(&path).unwrap();
+        let mut plain = Vec::new();
+        tld4_cubin::visit(&bytes, &[SM100], |i| plain.extend(sites(i.unwrap()))).unwrap();
+        assert_eq!(mapped, plain, "{name}");
+        assert!(!plain.is_empty(), "{name}");
+    }
+}
