@@ -11,7 +11,7 @@ use object::{Object, ObjectSection};
 
 use crate::arch::{SmArch, Target};
 use crate::cubin::{is_cuda_elf, Cubin};
-use crate::decompress::payload;
+use crate::decompress::Decompressor;
 use crate::error::CubinError;
 use crate::fatbin::{entries, is_fatbin, DEVICE_CODE_SECTIONS};
 use crate::file::FileBytes;
@@ -151,6 +151,7 @@ fn visit_releasing(
     let mut v = Visitor {
         supported,
         release,
+        decompressor: Decompressor::default(),
         f: &mut f,
         done: Visited::default(),
         elf_entries: 0,
@@ -191,6 +192,8 @@ struct Visitor<'s, F> {
     supported: &'s [SmArch],
     /// Called with each entry's stored bytes once they have been read.
     release: &'s dyn Fn(&[u8]),
+    /// One buffer and decoder for every compressed entry.
+    decompressor: Decompressor,
     f: &'s mut F,
     done: Visited,
     /// ELF entries seen so far in the file: cuobjdump numbers them over the whole file.
@@ -316,9 +319,12 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
                 place: place.clone(),
                 source: Box::new(err),
             };
-            let bytes = match payload(e, &place) {
+            // Taken out while its output is borrowed, put back after.
+            let mut decompressor = std::mem::take(&mut self.decompressor);
+            let bytes = match decompressor.payload(e, &place) {
                 Ok(b) => b,
                 Err(err) => {
+                    self.decompressor = decompressor;
                     self.pass(Err(err));
                     continue;
                 }
@@ -330,7 +336,7 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
             if e.compression().is_some() {
                 (self.release)(e.payload);
             }
-            let r = Cubin::parse(&bytes, self.supported)
+            let r = Cubin::parse(bytes, self.supported)
                 .map(|cubin| Image {
                     origin,
                     target,
@@ -338,6 +344,7 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
                 })
                 .map_err(in_entry);
             self.pass(r);
+            self.decompressor = decompressor;
             if e.compression().is_none() {
                 (self.release)(e.payload);
             }
