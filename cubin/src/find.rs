@@ -43,13 +43,6 @@ pub enum FindError {
     },
 }
 
-impl FindError {
-    /// Whether the error is about the kernel's name (not the file).
-    pub fn is_about_kernel(&self) -> bool {
-        !matches!(self, FindError::Open(_))
-    }
-}
-
 /// Finds the one cubin of `data` (built for one of `supported`) that has `kernel` (as
 /// nvdisasm names it), and returns its origin with what `f` makes of it.
 pub fn find_kernel<T>(
