@@ -46,7 +46,7 @@ pub fn read_input(file: &Option<PathBuf>) -> Result<String, Box<dyn std::error::
 }
 
 /// Writes the field table of one instruction.
-pub fn write_fields(out: &mut impl Write, insn: &Tld4) -> std::io::Result<()> {
+pub fn write_fields(out: &mut (impl Write + ?Sized), insn: &Tld4) -> std::io::Result<()> {
     writeln!(
         out,
         "    {:<16} {:>7}  {:>6}  meaning",

@@ -2,7 +2,7 @@
 //! examples/cuda/gather.cu, taken from the cubin by (kernel, offset) and run in tld4-emu for a
 //! warp, checked against the footprint the Vulkan gather formulas give for each lane.
 
-use tld4_cubin::{open, Cubin, SM100};
+use tld4_cubin::{extract, Cubin, SM100};
 use tld4_emu::{ExecConfig, Tld4Exec, WarpState};
 use tld4_textures::{
     AddressMode, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
@@ -84,10 +84,12 @@ fn gather_quad_gathers_each_lanes_2x2_footprint() {
 fn the_host_object_embeds_the_same_tld4s() {
     let cubin = std::fs::read(format!("{DIR}gather.sm100.cubin")).unwrap();
     let object = std::fs::read(format!("{DIR}gather.o")).unwrap();
-    let images = open(&object, &[SM100]).unwrap();
+    let images = extract(&object, &[SM100]).unwrap();
     assert_eq!(images.len(), 1);
-    let direct = Cubin::parse(&cubin, &[SM100]).unwrap().tld4s();
-    let embedded = images[0].cubin.tld4s();
+    let direct = Cubin::parse(&cubin, &[SM100]).unwrap();
+    let direct = direct.tld4s();
+    let embedded = Cubin::parse(&images[0].bytes, &[SM100]).unwrap();
+    let embedded = embedded.tld4s();
     assert_eq!(embedded.len(), 2);
     assert_eq!(embedded, direct);
 }

@@ -200,7 +200,8 @@ fn the_offset_may_be_a_json_integer_and_the_file_a_host_object_or_fat_binary() {
         tld4_scenario::load_in(&doc, Path::new("/")).unwrap().word,
         base.word
     );
-    // A fat binary: its sm_100 entry is entry 1 (`tld4 scan` prints one_gather.fatbin#1).
+    // A fat binary: its sm_100 cubin is ELF entry 2, as cuobjdump numbers them (`tld4 scan`
+    // prints one_gather.fatbin#2).
     let r = CubinRef {
         file: "tests/cubins/one_gather.fatbin".into(),
         kernel: "one_gather".into(),
@@ -208,7 +209,8 @@ fn the_offset_may_be_a_json_integer_and_the_file_a_host_object_or_fat_binary() {
     };
     let found = r.resolve(root()).unwrap();
     assert_eq!(found.insn.text(), "TLD4.G R6, R4, R4, UR4, 2D ;");
-    assert_eq!(found.origin, tld4_cubin::Origin::FatbinEntry { index: 1 });
+    assert_eq!(found.origin.entry, Some(2));
+    assert_eq!(found.target.to_string(), "sm_100");
 }
 
 #[test]

@@ -466,8 +466,9 @@ extern "C" {
 // `len` bytes at `data`: a cubin, a fat binary or a host ELF file with SM100 device code.
 // `word` receives the word; `insn`, if not NULL, a new decoded instruction (free it with
 // `tld4_insn_free`). Errors: `TLD4_ERR_CUBIN` (a damaged file, no such kernel, an offset
-// past the code or between instructions, another instruction there), `TLD4_ERR_NOT_MODELED`
-// (another architecture, a compressed entry), `TLD4_ERR_ILLEGAL_ENCODING` (a word with
+// past the code or between instructions, another instruction there, a kernel in two SM100
+// cubins of the file or a name several code sections share), `TLD4_ERR_NOT_MODELED` (no
+// SM100 cubin: another architecture), `TLD4_ERR_ILLEGAL_ENCODING` (a word with
 // TLD4's opcode that nvdisasm refuses).
 //
 // # Safety
@@ -481,7 +482,8 @@ enum tld4_status tld4_cubin_find(const uint8_t *data,
                                  struct tld4_insn **insn,
                                  struct tld4_error *err);
 
-// As `tld4_cubin_find`, reading the file at `path` (`TLD4_ERR_IO` if it cannot be read).
+// As `tld4_cubin_find`, mapping the file at `path` (`TLD4_ERR_IO` if it cannot be read or
+// is not a regular file: a device or FIFO is refused without reading from it).
 //
 // # Safety
 // `path` and `kernel` are NUL-terminated; `word` valid for a write; `insn`, `err` NULL or

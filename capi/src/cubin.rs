@@ -3,33 +3,24 @@
 
 use std::ffi::c_char;
 
-use tld4_cubin::{open, LookupError, SM100};
+use tld4_cubin::{find_kernel, map_file, SUPPORTED};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::insn::{tld4_insn, tld4_word};
 use crate::ptr::{in_slice, in_str, out, out_opt};
 
-/// The word at `offset` of `kernel` in the first SM100 cubin of `data` that has the kernel.
+/// The word at `offset` of `kernel` in the one SM100 cubin of `data` that has the kernel: a
+/// kernel in two cubins of the file is refused, as scenario references refuse it
+/// (`tld4_cubin::find_kernel`, docs/sources.md, Decisions).
 fn find(data: &[u8], kernel: &str, offset: u64) -> Result<(u128, tld4_emu::Tld4), Error> {
-    let images = open(data, &[SM100])?;
-    let mut first_err = None;
-    for image in &images {
-        match image.cubin.tld4_at(kernel, offset) {
-            Ok(site) => {
-                let insn = site.decoded.map_err(Error::Decode)?;
-                return Ok((site.word, insn));
-            }
-            // Another cubin of a fat binary may hold the kernel.
-            Err(e @ LookupError::NoSuchKernel { .. }) => {
-                first_err.get_or_insert(e);
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(first_err.map_or_else(
-        || Error::Invalid("the file holds no SM100 cubin".into()),
-        Error::Lookup,
-    ))
+    let (_, site) = find_kernel(data, SUPPORTED, kernel, |image| {
+        image
+            .cubin
+            .tld4_at(kernel, offset)
+            .map(|site| (site.word, site.decoded))
+    })?;
+    let (word, decoded) = site?;
+    Ok((word, decoded.map_err(Error::Decode)?))
 }
 
 /// Stores the results of [`find`].
@@ -55,8 +46,9 @@ unsafe fn store(
 /// `len` bytes at `data`: a cubin, a fat binary or a host ELF file with SM100 device code.
 /// `word` receives the word; `insn`, if not NULL, a new decoded instruction (free it with
 /// `tld4_insn_free`). Errors: `TLD4_ERR_CUBIN` (a damaged file, no such kernel, an offset
-/// past the code or between instructions, another instruction there), `TLD4_ERR_NOT_MODELED`
-/// (another architecture, a compressed entry), `TLD4_ERR_ILLEGAL_ENCODING` (a word with
+/// past the code or between instructions, another instruction there, a kernel in two SM100
+/// cubins of the file or a name several code sections share), `TLD4_ERR_NOT_MODELED` (no
+/// SM100 cubin: another architecture), `TLD4_ERR_ILLEGAL_ENCODING` (a word with
 /// TLD4's opcode that nvdisasm refuses).
 ///
 /// # Safety
@@ -82,7 +74,8 @@ pub unsafe extern "C" fn tld4_cubin_find(
     })
 }
 
-/// As `tld4_cubin_find`, reading the file at `path` (`TLD4_ERR_IO` if it cannot be read).
+/// As `tld4_cubin_find`, mapping the file at `path` (`TLD4_ERR_IO` if it cannot be read or
+/// is not a regular file: a device or FIFO is refused without reading from it).
 ///
 /// # Safety
 /// `path` and `kernel` are NUL-terminated; `word` valid for a write; `insn`, `err` NULL or
@@ -102,10 +95,7 @@ pub unsafe extern "C" fn tld4_cubin_find_file(
         if word.is_null() {
             return Err(Error::Null("word"));
         }
-        let data = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_string(),
-            source,
-        })?;
+        let data = map_file(path.as_ref())?;
         store(find(&data, kernel, offset)?, word, insn)
     })
 }

@@ -10,7 +10,7 @@ use std::ffi::{c_char, c_int};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
-use tld4_cubin::{CubinError, ErrorKind, LookupError};
+use tld4_cubin::{CubinError, ErrorKind, FileError, FindError, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
 use tld4_emu::textures::MemTexError;
 use tld4_emu::{MemoryExecError, TextureError, WarpFault};
@@ -160,14 +160,12 @@ pub enum Error {
     /// No TLD4 at the kernel and offset.
     #[error(transparent)]
     Lookup(#[from] LookupError),
-    /// A file that cannot be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The reader's error.
-        source: std::io::Error,
-    },
+    /// No single kernel of the name in the file (none, or in several cubins).
+    #[error(transparent)]
+    Find(#[from] FindError),
+    /// A file that cannot be read (missing, not a regular file, too large).
+    #[error(transparent)]
+    File(#[from] FileError),
     /// An output buffer too small.
     #[error("{what}: room for {needed} needed (bytes with the NUL, or elements), {given} given")]
     BufferTooSmall {
@@ -242,7 +240,11 @@ impl Error {
             Error::Cubin(_) => TLD4_ERR_CUBIN,
             Error::Lookup(LookupError::IllegalTld4 { .. }) => TLD4_ERR_ILLEGAL_ENCODING,
             Error::Lookup(_) => TLD4_ERR_CUBIN,
-            Error::Io { .. } => TLD4_ERR_IO,
+            Error::Find(FindError::Open(e)) if e.kind() == ErrorKind::NotModeled => {
+                TLD4_ERR_NOT_MODELED
+            }
+            Error::Find(_) => TLD4_ERR_CUBIN,
+            Error::File(_) => TLD4_ERR_IO,
             Error::BufferTooSmall { .. } => TLD4_ERR_BUFFER_TOO_SMALL,
             Error::Panic(_) => TLD4_ERR_PANIC,
         }

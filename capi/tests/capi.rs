@@ -660,3 +660,47 @@ fn a_caught_panic_prints_nothing() {
         "the host's panics print: {stderr}"
     );
 }
+
+/// One rule for paths and for ambiguous kernels, as scenario references have it: a device or a
+/// FIFO is refused without reading from it (a FIFO with no writer would block the call), and a
+/// kernel in two SM100 cubins of a file is refused, not the first one returned.
+#[test]
+fn devices_fifos_and_a_kernel_in_two_cubins_are_refused() {
+    let mut word = tld4_word { lo: 0, hi: 0 };
+    let mut e = tld4_error::new();
+    let kernel = cstr("gather_a");
+    let call = |path: &str, e: &mut tld4_error, word: &mut tld4_word| {
+        let p = cstr(path);
+        // SAFETY: valid NUL-terminated strings and out-pointers.
+        unsafe { tld4_cubin_find_file(p.as_ptr(), kernel.as_ptr(), 0x110, word, null_mut(), e) }
+    };
+    assert_eq!(call("/dev/zero", &mut e, &mut word), TLD4_ERR_IO);
+    assert!(
+        e.message().contains("a character device"),
+        "{}",
+        e.message()
+    );
+    let dir = std::env::temp_dir().join(format!("tld4-capi-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    assert_eq!(call(fifo.to_str().unwrap(), &mut e, &mut word), TLD4_ERR_IO);
+    assert!(e.message().contains("a FIFO"), "{}", e.message());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let shapes = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/shapes/");
+    // gather_a is in the sm_100 and the sm_100a cubin of the library: refused, naming both.
+    let multi = format!("{shapes}libgather_multi.so");
+    assert_eq!(call(&multi, &mut e, &mut word), TLD4_ERR_CUBIN);
+    assert!(e.message().contains("#4, #6"), "{}", e.message());
+    // In an object with one cubin it is found (a compressed one: LZ4).
+    assert_eq!(
+        call(&format!("{shapes}gather_a.lz4.o"), &mut e, &mut word),
+        TLD4_OK
+    );
+    assert_eq!((word.hi, word.lo), (0x001f6200081e0f06, 0x20ff04ff04047f63));
+}

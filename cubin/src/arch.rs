@@ -1,4 +1,5 @@
-//! The GPU architecture a cubin was built for, read from its ELF header.
+//! The GPU architecture a cubin was built for, read from its ELF header, and which
+//! architectures this crate reads: [`SUPPORTED`], the one place that decision is written.
 
 use std::fmt;
 
@@ -13,6 +14,59 @@ pub const SM100: SmArch = SmArch(100);
 
 /// Hopper H100/H200 (the hardware probe's cubins).
 pub const SM90: SmArch = SmArch(90);
+
+/// The architectures whose cubins are opened and listed; every other architecture's ELF
+/// entries are counted as skipped. The one place this decision is written: the decoder models
+/// SM100's TLD4 encoding (docs/sources.md, Encoding), so sm_100 and its `a`/`f` variants.
+pub const SUPPORTED: &[SmArch] = &[SM100];
+
+/// Whether `arch` is one of [`SUPPORTED`].
+pub fn is_supported(arch: SmArch) -> bool {
+    SUPPORTED.contains(&arch)
+}
+
+/// The variant of an architecture: `sm_100`, `sm_100a` (architecture-specific features) or
+/// `sm_100f` (family-specific). ptxas writes the same ELF e_flags for all three
+/// (docs/sources.md, Fat binaries); a fat-binary entry's flags tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variant {
+    /// No suffix.
+    Generic,
+    /// `a`: architecture-specific.
+    Specific,
+    /// `f`: family-specific.
+    Family,
+}
+
+/// An architecture with its variant, as nvcc's `-arch` names it (`sm_100a`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Target {
+    /// The architecture number.
+    pub sm: SmArch,
+    /// Its variant.
+    pub variant: Variant,
+}
+
+impl Target {
+    /// The architecture without a variant (a bare cubin: its ELF header cannot tell).
+    pub fn generic(sm: SmArch) -> Self {
+        Target {
+            sm,
+            variant: Variant::Generic,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let suffix = match self.variant {
+            Variant::Generic => "",
+            Variant::Specific => "a",
+            Variant::Family => "f",
+        };
+        write!(f, "{}{suffix}", self.sm)
+    }
+}
 
 impl fmt::Display for SmArch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -53,5 +107,15 @@ mod tests {
             Err(CubinError::UnknownAbiVersion { abi_version: 9 })
         ));
         assert_eq!(SmArch(103).to_string(), "sm_103");
+        let t = |variant| Target { sm: SM100, variant }.to_string();
+        assert_eq!(
+            [
+                t(Variant::Generic),
+                t(Variant::Specific),
+                t(Variant::Family)
+            ],
+            ["sm_100", "sm_100a", "sm_100f"]
+        );
+        assert!(is_supported(SM100) && !is_supported(SM90));
     }
 }

@@ -1,16 +1,24 @@
 //! One cubin: its architecture and the code section of every kernel, read with `object`.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use object::elf::EM_CUDA;
 use object::read::elf::{ElfFile64, FileHeader};
 use object::{LittleEndian, Object, ObjectSection};
 
 use crate::arch::{arch_from_header, SmArch};
-use crate::error::CubinError;
+use crate::error::{CubinError, LookupError};
 
 /// Prefix of a kernel's code section: ptxas writes the code of kernel `k` (and of each
 /// non-inlined function) to `.text.k` (docs/sources.md, What ptxas emits; nvdisasm -c prints
 /// these sections).
 pub const TEXT_PREFIX: &str = ".text.";
+
+/// What nvdisasm appends to the name of the second, third, ... code section of one name
+/// (`.text.f`, `.text.f__1`, `.text.f__2`: nvdisasm 13.5 on a device-linked cubin holding one
+/// copy of a libdevice helper per translation unit; docs/sources.md, Fat binaries).
+pub const DUPLICATE_SUFFIX: &str = "__";
 
 /// Bytes per SASS instruction on SM100 (docs/sources.md, Encoding).
 pub const INSN_BYTES: usize = 16;
@@ -22,12 +30,15 @@ pub struct Cubin<'data> {
     arch: SmArch,
     e_flags: u32,
     kernels: Vec<Kernel<'data>>,
+    /// Section names (without `.text.`) that more than one code section has.
+    duplicated: std::collections::HashSet<&'data str>,
 }
 
-/// One kernel's code section.
+/// One kernel's (or local function's) code section.
 #[derive(Clone, Debug)]
 pub struct Kernel<'data> {
-    name: &'data str,
+    name: Cow<'data, str>,
+    section_name: &'data str,
     file_offset: u64,
     code: &'data [u8],
 }
@@ -64,6 +75,9 @@ impl<'data> Cubin<'data> {
             });
         }
         let mut kernels = Vec::new();
+        // How many code sections of each name so far: one hash look-up a section, so a cubin of
+        // 150,000 functions parses in linear time.
+        let mut seen: HashMap<&'data str, u32> = HashMap::new();
         for section in file.sections() {
             let name = section.name().map_err(elf_error(None))?;
             let Some(kernel) = name.strip_prefix(TEXT_PREFIX) else {
@@ -80,22 +94,31 @@ impl<'data> Cubin<'data> {
                     size: code.len() as u64,
                 });
             }
-            if kernels.iter().any(|k: &Kernel| k.name == kernel) {
-                return Err(CubinError::DuplicateKernel {
-                    kernel: kernel.to_string(),
-                });
-            }
+            // The n-th further section of a name is `name__n`, as nvdisasm names it.
+            let copies = seen.entry(kernel).or_insert(0u32);
+            let name = match *copies {
+                0 => Cow::Borrowed(kernel),
+                n => Cow::Owned(format!("{kernel}{DUPLICATE_SUFFIX}{n}")),
+            };
+            *copies += 1;
             kernels.push(Kernel {
-                name: kernel,
+                name,
+                section_name: kernel,
                 file_offset,
                 code,
             });
         }
+        let duplicated = seen
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|(name, _)| name)
+            .collect();
         Ok(Cubin {
             data,
             arch,
             e_flags,
             kernels,
+            duplicated,
         })
     }
 
@@ -119,21 +142,45 @@ impl<'data> Cubin<'data> {
         &self.kernels
     }
 
-    /// The kernel named `name`, if there is one.
-    pub fn kernel(&self, name: &str) -> Option<&Kernel<'data>> {
-        self.kernels.iter().find(|k| k.name == name)
+    /// The kernel named `name` as nvdisasm names it. A name that several code sections share
+    /// is refused, listing their unique names ([`LookupError::Ambiguous`]).
+    pub fn kernel(&self, name: &str) -> Result<&Kernel<'data>, LookupError> {
+        if self.duplicated.contains(name) {
+            return Err(LookupError::Ambiguous {
+                kernel: name.to_string(),
+                candidates: self
+                    .kernels
+                    .iter()
+                    .filter(|k| k.section_name == name)
+                    .map(|k| k.name.to_string())
+                    .collect(),
+            });
+        }
+        self.kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| LookupError::NoSuchKernel {
+                kernel: name.to_string(),
+                available: self.kernel_names(),
+            })
     }
 
-    /// The names of all kernels.
+    /// The names of all kernels, as nvdisasm names them.
     pub fn kernel_names(&self) -> Vec<String> {
         self.kernels.iter().map(|k| k.name.to_string()).collect()
     }
 }
 
 impl<'data> Kernel<'data> {
-    /// The kernel's name (its section's name without `.text.`).
-    pub fn name(&self) -> &'data str {
-        self.name
+    /// The kernel's name as nvdisasm prints it: its section's name without `.text.`, with
+    /// `__1`, `__2`, ... for the second, third, ... section of one name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its section's name without `.text.` (shared by the copies of a duplicated helper).
+    pub fn section_name(&self) -> &'data str {
+        self.section_name
     }
 
     /// Where the code starts in the file.

@@ -1,11 +1,12 @@
 //! Typed errors: a file that is not what it claims (damaged ELF, damaged fat binary: invalid
-//! input) apart from a valid file this crate does not model (another GPU architecture, a
-//! compressed fat-binary entry).
+//! input, a compressed entry that does not decompress) apart from a valid file this crate does
+//! not model (another GPU architecture).
 
 use thiserror::Error;
 use tld4_decoder::DecodeError;
 
 use crate::arch::SmArch;
+use crate::open::Skipped;
 
 /// Which of the two families an error belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,13 +61,6 @@ pub enum CubinError {
         /// The section's size.
         size: u64,
     },
-    /// Two code sections of one name: a kernel name would not name one kernel, so lookups by
-    /// (kernel, offset) could miss instructions the listing shows.
-    #[error("two code sections are named .text.{kernel}: a kernel's name must be unique")]
-    DuplicateKernel {
-        /// The kernel.
-        kernel: String,
-    },
     /// A code section with no bytes in the file (SHT_NOBITS).
     #[error("code section .text.{kernel} has no bytes in the file (SHT_NOBITS)")]
     NoCode {
@@ -74,11 +68,14 @@ pub enum CubinError {
         kernel: String,
     },
     /// A host ELF file (not for the CUDA machine) without embedded device code.
-    #[error("ELF file for {architecture} is not a cubin (e_machine 190, EM_CUDA) and has no .nv_fatbin section with embedded device code")]
+    #[error("ELF file for {architecture} is not a cubin (e_machine 190, EM_CUDA) and has no .nv_fatbin or __nv_relfatbin section with embedded device code")]
     NoDeviceCode {
         /// The machine, as the `object` crate names it.
         architecture: String,
     },
+    /// A static archive none of whose members holds device code.
+    #[error("archive without device code: no member is a cubin or an object with a .nv_fatbin or __nv_relfatbin section")]
+    NoDeviceCodeInArchive,
     /// A damaged fat binary.
     #[error("damaged fat binary at byte {offset:#x}{}: {what}", section_note(*in_section))]
     Fatbin {
@@ -89,25 +86,32 @@ pub enum CubinError {
         /// What is wrong.
         what: String,
     },
-    /// The SM100 cubin of a fat binary is compressed.
-    #[error("fat-binary entry {index} ({arch} ELF) is compressed ({method}, entry flags {flags:#x}); extract the cubin first with `cuobjdump -xelf all FILE` and scan the extracted .cubin")]
-    Compressed {
-        /// The entry's place among all entries.
-        index: usize,
-        /// Its architecture.
-        arch: SmArch,
-        /// The compression named by the flags.
+    /// A compressed entry that does not decompress to what its header states (or states a
+    /// size this crate does not allocate: a decompression bomb).
+    #[error("{place}: {method} payload: {what}")]
+    Decompress {
+        /// The entry (`fat-binary entry #2 (sm_100, zstd)`).
+        place: String,
+        /// The compression.
         method: &'static str,
-        /// The entry's flags word.
-        flags: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// An error in one entry of a fat binary, or one member of an archive.
+    #[error("{place}: {source}")]
+    InEntry {
+        /// The entry or member.
+        place: String,
+        /// The error.
+        source: Box<CubinError>,
     },
     /// A fat binary without an ELF entry for a supported architecture.
-    #[error("no {} cubin among the fat binary's entries ({})", list(supported), if entries.is_empty() { "it has none".to_string() } else { entries.join(", ") })]
+    #[error("no {} cubin in the file's device code ({})", list(supported), if skipped.is_empty() { "it has no ELF entry".to_string() } else { skipped.to_string() })]
     NoSupportedCubin {
         /// What the caller accepts.
         supported: Vec<SmArch>,
-        /// Every entry, described (`sm_90 ELF`, `sm_100 PTX`).
-        entries: Vec<String>,
+        /// The ELF entries of other architectures.
+        skipped: Skipped,
     },
 }
 
@@ -117,6 +121,17 @@ fn list(archs: &[SmArch]) -> String {
         .map(|a| a.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The first names of a list, for a message that stays readable for a cubin of 100,000
+/// functions.
+pub fn names(all: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let head = all[..all.len().min(SHOWN)].join(", ");
+    match all.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{head} and {more} more"),
+        _ => head,
+    }
 }
 
 fn section_note(in_section: bool) -> &'static str {
@@ -132,9 +147,9 @@ impl CubinError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             CubinError::UnsupportedArch { .. }
-            | CubinError::Compressed { .. }
             | CubinError::NoSupportedCubin { .. }
             | CubinError::UnknownAbiVersion { .. } => ErrorKind::NotModeled,
+            CubinError::InEntry { source, .. } => source.kind(),
             _ => ErrorKind::Invalid,
         }
     }
@@ -144,12 +159,22 @@ impl CubinError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LookupError {
     /// No code section `.text.<kernel>`.
-    #[error("no kernel {kernel:?} (no section .text.{kernel}); the cubin has {}", if available.is_empty() { "no kernels".to_string() } else { available.join(", ") })]
+    #[error("no kernel {kernel:?} (no section .text.{kernel}); the cubin has {}", if available.is_empty() { "no kernels".to_string() } else { names(available) })]
     NoSuchKernel {
         /// The name asked for.
         kernel: String,
         /// The kernels there are.
         available: Vec<String>,
+    },
+    /// Several code sections have this name (local helper functions linked from several
+    /// translation units): each is named as nvdisasm names it, and one of those names must be
+    /// given.
+    #[error("{} code sections are named .text.{kernel}; name one as nvdisasm does: {}", candidates.len(), names(candidates))]
+    Ambiguous {
+        /// The name asked for.
+        kernel: String,
+        /// The sections' unique names (`name`, `name__1`, ...).
+        candidates: Vec<String>,
     },
     /// An offset between two instructions.
     #[error("{kernel}: offset {offset:#06x} is not a multiple of 16 (instructions are 16 bytes)")]

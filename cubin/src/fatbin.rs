@@ -6,19 +6,27 @@
 //! 10.x; the section names are in CUDA 13's include/fatbinary_section.h). The entry header has
 //! no public NVIDIA definition: its fields below are those community readers use (ZLUDA's fat
 //! binary reader), each checked against `fatbinary` 13.5's output
-//! (docs/sources.md, What ptxas emits); the other bytes of the entry header are not read.
+//! (docs/sources.md, Fat binaries); the other bytes of the entry header are not read.
 
-use crate::arch::SmArch;
+use crate::arch::{SmArch, Target, Variant};
 use crate::error::CubinError;
 
 /// `fatBinaryHeader.magic` (FATBIN_MAGIC), little-endian at byte 0 of a container.
 pub const FATBIN_MAGIC: u32 = 0xba55_ed50;
 /// The section of a host ELF file that holds the containers (FATBIN_DATA_SECTION_NAME).
 pub const FATBIN_SECTION: &str = ".nv_fatbin";
+/// The section of a relocatable object (`nvcc -rdc=true -c`) that holds them
+/// (FATBIN_RELOCATABLE_SECTION_NAME in fatbinary_section.h). A device-linked executable keeps
+/// its objects' `__nv_relfatbin` beside the linked `.nv_fatbin`; cuobjdump 13.5 lists only the
+/// latter then (docs/sources.md, Fat binaries), and so does this crate.
+pub const RELFATBIN_SECTION: &str = "__nv_relfatbin";
+/// The sections searched for device code, in order: the first present is read.
+pub const DEVICE_CODE_SECTIONS: &[&str] = &[FATBIN_SECTION, RELFATBIN_SECTION];
 /// Size of `fatBinaryHeader`: magic u32, version u16, headerSize u16, fatSize u64.
 const CONTAINER_HEADER: usize = 16;
 /// The smallest entry header: every field read below lies in its first 64 bytes
-/// (ptxas's ELF entries have 0x78-byte headers, PTX and sm_90 entries 0x40 or 0x50).
+/// (measured with nvcc 13.5: sm_90 ELF 0x40, PTX 0x50 or 0x60, sm_100 ELF 0x60, 0x70 or 0x78,
+/// `-G` builds 0x80; docs/sources.md, Fat binaries).
 const ENTRY_HEADER_MIN: usize = 64;
 
 /// An entry header field: (name, byte offset, width in bytes).
@@ -35,13 +43,41 @@ const PADDED_SIZE: Field = ("padded payload size", 0x08, 8);
 const COMPRESSED_SIZE: Field = ("compressed size", 0x10, 4);
 /// The architecture number (100 for sm_100).
 const ARCH: Field = ("arch", 0x1c, 4);
-/// Flags; see [`COMPRESSION`].
+/// Flags; see [`COMPRESSION`] and [`VARIANT_FLAGS`].
 const FLAGS: Field = ("flags", 0x28, 8);
+/// A compressed payload's size once decompressed (0 in uncompressed entries).
+const UNCOMPRESSED_SIZE: Field = ("uncompressed size", 0x38, 8);
 
-/// Flag bits that mark a compressed payload, and the method each names: `fatbinary
-/// --compress-all` sets 0x8000 (its default mode), `--compress-mode=speed` sets 0x2000
-/// (measured with fatbinary 13.5; the names are ZLUDA's).
-pub const COMPRESSION: &[(u64, &str)] = &[(0x2000, "LZ4"), (0x8000, "zstd")];
+/// How a payload is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// An LZ4 block (no frame header: measured, the payload starts with a block's token).
+    Lz4,
+    /// A zstd frame (magic 28 b5 2f fd).
+    Zstd,
+}
+
+impl Compression {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Lz4 => "LZ4",
+            Compression::Zstd => "zstd",
+        }
+    }
+}
+
+/// Flag bits that mark a compressed payload: `--compress-mode=speed` sets 0x2000 (LZ4), every
+/// other mode and `-G` 0x8000 (zstd) (measured with nvcc and fatbinary 13.5: docs/sources.md,
+/// Fat binaries; the names agree with ZLUDA's reader).
+pub const COMPRESSION: &[(u64, Compression)] =
+    &[(0x2000, Compression::Lz4), (0x8000, Compression::Zstd)];
+
+/// Flag bits that name the variant of an ELF entry's architecture: 0x100000 for `sm_100a`,
+/// 0x200000 for `sm_100f` (measured with nvcc 13.5, `-gencode code=sm_100a` and
+/// `code=sm_100f`: docs/sources.md, Fat binaries).
+pub const VARIANT_FLAGS: &[(u64, Variant)] =
+    &[(0x10_0000, Variant::Specific), (0x20_0000, Variant::Family)];
 
 /// What an entry holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,8 +103,11 @@ impl EntryKind {
 /// One entry of a fat binary.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FatbinEntry<'data> {
-    /// Its place among all entries of all containers in the data.
+    /// Its place among all entries of all containers in the data, from 0.
     pub index: usize,
+    /// For an ELF entry, its number as cuobjdump counts them: ELF entries only, from 1, over
+    /// every container of the data (`cuobjdump -xelf all` writes `FILE.<number>.sm_100.cubin`).
+    pub elf_number: Option<u32>,
     /// Where its header starts, from the start of the data.
     pub offset: usize,
     /// What it holds.
@@ -79,17 +118,42 @@ pub struct FatbinEntry<'data> {
     pub arch: SmArch,
     /// The flags word.
     pub flags: u64,
+    /// A compressed payload's size once decompressed, as the header states it.
+    pub uncompressed_size: u64,
     /// The payload as stored (compressed where [`FatbinEntry::compression`] says so).
     pub payload: &'data [u8],
 }
 
 impl FatbinEntry<'_> {
     /// The compression the flags name, if any.
-    pub fn compression(&self) -> Option<&'static str> {
+    pub fn compression(&self) -> Option<Compression> {
         COMPRESSION
             .iter()
             .find(|(bit, _)| self.flags & bit != 0)
-            .map(|&(_, name)| name)
+            .map(|&(_, c)| c)
+    }
+
+    /// The architecture with the variant the flags name.
+    pub fn target(&self) -> Target {
+        let variant = VARIANT_FLAGS
+            .iter()
+            .find(|(bit, _)| self.flags & bit != 0)
+            .map_or(Variant::Generic, |&(_, v)| v);
+        Target {
+            sm: self.arch,
+            variant,
+        }
+    }
+
+    /// `entry #2 (sm_100a, zstd)` for an ELF entry, `entry 3 (sm_90 PTX)` for another: where
+    /// an error is.
+    pub fn place(&self) -> String {
+        let what = match (self.elf_number, self.compression()) {
+            (Some(n), Some(c)) => format!("#{n} ({}, {})", self.target(), c.name()),
+            (Some(n), None) => format!("#{n} ({})", self.target()),
+            (None, _) => format!("{} ({})", self.index, self.describe()),
+        };
+        format!("fat-binary entry {what}")
     }
 
     /// `sm_100 ELF`, `sm_90 PTX (zstd)`: for messages.
@@ -100,8 +164,8 @@ impl FatbinEntry<'_> {
             EntryKind::Other(k) => format!("kind {k}"),
         };
         match self.compression() {
-            Some(c) => format!("{} {kind} ({c})", self.arch),
-            None => format!("{} {kind}", self.arch),
+            Some(c) => format!("{} {kind} ({})", self.target(), c.name()),
+            None => format!("{} {kind}", self.target()),
         }
     }
 }
@@ -121,6 +185,7 @@ pub fn entries(data: &[u8], in_section: bool) -> Result<Vec<FatbinEntry<'_>>, Cu
         what,
     };
     let mut out = Vec::new();
+    let mut elf_count = 0u32;
     let mut at = 0usize;
     loop {
         // Zero padding between and after containers.
@@ -163,9 +228,14 @@ pub fn entries(data: &[u8], in_section: bool) -> Result<Vec<FatbinEntry<'_>>, Cu
             })?;
         let mut q = start;
         while q < end {
-            let entry = read_entry(&data[..end], q, out.len()).map_err(|what| err(q, what))?;
-            q = entry.1;
-            out.push(entry.0);
+            let (mut entry, next) =
+                read_entry(&data[..end], q, out.len()).map_err(|what| err(q, what))?;
+            if entry.kind == EntryKind::Elf {
+                elf_count += 1;
+                entry.elf_number = Some(elf_count);
+            }
+            q = next;
+            out.push(entry);
         }
         at = end;
     }
@@ -205,11 +275,13 @@ fn read_entry(data: &[u8], at: usize, index: usize) -> Result<(FatbinEntry<'_>, 
         })?;
     let mut entry = FatbinEntry {
         index,
+        elf_number: None,
         offset: at,
         kind: EntryKind::from_raw(field(data, at, KIND)? as u16),
         version: field(data, at, VERSION)? as u16,
         arch: SmArch(field(data, at, ARCH)? as u32),
         flags,
+        uncompressed_size: field(data, at, UNCOMPRESSED_SIZE)?,
         payload: &data[payload_start..next],
     };
     if entry.compression().is_some() {

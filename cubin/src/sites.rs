@@ -7,9 +7,9 @@ use crate::error::LookupError;
 
 /// One TLD4 found in a kernel's code.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tld4Site<'data> {
-    /// The kernel (its section's name without `.text.`).
-    pub kernel: &'data str,
+pub struct Tld4Site<'k> {
+    /// The kernel, as nvdisasm names it ([`Kernel::name`]).
+    pub kernel: &'k str,
     /// Byte offset within the kernel's section, as nvdisasm prints it (`/*0090*/`).
     pub offset: u64,
     /// The word, `hi << 64 | lo`.
@@ -28,9 +28,9 @@ pub fn classify(word: u128) -> Option<Result<Tld4, DecodeError>> {
     }
 }
 
-impl<'data> Kernel<'data> {
+impl Kernel<'_> {
     /// Every TLD4 in this kernel's code, in address order.
-    pub fn tld4s(&self) -> impl Iterator<Item = Tld4Site<'data>> + 'data {
+    pub fn tld4s(&self) -> impl Iterator<Item = Tld4Site<'_>> + '_ {
         let kernel = self.name();
         self.words().filter_map(move |(offset, word)| {
             classify(word).map(|decoded| Tld4Site {
@@ -43,20 +43,15 @@ impl<'data> Kernel<'data> {
     }
 }
 
-impl<'data> Cubin<'data> {
+impl Cubin<'_> {
     /// Every TLD4 of every kernel, kernels in section-header order.
-    pub fn tld4s(&self) -> Vec<Tld4Site<'data>> {
+    pub fn tld4s(&self) -> Vec<Tld4Site<'_>> {
         self.kernels().iter().flat_map(|k| k.tld4s()).collect()
     }
 
-    /// The TLD4 at `offset` of `kernel`'s code section.
-    pub fn tld4_at(&self, kernel: &str, offset: u64) -> Result<Tld4Site<'data>, LookupError> {
-        let k = self
-            .kernel(kernel)
-            .ok_or_else(|| LookupError::NoSuchKernel {
-                kernel: kernel.to_string(),
-                available: self.kernel_names(),
-            })?;
+    /// The TLD4 at `offset` of `kernel`'s code section (`kernel` as nvdisasm names it).
+    pub fn tld4_at(&self, kernel: &str, offset: u64) -> Result<Tld4Site<'_>, LookupError> {
+        let k = self.kernel(kernel)?;
         if !offset.is_multiple_of(INSN_BYTES as u64) {
             return Err(LookupError::Misaligned {
                 kernel: kernel.to_string(),

@@ -2,7 +2,7 @@
 //! a real fat binary give a result or a typed error.
 
 use proptest::prelude::*;
-use tld4_cubin::{open, SM100};
+use tld4_cubin::{visit, SM100};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
 
@@ -12,19 +12,20 @@ fn read(name: &str) -> Vec<u8> {
 
 /// Opens `data` and walks everything a caller can reach.
 fn exercise(data: &[u8]) {
-    if let Ok(images) = open(data, &[SM100]) {
-        for image in images {
-            for k in image.cubin.kernels() {
-                for site in k.tld4s() {
-                    let _ = image.cubin.tld4_at(k.name(), site.offset);
-                    if let Ok(insn) = site.decoded {
-                        let _ = insn.text();
-                    }
+    let _ = visit(data, &[SM100], |image| {
+        let Ok(image) = image else {
+            return;
+        };
+        for k in image.cubin.kernels() {
+            for site in k.tld4s() {
+                let _ = image.cubin.tld4_at(k.name(), site.offset);
+                if let Ok(insn) = site.decoded {
+                    let _ = insn.text();
                 }
-                let _ = image.cubin.tld4_at(k.name(), k.code().len() as u64);
             }
+            let _ = image.cubin.tld4_at(k.name(), k.code().len() as u64);
         }
-    }
+    });
 }
 
 fn mutate(base: &[u8], edits: &[(usize, u8)], keep: usize) -> Vec<u8> {

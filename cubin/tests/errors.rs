@@ -3,7 +3,11 @@
 
 use object::read::elf::{ElfFile64, FileHeader};
 use object::{LittleEndian, Object};
-use tld4_cubin::{open, Cubin, CubinError, ErrorKind, LookupError, SmArch, SM100, SM90};
+use tld4_cubin::{extract, visit, Cubin, CubinError, ErrorKind, LookupError, SmArch, SM100, SM90};
+
+fn open(data: &[u8], supported: &[SmArch]) -> Result<Vec<tld4_cubin::Extracted>, CubinError> {
+    extract(data, supported)
+}
 use tld4_decoder::DecodeError;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
@@ -45,45 +49,47 @@ fn the_architecture_check_is_a_parameter() {
     ));
     let c = Cubin::parse(&probe, &[SM90]).unwrap();
     assert_eq!(c.arch(), SM90);
-    assert!(c.kernel("raw").is_some());
+    assert!(c.kernel("raw").is_ok());
     // ptxas 13.5's sm_90 cubin (ABI 8: the architecture in bits 15:8).
     let new = read("one_gather.sm90.cubin");
     assert_eq!(Cubin::parse(&new, &[SM90]).unwrap().arch(), SM90);
 }
 
 #[test]
-fn a_compressed_sm100_entry_says_how_to_extract_the_cubin() {
-    let bytes = read("one_gather.zstd.fatbin");
-    let e = open(&bytes, &[SM100]).unwrap_err();
+fn a_compressed_sm100_entry_is_decompressed_and_other_architectures_are_counted() {
+    let plain = open(&read("one_gather.fatbin"), &[SM100]).unwrap();
+    let zstd = read("one_gather.zstd.fatbin");
+    let packed = open(&zstd, &[SM100]).unwrap();
+    assert_eq!((plain.len(), packed.len()), (1, 1));
+    assert_eq!(plain[0].origin, packed[0].origin);
+    // The uncompressed entry's payload is padded to 8 bytes; the decompressed one is not.
+    let single = read("one_gather.sm100.cubin");
     assert!(
-        matches!(
-            e,
-            CubinError::Compressed {
-                index: 1,
-                arch: SM100,
-                method: "zstd",
-                ..
-            }
-        ),
-        "{e}"
+        packed[0].bytes == single,
+        "the decompressed cubin is ptxas's"
     );
-    assert_eq!(e.kind(), ErrorKind::NotModeled);
-    assert!(e.to_string().contains("cuobjdump -xelf all"), "{e}");
+    let (a, b) = (
+        Cubin::parse(&plain[0].bytes, &[SM100]).unwrap(),
+        Cubin::parse(&packed[0].bytes, &[SM100]).unwrap(),
+    );
+    assert_eq!(a.tld4s(), b.tld4s());
+    assert_eq!(a.tld4s().len(), 1);
+    let visited = visit(&zstd, &[SM100], |_| {}).unwrap();
+    assert_eq!((visited.images, visited.errors), (1, 0));
+    assert_eq!(visited.skipped.to_string(), "1 entry for sm_90 skipped");
 }
 
 #[test]
-fn a_fat_binary_without_the_architecture_lists_its_entries() {
+fn a_fat_binary_without_the_architecture_counts_its_entries() {
     let bytes = read("one_gather.fatbin");
     let e = open(&bytes, &[SmArch(120)]).unwrap_err();
     let msg = e.to_string();
     assert!(matches!(e, CubinError::NoSupportedCubin { .. }));
-    assert!(msg.contains("sm_90 ELF, sm_100 ELF, sm_90 PTX"), "{msg}");
+    assert_eq!(e.kind(), ErrorKind::NotModeled);
+    assert!(msg.contains("2 entries for sm_90, sm_100 skipped"), "{msg}");
     let zstd = read("one_gather.zstd.fatbin");
     let msg = open(&zstd, &[SmArch(120)]).unwrap_err().to_string();
-    assert!(
-        msg.contains("sm_90 ELF (zstd), sm_100 ELF (zstd), sm_90 PTX (zstd)"),
-        "{msg}"
-    );
+    assert!(msg.contains("2 entries for sm_90, sm_100 skipped"), "{msg}");
 }
 
 #[test]
@@ -183,9 +189,11 @@ fn a_code_section_that_is_not_whole_instructions_is_an_error() {
 }
 
 /// Found by the fuzzer: a cubin whose section headers name two code sections alike listed a
-/// TLD4 of the second one that `tld4_at` could not find (it looks in the first); refused now.
+/// TLD4 of the second one that `tld4_at` could not find (it looked in the first). Now the
+/// second is named as nvdisasm names it (`one_gather__1`) and found by that name, and the
+/// shared name is refused with both names.
 #[test]
-fn two_code_sections_of_one_name_are_refused() {
+fn two_code_sections_of_one_name_are_named_apart() {
     let mut data = read("one_gather.sm100.cubin");
     let shoff = u64::from_le_bytes(data[0x28..0x30].try_into().unwrap()) as usize;
     let shentsize = u16::from_le_bytes(data[0x3a..0x3c].try_into().unwrap()) as usize;
@@ -208,10 +216,94 @@ fn two_code_sections_of_one_name_are_refused() {
     };
     let header = data[shoff + text * shentsize..shoff + (text + 1) * shentsize].to_vec();
     data[shoff + other * shentsize..shoff + (other + 1) * shentsize].copy_from_slice(&header);
-    let e = Cubin::parse(&data, &[SM100]).unwrap_err();
+    let c = Cubin::parse(&data, &[SM100]).unwrap();
+    let names: Vec<&str> = c.kernels().iter().map(|k| k.name()).collect();
+    assert_eq!(names, ["one_gather", "one_gather__1"]);
+    let e = c.kernel("one_gather").unwrap_err();
     assert!(
-        matches!(&e, CubinError::DuplicateKernel { kernel } if kernel == "one_gather"),
+        matches!(&e, LookupError::Ambiguous { kernel, candidates }
+            if kernel == "one_gather" && candidates == &["one_gather", "one_gather__1"]),
         "{e}"
     );
+    // The copy's TLD4 is found by its own name; the shared name finds neither.
+    let sites = c.tld4s();
+    assert_eq!(sites.len(), 2);
+    assert_eq!(
+        c.tld4_at("one_gather__1", sites[1].offset).unwrap(),
+        sites[1]
+    );
+    assert!(matches!(
+        c.tld4_at("one_gather", sites[0].offset),
+        Err(LookupError::Ambiguous { .. })
+    ));
+}
+
+/// The zstd fat binary with its sm_100 entry's header edited: (byte offset in the entry
+/// header, new little-endian value). The entry header is at 0x440 (build.sh's order: sm_90 ELF
+/// at 0x10, then sm_100's).
+fn zstd_with(edits: &[(usize, u64, usize)]) -> Vec<u8> {
+    let mut bytes = read("one_gather.zstd.fatbin");
+    let at = 0x440;
+    assert_eq!(bytes[at + 0x1c], 100, "the sm_100 entry's header");
+    for &(off, value, width) in edits {
+        bytes[at + off..at + off + width].copy_from_slice(&value.to_le_bytes()[..width]);
+    }
+    bytes
+}
+
+/// The error passed for the one sm_100 entry, with the entries skipped.
+fn entry_error(bytes: &[u8]) -> (CubinError, String) {
+    let mut errors = Vec::new();
+    let visited = visit(bytes, &[SM100], |r| {
+        if let Err(e) = r {
+            errors.push(e)
+        }
+    })
+    .unwrap();
+    assert_eq!((visited.images, errors.len()), (0, 1));
+    (errors.remove(0), visited.skipped.to_string())
+}
+
+#[test]
+fn a_decompression_bomb_is_an_error_naming_the_entry_and_the_rest_is_still_read() {
+    // Uncompressed size (0x38) of 2^40 bytes: refused before anything is allocated.
+    let (e, skipped) = entry_error(&zstd_with(&[(0x38, 1 << 40, 8)]));
+    let msg = e.to_string();
+    assert!(
+        matches!(e, CubinError::Decompress { method: "zstd", .. }),
+        "{msg}"
+    );
+    assert!(
+        msg.starts_with("fat-binary entry #2 (sm_100): zstd payload: "),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("1099511627776 bytes, above the 1073741824"),
+        "{msg}"
+    );
     assert_eq!(e.kind(), ErrorKind::Invalid);
+    assert_eq!(skipped, "1 entry for sm_90 skipped");
+    // A size the zstd frame contradicts (the frame states 5322 bytes).
+    let (e, _) = entry_error(&zstd_with(&[(0x38, 5000, 8)]));
+    assert!(
+        e.to_string()
+            .contains("the zstd frame states 5322 bytes, the entry header 5000"),
+        "{e}"
+    );
+    // Marked LZ4 (flag 0x2000 instead of 0x8000): more than LZ4 can expand 1391 bytes to.
+    let (e, _) = entry_error(&zstd_with(&[(0x28, 0x0100_2011, 8), (0x38, 1 << 29, 8)]));
+    assert!(
+        e.to_string()
+            .contains("more than LZ4 can expand to (255 times)"),
+        "{e}"
+    );
+    // Marked LZ4 with a plausible size: the zstd bytes are no LZ4 block of that size.
+    let (e, _) = entry_error(&zstd_with(&[(0x28, 0x0100_2011, 8)]));
+    assert!(
+        matches!(e, CubinError::Decompress { method: "LZ4", .. }),
+        "{e}"
+    );
+    // A stated size of 0.
+    let (e, _) = entry_error(&zstd_with(&[(0x38, 0, 8)]));
+    assert!(e.to_string().contains("uncompressed size of 0"), "{e}");
 }

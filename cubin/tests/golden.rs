@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use tld4_cubin::listing::{parse_listing, ListedInsn};
-use tld4_cubin::{classify, open, Cubin, Origin, SM100};
+use tld4_cubin::{classify, extract, Cubin, Origin, Target, SM100};
 use tld4_decoder::{Component, Dimension, OffsetMode, Pred};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
@@ -154,13 +154,16 @@ fn lookup_by_kernel_and_offset() {
 fn the_fat_binary_holds_the_same_sm100_cubin() {
     let single = read("one_gather.sm100.cubin");
     let fat = read("one_gather.fatbin");
-    let images = open(&fat, &[SM100]).unwrap();
+    let images = extract(&fat, &[SM100]).unwrap();
     assert_eq!(images.len(), 1);
-    // Entry 0 is sm_90's ELF, entry 1 sm_100's (build.sh's order), entry 2 the PTX.
-    assert_eq!(images[0].origin, Origin::FatbinEntry { index: 1 });
-    assert_eq!(&images[0].cubin.data()[..single.len()], &single[..]);
+    // ELF entry 1 is sm_90's, entry 2 sm_100's (build.sh's order), then the PTX; cuobjdump
+    // numbers ELF entries so, from 1.
+    assert_eq!(images[0].origin.entry, Some(2));
+    assert_eq!(images[0].target, Target::generic(SM100));
+    assert_eq!(&images[0].bytes[..single.len()], &single[..]);
     let one = Cubin::parse(&single, &[SM100]).unwrap();
-    assert_eq!(images[0].cubin.tld4s(), one.tld4s());
+    let found = Cubin::parse(&images[0].bytes, &[SM100]).unwrap();
+    assert_eq!(found.tld4s(), one.tld4s());
 }
 
 #[test]
@@ -171,22 +174,99 @@ fn containers_back_to_back_are_all_read() {
     let mut two = fat.clone();
     two.extend_from_slice(&[0u8; 8]);
     two.extend_from_slice(&fat);
-    let images = open(&two, &[SM100]).unwrap();
-    let origins: Vec<Origin> = images.iter().map(|i| i.origin).collect();
-    assert_eq!(
-        origins,
-        [
-            Origin::FatbinEntry { index: 1 },
-            Origin::FatbinEntry { index: 4 }
-        ]
-    );
-    assert_eq!(images[0].cubin.tld4s(), images[1].cubin.tld4s());
+    let images = extract(&two, &[SM100]).unwrap();
+    let origins: Vec<Origin> = images.iter().map(|i| i.origin.clone()).collect();
+    // ELF entries are numbered over both containers: 1, 2, then 3, 4.
+    let entry = |n| Origin {
+        member: None,
+        entry: Some(n),
+    };
+    assert_eq!(origins, [entry(2), entry(4)]);
+    assert_eq!(images[0].bytes, images[1].bytes);
     // Garbage after a container is an error naming its byte.
     let mut bad = fat.clone();
     bad.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 1]);
-    let e = open(&bad, &[SM100]).unwrap_err();
+    let e = extract(&bad, &[SM100]).unwrap_err();
     assert!(
         matches!(e, tld4_cubin::CubinError::Fatbin { offset, .. } if offset == fat.len() + 8),
         "{e}"
     );
+}
+
+/// Every sm_100 cubin of every shape nvcc builds (tests/cubins/shapes): its code sections are
+/// named as nvdisasm names them (a device-linked cubin's second copy of a helper `...__1`),
+/// in nvdisasm's order.
+#[test]
+fn code_sections_are_named_as_nvdisasm_names_them() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/shapes/");
+    let mut saw_copy = false;
+    for shape in [
+        "gather_a.zstd.o",
+        "gather_a.lz4.o",
+        "gather_a.G.o",
+        "gather_a.rdc.o",
+        "gather_ab.dlink",
+        "libgather.a",
+        "libgather_multi.so",
+    ] {
+        let bytes = std::fs::read(format!("{dir}{shape}")).unwrap();
+        let images = extract(&bytes, &[SM100]).unwrap();
+        assert!(!images.is_empty(), "{shape}");
+        for image in images {
+            let n = image.origin.entry.unwrap();
+            let sass = std::fs::read_to_string(format!("{dir}{shape}.{n}.sass")).unwrap();
+            let listed: Vec<&str> = sass
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix(".section"))
+                .filter_map(|l| l.trim().split(',').next()?.strip_prefix(".text."))
+                .collect();
+            let cubin = Cubin::parse(&image.bytes, &[SM100]).unwrap();
+            let names: Vec<&str> = cubin.kernels().iter().map(|k| k.name()).collect();
+            assert_eq!(names, listed, "{shape}#{n}");
+            saw_copy |= names.iter().any(|k| k.ends_with("__1"));
+        }
+    }
+    assert!(
+        saw_copy,
+        "the device-linked cubin has a second copy of its helper"
+    );
+}
+
+/// Releasing each entry's pages once read changes nothing read: a mapped file visited so lists
+/// the TLD4s its bytes in memory list, entry by entry.
+#[test]
+fn a_mapped_file_visited_with_its_pages_released_reads_the_same() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
+    for name in [
+        "one_gather.zstd.fatbin",
+        "shapes/libgather_multi.so",
+        "shapes/libgather.a",
+    ] {
+        let path = format!("{dir}{name}");
+        let sites = |image: tld4_cubin::Image<'_>| {
+            let lines: Vec<String> = image
+                .cubin
+                .tld4s()
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}{} {} {:#x} {:032x}",
+                        image.origin, image.target, s.kernel, s.offset, s.word
+                    )
+                })
+                .collect();
+            lines
+        };
+        let (mut mapped, mut read) = (Vec::new(), Vec::new());
+        let file = tld4_cubin::map_file(path.as_ref()).unwrap();
+        tld4_cubin::visit_file(&file, &[SM100], |i| mapped.extend(sites(i.unwrap()))).unwrap();
+        // Touched again after the release: the file's bytes come back.
+        tld4_cubin::visit_file(&file, &[SM100], |i| read.extend(sites(i.unwrap()))).unwrap();
+        assert_eq!(mapped, read, "{name}");
+        let bytes = std::fs::read(&path).unwrap();
+        let mut plain = Vec::new();
+        tld4_cubin::visit(&bytes, &[SM100], |i| plain.extend(sites(i.unwrap()))).unwrap();
+        assert_eq!(mapped, plain, "{name}");
+        assert!(!plain.is_empty(), "{name}");
+    }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use tld4_cubin::{open, SM100};
+use tld4_cubin::{visit, Cubin, SM100};
 use tld4_decoder::{decode, parse, parse_half, parse_word, Tld4};
 use tld4_scenario as scenario;
 use tld4_textures::cases;
@@ -214,43 +214,59 @@ fn scenario_file(text: &str) -> Verdict {
     Verdict::Accepted
 }
 
-/// A cubin, fat binary or host object: every TLD4 listed must be the word at its offset, be
-/// found again by `tld4_at`, and carry the decoder's verdict on that word.
+/// A cubin, fat binary, host object or archive: every TLD4 listed must be the word at its
+/// offset, be found again by `tld4_at` (unless its kernel's name is shared: then refused as
+/// ambiguous), and carry the decoder's verdict on that word.
 fn cubin(data: &[u8]) -> Verdict {
-    let images = match open(data, &[SM100]) {
-        Ok(images) => images,
-        Err(e) => return refused(e),
-    };
-    for image in &images {
-        let c = &image.cubin;
-        for site in c.tld4s() {
-            let k = c
-                .kernel(site.kernel)
-                .unwrap_or_else(|| panic!("a TLD4 in kernel {} that is not listed", site.kernel));
-            assert_eq!(k.word_at(site.offset), Some(site.word), "word_at differs");
-            assert_eq!(
-                site.decoded,
-                decode(site.word),
-                "the site's decoding differs"
-            );
-            // A listed word with an encoding nvdisasm refuses is a lookup error with the
-            // decoder's reason; a legal one is found again.
-            match (c.tld4_at(site.kernel, site.offset), &site.decoded) {
-                (Ok(again), Ok(_)) => {
-                    assert_eq!(again.word, site.word, "tld4_at found another word")
-                }
-                (Err(tld4_cubin::LookupError::IllegalTld4 { source, .. }), Err(e)) => {
-                    assert_eq!(&source, e, "tld4_at gives another reason")
-                }
-                (got, listed) => panic!(
-                    "tld4_at({}, {:#x}) = {got:?}, but the listing says {listed:?}",
-                    site.kernel, site.offset
-                ),
+    let mut first_err = None;
+    let visited = visit(data, &[SM100], |image| match image {
+        Ok(image) => check_cubin(&image.cubin),
+        Err(e) => {
+            first_err.get_or_insert(e.to_string());
+        }
+    });
+    match (visited, first_err) {
+        (Err(e), _) => refused(e),
+        (Ok(_), Some(e)) => refused(e),
+        (Ok(_), None) => Verdict::Accepted,
+    }
+}
+
+fn check_cubin(c: &Cubin) {
+    for site in c.tld4s() {
+        let k = match c.kernel(site.kernel) {
+            Ok(k) => k,
+            Err(tld4_cubin::LookupError::Ambiguous { candidates, .. }) => {
+                assert!(
+                    candidates.len() > 1,
+                    "ambiguous with fewer than two candidates"
+                );
+                continue;
             }
-            if let Ok(insn) = &site.decoded {
-                text_round_trip(insn);
+            Err(e) => panic!("a TLD4 in kernel {} that is not listed: {e}", site.kernel),
+        };
+        assert_eq!(k.word_at(site.offset), Some(site.word), "word_at differs");
+        assert_eq!(
+            site.decoded,
+            decode(site.word),
+            "the site's decoding differs"
+        );
+        // A listed word with an encoding nvdisasm refuses is a lookup error with the
+        // decoder's reason; a legal one is found again.
+        match (c.tld4_at(site.kernel, site.offset), &site.decoded) {
+            (Ok(again), Ok(_)) => {
+                assert_eq!(again.word, site.word, "tld4_at found another word")
             }
+            (Err(tld4_cubin::LookupError::IllegalTld4 { source, .. }), Err(e)) => {
+                assert_eq!(&source, e, "tld4_at gives another reason")
+            }
+            (got, listed) => panic!(
+                "tld4_at({}, {:#x}) = {got:?}, but the listing says {listed:?}",
+                site.kernel, site.offset
+            ),
+        }
+        if let Ok(insn) = &site.decoded {
+            text_round_trip(insn);
         }
     }
-    Verdict::Accepted
 }

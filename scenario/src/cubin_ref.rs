@@ -17,17 +17,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
-use tld4_cubin::{open, Cubin, CubinError, ErrorKind, LookupError, Origin, SM100};
+pub use tld4_cubin::MAX_FILE_BYTES;
+use tld4_cubin::{
+    find_kernel, map_file, Cubin, CubinError, ErrorKind, FileError, FindError, LookupError, Origin,
+    Target, SUPPORTED,
+};
 use tld4_decoder::{DecodeError, Tld4};
-
-/// The largest file a [`CubinRef`] reads (4 GiB): more than any host library with embedded
-/// cubins seen, and a bound on what a mistyped path (`/proc/kcore`) can make it read. A
-/// limit of this crate, not of the file formats.
-pub const MAX_FILE_BYTES: u64 = 4 << 30;
 
 /// A TLD4 named by file, kernel and the byte offset in the kernel's code section (as
 /// nvdisasm and `tld4 scan` print it).
@@ -49,8 +47,11 @@ pub struct CubinTld4 {
     pub insn: Tld4,
     /// Its word, `hi << 64 | lo`, exactly as the file holds it.
     pub word: u128,
-    /// Where the cubin was in the file (the file itself, or a fat-binary entry).
+    /// Where the cubin was in the file (the file itself, an archive member, a fat-binary
+    /// entry).
     pub origin: Origin,
+    /// The cubin's architecture.
+    pub target: Target,
 }
 
 /// Why a [`CubinRef`] names no TLD4.
@@ -72,13 +73,13 @@ pub enum CubinRefError {
         /// What is wrong.
         why: &'static str,
     },
-    /// The file cannot be read.
-    #[error("cannot read {}: {source}", file.display())]
+    /// The file cannot be read (missing, not a regular file, too large).
+    #[error("{source}")]
     Read {
         /// The path, as resolved.
         file: PathBuf,
         /// The reader's error.
-        source: std::io::Error,
+        source: FileError,
     },
     /// The file is no cubin for sm_100 (damaged, another architecture, compressed, ...).
     #[error("{}: {source}", file.display())]
@@ -96,13 +97,22 @@ pub enum CubinRefError {
         /// Every kernel of every sm_100 cubin in the file.
         available: Vec<String>,
     },
-    /// The kernel is in more than one sm_100 cubin of a fat binary.
-    #[error("kernel {kernel} is in {} sm_100 cubins of the file (fat-binary entries {}); extract the one meant with `cuobjdump -xelf all FILE` and name that cubin", entries.len(), list(entries, |e| e.to_string()))]
+    /// The kernel is in more than one sm_100 cubin of the file.
+    #[error("kernel {kernel} is in {} sm_100 cubins of the file (entries {}); extract the one meant with `cuobjdump -xelf all FILE` and name that cubin", places.len(), list(places, |o| o.to_string()))]
     Ambiguous {
         /// The kernel.
         kernel: String,
-        /// The fat-binary entries holding it.
-        entries: Vec<usize>,
+        /// Where each cubin holding it is (`#2`, `(bar.o)#1`).
+        places: Vec<Origin>,
+    },
+    /// Several code sections of one cubin have the name (a helper function linked from
+    /// several translation units); nvdisasm names them apart.
+    #[error("{} code sections are named .text.{kernel}; name one as nvdisasm does: {}", candidates.len(), list(candidates, |c| c.clone()))]
+    AmbiguousName {
+        /// The name given.
+        kernel: String,
+        /// Their unique names (`name`, `name__1`, ...).
+        candidates: Vec<String>,
     },
     /// No TLD4 at that offset (another instruction, between instructions, past the end).
     #[error(
@@ -164,7 +174,9 @@ impl CubinRefError {
         match self {
             CubinRefError::Spec { .. } => "",
             CubinRefError::Read { .. } | CubinRefError::Open { .. } => "cubin",
-            CubinRefError::NoKernel { .. } | CubinRefError::Ambiguous { .. } => "kernel",
+            CubinRefError::NoKernel { .. }
+            | CubinRefError::Ambiguous { .. }
+            | CubinRefError::AmbiguousName { .. } => "kernel",
             CubinRefError::Offset { .. }
             | CubinRefError::NoTld4 { .. }
             | CubinRefError::Illegal { .. } => "offset",
@@ -216,76 +228,37 @@ impl CubinRef {
         })
     }
 
-    /// Reads the file (relative paths from `dir`; `Path::new("")` is the current directory)
-    /// and finds the TLD4. In a fat binary (or a host file embedding one) the kernel is looked
-    /// up in every sm_100 cubin; it must be in exactly one (docs/sources.md, Decisions).
+    /// Maps the file (relative paths from `dir`; `Path::new("")` is the current directory;
+    /// a regular file only, as everywhere a path is opened: `tld4_cubin::map_file`) and finds
+    /// the TLD4. The kernel is looked up in every sm_100 cubin of the file; it must be in
+    /// exactly one (docs/sources.md, Decisions), and its name must name one code section.
     pub fn resolve(&self, dir: &Path) -> Result<CubinTld4, CubinRefError> {
         let file = dir.join(&self.file);
-        let read_error = |source| CubinRefError::Read {
-            file: file.clone(),
-            source,
-        };
-        // A regular file only: a device or a pipe (`/dev/zero`) could be read forever; and at
-        // most MAX_FILE_BYTES, also where the size the file system reports is wrong.
-        let meta = std::fs::metadata(&file).map_err(read_error)?;
-        if !meta.is_file() {
-            return Err(read_error(std::io::Error::other("not a regular file")));
-        }
-        let too_big = || {
-            read_error(std::io::Error::other(format!(
-                "larger than {MAX_FILE_BYTES} bytes, the most a cubin reference reads"
-            )))
-        };
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(too_big());
-        }
-        let mut bytes = Vec::new();
-        std::fs::File::open(&file)
-            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(read_error)?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(too_big());
-        }
-        let images = open(&bytes, &[SM100]).map_err(|source| CubinRefError::Open {
+        let bytes = map_file(&file).map_err(|source| CubinRefError::Read {
             file: file.clone(),
             source,
         })?;
-        let holding: Vec<_> = images
-            .iter()
-            .filter(|i| i.cubin.kernel(&self.kernel).is_some())
-            .collect();
-        match holding.as_slice() {
-            [] => {
-                let mut available: Vec<String> = Vec::new();
-                for name in images.iter().flat_map(|i| i.cubin.kernel_names()) {
-                    if !available.contains(&name) {
-                        available.push(name);
-                    }
-                }
-                Err(CubinRefError::NoKernel {
-                    kernel: self.kernel.clone(),
-                    available,
-                })
-            }
-            [image] => {
-                let (insn, word) = find_in_cubin(&image.cubin, &self.kernel, self.offset)?;
-                Ok(CubinTld4 {
-                    insn,
-                    word,
-                    origin: image.origin,
-                })
-            }
-            several => Err(CubinRefError::Ambiguous {
-                kernel: self.kernel.clone(),
-                entries: several
-                    .iter()
-                    .filter_map(|i| match i.origin {
-                        Origin::FatbinEntry { index } => Some(index),
-                        // A file that is a cubin holds one image: never several.
-                        Origin::File => None,
-                    })
-                    .collect(),
+        let found = find_kernel(&bytes, SUPPORTED, &self.kernel, |image| {
+            find_in_cubin(&image.cubin, &self.kernel, self.offset).map(|hit| (hit, image.target))
+        });
+        match found {
+            Ok((origin, Ok(((insn, word), target)))) => Ok(CubinTld4 {
+                insn,
+                word,
+                origin,
+                target,
             }),
+            Ok((_, Err(e))) => Err(e),
+            Err(FindError::Open(source)) => Err(CubinRefError::Open { file, source }),
+            Err(FindError::NoKernel { kernel, available }) => {
+                Err(CubinRefError::NoKernel { kernel, available })
+            }
+            Err(FindError::InSeveral { kernel, places }) => {
+                Err(CubinRefError::Ambiguous { kernel, places })
+            }
+            Err(FindError::AmbiguousName { kernel, candidates }) => {
+                Err(CubinRefError::AmbiguousName { kernel, candidates })
+            }
         }
     }
 }
@@ -326,6 +299,10 @@ pub fn find_in_cubin(
         Err(LookupError::NoSuchKernel { available, .. }) => Err(CubinRefError::NoKernel {
             kernel: kernel.to_string(),
             available,
+        }),
+        Err(LookupError::Ambiguous { candidates, .. }) => Err(CubinRefError::AmbiguousName {
+            kernel: kernel.to_string(),
+            candidates,
         }),
         Err(LookupError::Misaligned { .. }) => Err(no_tld4(
             "not a multiple of 16: instructions are 16 bytes".into(),

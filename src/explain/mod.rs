@@ -94,12 +94,15 @@ pub fn read_instruction(text: &str) -> Result<(Tld4, u128, Option<String>), Stri
             CubinRefError::Spec { .. } => e.to_string(),
             _ => format!("{t}: {e}"),
         })?;
-        let entry = match found.origin {
-            tld4_cubin::Origin::File => String::new(),
-            tld4_cubin::Origin::FatbinEntry { index } => format!(" (fat-binary entry {index})"),
+        // A fat-binary entry or archive member: where, as `tld4 scan` prints it, and its
+        // architecture.
+        let place = if found.origin == tld4_cubin::Origin::default() {
+            String::new()
+        } else {
+            format!("{} ({})", found.origin, found.target)
         };
         let from = format!(
-            "from: {}{entry}, kernel {}, offset {:#06x} in its code section\n",
+            "from: {}{place}, kernel {}, offset {:#06x} in its code section\n",
             r.file.display(),
             r.kernel,
             r.offset

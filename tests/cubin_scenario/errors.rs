@@ -131,7 +131,7 @@ fn a_file_that_cannot_be_read_or_opened_is_an_error_of_the_cubin_key() {
 }
 
 #[test]
-fn another_architecture_and_compression_are_not_modeled_damage_is_invalid() {
+fn another_architecture_is_not_modeled_damage_is_invalid_and_compression_is_read() {
     let at = |file: &str| CubinRef {
         file: file.into(),
         kernel: "one_gather".into(),
@@ -141,20 +141,30 @@ fn another_architecture_and_compression_are_not_modeled_damage_is_invalid() {
         .resolve(root())
         .unwrap_err();
     assert_eq!((e.key(), e.kind()), ("cubin", ErrorKind::NotModeled), "{e}");
-    let e = at("tests/cubins/one_gather.zstd.fatbin")
+    // The zstd-compressed fat binary's sm_100 entry is decompressed: the same TLD4.
+    let packed = at("tests/cubins/one_gather.zstd.fatbin")
         .resolve(root())
-        .unwrap_err();
-    assert_eq!((e.key(), e.kind()), ("cubin", ErrorKind::NotModeled), "{e}");
-    assert!(e.to_string().contains("cuobjdump -xelf all"), "{e}");
+        .unwrap();
+    let plain = at("tests/cubins/one_gather.fatbin")
+        .resolve(root())
+        .unwrap();
+    assert_eq!((packed.word, packed.origin.entry), (plain.word, Some(2)));
     let e = at("tests/cubins/build.sh").resolve(root()).unwrap_err();
     assert_eq!((e.key(), e.kind()), ("cubin", ErrorKind::Invalid), "{e}");
     let e = at("tests/cubins/nothing-here").resolve(root()).unwrap_err();
     assert!(matches!(e, CubinRefError::Read { .. }), "{e}");
     // A directory, or a device that never ends, is refused before reading.
-    for file in ["tests/cubins", "/dev/zero"] {
+    for (file, what) in [
+        ("tests/cubins", "a directory"),
+        ("/dev/zero", "a character device"),
+    ] {
         let e = at(file).resolve(root()).unwrap_err();
         assert!(matches!(e, CubinRefError::Read { .. }), "{e}");
-        assert!(e.to_string().ends_with(": not a regular file"), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with(&format!(": it is {what}, not a regular file")),
+            "{e}"
+        );
     }
 }
 
@@ -247,7 +257,7 @@ fn a_tld4_word_nvdisasm_refuses_is_named_with_the_decoders_reason() {
 }
 
 #[test]
-fn a_cubin_with_two_code_sections_of_one_name_is_refused() {
+fn a_name_two_code_sections_share_is_refused_with_both_names() {
     let (mut bytes, at) = cubin_and_tld4();
     let code = at - 0x310;
     // ELF64 header: e_shoff at 0x28, e_shentsize at 0x3a, e_shnum at 0x3c; a section header
@@ -271,13 +281,17 @@ fn a_cubin_with_two_code_sections_of_one_name_is_refused() {
     let e = load_with(&naming(&file, "gather_quad", "0x0310"), Path::new(""))
         .map(|_| ())
         .unwrap_err();
-    assert_eq!(e.path, "instruction.cubin");
+    assert_eq!(e.path, "instruction.kernel");
     assert!(
         e.message.ends_with(
-            "two code sections are named .text.gather_quad: a kernel's name must be unique"
+            "2 code sections are named .text.gather_quad; name one as nvdisasm does: gather_quad, gather_quad__1"
         ),
         "{e}"
     );
+    // The second copy, by the name nvdisasm gives it.
+    let found = load_with(&naming(&file, "gather_quad__1", "0x0310"), Path::new("")).unwrap();
+    let word = u128::from_le_bytes(bytes[at..at + 16].try_into().unwrap());
+    assert_eq!(found.word, word);
 }
 
 #[test]
@@ -295,9 +309,8 @@ fn a_kernel_in_two_cubins_of_a_fat_binary_is_ambiguous() {
         .unwrap_err();
     assert_eq!(e.path, "instruction.kernel");
     assert!(
-        e.message.starts_with(
-            "kernel one_gather is in 2 sm_100 cubins of the file (fat-binary entries 1, "
-        ),
+        e.message
+            .starts_with("kernel one_gather is in 2 sm_100 cubins of the file (entries #2, #4)"),
         "{e}"
     );
     assert!(e.message.contains("cuobjdump -xelf all"), "{e}");

@@ -30,7 +30,7 @@ fn a_cubin_reference_explains_the_same_as_its_word() {
         ),
         (
             "examples/cuda/gather.o:gather_quad:0x310",
-            "from: examples/cuda/gather.o (fat-binary entry 0), kernel gather_quad, offset 0x0310 in its code section\n",
+            "from: examples/cuda/gather.o#1 (sm_100), kernel gather_quad, offset 0x0310 in its code section\n",
         ),
     ] {
         let out = tld4(&["explain", spec], root(), "");

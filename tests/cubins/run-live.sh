@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Live check (for .ci/run): rebuilds every cubin of tests/cubins/ with ptxas (build.sh, into a
-# temporary directory), lists each with nvdisasm -c -hex, and checks that `tld4 scan` prints
-# exactly nvdisasm's TLD4 lines: kernel, offset, word and text. Also scans the fat binary
-# (its sm_100 entry) and reports whether the fresh cubins are byte-identical to the committed
-# ones. Exits nonzero on any difference.
+# Live check (for .ci/run): rebuilds every cubin of tests/cubins/ with ptxas and every shape
+# of tests/cubins/shapes/ with nvcc (build.sh, into a temporary directory), lists each with
+# nvdisasm -c -hex and cuobjdump, and checks that `tld4 scan` prints exactly nvdisasm's TLD4
+# lines: entry, architecture, kernel, offset, word and text (the shapes through the offline
+# test itself, pointed at the fresh files with TLD4_SHAPES_DIR). Also scans the fat binaries
+# (their sm_100 entry, compressed or not) and reports whether the fresh cubins are
+# byte-identical to the committed ones. Exits nonzero on any difference.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -19,7 +21,7 @@ tld4_lines() {
   awk -v file="$2" '
     /^[ \t]*\.section[ \t]+\.text\./ { k = $2; sub(/^\.text\./, "", k); sub(/,.*/, "", k); next }
     want { hi = $0; sub(/^[ \t]*\/\*[ \t]*0x/, "", hi); sub(/[ \t]*\*\/.*/, "", hi)
-           printf "%s\t%s\t0x%s\t%s%s\t%s\n", file, k, off, hi, lo, txt; want = 0; next }
+           printf "%s\tsm_100\t%s\t0x%s\t%s%s\t%s\n", file, k, off, hi, lo, txt; want = 0; next }
     /^[ \t]*\/\*[0-9a-f]+\*\// {
       line = $0; sub(/^[ \t]*\/\*/, "", line); off = line; sub(/\*\/.*/, "", off)
       sub(/^[0-9a-f]+\*\/[ \t]*/, "", line)
@@ -48,15 +50,24 @@ for cubin in "$tmp"/*.sm100.cubin; do
   else echo "     $name: differs from the committed cubin (another ptxas? see TOOLS.txt)"; fi
 done
 
-# The fat binary: its sm_100 entry (entry 1) gives the same lines as the single cubin.
-"$tld4" scan "$tmp/one_gather.fatbin" | sed "s|^$tmp/one_gather.fatbin#1|X|" | sort > "$tmp/fat"
+# The fat binaries: their sm_100 entry (ELF entry 2, as cuobjdump numbers them) gives the same
+# lines as the single cubin, compressed (zstd) or not.
 "$tld4" scan "$tmp/one_gather.sm100.cubin" | sed "s|^$tmp/one_gather.sm100.cubin|X|" | sort > "$tmp/one"
-if diff "$tmp/one" "$tmp/fat" > /dev/null && [ -s "$tmp/one" ]; then echo "ok   one_gather.fatbin: its sm_100 entry scans like the cubin"
-else echo "FAIL one_gather.fatbin: its sm_100 entry scans unlike the cubin"; fail=1; fi
-# The compressed fat binary: an error that says how to extract the cubin.
-if "$tld4" scan "$tmp/one_gather.zstd.fatbin" 2> "$tmp/err"; then echo "FAIL one_gather.zstd.fatbin: no error"; fail=1
-elif grep -q "cuobjdump -xelf all" "$tmp/err"; then echo "ok   one_gather.zstd.fatbin: $(cat "$tmp/err")"
-else echo "FAIL one_gather.zstd.fatbin: $(cat "$tmp/err")"; fail=1; fi
+for fat in one_gather.fatbin one_gather.zstd.fatbin; do
+  "$tld4" scan "$tmp/$fat" 2> "$tmp/err" | sed "s|^$tmp/$fat#2|X|" | sort > "$tmp/fat"
+  if diff "$tmp/one" "$tmp/fat" > /dev/null && [ -s "$tmp/one" ]; then echo "ok   $fat: its sm_100 entry scans like the cubin ($(cat "$tmp/err"))"
+  else echo "FAIL $fat: its sm_100 entry scans unlike the cubin"; fail=1; fi
+done
+
+# The shapes nvcc builds: the offline test, on the fresh files and listings.
+if TLD4_SHAPES_DIR="$tmp/shapes" cargo test -q --manifest-path "$root/Cargo.toml" -p tld4 \
+    --test scan_cli scan_lists_what_nvdisasm_and_cuobjdump_list > "$tmp/shapes.log" 2>&1; then
+  echo "ok   shapes: $(ls "$tmp/shapes" | grep -c -v -E '\.(sass|lelf|cuobjdump-sass)$') files nvcc built scan as nvdisasm and cuobjdump list them"
+else echo "FAIL shapes:"; cat "$tmp/shapes.log"; fail=1; fi
+for f in "$tmp"/shapes/*; do
+  case "$f" in *.sass|*.lelf|*.cuobjdump-sass) continue ;; esac
+  if ! cmp -s "$f" "$here/shapes/$(basename "$f")"; then echo "     shapes/$(basename "$f"): differs from the committed file (another nvcc or host compiler? see TOOLS.txt)"; fi
+done
 
 if [ "$fail" -ne 0 ]; then echo "run-live.sh: FAILED"; exit 1; fi
 echo "run-live.sh: $checked TLD4 lines agree with nvdisasm"
