@@ -32,9 +32,9 @@ impl std::error::Error for ElfError {}
 /// The `.text.<kernel>` section of an sm_90 cubin.
 pub fn kernel_text(b: &[u8], kernel: &str) -> Result<Section, ElfError> {
     let cubin = Cubin::parse(b, &[SM90]).map_err(|e| ElfError(e.to_string()))?;
-    let k = cubin.kernel(kernel).ok_or_else(|| {
+    let k = cubin.kernel(kernel).map_err(|e| {
         ElfError(format!(
-            "no section .text.{kernel} (kernels: {})",
+            "no section .text.{kernel}: {e} (kernels: {})",
             cubin.kernel_names().join(", ")
         ))
     })?;
