@@ -162,7 +162,7 @@ pub fn disasm(args: &DisasmArgs) -> CmdResult {
     }
     out.flush()?;
     if bad_lines + refused > 0 {
-        eprintln!(
+        crate::output::elog!(
             "error: {bad_lines} line(s) of input are not words and nvdisasm refuses {refused} word(s) (their `error:` lines are in the listing)"
         );
         return Ok(ExitCode::from(crate::EXIT_BAD_INPUT));
@@ -189,7 +189,7 @@ pub fn asm(args: &AsmArgs) -> CmdResult {
             Err(e) => {
                 failed = true;
                 out.flush()?;
-                eprintln!("error: line {}, {e}", i + 1);
+                crate::output::elog!("error: line {}, {e}", i + 1);
             }
         }
     }

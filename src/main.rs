@@ -81,7 +81,7 @@ fn main() -> ExitCode {
         // The reader closed standard output: stop quietly.
         Err(e) if output::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::output::elog!("error: {e}");
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

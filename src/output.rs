@@ -73,3 +73,39 @@ pub fn name(path: &Path) -> String {
         path.display().to_string()
     }
 }
+
+/// `s` with its control characters escaped (`\u{1b}`, `\0`, `\n`, ...): a kernel name or a file
+/// name may hold any byte, and such bytes must not reach the user's terminal raw.
+pub fn escape_controls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `eprintln!` with the line's control characters escaped ([`escape_controls`]): every line
+/// the CLI writes to standard error goes through it.
+macro_rules! elog {
+    ($($t:tt)*) => {
+        eprintln!("{}", $crate::output::escape_controls(&format!($($t)*)))
+    };
+}
+pub(crate) use elog;
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(
+            escape_controls("ker\u{1b}[2Jnel\0\n\t: é ok"),
+            "ker\\u{1b}[2Jnel\\u{0}\\n\\t: é ok"
+        );
+    }
+}

@@ -67,7 +67,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
     let s = tld4_scenario::load_with(&text, output::base_dir(&args.scenario), &options)
         .map_err(|e| format!("{name}: {e}"))?;
     for w in tld4_scenario::warnings(&s) {
-        eprintln!("{name}: {w}");
+        crate::output::elog!("{name}: {w}");
     }
     let outcome = tld4_scenario::run(&s);
     let mut out = output::out();

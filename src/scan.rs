@@ -56,7 +56,7 @@ fn each_cubin(
         Err(e) => {
             outcome.bad_file = true;
             out.flush()?;
-            eprintln!("error: {e}");
+            crate::output::elog!("error: {e}");
             return Ok(());
         }
     };
@@ -70,7 +70,7 @@ fn each_cubin(
             Err(e) => {
                 outcome.bad_file = true;
                 out.flush()
-                    .map(|()| eprintln!("error: {}: {e}", path.display()))
+                    .map(|()| crate::output::elog!("error: {}: {e}", path.display()))
             }
         };
         if let Err(e) = r {
@@ -83,15 +83,17 @@ fn each_cubin(
     out.flush()?;
     match visited {
         Ok(Visited { skipped, .. }) if !skipped.is_empty() => {
-            eprintln!("note: {}: {skipped}", path.display())
+            crate::output::elog!("note: {}: {skipped}", path.display())
         }
         Ok(_) => {}
         // Device code, all of it for other architectures: nothing is hidden, so a note (a bare
         // cubin for another architecture stays an error: it was named to be read).
-        Err(e @ CubinError::NoSupportedCubin { .. }) => eprintln!("note: {}: {e}", path.display()),
+        Err(e @ CubinError::NoSupportedCubin { .. }) => {
+            crate::output::elog!("note: {}: {e}", path.display())
+        }
         Err(e) => {
             outcome.bad_file = true;
-            eprintln!("error: {}: {e}", path.display());
+            crate::output::elog!("error: {}: {e}", path.display());
         }
     }
     Ok(())

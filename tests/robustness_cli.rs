@@ -319,3 +319,23 @@ fn gather_reads_decimals_exactly_and_prints_back_what_it_read() {
     let bad = cases.replace("0.30000000000000004", "1e39");
     bad_input(&tld4(&["gather", "-"], &bad), "cases[0].texture.texels[0]");
 }
+
+/// A control character in a file name (or a kernel name) reaches standard error escaped,
+/// never raw: a terminal would act on an escape sequence.
+#[test]
+fn control_characters_in_names_are_escaped_on_standard_error() {
+    let name = "no-such\u{1b}[2J-file\u{7}.cubin";
+    for cmd in [&["scan", name][..], &["disasm", name][..]] {
+        let out = tld4(cmd, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {err}");
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{7}'),
+            "{cmd:?}: {err:?}"
+        );
+        assert!(
+            err.contains("no-such\\u{1b}[2J-file\\u{7}.cubin"),
+            "{cmd:?}: {err:?}"
+        );
+    }
+}
