@@ -12,7 +12,7 @@
 use ndarray::Array4;
 use tld4_textures::{
     Format, Handle, InvalidInput, MemTexError, Memory, MemoryPool, MemoryTexels, SparseMemory,
-    StorageWidth, TexelData, TexelSource, Texture, TextureDesc, TextureHeader, MAX_TEXTURE_BYTES,
+    StorageWidth, TexelData, TexelSource, Texture, TextureHeader, MAX_TEXTURE_BYTES,
 };
 
 use crate::error::{err, ScenarioError};
@@ -132,13 +132,7 @@ pub fn write_hex(w: &mut dyn std::io::Write, bytes: &[u8]) -> std::io::Result<()
 /// header's swizzle (every texel of every layer is read). Errors: a texture too large for an
 /// owned texture (invalid input of the texture unit), an unmapped texel.
 pub fn read_texture(memory: &dyn Memory, header: &TextureHeader) -> Result<Texture, MemTexError> {
-    let desc = TextureDesc {
-        kind: header.kind,
-        format: header.format,
-        width: header.width,
-        height: header.height,
-        layers: header.depth,
-    };
+    let desc = header.desc();
     // the size (MAX_TEXTURE_BYTES) is checked before anything is allocated; the other
     // checks of an owned texture follow in `Texture::from_data`
     if desc.bytes() > MAX_TEXTURE_BYTES {

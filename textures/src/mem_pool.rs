@@ -19,7 +19,6 @@ use crate::pool::Handle;
 use crate::sampler::Sampler;
 use crate::simd::SimdLevel;
 use crate::sites::{LaneTexels, MemoryTexels, SiteGatherer, TexelAddress};
-use crate::texture::TextureDesc;
 
 /// The two pools, in a memory.
 #[derive(Clone, Copy)]
@@ -94,13 +93,7 @@ impl<'m> MemoryPool<'m> {
         let texels = MemoryTexels::new(self.memory, &header)?;
         let per_read = SiteGatherer::new(texels, &sampler, op, precision)?;
         let layout = Layout::of(&header);
-        let desc = TextureDesc {
-            kind: header.kind,
-            format: header.format,
-            width: header.width,
-            height: header.height,
-            layers: header.depth,
-        };
+        let desc = header.desc();
         // (MemoryTexels::new checked that the extent does not pass 2^64)
         let extent = layout.layer_stride * desc.storage_layers() as u64;
         let in_place = match self.memory.view(header.address, extent) {

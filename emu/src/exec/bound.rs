@@ -119,16 +119,7 @@ impl<'m> BoundExec<'_, 'm, MemoryPool<'m>> {
         warp: &mut R,
         texels: Option<&mut [LaneTexels; WARP_SIZE]>,
     ) -> Result<ExecReport, MemoryExecError> {
-        let level = tld4_textures::simd_level();
-        tld4_textures::run_at(
-            level,
-            Execute {
-                bound: self,
-                warp,
-                level,
-                texels,
-            },
-        )
+        self.run(warp, texels)
     }
 }
 
@@ -146,6 +137,16 @@ impl<'p, B: Binding<'p>> BoundExec<'_, 'p, B> {
         &mut self,
         warp: &mut R,
     ) -> Result<ExecReport, B::Error> {
+        self.run(warp, None)
+    }
+
+    /// One warp at the texture unit's SIMD level, with or without texel addresses.
+    #[inline]
+    fn run<R: RegisterFile + ?Sized>(
+        &mut self,
+        warp: &mut R,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+    ) -> Result<ExecReport, B::Error> {
         let level = tld4_textures::simd_level();
         tld4_textures::run_at(
             level,
@@ -153,7 +154,7 @@ impl<'p, B: Binding<'p>> BoundExec<'_, 'p, B> {
                 bound: self,
                 warp,
                 level,
-                texels: None,
+                texels,
             },
         )
     }

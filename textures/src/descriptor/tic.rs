@@ -4,7 +4,7 @@
 
 use super::{field, DescField, DescriptorError, Reader, Writer};
 use crate::format::Format;
-use crate::texture::{Source, Swizzle, TextureKind};
+use crate::texture::{Source, Swizzle, TextureDesc, TextureKind};
 
 const D: &str = "texture header";
 
@@ -361,6 +361,18 @@ impl TextureHeader {
     /// The raw value of the field `name` (clcd97tex.h's name) of this header's table.
     pub fn field(&self, name: &str) -> Option<u64> {
         field(self.table(), name).map(|f| f.get(&self.words))
+    }
+
+    /// The texture's kind, format and size, as an owned texture describes them (depth as
+    /// layers: whole cubes for cube kinds).
+    pub fn desc(&self) -> TextureDesc {
+        TextureDesc {
+            kind: self.kind,
+            format: self.format,
+            width: self.width,
+            height: self.height,
+            layers: self.depth,
+        }
     }
 
     /// Bytes per texel.

@@ -241,16 +241,7 @@ impl<'g> Gatherer<'g> {
         range: Range<usize>,
         out: &mut LaneResults,
     ) -> Result<(), Error> {
-        if range.start > range.end || range.end > queries.len {
-            return Err(InvalidInput::LaneRange {
-                start: range.start,
-                end: range.end,
-                len: queries.len,
-            }
-            .into());
-        }
-        self.gather_lanes_at(level, queries, range, out, &mut ());
-        Ok(())
+        self.gather_lane_range_probed(level, queries, range, out, &mut ())
     }
 
     /// False where the lane-parallel path is not taken: sparse textures, textures too large
