@@ -9,9 +9,11 @@ use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
-/// A decoded TLD4 and the texture pool it reads, for executing many warps: the texture unit
-/// ([`Gatherer`]) prepared for a handle (its texture and sampler resolved, checked against the
-/// instruction, the value rule chosen) is kept and reused while the warps use that handle.
+/// A decoded TLD4 and the textures it reads (an owned pool, or pools in GPU memory: see
+/// [`Binding`]), for executing many warps: the texture unit
+/// ([`Gatherer`](tld4_textures::Gatherer)) prepared for a handle (its texture and sampler
+/// resolved, checked against the instruction, the value rule chosen) is kept and reused while
+/// the warps use that handle.
 /// Executing a warp here gives exactly what [`Tld4Exec::execute`] gives it (which is this,
 /// bound for one warp): preparing is a pure function of the pool's texture and sampler and the
 /// instruction, and the pool cannot change while it is borrowed. A handle that fails to
