@@ -48,11 +48,12 @@ mod precision;
 pub use num::Num;
 pub use precision::{PrecisionName, PrecisionSpec, MAX_FRACTION_BITS};
 
-use crate::{
-    AddressMode, BorderColor, CompareOp, Error, Format, GatherOp, GatherQuery, GatherResult,
-    Gatherer, NotModeled, OffsetMode, Precision, Residency, Rounding, Sampler, Source, Swizzle,
-    Texture, TextureDesc, TextureKind, ValueKind,
-};
+use crate::error::{Error, NotModeled};
+use crate::format::{Format, ValueKind};
+use crate::gather::Gatherer;
+use crate::op::{GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Rounding};
+use crate::sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+use crate::texture::{Residency, Source, Swizzle, Texture, TextureDesc, TextureKind};
 
 /// A whole cases file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -459,7 +460,8 @@ fn kind_name(k: TextureKind) -> &'static str {
 /// One JSON texel value -> the raw bits of field `i` of format `f`.
 fn texel_field(f: Format, i: usize, v: Num) -> Result<u32, String> {
     let bits = f.field_bits(i);
-    let float_field = i < f.components() && matches!(f.class(i), crate::Class::Float) && bits >= 16;
+    let float_field =
+        i < f.components() && matches!(f.class(i), crate::format::Class::Float) && bits >= 16;
     if let Num::Bits(b) = v {
         // Raw bits: the field's own bit pattern, which must fit its width.
         if bits < 32 && b >> bits != 0 {

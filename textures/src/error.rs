@@ -4,7 +4,8 @@
 
 use thiserror::Error;
 
-use crate::{Format, TextureKind};
+use crate::format::Format;
+use crate::texture::TextureKind;
 
 /// Every error this crate returns.
 #[derive(Debug, Clone, PartialEq, Error)]

@@ -55,6 +55,17 @@ pub enum StorageWidth {
     U32,
 }
 
+impl StorageWidth {
+    /// Bytes of one storage element.
+    pub fn bytes(self) -> u32 {
+        match self {
+            StorageWidth::U8 => 1,
+            StorageWidth::U16 => 2,
+            StorageWidth::U32 => 4,
+        }
+    }
+}
+
 /// One raw field of a texel: its width, its position in the packed word (0 for plain
 /// formats), and how it is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

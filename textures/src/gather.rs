@@ -1,22 +1,25 @@
 //! The fast path: a [`Gatherer`] prepared once per (texture, sampler, instruction), then
 //! [`Gatherer::gather`] per lane, with no allocation.
 //!
-//! The pipeline, one small function per step:
-//! address ([`crate::cube::project`], [`array_layer`]) -> footprint ([`texel_origin`],
-//! [`footprint`]) -> wrap ([`wrap`], [`crate::cube::seamless_texel`]) -> fetch -> convert
-//! (the format's decoder) -> swizzle and select (resolved once per [`Gatherer`]) or compare
-//! ([`clamp_dref`], [`depth_compare`]), plus [`border_value`] and [`cube_corner_value`].
+//! The rules are the pure steps of [`crate::stages`] (address, footprint, wrap, compare,
+//! border, corner) and the format's decoders; the per-lane path composes them once, in
+//! [`crate::lane`] (the composition every scalar gather shares), and the lane-parallel
+//! kernels ([`Gatherer::gather_lanes`]) compute the same rules 32 lanes at a time, handing
+//! back to the per-lane path the lanes they do not take.
 
 use crate::cube;
 use crate::error::{Error, InvalidInput, NotModeled};
 use crate::format::{DecodeKind, Decoder, Format, StorageWidth};
+use crate::lane::{compose, LanePlan, PlanShape, TexelReader, NON_RESIDENT};
 use crate::layout::Layout;
+use crate::op::{GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Value};
 use crate::placement::Placement;
-use crate::sampler::{AddressMode, CompareOp, Sampler};
+use crate::sampler::{CompareOp, Sampler};
 use crate::simd::SimdLevel;
-use crate::texture::{Residency, Swizzle, TexelData, Texture, TextureDesc, TextureKind};
-
-pub use crate::stages::*;
+use crate::stages::{border_value, lane_value, Quantizer};
+use crate::storage::TexelData;
+use crate::texture::{Residency, Swizzle, Texture, TextureDesc, TextureKind};
+use std::convert::Infallible;
 
 mod convert;
 mod kernels;
@@ -28,189 +31,6 @@ use convert::{
 };
 pub use lanes::{LaneQueries, LaneResults, LANES};
 pub use probe::{KernelTexels, LaneProbe};
-
-/// Which texel offsets a gather instruction carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum OffsetMode {
-    /// No offsets.
-    #[default]
-    None,
-    /// One (dx, dy) for the whole footprint: `GatherQuery::offsets[0]`.
-    Aoffi,
-    /// Four per-texel offsets: `GatherQuery::offsets[0..4]`.
-    Ptp,
-}
-
-/// What one gather instruction asks for, fixed for all its lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GatherOp {
-    /// The dimension the instruction names; must equal the texture's kind.
-    pub dim: TextureKind,
-    /// Component to gather, 0..=3 (R, G, B, A after the swizzle); ignored with `compare`.
-    pub component: u8,
-    /// Texel offsets.
-    pub offsets: OffsetMode,
-    /// Depth compare (`.DC`).
-    pub compare: bool,
-}
-
-impl GatherOp {
-    /// A gather of `component` on a `dim` texture, no offsets, no compare.
-    pub fn new(dim: TextureKind, component: u8) -> Self {
-        GatherOp {
-            dim,
-            component,
-            offsets: OffsetMode::None,
-            compare: false,
-        }
-    }
-}
-
-/// How u = s * width becomes a fixed-point number before the footprint's floor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
-pub enum Rounding {
-    /// Round to nearest, ties to even.
-    #[default]
-    #[cfg_attr(feature = "json", serde(alias = "nearest"))]
-    NearestEven,
-    /// Truncate toward zero.
-    #[cfg_attr(feature = "json", serde(alias = "truncate"))]
-    TowardZero,
-    /// Round toward negative infinity.
-    Floor,
-}
-
-/// The sub-texel precision model of texel selection.
-///
-/// Default: 8 fractional bits, round to nearest. Backing: the drivers (and lavapipe) report
-/// `subTexelPrecisionBits = 8`, and yuzu (PR 10030) and Ryujinx (PR 4703) had to bias other
-/// GPUs' coordinates to reproduce NVIDIA's texel choice at texel boundaries, which points at
-/// rounding to nearest; the rounding rule itself is unmeasured (docs/sources.md, Open questions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Precision {
-    /// u * 2^fraction_bits is rounded to an integer, then i0 = floor(u - 0.5) on that value.
-    Fixed {
-        /// Fractional bits, 0..=20.
-        fraction_bits: u8,
-        /// How the product is rounded.
-        rounding: Rounding,
-    },
-    /// No quantization: i0 = floor(s * width - 0.5) computed exactly (as `reference` does).
-    Exact,
-}
-
-impl Default for Precision {
-    fn default() -> Self {
-        Precision::Fixed {
-            fraction_bits: 8,
-            rounding: Rounding::NearestEven,
-        }
-    }
-}
-
-/// One lane's gather arguments.
-///
-/// ```
-/// use tld4_textures::GatherQuery;
-/// let q = GatherQuery::at(0.25, 0.5).with_layer(3).with_aoffi(-32, 31).with_dref(0.5);
-/// assert_eq!(q.offsets[0], [-32, 31]);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct GatherQuery {
-    /// (s, t) for 2D kinds (the third entry unused), (x, y, z) for cube kinds.
-    pub coords: [f32; 3],
-    /// Array layer (whole cube for a cube array) as the instruction receives it; clamped to
-    /// layers - 1. Ignored by 2D and cube textures.
-    pub layer: u32,
-    /// Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP. Each is read as a 6-bit
-    /// signed value (the hardware reads 6 bits; docs/sources.md), so only -32..=31 are distinct.
-    pub offsets: [[i8; 2]; 4],
-    /// Depth reference, used with depth compare.
-    pub dref: f32,
-}
-
-impl GatherQuery {
-    /// A query at (s, t).
-    pub fn at(s: f32, t: f32) -> Self {
-        GatherQuery {
-            coords: [s, t, 0.0],
-            ..Self::default()
-        }
-    }
-
-    /// A query at cube direction (x, y, z).
-    pub fn at_cube(x: f32, y: f32, z: f32) -> Self {
-        GatherQuery {
-            coords: [x, y, z],
-            ..Self::default()
-        }
-    }
-
-    /// With array layer `layer`.
-    pub fn with_layer(mut self, layer: u32) -> Self {
-        self.layer = layer;
-        self
-    }
-
-    /// With AOFFI offset (dx, dy).
-    pub fn with_aoffi(mut self, dx: i8, dy: i8) -> Self {
-        self.offsets[0] = [dx, dy];
-        self
-    }
-
-    /// With PTP offsets.
-    pub fn with_ptp(mut self, offsets: [[i8; 2]; 4]) -> Self {
-        self.offsets = offsets;
-        self
-    }
-
-    /// With depth reference `dref`.
-    pub fn with_dref(mut self, dref: f32) -> Self {
-        self.dref = dref;
-        self
-    }
-}
-
-/// The four gathered values, in the order (i0, j1), (i1, j1), (i1, j0), (i0, j0).
-///
-/// Each is an f32 bit pattern for float, normalized and depth formats (and for every depth
-/// compare), or the raw 32-bit integer for UINT and SINT formats (SINT sign-extended).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct GatherResult {
-    /// The four values' bits.
-    pub values: [u32; 4],
-    /// False when the footprint touched a non-resident sparse tile (then all values are 0).
-    pub resident: bool,
-}
-
-impl GatherResult {
-    /// The values read as f32.
-    pub fn as_f32(&self) -> [f32; 4] {
-        self.values.map(f32::from_bits)
-    }
-
-    /// The values read as i32.
-    pub fn as_i32(&self) -> [i32; 4] {
-        self.values.map(|v| v as i32)
-    }
-}
-
-/// Which value a real (non-border) texel yields, resolved once per [`Gatherer`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Value {
-    /// Read storage element `element` of the texel and convert it.
-    Fetch { element: usize, decoder: Decoder },
-    /// A constant (swizzle ZERO/ONE, or a component the format lacks).
-    Const(u32),
-    /// Compare the depth component with dref.
-    Compare {
-        op: CompareOp,
-        decoder: Decoder,
-        clamp_dref: bool,
-    },
-}
 
 /// Borrowed texel storage.
 #[derive(Debug, Clone, Copy)]
@@ -263,23 +83,14 @@ struct Storage<'a> {
 pub struct Gatherer<'a> {
     texels: Texels<'a>,
     words: usize,
-    width: i64,
-    height: i64,
     /// Where a texel's elements are in `texels` (owned: rows and layers at fixed strides;
     /// memory: the header's layout).
     place: Placement,
-    scale_u: f64,
-    scale_v: f64,
-    quant: Quantizer,
-    kind: TextureKind,
-    max_layer: u32,
-    address: [AddressMode; 2],
-    seamless: bool,
-    offsets: OffsetMode,
+    /// The per-lane composition's constants (size, precision, address modes, offsets).
+    plan: LanePlan,
     value: Value,
     /// Border value (Fetch/Const), or the border depth's f32 bits (Compare).
     border: u32,
-    integer: bool,
     residency: Option<&'a Residency>,
     /// Seamless cube kinds on the lane-parallel path: the texture, whose faces with their
     /// apron ([`Texture::cube_apron`]) the cube kernel reads.
@@ -362,12 +173,7 @@ impl<'a> Gatherer<'a> {
         op: &GatherOp,
         precision: Precision,
     ) -> Result<Option<Self>, Error> {
-        let elem = match desc.format.storage() {
-            StorageWidth::U8 => 1u32,
-            StorageWidth::U16 => 2,
-            StorageWidth::U32 => 4,
-        };
-        let Some(place) = Placement::of_layout(layout, elem) else {
+        let Some(place) = Placement::of_layout(layout, desc.format.storage().bytes()) else {
             return Ok(None);
         };
         let extent = (layout.layer_stride as u128) * desc.storage_layers() as u128;
@@ -432,23 +238,26 @@ impl<'a> Gatherer<'a> {
                 (w as f64 * quant.scale) as f32,
                 (h as f64 * quant.scale) as f32,
             ]);
+        let plan = LanePlan::new(
+            PlanShape {
+                kind,
+                width: desc.width,
+                height: desc.height,
+                layers: desc.layers,
+                integer: format.is_integer() && compare.is_none(),
+            },
+            sampler,
+            op.offsets,
+            quant,
+            &value,
+        );
         Ok(Gatherer {
             texels,
             words: format.words(),
-            width: w as i64,
-            height: h as i64,
             place,
-            scale_u: w as f64 * quant.scale,
-            scale_v: h as f64 * quant.scale,
-            quant,
-            kind,
-            max_layer: desc.layers - 1,
-            address: [sampler.address_u, sampler.address_v],
-            seamless: sampler.seamless_cube,
-            offsets: op.offsets,
+            plan,
             value,
             border,
-            integer: format.is_integer() && compare.is_none(),
             residency,
             cube,
             cube_f32,
@@ -481,7 +290,7 @@ impl<'a> Gatherer<'a> {
     /// assert_eq!(out[1].values, [1, 1, 1, 1]);
     /// ```
     ///
-    /// Runs at the process's [`crate::simd_level`]: the per-lane reference path at
+    /// Runs at the process's [`crate::simd_level`]: the per-lane path at
     /// `Scalar`, else the lanes go through the lane-parallel pipeline
     /// ([`Gatherer::gather_lanes`]) 32 at a time; the results are identical.
     pub fn gather_many(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
@@ -499,7 +308,7 @@ impl<'a> Gatherer<'a> {
             || !self.lane_parallel()
             || queries.len().min(out.len()) < lanes::MIN_PARALLEL_LANES
         {
-            return self.gather_reference(queries, out);
+            return self.gather_per_lane(queries, out);
         }
         let mut lanes = LaneQueries::new();
         let mut results = LaneResults::new();
@@ -516,17 +325,17 @@ impl<'a> Gatherer<'a> {
         }
     }
 
-    /// One lane by the per-lane reference pipeline; out of line, for the lanes the
+    /// One lane by the per-lane pipeline; out of line, for the lanes the
     /// lane-parallel kernels hand back (few, and one copy of the code serves every kernel).
     #[inline(never)]
-    pub(crate) fn reference_lane(&self, q: &GatherQuery) -> GatherResult {
+    pub(crate) fn fallback_lane(&self, q: &GatherQuery) -> GatherResult {
         let mut out = [NON_RESIDENT];
-        self.gather_reference(std::slice::from_ref(q), &mut out);
+        self.gather_per_lane(std::slice::from_ref(q), &mut out);
         out[0]
     }
 
-    /// The per-lane reference pipeline (`SimdLevel::Scalar`).
-    pub(crate) fn gather_reference(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
+    /// The per-lane pipeline (`SimdLevel::Scalar`).
+    pub(crate) fn gather_per_lane(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
         let run = PerLane { qs: queries, out };
         match self.texels {
             Texels::U8(d) => self.with_convert(d, run),
@@ -542,9 +351,10 @@ impl<'a> Gatherer<'a> {
     fn with_convert<T: Texel, V: Run>(&self, d: &[T], run: V) {
         T::with_convert(self, d, run)
     }
-    /// Dispatch on the addressing path, then run the lane loop.
+    /// The per-lane path: each lane through the one composition ([`compose`]), reading this
+    /// gatherer's storage with the value rule `conv` specialized.
     #[inline(always)]
-    fn with_path<T: Copy + Into<u32>, C: Convert>(
+    fn compose_lanes<T: Copy + Into<u32>, C: Convert>(
         &self,
         d: &[T],
         element: usize,
@@ -552,245 +362,18 @@ impl<'a> Gatherer<'a> {
         qs: &[GatherQuery],
         out: &mut [GatherResult],
     ) {
-        let lanes = qs.iter().zip(out.iter_mut());
-        if self.kind.is_cube() {
-            if self.seamless {
-                for (q, o) in lanes {
-                    *o = self.lane_cube(d, element, conv.for_lane(q.dref), q);
-                }
-            } else {
-                for (q, o) in lanes {
-                    *o = self.lane_planar::<T, C, AnyMode, true>(
-                        d,
-                        element,
-                        conv.for_lane(q.dref),
-                        q,
-                    );
-                }
-            }
-        } else if self.address == [AddressMode::ClampToEdge; 2] {
-            for (q, o) in lanes {
-                *o = self.lane_planar::<T, C, ClampEdge, false>(
-                    d,
-                    element,
-                    conv.for_lane(q.dref),
-                    q,
-                );
-            }
-        } else {
-            for (q, o) in lanes {
-                *o = self.lane_planar::<T, C, AnyMode, false>(d, element, conv.for_lane(q.dref), q);
-            }
-        }
-    }
-
-    /// address -> footprint for the planar kinds: (i0, j0, storage layer).
-    #[inline(always)]
-    fn planar_origin<const CUBE: bool>(&self, q: &GatherQuery) -> (i64, i64, usize) {
-        let layer = array_layer(q.layer, self.max_layer);
-        let (s, t, layer) = if CUBE {
-            let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-            let per_cube = if self.kind == TextureKind::CubeArray {
-                6
-            } else {
-                0
+        for (q, o) in qs.iter().zip(out.iter_mut()) {
+            let conv = conv.for_lane(q.dref);
+            let reader = StorageReader {
+                data: d,
+                place: &self.place,
+                element,
+                border: conv.border(self.border),
+                conv,
+                residency: self.residency,
             };
-            (s, t, layer * per_cube + face)
-        } else {
-            (q.coords[0] as f64, q.coords[1] as f64, layer)
-        };
-        (
-            self.quant.origin(s * self.scale_u),
-            self.quant.origin(t * self.scale_v),
-            layer as usize,
-        )
-    }
-
-    /// One lane on a 2D kind, or a cube kind without seamless edges: wrap with the address modes.
-    #[inline(always)]
-    fn lane_planar<T: Copy + Into<u32>, C: Convert, A: Addr, const CUBE: bool>(
-        &self,
-        data: &[T],
-        element: usize,
-        conv: C,
-        q: &GatherQuery,
-    ) -> GatherResult {
-        let (i0, j0, layer) = self.planar_origin::<CUBE>(q);
-        let (w, h) = (self.width, self.height);
-        let [au, av] = self.address;
-        // wrap: the 2x2 footprint has two columns and two rows unless PTP moves each texel
-        let (xs, ys) = if self.offsets == OffsetMode::Ptp {
-            let p = footprint_unchecked(i0, j0, self.offsets, &q.offsets);
-            let x = |k: usize| A::wrap(p[k].0, w, au);
-            let y = |k: usize| A::wrap(p[k].1, h, av);
-            ([x(0), x(1), x(2), x(3)], [y(0), y(1), y(2), y(3)])
-        } else {
-            let [_, _, _, (i, j)] = footprint_unchecked(i0, j0, self.offsets, &q.offsets);
-            let (x0, x1) = (A::wrap(i, w, au), A::wrap(i + 1, w, au));
-            let (y0, y1) = (A::wrap(j, h, av), A::wrap(j + 1, h, av));
-            ([x0, x1, x1, x0], [y1, y1, y0, y0])
-        };
-        // fetch offsets: rows and columns apart, so the 2x2 case needs two of each
-        let base = layer * self.place.layer_stride() + element;
-        // (border texels, -1, get a harmless offset that is never read)
-        let row = |y: i64| base + self.place.row(y.max(0) as usize);
-        let col = |x: i64| self.place.col(x.max(0) as usize);
-        let index = if self.offsets == OffsetMode::Ptp {
-            [
-                row(ys[0]) + col(xs[0]),
-                row(ys[1]) + col(xs[1]),
-                row(ys[2]) + col(xs[2]),
-                row(ys[3]) + col(xs[3]),
-            ]
-        } else {
-            let (r0, r1) = (row(ys[3]), row(ys[0]));
-            let (c0, c1) = (col(xs[0]), col(xs[1]));
-            [r1 + c0, r1 + c1, r0 + c1, r0 + c0]
-        };
-        let border = conv.border(self.border);
-        let mut values = [border; 4];
-        let mut resident = true;
-        for k in 0..4 {
-            if A::BORDERLESS || (xs[k] >= 0 && ys[k] >= 0) {
-                if let Some(r) = self.residency {
-                    resident &= r.is_resident(layer, xs[k] as usize, ys[k] as usize);
-                }
-                values[k] = conv.convert(fetch(data, index[k]));
-            }
-        }
-        if !resident {
-            return NON_RESIDENT;
-        }
-        GatherResult {
-            values,
-            resident: true,
-        }
-    }
-
-    /// One lane on a cube kind with seamless edges.
-    #[inline(always)]
-    fn lane_cube<T: Copy + Into<u32>, C: Convert>(
-        &self,
-        data: &[T],
-        element: usize,
-        conv: C,
-        q: &GatherQuery,
-    ) -> GatherResult {
-        let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-        let cube_base = if self.kind == TextureKind::CubeArray {
-            array_layer(q.layer, self.max_layer) as usize * 6
-        } else {
-            0
-        };
-        let i0 = self.quant.origin(s * self.scale_u);
-        let j0 = self.quant.origin(t * self.scale_v);
-        let n = self.width;
-        if i0 >= 0 && j0 >= 0 && i0 + 1 < n && j0 + 1 < n {
-            // the whole footprint on the face: no edge to cross
-            let layer = cube_base + face as usize;
-            let (x0, y0) = (i0 as usize, j0 as usize);
-            if let Some(r) = self.residency {
-                let ok = r.is_resident(layer, x0, y0)
-                    && r.is_resident(layer, x0 + 1, y0)
-                    && r.is_resident(layer, x0, y0 + 1)
-                    && r.is_resident(layer, x0 + 1, y0 + 1);
-                if !ok {
-                    return NON_RESIDENT;
-                }
-            }
-            let p = &self.place;
-            let base = layer * p.layer_stride() + element;
-            let (r0, r1) = (base + p.row(y0), base + p.row(y0 + 1));
-            let (c0, c1) = (p.col(x0), p.col(x0 + 1));
-            return GatherResult {
-                values: [
-                    conv.convert(fetch(data, r1 + c0)),
-                    conv.convert(fetch(data, r1 + c1)),
-                    conv.convert(fetch(data, r0 + c1)),
-                    conv.convert(fetch(data, r0 + c0)),
-                ],
-                resident: true,
-            };
-        }
-        self.lane_cube_edge(data, element, conv, face, cube_base, i0, j0)
-    }
-
-    /// Texel (i, j) of `face` under seamless addressing ([`cube::seamless_texel`]): its
-    /// value, None at a corner; clears `resident` where it is not.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn seamless_read<T: Copy + Into<u32>, C: Convert>(
-        &self,
-        data: &[T],
-        element: usize,
-        conv: &C,
-        face: u32,
-        cube_base: usize,
-        i: i64,
-        j: i64,
-        resident: &mut bool,
-    ) -> Option<u32> {
-        let (f, x, y) = cube::seamless_texel(face, i, j, self.width)?;
-        let (layer, x, y) = (cube_base + f as usize, x as usize, y as usize);
-        if let Some(r) = self.residency {
-            *resident &= r.is_resident(layer, x, y);
-        }
-        let index = self.place.index(layer, x, y);
-        Some(conv.convert(fetch(data, index + element)))
-    }
-
-    /// The seamless cube footprint that crosses a face edge or corner.
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn lane_cube_edge<T: Copy + Into<u32>, C: Convert>(
-        &self,
-        data: &[T],
-        element: usize,
-        conv: C,
-        face: u32,
-        cube_base: usize,
-        i0: i64,
-        j0: i64,
-    ) -> GatherResult {
-        let pos = footprint_unchecked(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
-        let mut resident = true;
-        // the four texels read one by one into a value each (not into an array indexed in
-        // a loop, which would be stored word by word and reloaded whole)
-        let read = |(i, j): (i64, i64), resident: &mut bool| {
-            self.seamless_read(data, element, &conv, face, cube_base, i, j, resident)
-        };
-        let texels = [
-            read(pos[0], &mut resident),
-            read(pos[1], &mut resident),
-            read(pos[2], &mut resident),
-            read(pos[3], &mut resident),
-        ];
-        // The last corner, as the reference (`reference::gather`) and the per-read path fill
-        // it: a footprint has two corners only where a NaN direction selects a face its
-        // coordinates lie off, and the other one then reads 0.
-        let corner = texels.iter().rposition(Option::is_none);
-        let or0 = |k: usize| texels[k].unwrap_or(0);
-        let found = [or0(0), or0(1), or0(2), or0(3)];
-        if !resident {
-            return NON_RESIDENT;
-        }
-        // the corner's value (rare) chosen in, not stored into the array at a varying index
-        let corner_value = match (corner, self.value) {
-            (None, _) => 0,
-            (Some(_), Value::Const(v)) => v,
-            (Some(c), _) => cube_corner_unchecked(&found, c, self.integer),
-        };
-        let pick = |k: usize| {
-            if corner == Some(k) {
-                corner_value
-            } else {
-                found[k]
-            }
-        };
-        let values = [pick(0), pick(1), pick(2), pick(3)];
-        GatherResult {
-            values,
-            resident: true,
+            let Ok(r) = compose(&self.plan, &reader, q, &mut ());
+            *o = r;
         }
     }
 }
@@ -966,7 +549,7 @@ impl Texel for u32 {
     }
 }
 
-/// The per-lane reference path over `qs`.
+/// The per-lane path over `qs`.
 struct PerLane<'q, 'o> {
     qs: &'q [GatherQuery],
     out: &'o mut [GatherResult],
@@ -981,15 +564,40 @@ impl Run for PerLane<'_, '_> {
         element: usize,
         conv: C,
     ) {
-        g.with_path(d, element, conv, self.qs, self.out)
+        g.compose_lanes(d, element, conv, self.qs, self.out)
     }
 }
 
-/// What a footprint touching a non-resident tile returns.
-const NON_RESIDENT: GatherResult = GatherResult {
-    values: [0; 4],
-    resident: false,
-};
+/// The per-lane path's [`TexelReader`]: storage elements of this gatherer's texels (owned,
+/// or GPU memory read in place) through the placement, the value rule specialized.
+struct StorageReader<'g, T, C> {
+    data: &'g [T],
+    place: &'g Placement,
+    /// The element of a texel the value rule reads.
+    element: usize,
+    conv: C,
+    /// The border texel's value (compared, under depth compare).
+    border: u32,
+    residency: Option<&'g Residency>,
+}
+
+impl<T: Copy + Into<u32>, C: Convert> TexelReader for StorageReader<'_, T, C> {
+    type Error = Infallible;
+    #[inline(always)]
+    fn value(&self, layer: u32, x: u32, y: u32) -> Result<u32, Infallible> {
+        let index = self.place.index(layer as usize, x as usize, y as usize);
+        Ok(self.conv.convert(fetch(self.data, index + self.element)))
+    }
+    #[inline(always)]
+    fn border(&self) -> u32 {
+        self.border
+    }
+    #[inline(always)]
+    fn resident(&self, layer: u32, x: u32, y: u32) -> bool {
+        self.residency
+            .is_none_or(|r| r.is_resident(layer as usize, x as usize, y as usize))
+    }
+}
 
 fn layout_err() -> Error {
     InvalidInput::Storage("texel storage is not contiguous".into()).into()

@@ -63,13 +63,14 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
-mod apron;
 #[cfg(feature = "json")]
 pub mod cases;
 pub mod cube;
 mod error;
 mod format;
 mod gather;
+pub mod lane;
+mod op;
 mod placement;
 mod pool;
 pub mod reference;
@@ -89,6 +90,8 @@ mod mem_error;
 mod mem_pool;
 pub mod memory;
 mod sites;
+mod source;
+mod storage;
 mod to_memory;
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};
@@ -97,75 +100,30 @@ pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,
 };
-pub use gather::{
-    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
-    texel_origin, wrap, GatherOp, GatherQuery, GatherResult, Gatherer, KernelTexels, LaneProbe,
-    LaneQueries, LaneResults, OffsetMode, Precision, Rounding, LANES,
-};
-pub use gather::{FOOTPRINT_LIMIT, MAX_FRACTION_BITS, MAX_WRAP_SIZE};
+pub use gather::{Gatherer, KernelTexels, LaneProbe, LaneQueries, LaneResults, LANES};
+pub use lane::{LaneAddress, Probe, Site};
 pub use mem_error::MemTexError;
 pub use mem_pool::{MemoryPool, PreparedTexture};
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
+pub use op::{
+    GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Rounding, MAX_FRACTION_BITS,
+};
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
 pub use simd::{
     avx2_available, detected_simd_level, run_at, set_simd_level, simd_env_error, simd_level,
     AtLevel, SimdLevel,
 };
-pub use sites::{
-    LaneMemoryError, LaneTexels, MemoryTexels, Shape, Site, SiteGatherer, TexelAddress, TexelSource,
+pub use sites::{LaneMemoryError, LaneTexels, MemoryTexels, SiteGatherer, TexelAddress};
+pub use source::{Shape, TexelSource};
+pub use stages::{
+    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
+    texel_origin, wrap, FOOTPRINT_LIMIT, MAX_WRAP_SIZE,
 };
+pub use storage::TexelData;
 pub use texture::MAX_TEXTURE_BYTES;
-pub use texture::{
-    Residency, Source, Swizzle, TexelData, Texture, TextureDesc, TextureKind, MAX_SIZE,
-};
+pub use texture::{Residency, Source, Swizzle, Texture, TextureDesc, TextureKind, MAX_SIZE};
 pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
-
-impl Precision {
-    /// The most fractional bits [`Precision::Fixed`] takes: [`MAX_FRACTION_BITS`], the limit
-    /// checked where a [`Gatherer`] is built (the test `precision_limit_is_the_gatherers`
-    /// checks both agree for every value).
-    pub const MAX_FRACTION_BITS: u8 = MAX_FRACTION_BITS as u8;
-
-    /// Checks the setting without building a gatherer: more than
-    /// [`Precision::MAX_FRACTION_BITS`] fractional bits is [`InvalidInput::Precision`].
-    pub fn validate(self) -> Result<(), Error> {
-        match self {
-            Precision::Fixed { fraction_bits, .. } if fraction_bits > Self::MAX_FRACTION_BITS => {
-                Err(InvalidInput::Precision(fraction_bits as u32).into())
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
-#[cfg(test)]
-mod precision_tests {
-    use super::*;
-
-    #[test]
-    fn precision_limit_is_the_gatherers() {
-        let desc = TextureDesc {
-            kind: TextureKind::Tex2D,
-            format: Format::R8Uint,
-            width: 1,
-            height: 1,
-            layers: 1,
-        };
-        let tex = Texture::from_fields(desc, &[1]).unwrap();
-        let op = GatherOp::new(TextureKind::Tex2D, 0);
-        for bits in 0..=u8::MAX {
-            let p = Precision::Fixed {
-                fraction_bits: bits,
-                rounding: Rounding::NearestEven,
-            };
-            let built = Gatherer::new(&tex, &Sampler::default(), &op, p).map(|_| ());
-            assert_eq!(p.validate(), built, "{bits} bits");
-            assert_eq!(p.validate().is_ok(), bits <= Precision::MAX_FRACTION_BITS);
-        }
-        assert_eq!(Precision::Exact.validate(), Ok(()));
-    }
-}
 
 #[cfg(all(test, feature = "json"))]
 mod tests {

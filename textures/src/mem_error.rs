@@ -17,7 +17,7 @@ pub enum MemTexError {
     Memory(#[from] MemoryError),
     /// The texture unit's checks (kind, offsets, compare, precision).
     #[error("{0}")]
-    Texture(#[from] crate::Error),
+    Texture(#[from] crate::error::Error),
     /// An owned texture the memory form cannot express (valid, not modeled).
     #[error("not modeled: {0}")]
     Unrepresentable(&'static str),

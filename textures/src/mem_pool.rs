@@ -9,12 +9,11 @@ use crate::descriptor::tsc::SamplerState;
 use std::ops::Range;
 
 use crate::error::Error;
-use crate::gather::{
-    GatherOp, Gatherer, KernelTexels, LaneProbe, LaneQueries, LaneResults, Precision, LANES,
-};
+use crate::gather::{Gatherer, KernelTexels, LaneProbe, LaneQueries, LaneResults, LANES};
 use crate::layout::Layout;
 use crate::mem_error::MemTexError;
 use crate::memory::{Memory, MemoryError};
+use crate::op::{GatherOp, Precision};
 use crate::pool::Handle;
 use crate::sampler::Sampler;
 use crate::simd::SimdLevel;
@@ -90,8 +89,7 @@ impl<'m> MemoryPool<'m> {
         precision: Precision,
     ) -> Result<PreparedTexture<'m>, MemTexError> {
         let (header, sampler) = self.resolve(handle)?;
-        let texels = MemoryTexels::new(self.memory, &header)?;
-        let per_read = SiteGatherer::new(texels, &sampler, op, precision)?;
+        let per_read = self.per_read(&header, &sampler, op, precision)?;
         let layout = Layout::of(&header);
         let desc = header.desc();
         // (MemoryTexels::new checked that the extent does not pass 2^64)
@@ -113,7 +111,7 @@ impl<'m> MemoryPool<'m> {
             in_place,
             address: header.address,
             texel_bytes: header.texel_bytes(),
-            element_bytes: header.texel_bytes() / header.format.words() as u32,
+            element_bytes: header.format.storage().bytes(),
         })
     }
 
@@ -125,8 +123,19 @@ impl<'m> MemoryPool<'m> {
         precision: Precision,
     ) -> Result<SiteGatherer<MemoryTexels<'m>>, MemTexError> {
         let (header, sampler) = self.resolve(handle)?;
-        let texels = MemoryTexels::new(self.memory, &header)?;
-        Ok(SiteGatherer::new(texels, &sampler, op, precision)?)
+        self.per_read(&header, &sampler, op, precision)
+    }
+
+    /// The texel-by-texel gatherer of a decoded header and sampler.
+    fn per_read(
+        &self,
+        header: &TextureHeader,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<SiteGatherer<MemoryTexels<'m>>, MemTexError> {
+        let texels = MemoryTexels::new(self.memory, header)?;
+        Ok(SiteGatherer::new(texels, sampler, op, precision)?)
     }
 }
 

@@ -138,7 +138,7 @@ impl Placement {
     }
 
     /// Elements from one storage layer to the next.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn layer_stride(&self) -> usize {
         match self {
             Placement::Linear(l) => l.layer,
@@ -159,7 +159,7 @@ impl Placement {
 
     /// The row part of row `y` of [`Placement::index`] (the index is row part + column part
     /// + layer part).
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn row(&self, y: usize) -> usize {
         match self {
             Placement::Linear(l) => y * l.row,
@@ -168,7 +168,7 @@ impl Placement {
     }
 
     /// The column part of column `x`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn col(&self, x: usize) -> usize {
         match self {
             Placement::Linear(l) => x * l.texel,

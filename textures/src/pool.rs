@@ -2,8 +2,10 @@
 //! 0-19, sampler index in bits 20-31).
 
 use crate::error::{Error, InvalidInput};
-use crate::gather::{GatherOp, Gatherer, Precision};
-use crate::{Sampler, Texture};
+use crate::gather::Gatherer;
+use crate::op::{GatherOp, Precision};
+use crate::sampler::Sampler;
+use crate::texture::Texture;
 
 /// A 32-bit bindless texture handle: header index in bits 0-19, sampler index in bits 20-31.
 ///
@@ -281,7 +283,8 @@ impl TexturePool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Format, TextureDesc, TextureKind};
+    use crate::format::Format;
+    use crate::texture::{TextureDesc, TextureKind};
 
     fn tex(v: u32) -> Texture {
         let desc = TextureDesc {
@@ -296,7 +299,7 @@ mod tests {
 
     fn value(t: &Texture) -> u32 {
         match t.data() {
-            crate::TexelData::U8(a) => a.iter().next().copied().unwrap() as u32,
+            crate::storage::TexelData::U8(a) => a.iter().next().copied().unwrap() as u32,
             _ => unreachable!("R8 textures hold bytes"),
         }
     }

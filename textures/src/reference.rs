@@ -12,7 +12,7 @@
 
 use crate::error::{Error, InvalidInput, NotModeled};
 use crate::format::{Class, Format};
-use crate::gather::{GatherOp, GatherQuery, GatherResult, OffsetMode};
+use crate::op::{GatherOp, GatherQuery, GatherResult, OffsetMode};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::texture::{Source, Texture, TextureKind};
 

@@ -3,7 +3,7 @@
 //! The pipeline of [`crate::LaneQueries`] runs the same safe Rust code, each stage one loop
 //! over a warp's 32 lanes, at one of three levels ([`SimdLevel`]):
 //!
-//! * `Scalar`: the per-lane reference pipeline (one lane through every stage, then the next);
+//! * `Scalar`: the per-lane pipeline (one lane through every stage, then the next);
 //!   what every other level is tested against, bit for bit;
 //! * `Portable`: the whole-warp stage loops compiled for the baseline target (SSE2 on
 //!   x86-64), which the compiler vectorizes as far as the baseline allows;
@@ -19,7 +19,7 @@
 //! The level is detected once and cached. The environment variable `TLD4_SIMD`
 //! (`scalar`, `portable`, `avx2` or `auto`), read at the first gather, overrides it;
 //! [`set_simd_level`] overrides both. An unrecognised `TLD4_SIMD` value selects `Scalar`
-//! (the reference) and is reported by [`simd_env_error`]. Requesting `Avx2` on a CPU
+//! (the per-lane path) and is reported by [`simd_env_error`]. Requesting `Avx2` on a CPU
 //! without it gives `Portable`. No level changes any result: FMA is enabled for the code
 //! generator only, Rust never fuses a multiply and an add on its own, so every rounding step
 //! is the one the source writes (docs/sources.md, Decisions).
@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// Which implementation of the lane-parallel pipeline runs (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SimdLevel {
-    /// The per-lane reference pipeline.
+    /// The per-lane pipeline.
     Scalar,
     /// The whole-warp stage loops, baseline target features.
     Portable,
@@ -472,7 +472,7 @@ unsafe fn run_at_avx2<W: AtLevel>(w: W) -> W::Output {
     w.run()
 }
 
-/// Runs `k` at `level` (`Scalar` callers never get here: they take the reference path).
+/// Runs `k` at `level` (`Scalar` callers never get here: they take the per-lane path).
 #[inline(always)]
 pub(crate) fn run<K: Kernel>(level: SimdLevel, k: K) {
     #[cfg(target_arch = "x86_64")]

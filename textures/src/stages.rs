@@ -4,7 +4,7 @@
 
 use crate::error::{Error, InvalidInput};
 use crate::format::Format;
-use crate::gather::{OffsetMode, Precision, Rounding, Value};
+use crate::op::{OffsetMode, Precision, Rounding, Value, MAX_FRACTION_BITS};
 use crate::sampler::{AddressMode, BorderColor, CompareOp};
 use crate::texture::{Source, Swizzle};
 
@@ -29,7 +29,7 @@ pub(crate) struct Quantizer {
 
 /// Coordinates (in fixed-point units) are clamped to +-2^50 before conversion, which keeps
 /// every later integer step far from overflow; NaN reads as 0 (guess).
-const COORD_LIMIT: f64 = (1u64 << 50) as f64;
+pub(crate) const COORD_LIMIT: f64 = (1u64 << 50) as f64;
 
 impl Quantizer {
     pub(crate) fn new(p: Precision) -> Result<Self, Error> {
@@ -148,9 +148,6 @@ pub fn texel_origin(x_scaled: f64, bits: u32, rounding: Rounding, exact: bool) -
     );
     texel_origin_unchecked(x_scaled, bits, rounding, exact)
 }
-
-/// Most fractional bits of the fixed-point model ([`Precision::Fixed`]).
-pub const MAX_FRACTION_BITS: u32 = 20;
 
 /// [`texel_origin`] without the check (the [`Quantizer`] holds at most 20 bits).
 #[inline(always)]

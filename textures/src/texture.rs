@@ -5,9 +5,9 @@ use ndarray::{Array3, Array4};
 #[cfg(feature = "json")]
 use serde::{Deserialize, Serialize};
 
-use crate::apron::{ApronCache, ApronTexels};
 use crate::error::{Error, InvalidInput};
 use crate::format::{Format, StorageWidth};
+use crate::storage::{ApronCache, ApronTexels, TexelData};
 
 /// The four kinds of texture TLD4 accepts (the instruction's dimension field names the same four).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,54 +90,6 @@ impl Swizzle {
 impl Default for Swizzle {
     fn default() -> Self {
         Swizzle::IDENTITY
-    }
-}
-
-/// Texel storage: shape (storage layers, height, width, elements per texel), standard layout.
-/// Elements are components (u8, u16 or u32 by the format's width) or, for the packed formats,
-/// one u32 word per texel.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TexelData {
-    /// 8-bit components.
-    U8(Array4<u8>),
-    /// 16-bit components.
-    U16(Array4<u16>),
-    /// 32-bit components or packed words.
-    U32(Array4<u32>),
-}
-
-impl TexelData {
-    fn shape(&self) -> &[usize] {
-        match self {
-            TexelData::U8(a) => a.shape(),
-            TexelData::U16(a) => a.shape(),
-            TexelData::U32(a) => a.shape(),
-        }
-    }
-
-    fn width(&self) -> StorageWidth {
-        match self {
-            TexelData::U8(_) => StorageWidth::U8,
-            TexelData::U16(_) => StorageWidth::U16,
-            TexelData::U32(_) => StorageWidth::U32,
-        }
-    }
-
-    fn standardize(self) -> Self {
-        match self {
-            TexelData::U8(a) => TexelData::U8(a.as_standard_layout().into_owned()),
-            TexelData::U16(a) => TexelData::U16(a.as_standard_layout().into_owned()),
-            TexelData::U32(a) => TexelData::U32(a.as_standard_layout().into_owned()),
-        }
-    }
-
-    /// Element `e` of texel (layer, y, x), widened to u32.
-    pub(crate) fn element(&self, layer: usize, y: usize, x: usize, e: usize) -> Option<u32> {
-        match self {
-            TexelData::U8(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
-            TexelData::U16(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
-            TexelData::U32(a) => a.get([layer, y, x, e]).copied(),
-        }
     }
 }
 
@@ -481,7 +433,7 @@ impl Texture {
         Ok(self)
     }
 
-    /// Cube kinds: the faces with their one-texel seamless apron (see `crate::apron`), built
+    /// Cube kinds: the faces with their one-texel seamless apron (see `crate::storage`), built
     /// on the first call and kept; None for the other kinds.
     pub(crate) fn cube_apron(&self) -> Option<&ApronTexels> {
         if !self.desc.kind.is_cube() {

@@ -13,19 +13,20 @@
 //!
 //! It is slow (it allocates and records everything) and meant for one lane at a time.
 
-use crate::cube;
 use crate::error::Error;
 use crate::format::Format;
-use crate::gather::{
-    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint, lane_value,
-    resolve_value, texel_origin, wrap, GatherOp, GatherQuery, Gatherer, OffsetMode, Precision,
-    Rounding, Value,
-};
-use crate::gather::{check_op, Quantizer};
+use crate::gather::{check_op, Gatherer};
+use crate::lane::{compose, LaneAddress, LanePlan, PlanShape, Probe, Site, TexelReader};
 use crate::memory::MemoryError;
+use crate::op::{GatherOp, GatherQuery, OffsetMode, Precision, Rounding, Value};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
-use crate::sites::TexelSource;
+use crate::source::{SourceReader, TexelSource};
+use crate::stages::{
+    border_value, clamp_dref, footprint, lane_value, resolve_value, texel_origin, Quantizer,
+    COORD_LIMIT,
+};
 use crate::texture::{Source, Texture, TextureKind};
+use std::convert::Infallible;
 
 /// Cube face names in storage order (0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z; [`crate::cube`]).
 pub const FACE_NAMES: [&str; 6] = ["+X", "-X", "+Y", "-Y", "+Z", "-Z"];
@@ -79,23 +80,9 @@ pub struct LayerTrace {
     pub last: u32,
 }
 
-/// Where one footprint texel is read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TexelSite {
-    /// A texel of the texture: storage layer (cube kinds: cube * 6 + face), x and y.
-    Texel {
-        /// Storage layer.
-        layer: u32,
-        /// x (column).
-        x: u32,
-        /// y (row).
-        y: u32,
-    },
-    /// Outside the texture under clamp-to-border: the border colour is read.
-    Border,
-    /// A seamless cube footprint's corner texel, on no face: filled from the other three.
-    Corner,
-}
+/// Where one footprint texel is read from: the composition's own [`Site`] (one type, under
+/// the name the trace has always used).
+pub use crate::lane::Site as TexelSite;
 
 /// How a footprint texel's value came about.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -220,8 +207,7 @@ pub struct GatherTrace {
 /// 2^bits) clamped to +-2^50, NaN as 0, rounded by `rounding`. [`texel_origin`] of n itself
 /// gives the same origin (a test checks it for every traced query).
 pub fn fixed_point(x_scaled: f64, rounding: Rounding) -> i64 {
-    const LIMIT: f64 = (1u64 << 50) as f64;
-    let x = x_scaled.clamp(-LIMIT, LIMIT);
+    let x = x_scaled.clamp(-COORD_LIMIT, COORD_LIMIT);
     if x.is_nan() {
         return 0;
     }
@@ -232,21 +218,19 @@ pub fn fixed_point(x_scaled: f64, rounding: Rounding) -> i64 {
     }) as i64
 }
 
-/// One axis, as the fast path computes it (the product coord * (size * 2^bits)).
-fn axis(coord: f64, size: u32, precision: Precision) -> AxisTrace {
+/// One axis: the origin the composition used, beside the exact origin and the fixed-point
+/// value it came from (the product coord * (size * 2^bits), as the composition computes it).
+fn axis(coord: f64, size: u32, precision: Precision, origin: i64) -> AxisTrace {
     let exact_origin = texel_origin(coord * size as f64, 0, Rounding::NearestEven, true);
-    let (origin, fixed) = match precision {
-        Precision::Exact => (exact_origin, None),
+    let fixed = match precision {
+        Precision::Exact => None,
         Precision::Fixed {
             fraction_bits,
             rounding,
         } => {
             let bits = fraction_bits as u32;
             let x = coord * (size as f64 * (1u64 << bits) as f64);
-            (
-                texel_origin(x, bits, rounding, false),
-                Some((fixed_point(x, rounding), bits, rounding)),
-            )
+            Some((fixed_point(x, rounding), bits, rounding))
         }
     };
     AxisTrace {
@@ -371,90 +355,29 @@ pub fn trace_in<S: TexelSource + ?Sized>(
     q: &GatherQuery,
 ) -> Result<GatherTrace, Error> {
     let shape = source.shape();
-    check_op(shape.kind, shape.format, sampler, op)?;
-    Quantizer::new(precision)?;
-    let kind = shape.kind;
-    let format = shape.format;
+    let compare_op = check_op(shape.kind, shape.format, sampler, op)?;
+    let quant = Quantizer::new(precision)?;
+    let (kind, format) = (shape.kind, shape.format);
     let (w, h) = (shape.width, shape.height);
-    let last = shape.layers - 1;
-
-    // Address (the fast path's `address`).
-    let (s, t, storage_layer, face, cube, layer) = match kind {
-        TextureKind::Tex2D => (q.coords[0] as f64, q.coords[1] as f64, 0, 0, None, None),
-        TextureKind::Tex2DArray => {
-            let used = array_layer(q.layer, last);
-            (
-                q.coords[0] as f64,
-                q.coords[1] as f64,
-                used,
-                0,
-                None,
-                Some(LayerTrace {
-                    given: q.layer,
-                    used,
-                    last,
-                }),
-            )
-        }
-        TextureKind::Cube | TextureKind::CubeArray => {
-            let (face, s, t) = cube::project(q.coords[0], q.coords[1], q.coords[2]);
-            let (base, layer) = if kind == TextureKind::CubeArray {
-                let used = array_layer(q.layer, last);
-                (
-                    used * 6,
-                    Some(LayerTrace {
-                        given: q.layer,
-                        used,
-                        last,
-                    }),
-                )
-            } else {
-                (0, None)
-            };
-            let c = CubeTrace {
-                direction: q.coords,
-                face,
-                s,
-                t,
-            };
-            (s, t, base + face, face, Some(c), layer)
-        }
+    let value = lane_value(format, shape.swizzle, op.component, compare_op);
+    let border = match compare_op {
+        Some(_) => sampler.border.words[0],
+        None => border_value(&sampler.border, format, op.component as usize),
     };
-    let seamless = kind.is_cube() && sampler.seamless_cube;
-
-    // Footprint: origin, then offsets and gather order.
-    let u = axis(s, w, precision);
-    let v = axis(t, h, precision);
-    let (i0, j0) = (u.origin, v.origin);
-    let offsets = if seamless {
-        OffsetMode::None
-    } else {
-        op.offsets
-    };
-    let pos = footprint(i0, j0, offsets, &q.offsets);
-    let base = footprint(i0, j0, OffsetMode::None, &q.offsets);
-    let offset = |k: usize| -> Option<(i64, i64)> {
-        match offsets {
-            OffsetMode::None => None,
-            OffsetMode::Aoffi => Some((pos[k].0 - base[k].0, pos[k].1 - base[k].1)),
-            OffsetMode::Ptp => Some((pos[k].0 - i0, pos[k].1 - j0)),
-        }
-    };
-
-    // Swizzle and select, or compare (the fast path's resolution).
-    let compare = if op.compare { sampler.compare } else { None };
-    let value = lane_value(format, shape.swizzle, op.component, compare);
-    let swizzle_source = if compare.is_some() {
-        Source::R
-    } else {
-        shape.swizzle.0[op.component.min(3) as usize]
-    };
-    let selection = match value {
-        Value::Compare { .. } => Selection::Depth,
-        Value::Const(c) => Selection::Constant(c),
-        Value::Fetch { .. } => Selection::Component(swizzle_source as usize),
-    };
-    let compare_trace = match value {
+    let plan = LanePlan::new(
+        PlanShape {
+            kind,
+            width: w,
+            height: h,
+            layers: shape.layers,
+            integer: format.is_integer() && compare_op.is_none(),
+        },
+        sampler,
+        op.offsets,
+        quant,
+        &value,
+    );
+    let compare = match value {
         Value::Compare { op, clamp_dref, .. } => Some(CompareTrace {
             op,
             dref: q.dref,
@@ -467,119 +390,43 @@ pub fn trace_in<S: TexelSource + ?Sized>(
         }),
         _ => None,
     };
-    let dref = compare_trace.map_or(q.dref, |c| c.used);
-    let border = match compare {
-        Some(_) => sampler.border.words[0],
-        None => border_value(&sampler.border, format, op.component as usize),
+    let reader = SourceReader {
+        source,
+        value,
+        border,
+        dref: compare.map_or(q.dref, |c| c.used),
     };
-
-    // Wrap, fetch, convert, select or compare, per texel.
-    let [au, av] = [sampler.address_u, sampler.address_v];
-    let n = w as i64;
-    let cube_base = storage_layer - face;
-    let mut texels = [TexelTrace {
-        position: (0, 0),
-        offset: None,
-        site: TexelSite::Corner,
-        wrapped: false,
-        raw: None,
-        converted: None,
-        resident: true,
-        read_error: None,
-        how: TexelValue::CornerFill,
-        value: 0,
-    }; 4];
-    let mut corner = None;
-    for (k, &(i, j)) in pos.iter().enumerate() {
-        let site = if seamless {
-            match cube::seamless_texel(face, i, j, n) {
-                Some((f, x, y)) => TexelSite::Texel {
-                    layer: cube_base + f,
-                    x: x as u32,
-                    y: y as u32,
-                },
-                None => TexelSite::Corner,
-            }
-        } else {
-            match (wrap(i, w as i64, au), wrap(j, h as i64, av)) {
-                (Some(x), Some(y)) => TexelSite::Texel {
-                    layer: storage_layer,
-                    x: x as u32,
-                    y: y as u32,
-                },
-                _ => TexelSite::Border,
-            }
+    // The one composition, watched; a failed read counts as 0 there and is recorded below.
+    let mut seen = TraceProbe::default();
+    let Ok(result) = compose(&plan, &Lenient(reader), q, &mut seen);
+    let a = seen.address;
+    let (i0, j0) = seen.origin;
+    let offsets = if plan.seamless {
+        OffsetMode::None
+    } else {
+        op.offsets
+    };
+    let base = footprint(i0, j0, OffsetMode::None, &q.offsets);
+    let texels: [TexelTrace; 4] = std::array::from_fn(|k| {
+        let position = seen.positions[k];
+        let offset = match offsets {
+            OffsetMode::None => None,
+            OffsetMode::Aoffi => Some((position.0 - base[k].0, position.1 - base[k].1)),
+            OffsetMode::Ptp => Some((position.0 - i0, position.1 - j0)),
         };
-        let t = &mut texels[k];
-        t.position = (i, j);
-        t.offset = offset(k);
-        t.site = site;
-        t.wrapped = match site {
-            TexelSite::Texel { layer, x, y } => {
-                layer != storage_layer || x as i64 != i || y as i64 != j
-            }
-            _ => true,
-        };
-        match site {
-            TexelSite::Texel { layer, x, y } => {
-                t.resident = source.resident(layer, x, y);
-                let (raw, conv) = match texel_components_in(source, layer, x, y) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        t.read_error = Some(e);
-                        continue;
-                    }
-                };
-                t.raw = Some(raw);
-                t.converted = Some(conv);
-                let element = |e: usize| source.element(layer, x, y, e).unwrap_or(0);
-                (t.how, t.value) = match value {
-                    Value::Const(c) => (TexelValue::Constant, c),
-                    Value::Fetch {
-                        element: e,
-                        decoder,
-                    } => (TexelValue::Fetched, decoder.decode(element(e))),
-                    Value::Compare { op, decoder, .. } => {
-                        let d = f32::from_bits(decoder.decode(element(0)));
-                        (
-                            TexelValue::Compared { depth: d },
-                            depth_compare(op, dref, d),
-                        )
-                    }
-                };
-            }
-            TexelSite::Border => {
-                (t.how, t.value) = match value {
-                    Value::Compare { op, .. } => {
-                        let d = f32::from_bits(border);
-                        (
-                            TexelValue::Compared { depth: d },
-                            depth_compare(op, dref, d),
-                        )
-                    }
-                    _ => (TexelValue::Border, border),
-                };
-            }
-            TexelSite::Corner => corner = Some(k),
-        }
-    }
-    let mut values = texels.map(|t| t.value);
-    if let Some(c) = corner {
-        let integer = format.is_integer() && compare.is_none();
-        values[c] = match value {
-            Value::Const(v) => v,
-            _ => cube_corner_value(&values, c, integer),
-        };
-        texels[c].value = values[c];
-    }
-    let resident = texels.iter().all(|t| t.resident);
-    if !resident {
-        values = [0; 4];
-    }
-    let read_error = texels
-        .iter()
-        .enumerate()
-        .find_map(|(k, t)| t.read_error.map(|e| (k, e)));
+        texel_trace(source, &value, border, &seen, k, a.storage_layer, offset)
+    });
+    let swizzle_source = if compare.is_some() {
+        Source::R
+    } else {
+        shape.swizzle.0[op.component.min(3) as usize]
+    };
+    let selection = match value {
+        Value::Compare { .. } => Selection::Depth,
+        Value::Const(c) => Selection::Constant(c),
+        Value::Fetch { .. } => Selection::Component(swizzle_source as usize),
+    };
+    let last = shape.layers - 1;
     Ok(GatherTrace {
         kind,
         format,
@@ -587,28 +434,143 @@ pub fn trace_in<S: TexelSource + ?Sized>(
         op: *op,
         query: *q,
         precision,
-        address: [au, av],
-        cube,
-        seamless,
-        layer,
-        storage_layer,
-        u,
-        v,
+        address: [sampler.address_u, sampler.address_v],
+        cube: a.face.map(|face| CubeTrace {
+            direction: q.coords,
+            face,
+            s: a.s,
+            t: a.t,
+        }),
+        seamless: plan.seamless,
+        layer: kind.is_array().then_some(LayerTrace {
+            given: q.layer,
+            used: a.layer,
+            last,
+        }),
+        storage_layer: a.storage_layer,
+        u: axis(a.s, w, precision, i0),
+        v: axis(a.t, h, precision, j0),
         swizzle_source,
         selection,
-        compare: compare_trace,
+        compare,
+        corner: seen.sites.iter().rposition(|s| *s == Site::Corner),
+        resident: texels.iter().all(|t| t.resident),
+        read_error: texels
+            .iter()
+            .enumerate()
+            .find_map(|(k, t)| t.read_error.map(|e| (k, e))),
         texels,
-        corner,
-        resident,
-        read_error,
-        values,
+        values: result.values,
     })
+}
+
+/// Texel `k` of the footprint as the composition saw it, with its raw fields, converted
+/// components and how its value came about (a failed read recorded, not raised).
+fn texel_trace<S: TexelSource + ?Sized>(
+    source: &S,
+    value: &Value,
+    border: u32,
+    seen: &TraceProbe,
+    k: usize,
+    storage_layer: u32,
+    offset: Option<(i64, i64)>,
+) -> TexelTrace {
+    let (i, j) = seen.positions[k];
+    let site = seen.sites[k];
+    let mut t = TexelTrace {
+        position: (i, j),
+        offset,
+        site,
+        wrapped: match site {
+            Site::Texel { layer, x, y } => layer != storage_layer || x as i64 != i || y as i64 != j,
+            _ => true,
+        },
+        raw: None,
+        converted: None,
+        resident: true,
+        read_error: None,
+        how: TexelValue::CornerFill,
+        value: seen.values[k],
+    };
+    let depth_how = |d: f32| TexelValue::Compared { depth: d };
+    match site {
+        Site::Texel { layer, x, y } => {
+            t.resident = source.resident(layer, x, y);
+            match texel_components_in(source, layer, x, y) {
+                Ok((raw, conv)) => {
+                    t.raw = Some(raw);
+                    t.converted = Some(conv);
+                }
+                Err(e) => t.read_error = Some(e),
+            }
+            t.how = match value {
+                Value::Const(_) => TexelValue::Constant,
+                Value::Fetch { .. } => TexelValue::Fetched,
+                Value::Compare { .. } => {
+                    depth_how(texel_depth_in(source, layer, x, y).unwrap_or(f32::NAN))
+                }
+            };
+        }
+        Site::Border => {
+            t.how = match value {
+                Value::Compare { .. } => depth_how(f32::from_bits(border)),
+                _ => TexelValue::Border,
+            };
+        }
+        Site::Corner => {}
+    }
+    t
+}
+
+/// What the trace watches of the composition: the address, the origin, each texel's
+/// position, site and value.
+#[derive(Default)]
+struct TraceProbe {
+    address: LaneAddress,
+    origin: (i64, i64),
+    positions: [(i64, i64); 4],
+    sites: [Site; 4],
+    values: [u32; 4],
+}
+
+impl Probe for TraceProbe {
+    const ACTIVE: bool = true;
+    fn address(&mut self, a: &LaneAddress) {
+        self.address = *a;
+    }
+    fn origin(&mut self, i0: i64, j0: i64) {
+        self.origin = (i0, j0);
+    }
+    fn texel(&mut self, k: usize, position: (i64, i64), site: Site) {
+        self.positions[k] = position;
+        self.sites[k] = site;
+    }
+    fn value(&mut self, k: usize, value: u32) {
+        self.values[k] = value;
+    }
+}
+
+/// A reader whose failed reads count as 0 (the trace records the failure per texel).
+struct Lenient<R>(R);
+
+impl<R: TexelReader> TexelReader for Lenient<R> {
+    type Error = Infallible;
+    fn value(&self, layer: u32, x: u32, y: u32) -> Result<u32, Infallible> {
+        Ok(self.0.value(layer, x, y).unwrap_or(0))
+    }
+    fn border(&self) -> u32 {
+        self.0.border()
+    }
+    fn resident(&self, layer: u32, x: u32, y: u32) -> bool {
+        self.0.resident(layer, x, y)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BorderColor, Residency, Swizzle, TextureDesc};
+    use crate::sampler::BorderColor;
+    use crate::texture::{Residency, Swizzle, TextureDesc};
     use proptest::prelude::*;
 
     /// A texture of any kind with random raw fields that fit the format.

@@ -700,10 +700,5 @@ impl TextureHeader {
 
 /// Bytes per texel of a format: storage elements times their width (packed formats: 4).
 pub fn texel_bytes(format: Format) -> u32 {
-    let elem = match format.storage() {
-        crate::format::StorageWidth::U8 => 1,
-        crate::format::StorageWidth::U16 => 2,
-        crate::format::StorageWidth::U32 => 4,
-    };
-    elem * format.words() as u32
+    format.storage().bytes() * format.words() as u32
 }

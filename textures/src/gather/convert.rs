@@ -1,10 +1,10 @@
 //! convert (and compare), and wrap, as types: each rule a small `Copy` value the lane loops
 //! are monomorphized over, so a loop has no dispatch per texel.
 
-use super::clamp_dref;
 use super::lanes::LANES;
 use crate::format::{unorm, Decoder};
 use crate::sampler::{AddressMode, CompareOp};
+use crate::stages::clamp_dref;
 use crate::stages::{wrap_in, TexelCoord};
 
 /// convert (and compare): one storage element to the result bits, specialized per rule so the
@@ -119,7 +119,7 @@ impl<D: Convert> CompareConv<D> {
     #[inline(always)]
     pub(super) fn new(op: CompareOp, depth: D, clamp_dref: bool) -> Self {
         // a representative (reference, test) pair for each outcome
-        let outcome = |r: f32, t: f32| super::depth_compare(op, r, t);
+        let outcome = |r: f32, t: f32| crate::stages::depth_compare(op, r, t);
         let when = [
             outcome(0.0, 1.0),
             outcome(1.0, 1.0),

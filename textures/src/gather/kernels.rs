@@ -12,9 +12,9 @@
 //! kernel projects in f32 where the texture allows and vouches for an origin only where a
 //! proven bracket around the f64 projection holds no change of origin (`cube_origins`). A
 //! lane outside that range (NaN, infinities, huge coordinates), or whose origin the cube
-//! kernel cannot vouch for, is computed again by the per-lane
-//! reference path ([`Gatherer::reference_lane`]), as is a seamless cube lane whose
-//! footprint takes a corner of its face's apron (`crate::apron`: the cube kernel reads the
+//! kernel cannot vouch for, is computed again by the
+//! per-lane path ([`Gatherer::fallback_lane`]), as is a seamless cube lane whose
+//! footprint takes a corner of its face's apron (`crate::storage`: the cube kernel reads the
 //! faces with the texels seamless addressing reads past each edge around them, so a
 //! footprint crossing one edge is an ordinary 2x2 read); each overwrites what the kernel
 //! stored for the lane. Every index the kernel computes for such a lane is still inside the
@@ -167,14 +167,14 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
         let ([i0, j0], outside) = planar_origins(g, q);
         let mut layer = [0u32; LANES];
         for (l, &q) in layer.iter_mut().zip(&q.layer) {
-            *l = array_layer(q, g.max_layer);
+            *l = array_layer(q, g.plan.max_layer);
         }
         // footprint and wrap
-        let (w, h) = (g.width as i32, g.height as i32);
-        let [au, av] = g.address;
+        let (w, h) = (g.plan.width as i32, g.plan.height as i32);
+        let [au, av] = g.plan.address;
         let mut xs = [[0i32; LANES]; 4];
         let mut ys = [[0i32; LANES]; 4];
-        if g.offsets == OffsetMode::Ptp {
+        if g.plan.offsets == OffsetMode::Ptp {
             for t in 0..4 {
                 for k in 0..LANES {
                     xs[t][k] = i0[k].wrapping_add(six(q.offsets[t][0][k]));
@@ -185,7 +185,7 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
             }
         } else {
             let (mut i, mut j) = (i0, j0);
-            if g.offsets == OffsetMode::Aoffi {
+            if g.plan.offsets == OffsetMode::Aoffi {
                 for k in 0..LANES {
                     i[k] = i[k].wrapping_add(six(q.offsets[0][0][k]));
                     j[k] = j[k].wrapping_add(six(q.offsets[0][1][k]));
@@ -242,8 +242,8 @@ fn planar_origins(g: &Gatherer<'_>, q: &LaneQueries) -> ([[i32; LANES]; 2], [i32
             u[k] = q.coords[0][k] * su;
             v[k] = q.coords[1][k] * sv;
         }
-        let (i0, outside_u) = g.quant.origins32_f32(&u);
-        let (j0, outside_v) = g.quant.origins32_f32(&v);
+        let (i0, outside_u) = g.plan.quant.origins32_f32(&u);
+        let (j0, outside_v) = g.plan.quant.origins32_f32(&v);
         let mut any = 0;
         for k in 0..LANES {
             any |= outside_u[k] | outside_v[k];
@@ -256,11 +256,11 @@ fn planar_origins(g: &Gatherer<'_>, q: &LaneQueries) -> ([[i32; LANES]; 2], [i32
         let mut u = [0f64; LANES];
         let mut v = [0f64; LANES];
         for k in 0..LANES {
-            u[k] = q.coords[0][k] as f64 * g.scale_u;
-            v[k] = q.coords[1][k] as f64 * g.scale_v;
+            u[k] = q.coords[0][k] as f64 * g.plan.scale[0];
+            v[k] = q.coords[1][k] as f64 * g.plan.scale[1];
         }
-        let (i0, outside_u) = g.quant.origins32(&u);
-        let (j0, outside_v) = g.quant.origins32(&v);
+        let (i0, outside_u) = g.plan.quant.origins32(&u);
+        let (j0, outside_v) = g.plan.quant.origins32(&v);
         for k in 0..LANES {
             outside[k] = outside_u[k] | outside_v[k];
         }
@@ -328,14 +328,14 @@ fn store(out: &mut LaneResults, range: u32, values: &[[u32; LANES]; 4]) {
     }
 }
 
-/// The lanes of `redo` by the per-lane reference path.
+/// The lanes of `redo` by the per-lane path.
 #[inline(always)]
 fn redo<T, C>(l: &Lanes<'_, '_, T, C>, redo: u32, out: &mut LaneResults) {
     let mut m = redo;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        out.set(lane, &l.g.reference_lane(&l.q.get_unchecked(lane)));
+        out.set(lane, &l.g.fallback_lane(&l.q.get_unchecked(lane)));
     }
 }
 
@@ -369,7 +369,7 @@ fn wrap_lanes<A: Addr>(i: &mut [i32; LANES], size: i32, mode: AddressMode) {
     }
 }
 
-/// Cube kinds with seamless edges, over the faces with their apron (`crate::apron`), or
+/// Cube kinds with seamless edges, over the faces with their apron (`crate::storage`), or
 /// in place.
 pub(super) struct Cube<'a, 'g, 'o, 'p, T, C, P> {
     pub(super) l: Lanes<'a, 'g, T, C>,
@@ -387,9 +387,9 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
         let Cube { l, out, probe } = self;
         let (g, q) = (l.g, l.q);
         let (face, [i0, j0], unsure) = cube_origins(g, q);
-        let n = g.width as u32;
-        let per_cube = if g.kind.is_array() { 6 } else { 0 };
-        // `l.d` is the faces with their apron (`crate::apron`): face texel (x, y) at apron
+        let n = g.plan.width as u32;
+        let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
+        // `l.d` is the faces with their apron (`crate::storage`): face texel (x, y) at apron
         // position (x + 1, y + 1), (n + 2) x (n + 2) a face
         let m = n + 2;
         let s = Strides {
@@ -412,7 +412,7 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
             redo_lane[k] = unsure[k] | -((!in_apron || corner) as i32);
             // (lanes redone: any in-range texel will do)
             let (x, y) = (ai.min(n), aj.min(n));
-            let layer = array_layer(q.layer[k], g.max_layer)
+            let layer = array_layer(q.layer[k], g.plan.max_layer)
                 .wrapping_mul(per_cube)
                 .wrapping_add(face[k]);
             rows[0][k] = s.index(layer, x, y);
@@ -471,8 +471,8 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
     unsure: [i32; LANES],
 ) {
     let (g, q) = (l.g, l.q);
-    let n = g.width as u32;
-    let per_cube = if g.kind.is_array() { 6 } else { 0 };
+    let n = g.plan.width as u32;
+    let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
     let mut redo_lane = [0i32; LANES];
     let mut layer = [0u32; LANES];
     let mut xs = [[0i32; LANES]; 4];
@@ -487,7 +487,7 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
         let last = n - 1;
         let (x0, y0) = (i.min(last), j.min(last));
         let (x1, y1) = ((x0 + 1).min(last), (y0 + 1).min(last));
-        layer[k] = array_layer(q.layer[k], g.max_layer)
+        layer[k] = array_layer(q.layer[k], g.plan.max_layer)
             .wrapping_mul(per_cube)
             .wrapping_add(face[k]);
         let [x0, y0, x1, y1] = [x0, y0, x1, y1].map(|v| v as i32);
@@ -538,8 +538,8 @@ fn cube_origins(
             ys[0][k] = cube::scaled_f32(axes[0][k], axes[2][k], p.half);
             ys[1][k] = cube::scaled_f32(axes[1][k], axes[2][k], p.half);
         }
-        let (i0, unsure_u) = g.quant.origins_bracketed(&ys[0], p.bracket);
-        let (j0, unsure_v) = g.quant.origins_bracketed(&ys[1], p.bracket);
+        let (i0, unsure_u) = g.plan.quant.origins_bracketed(&ys[0], p.bracket);
+        let (j0, unsure_v) = g.plan.quant.origins_bracketed(&ys[1], p.bracket);
         for k in 0..LANES {
             unsure[k] = unsure_u[k] | unsure_v[k];
         }
@@ -549,11 +549,11 @@ fn cube_origins(
         let mut v = [0f64; LANES];
         for k in 0..LANES {
             let (s, t) = cube::divide_axes(axes[0][k], axes[1][k], axes[2][k]);
-            u[k] = s * g.scale_u;
-            v[k] = t * g.scale_v;
+            u[k] = s * g.plan.scale[0];
+            v[k] = t * g.plan.scale[1];
         }
-        let (i0, outside_u) = g.quant.origins32(&u);
-        let (j0, outside_v) = g.quant.origins32(&v);
+        let (i0, outside_u) = g.plan.quant.origins32(&u);
+        let (j0, outside_v) = g.plan.quant.origins32(&v);
         for k in 0..LANES {
             unsure[k] = outside_u[k] | outside_v[k];
         }

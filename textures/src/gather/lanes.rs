@@ -4,14 +4,14 @@
 //! `kernels.rs`), compiled at the
 //! [`SimdLevel`] chosen at run time (see [`crate::simd`]).
 //!
-//! Every stage calls the same rule as the per-lane reference path ([`texel_origin`],
+//! Every stage calls the same rule as the per-lane path ([`texel_origin`],
 //! [`footprint`], [`wrap`], the format's conversion, [`depth_compare`], and
 //! [`crate::cube::project_select`], proven equal to [`crate::cube::project`]), so results are
 //! bit-identical at every level; the tests `lanes_*` in `textures/tests/lanes.rs` check it
 //! for every format, kind, address mode, offset mode, compare function and precision.
 //! Sparse textures take the per-lane path, and so do seamless cube footprints that take a
 //! corner of their face (past two edges at once); footprints that cross one edge are read
-//! from the faces with their apron (`crate::apron`).
+//! from the faces with their apron (`crate::storage`).
 
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -19,10 +19,10 @@ use std::ops::Range;
 use super::kernels::{Cube, CubeInPlace, Planar};
 use super::probe::LaneProbe;
 use super::{AnyMode, ClampEdge, Convert, GatherQuery, GatherResult, Gatherer, Run, Texels};
-use crate::apron::ApronTexels;
 use crate::error::{Error, InvalidInput};
 use crate::sampler::AddressMode;
 use crate::simd::{self, SimdLevel};
+use crate::storage::ApronTexels;
 
 /// Lanes a [`LaneQueries`] holds: a warp.
 pub const LANES: usize = 32;
@@ -250,7 +250,9 @@ impl<'g> Gatherer<'g> {
     /// read with their apron where the gatherer has one (owned textures), else in place.
     #[inline(always)]
     pub(crate) fn lane_parallel(&self) -> bool {
-        self.residency.is_none() && self.lanes32 && (self.seamless || !self.kind.is_cube())
+        self.residency.is_none()
+            && self.lanes32
+            && (self.plan.seamless || !self.plan.kind.is_cube())
     }
 
     /// The texels the lane-parallel kernels read: a seamless cube's faces with their apron
@@ -304,7 +306,7 @@ impl<'g> Gatherer<'g> {
             if P::ACTIVE {
                 probe.unreported(range_bits(&range));
             }
-            return self.gather_lanes_reference(q, range, out);
+            return self.gather_lanes_per_lane(q, range, out);
         }
         let run = Parallel {
             level,
@@ -322,18 +324,18 @@ impl<'g> Gatherer<'g> {
 }
 
 impl Gatherer<'_> {
-    /// Lanes `range` of `q` by the per-lane reference path. Out of line: its arrays of 32
+    /// Lanes `range` of `q` by the per-lane path. Out of line: its arrays of 32
     /// queries and results would otherwise enlarge the stack frame of every warp's dispatch
     /// (past a page, which costs a probe of each page on every call).
     #[inline(never)]
-    fn gather_lanes_reference(&self, q: &LaneQueries, range: Range<usize>, out: &mut LaneResults) {
+    fn gather_lanes_per_lane(&self, q: &LaneQueries, range: Range<usize>, out: &mut LaneResults) {
         let mut qs = [GatherQuery::default(); LANES];
         let mut rs = [GatherResult::default(); LANES];
         let n = range.len();
         for (k, lane) in range.clone().enumerate() {
             qs[k & (LANES - 1)] = q.get_unchecked(lane);
         }
-        self.gather_reference(&qs[..n.min(LANES)], &mut rs[..n.min(LANES)]);
+        self.gather_per_lane(&qs[..n.min(LANES)], &mut rs[..n.min(LANES)]);
         for (k, lane) in range.enumerate() {
             out.set(lane, &rs[k & (LANES - 1)]);
         }
@@ -377,11 +379,11 @@ impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
             range,
         };
         // (non-seamless cubes never get here: `lane_parallel`)
-        if g.kind.is_cube() && g.cube.is_some() {
+        if g.plan.kind.is_cube() && g.cube.is_some() {
             simd::run(level, Cube { l, out, probe })
-        } else if g.kind.is_cube() {
+        } else if g.plan.kind.is_cube() {
             simd::run(level, CubeInPlace { l, out, probe })
-        } else if g.address == [AddressMode::ClampToEdge; 2] {
+        } else if g.plan.address == [AddressMode::ClampToEdge; 2] {
             let k = Planar::<T, C, ClampEdge, P> {
                 l,
                 out,

@@ -132,7 +132,7 @@ const ROUND_MAGIC_F32: f32 = 12_582_912.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gather::Precision;
+    use crate::op::Precision;
     use crate::stages::MAX_FRACTION_BITS;
 
     /// Every quantizer configuration.

@@ -1,3 +1,6 @@
+//! Texel storage: the texels of an owned texture ([`TexelData`]), and the cache built from
+//! them for seamless cubes.
+//!
 //! Cube faces with a one-texel apron, for the lane-parallel cube kernel: each face's texels
 //! surrounded by the texels seamless addressing reads just past its four edges
 //! ([`crate::cube::seamless_texel`]), so that a footprint crossing one edge of its face is a
@@ -16,8 +19,58 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use ndarray::Array4;
+
 use crate::cube::seamless_texel;
-use crate::texture::TexelData;
+use crate::format::StorageWidth;
+
+/// Texel storage: shape (storage layers, height, width, elements per texel), standard layout.
+/// Elements are components (u8, u16 or u32 by the format's width) or, for the packed formats,
+/// one u32 word per texel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TexelData {
+    /// 8-bit components.
+    U8(Array4<u8>),
+    /// 16-bit components.
+    U16(Array4<u16>),
+    /// 32-bit components or packed words.
+    U32(Array4<u32>),
+}
+
+impl TexelData {
+    pub(crate) fn shape(&self) -> &[usize] {
+        match self {
+            TexelData::U8(a) => a.shape(),
+            TexelData::U16(a) => a.shape(),
+            TexelData::U32(a) => a.shape(),
+        }
+    }
+
+    pub(crate) fn width(&self) -> StorageWidth {
+        match self {
+            TexelData::U8(_) => StorageWidth::U8,
+            TexelData::U16(_) => StorageWidth::U16,
+            TexelData::U32(_) => StorageWidth::U32,
+        }
+    }
+
+    pub(crate) fn standardize(self) -> Self {
+        match self {
+            TexelData::U8(a) => TexelData::U8(a.as_standard_layout().into_owned()),
+            TexelData::U16(a) => TexelData::U16(a.as_standard_layout().into_owned()),
+            TexelData::U32(a) => TexelData::U32(a.as_standard_layout().into_owned()),
+        }
+    }
+
+    /// Element `e` of texel (layer, y, x), widened to u32.
+    pub(crate) fn element(&self, layer: usize, y: usize, x: usize, e: usize) -> Option<u32> {
+        match self {
+            TexelData::U8(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
+            TexelData::U16(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
+            TexelData::U32(a) => a.get([layer, y, x, e]).copied(),
+        }
+    }
+}
 
 /// Faces of a cube.
 const FACES: usize = 6;
@@ -101,7 +154,8 @@ impl std::fmt::Debug for ApronCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Format, Texture, TextureDesc, TextureKind};
+    use crate::format::Format;
+    use crate::texture::{Texture, TextureDesc, TextureKind};
 
     /// A cube array whose texels name themselves: (layer, x, y) packed in the word.
     fn named(size: u32, cubes: u32) -> Texture {
