@@ -1,0 +1,104 @@
+"""The package's surface: zero-copy registers, argument checks with their messages, depth
+compare, F16 halves, memory-backed execution with texel addresses, scan and descriptors."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.testing as npt
+import pytest
+
+import tld4
+
+from conftest import REPO
+
+
+def test_the_register_view_is_the_warps_storage() -> None:
+    warp = tld4.Warp()
+    regs = warp.regs
+    assert regs.shape == (255, 32) and regs.dtype == np.uint32 and regs.flags.writeable
+    regs[3, 5] = 42
+    assert warp.regs[3, 5] == 42  # the same memory, no copy
+    assert np.shares_memory(warp.regs, regs)
+    assert warp.uregs.shape == (255,) and warp.preds.shape == (7, 32)
+
+
+def test_texels_of_the_wrong_shape_or_dtype_name_what_is_expected() -> None:
+    with pytest.raises(ValueError, match=r"expected shape \(h, w, 4\) and dtype uint8"):
+        tld4.Texture("2d", "rgba8_unorm", np.zeros((4, 4), np.uint8))
+    with pytest.raises(ValueError, match=r"expected shape \(6, h, w\) and dtype uint32 or float32"):
+        tld4.Texture("cube", "d32_float", np.zeros((6, 4, 4), np.float64))
+    tld4.Texture("cube", "d32_float", np.zeros((6, 4, 4), np.float32))
+    with pytest.raises(ValueError, match="coords"):
+        tld4.gather(tld4.Texture("2d", "r8_uint", np.zeros((2, 2), np.uint8)), tld4.Sampler(), np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="address_u"):
+        tld4.Sampler(address_u="wrap")
+
+
+def test_depth_compare_and_f16_halves() -> None:
+    depth = np.array([[0.25, 0.75], [0.5, 1.0]], np.float32)
+    tex = tld4.Texture("2d", "d32_float", depth)
+    smp = tld4.Sampler(compare="less")
+    r = tld4.gather(tex, smp, np.array([[0.5, 0.5]]), dref=0.6)
+    # dref < d: texels (0,1)=0.5, (1,1)=1.0, (1,0)=0.75, (0,0)=0.25
+    npt.assert_array_equal(r, [[0.0, 1.0, 1.0, 0.0]])
+    pool = tld4.Pool()
+    pool.set_texture(0, tld4.Texture("2d", "r32_float", depth))
+    pool.set_sampler(0, tld4.Sampler())
+    exec_ = tld4.Exec(tld4.decode(tld4.assemble("TLD4.R.F16.RN R10, R8, R20, UR4, 2D ;")))
+    warp = tld4.Warp()
+    warp.regs.view(np.float32)[20:22] = 0.5
+    exec_.execute(warp, pool)
+    halves = warp.regs[8:10, 0].view(np.float16)  # R8 = (x, y), R9 = (z, w), low half first
+    npt.assert_array_equal(halves, np.array([0.5, 1.0, 0.75, 0.25], np.float16))
+
+
+def test_memory_backed_execution_gives_the_owned_result_and_texel_addresses() -> None:
+    texels = np.arange(16, dtype=np.uint32).reshape(4, 4)
+    tex, smp = tld4.Texture("2d", "r32_uint", texels), tld4.Sampler()
+    mem = tld4.Memory.from_textures([(tex, smp)], base=0x10000, layout="pitch")
+    exec_ = tld4.Exec(tld4.decode(tld4.assemble("TLD4.R R10, R8, R20, UR4, 2D ;")))
+    warp = tld4.Warp()
+    warp.regs.view(np.float32)[20:22] = 0.5
+    executed, addresses = exec_.execute_memory(warp, mem)
+    assert executed == 0xFFFFFFFF
+    assert addresses.shape == (32, 4) and addresses.dtype == np.uint64
+    # the texels (1,2), (2,2), (2,1), (1,1): values 9, 10, 6, 5
+    npt.assert_array_equal(warp.regs[8:12, 0], [9, 10, 6, 5])
+    # each address holds its texel's value
+    for a, v in zip(addresses[0], warp.regs[8:12, 0]):
+        assert int.from_bytes(mem.read(int(a), 4), "little") == v
+    # the same image as a flat byte image with its pools
+    header, sampler, data = tld4.texture_descriptors(tex, smp, 0x2000, layout="pitch")
+    assert len(header) == 32 and sampler == tld4.sampler_descriptor(smp) and len(data) >= 64
+    image = bytearray(0x2000 + len(data))
+    image[0:32], image[0x100:0x120], image[0x2000:] = header, sampler, data
+    flat = tld4.Memory(image, base=0, header_pool=0, sampler_pool=0x100)
+    warp2 = tld4.Warp()
+    warp2.regs.view(np.float32)[20:22] = 0.5
+    exec_.execute_memory(warp2, flat)
+    npt.assert_array_equal(warp2.regs[8:12], warp.regs[8:12])
+
+
+def test_a_missing_header_in_memory_is_a_fault_with_its_kind() -> None:
+    mem = tld4.Memory(bytes(64), base=0, header_pool=0x1000, sampler_pool=0x2000)
+    exec_ = tld4.Exec(tld4.decode(tld4.assemble("TLD4.R R10, R8, R20, UR4, 2D ;")))
+    with pytest.raises(tld4.WarpFault) as e:
+        exec_.execute_memory(tld4.Warp(), mem)
+    assert e.value.kind == "unknown_texture_header"
+
+
+def test_scan_finds_the_committed_cubins_tld4s() -> None:
+    cubins = sorted((REPO / "tests/cubins").glob("*.cubin"))
+    assert cubins
+    rows = [r for c in cubins for r in tld4.scan(c)]
+    assert rows
+    for r in rows:
+        assert r.target.startswith("sm_") and r.offset % 16 == 0
+        if not r.text.startswith("error: "):
+            assert tld4.decode(r.word).text == r.text
+    with pytest.raises(tld4.ScanError):
+        tld4.scan(REPO / "README.md")
+
+
+def test_fault_kinds_are_the_rust_names() -> None:
+    assert "unknown_sampler" in tld4.FAULT_KINDS and "not_modeled" in tld4.FAULT_KINDS
