@@ -81,8 +81,8 @@ cells = [
         "warp.uregs[4] = tld4.Pool.handle(0, 0)\n"
         "warp.regs.view(np.float32)[20:22] = 0.5\n"
         "exec_.execute(warp, pool)\n"
-        "halves = warp.regs[8:10, 0].view(np.float16)\n"
-        "print([hex(v) for v in warp.regs[8:10, 0]], halves)\n"
+        "halves = warp.regs[[8, 10], 0].copy().view(np.float16)  # Rd = R8 (x, y), Rd2 = R10 (z, w)\n"
+        "print([hex(v) for v in warp.regs[[8, 10], 0]], halves)\n"
         "assert list(halves) == [0.5, 1.0, 0.75, 0.25]"
     ),
     new_markdown_cell(

@@ -26,18 +26,21 @@ pub fn coord_count(kind: TextureKind) -> usize {
 }
 
 /// Per-query or shared values of an optional argument.
-enum PerQuery<T> {
+enum PerQuery<'a, T> {
     None,
     Shared(T),
     Each(Vec<T>),
+    EachRef(&'a [T]),
 }
 
-impl<T: Copy + Default> PerQuery<T> {
+impl<T: Copy + Default> PerQuery<'_, T> {
+    #[inline]
     fn get(&self, k: usize) -> T {
         match self {
             PerQuery::None => T::default(),
             PerQuery::Shared(v) => *v,
             PerQuery::Each(v) => v[k],
+            PerQuery::EachRef(v) => v[k],
         }
     }
     fn is_none(&self) -> bool {
@@ -57,7 +60,7 @@ fn offset6(v: i64, what: &str) -> PyResult<i8> {
 }
 
 /// `offset=`: (dx, dy) for every query, or an (n, 2) array.
-fn aoffi_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<[[i8; 2]; 4]>> {
+fn aoffi_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, [[i8; 2]; 4]>> {
     let Some(o) = o else {
         return Ok(PerQuery::None);
     };
@@ -93,7 +96,7 @@ fn aoffi_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<[[i8; 2
 }
 
 /// `offsets=`: four (dx, dy) for every query, or an (n, 4, 2) array.
-fn ptp_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<[[i8; 2]; 4]>> {
+fn ptp_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, [[i8; 2]; 4]>> {
     let Some(o) = o else {
         return Ok(PerQuery::None);
     };
@@ -135,7 +138,7 @@ fn ptp_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<[[i8; 2];
 }
 
 /// `dref=`: one depth reference, or one per query.
-fn dref_of(d: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<f32>> {
+fn dref_of(d: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, f32>> {
     let Some(d) = d else {
         return Ok(PerQuery::None);
     };
@@ -156,85 +159,153 @@ fn dref_of(d: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<f32>> {
     Ok(PerQuery::Each(v.as_array().to_vec()))
 }
 
-/// The queries of `coords` (an (n, k) float32 array, row-major) as lane arrays, 32 a block.
-pub struct Queries {
-    pub blocks: Vec<LaneQueries>,
+/// The checked arguments of a gather: coordinates (n rows of the kind's count, row-major),
+/// offsets and depth references.
+pub struct Queries<'a> {
+    pub kind: TextureKind,
+    pub coords: &'a [f32],
     pub n: usize,
+    offsets: PerQuery<'a, [[i8; 2]; 4]>,
+    dref: PerQuery<'a, f32>,
 }
 
-/// Packs the coordinates and the optional arguments into lane blocks.
-fn pack(
-    kind: TextureKind,
-    coords: &[f32],
-    n: usize,
-    offsets: &PerQuery<[[i8; 2]; 4]>,
-    dref: &PerQuery<f32>,
-) -> Queries {
-    let k = coord_count(kind);
-    let mut blocks = Vec::with_capacity(n.div_ceil(LANES));
-    for start in (0..n).step_by(LANES) {
-        let len = (n - start).min(LANES);
-        let mut q = LaneQueries::new();
-        for lane in 0..len {
-            let row = &coords[(start + lane) * k..(start + lane + 1) * k];
-            let (c, layer) = match kind {
-                TextureKind::Tex2D => ([row[0], row[1], 0.0], 0),
-                TextureKind::Tex2DArray => ([row[0], row[1], 0.0], float_layer(row[2])),
-                TextureKind::Cube => ([row[0], row[1], row[2]], 0),
-                TextureKind::CubeArray => ([row[0], row[1], row[2]], float_layer(row[3])),
-            };
-            for a in 0..3 {
-                q.coords[a][lane] = c[a];
+impl Queries<'_> {
+    /// Fills `q` with queries `start..start + len` (len at most [`LANES`]).
+    #[inline]
+    fn pack_block(&self, start: usize, len: usize, q: &mut LaneQueries) {
+        let k = coord_count(self.kind);
+        let rows = &self.coords[start * k..(start + len) * k];
+        match self.kind {
+            TextureKind::Tex2D => {
+                for (lane, row) in rows.chunks_exact(2).enumerate() {
+                    q.coords[0][lane] = row[0];
+                    q.coords[1][lane] = row[1];
+                }
             }
-            q.layer[lane] = layer;
-            if !offsets.is_none() {
-                let o = offsets.get(start + lane);
+            TextureKind::Tex2DArray => {
+                for (lane, row) in rows.chunks_exact(3).enumerate() {
+                    q.coords[0][lane] = row[0];
+                    q.coords[1][lane] = row[1];
+                    q.layer[lane] = float_layer(row[2]);
+                }
+            }
+            TextureKind::Cube | TextureKind::CubeArray => {
+                for (lane, row) in rows.chunks_exact(k).enumerate() {
+                    q.coords[0][lane] = row[0];
+                    q.coords[1][lane] = row[1];
+                    q.coords[2][lane] = row[2];
+                    if k == 4 {
+                        q.layer[lane] = float_layer(row[3]);
+                    }
+                }
+            }
+        }
+        if !self.offsets.is_none() {
+            for lane in 0..len {
+                let o = self.offsets.get(start + lane);
                 for t in 0..4 {
                     q.offsets[t][0][lane] = o[t][0];
                     q.offsets[t][1][lane] = o[t][1];
                 }
             }
-            q.dref[lane] = dref.get(start + lane);
+        }
+        if !self.dref.is_none() {
+            for lane in 0..len {
+                q.dref[lane] = self.dref.get(start + lane);
+            }
         }
         // len <= LANES
         let _ = q.set_len(len);
-        blocks.push(q);
     }
-    Queries { blocks, n }
+
+    /// Every query packed into 32-lane blocks (the benchmark's reference input).
+    pub fn blocks(&self) -> Vec<LaneQueries> {
+        (0..self.n)
+            .step_by(LANES)
+            .map(|start| {
+                let mut q = LaneQueries::new();
+                self.pack_block(start, (self.n - start).min(LANES), &mut q);
+                q
+            })
+            .collect()
+    }
+
+    /// Gathers every query into `out` (n rows of four words), one 32-lane block at a time.
+    pub fn gather_into(&self, g: &Gatherer<'_>, out: &mut [u32]) {
+        let mut q = LaneQueries::new();
+        let mut results = LaneResults::new();
+        for start in (0..self.n).step_by(LANES) {
+            let len = (self.n - start).min(LANES);
+            self.pack_block(start, len, &mut q);
+            g.gather_lanes(&q, &mut results);
+            write_rows(&results, &mut out[start * 4..(start + len) * 4]);
+        }
+    }
 }
 
-/// Gathers every block into `out` (n rows of four words).
-pub fn run(g: &Gatherer<'_>, queries: &Queries, out: &mut [u32]) {
-    let mut results = LaneResults::new();
-    for (b, q) in queries.blocks.iter().enumerate() {
-        g.gather_lanes(q, &mut results);
-        let rows = &mut out[b * LANES * 4..(b * LANES + q.len()) * 4];
-        for (lane, row) in rows.chunks_exact_mut(4).enumerate() {
-            for c in 0..4 {
-                row[c] = results.values[c][lane];
-            }
+/// The lanes' results into rows of four words (as many rows as `rows` holds).
+#[inline]
+fn write_rows(results: &LaneResults, rows: &mut [u32]) {
+    for (lane, row) in rows.chunks_exact_mut(4).enumerate() {
+        for c in 0..4 {
+            row[c] = results.values[c][lane];
         }
+    }
+}
+
+/// Gathers prepacked blocks into `out` (the benchmark's reference loop).
+pub fn run_blocks(g: &Gatherer<'_>, blocks: &[LaneQueries], out: &mut [u32]) {
+    let mut results = LaneResults::new();
+    for (b, q) in blocks.iter().enumerate() {
+        g.gather_lanes(q, &mut results);
+        write_rows(&results, &mut out[b * LANES * 4..(b * LANES + q.len()) * 4]);
     }
 }
 
 /// What `gather` and the benchmark share: the checked arguments.
-pub struct Prepared {
+pub struct Prepared<'py> {
     pub op: GatherOp,
     pub precision: tld4_textures::Precision,
-    pub queries: Queries,
     pub kind: ValueKind,
+    coords: PyReadonlyArray2<'py, f32>,
+    n: usize,
+    offsets: PerQuery<'static, [[i8; 2]; 4]>,
+    dref: PerQuery<'static, f32>,
+}
+
+impl Prepared<'_> {
+    /// The queries, reading the coordinates in place.
+    pub fn queries(&self) -> PyResult<Queries<'_>> {
+        Ok(Queries {
+            kind: self.op.dim,
+            coords: self.coords.as_slice().map_err(value_error)?,
+            n: self.n,
+            offsets: match &self.offsets {
+                PerQuery::None => PerQuery::None,
+                PerQuery::Shared(v) => PerQuery::Shared(*v),
+                PerQuery::Each(v) => PerQuery::EachRef(v),
+                PerQuery::EachRef(v) => PerQuery::EachRef(v),
+            },
+            dref: match &self.dref {
+                PerQuery::None => PerQuery::None,
+                PerQuery::Shared(v) => PerQuery::Shared(*v),
+                PerQuery::Each(v) => PerQuery::EachRef(v),
+                PerQuery::EachRef(v) => PerQuery::EachRef(v),
+            },
+        })
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn prepare(
+pub fn prepare<'py>(
     texture: &Texture,
-    coords: &Bound<'_, PyAny>,
+    coords: &Bound<'py, PyAny>,
     component: u8,
     offset: Option<&Bound<'_, PyAny>>,
     offsets: Option<&Bound<'_, PyAny>>,
     dref: Option<&Bound<'_, PyAny>>,
     precision: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Prepared> {
+) -> PyResult<Prepared<'py>> {
     let kind = texture.inner.kind();
     let k = coord_count(kind);
     let np = coords.py().import("numpy")?;
@@ -283,13 +354,14 @@ pub fn prepare(
         offsets: mode,
         compare,
     };
-    let slice = c.as_slice().map_err(value_error)?;
-    let queries = pack(kind, slice, n, &offs, &dref);
     Ok(Prepared {
         op,
         precision: precision_of(precision)?,
-        queries,
         kind: result_kind(texture.inner.format(), compare),
+        coords: c,
+        n,
+        offsets: offs,
+        dref,
     })
 }
 
@@ -320,13 +392,14 @@ pub fn gather<'py>(
     let p = prepare(texture, coords, component, offset, offsets, dref, precision)?;
     let tex = texture.inner.clone();
     let smp = sampler.inner;
-    let out = PyArray2::<u32>::zeros(py, [p.queries.n, 4], false);
+    let queries = p.queries()?;
+    let out = PyArray2::<u32>::zeros(py, [queries.n, 4], false);
     {
         let mut w = out.try_readwrite().map_err(value_error)?;
         let slice = w.as_slice_mut().map_err(value_error)?;
         py.detach(|| {
             let g = Gatherer::new(&tex, &smp, &p.op, p.precision).map_err(|e| e.to_string())?;
-            run(&g, &p.queries, slice);
+            queries.gather_into(&g, slice);
             Ok::<(), String>(())
         })
         .map_err(value_error)?;
@@ -352,15 +425,17 @@ pub fn _rust_gather_lanes_seconds(
     repeat: usize,
 ) -> PyResult<Vec<f64>> {
     let p = prepare(texture, coords, 0, None, None, None, None)?;
+    let queries = p.queries()?;
     let tex = texture.inner.clone();
     let smp = sampler.inner;
     py.detach(|| {
         let g = Gatherer::new(&tex, &smp, &p.op, p.precision).map_err(|e| e.to_string())?;
-        let mut out = vec![0u32; p.queries.n * 4];
+        let blocks = queries.blocks();
+        let mut out = vec![0u32; queries.n * 4];
         let mut times = Vec::with_capacity(repeat);
         for _ in 0..repeat.max(1) {
             let t = std::time::Instant::now();
-            run(&g, &p.queries, &mut out);
+            run_blocks(&g, &blocks, &mut out);
             times.push(t.elapsed().as_secs_f64());
             std::hint::black_box(&out);
         }

@@ -31,7 +31,7 @@ def test_texels_of_the_wrong_shape_or_dtype_name_what_is_expected() -> None:
     with pytest.raises(ValueError, match="coords"):
         tld4.gather(tld4.Texture("2d", "r8_uint", np.zeros((2, 2), np.uint8)), tld4.Sampler(), np.zeros((3, 3)))
     with pytest.raises(ValueError, match="address_u"):
-        tld4.Sampler(address_u="wrap")
+        tld4.Sampler(address_u="sideways")
 
 
 def test_depth_compare_and_f16_halves() -> None:
@@ -48,7 +48,7 @@ def test_depth_compare_and_f16_halves() -> None:
     warp = tld4.Warp()
     warp.regs.view(np.float32)[20:22] = 0.5
     exec_.execute(warp, pool)
-    halves = warp.regs[8:10, 0].view(np.float16)  # R8 = (x, y), R9 = (z, w), low half first
+    halves = warp.regs[[8, 10], 0].copy().view(np.float16)  # Rd = R8: (x, y), Rd2 = R10: (z, w), low half first
     npt.assert_array_equal(halves, np.array([0.5, 1.0, 0.75, 0.25], np.float16))
 
 
@@ -88,7 +88,7 @@ def test_a_missing_header_in_memory_is_a_fault_with_its_kind() -> None:
 
 
 def test_scan_finds_the_committed_cubins_tld4s() -> None:
-    cubins = sorted((REPO / "tests/cubins").glob("*.cubin"))
+    cubins = sorted((REPO / "tests/cubins").glob("*.sm100.cubin"))
     assert cubins
     rows = [r for c in cubins for r in tld4.scan(c)]
     assert rows
@@ -98,6 +98,9 @@ def test_scan_finds_the_committed_cubins_tld4s() -> None:
             assert tld4.decode(r.word).text == r.text
     with pytest.raises(tld4.ScanError):
         tld4.scan(REPO / "README.md")
+    # a bare cubin for another architecture is an error, as `tld4 scan` reports it
+    with pytest.raises(tld4.ScanError, match="supported: sm_100"):
+        tld4.scan(REPO / "tests/cubins/one_gather.sm103.cubin")
 
 
 def test_fault_kinds_are_the_rust_names() -> None:

@@ -12,7 +12,7 @@ NOTEBOOK = Path(__file__).resolve().parents[1] / "examples" / "texture_gather.ip
 
 
 def test_the_notebook_runs_and_its_cells_assert_what_they_show() -> None:
-    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nb = nbformat.read(NOTEBOOK, as_version=4)  # type: ignore[no-untyped-call]
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert len(code) >= 6
     assert sum("assert" in c.source for c in code) >= 6

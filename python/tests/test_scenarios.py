@@ -5,6 +5,7 @@ them, and for a scenario that does not load, the CLI's error message."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -81,7 +82,9 @@ def test_from_json_is_load() -> None:
 
 
 def test_a_bad_scenario_names_its_json_path() -> None:
+    doc = json.loads((REPO / "examples/scenarios/gather_green.json").read_text())
+    doc["lanes"][0]["R20"] = "x"
     with pytest.raises(tld4.ScenarioError) as e:
-        tld4.Scenario.from_json('{"instruction": "TLD4.R R10, R8, R4, UR4, 2D ;", "lanes": [{"lanes": "all", "R4": "x"}]}')
+        tld4.Scenario.from_json(json.dumps(doc))
     assert isinstance(e.value, ValueError)
     assert e.value.path.startswith("lanes[0]"), e.value.path

@@ -83,7 +83,7 @@ class Texture:
 
     def __init__(
         self,
-        kind: Literal["2d", "2d_array", "cube", "cube_array"],
+        kind: str,
         format: str,
         texels: npt.ArrayLike,
         layers: int = 1,
