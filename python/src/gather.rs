@@ -203,9 +203,9 @@ impl Queries<'_> {
         if !self.offsets.is_none() {
             for lane in 0..len {
                 let o = self.offsets.get(start + lane);
-                for t in 0..4 {
-                    q.offsets[t][0][lane] = o[t][0];
-                    q.offsets[t][1][lane] = o[t][1];
+                for (t, [dx, dy]) in o.iter().enumerate() {
+                    q.offsets[t][0][lane] = *dx;
+                    q.offsets[t][1][lane] = *dy;
                 }
             }
         }
@@ -247,8 +247,8 @@ impl Queries<'_> {
 #[inline]
 fn write_rows(results: &LaneResults, rows: &mut [u32]) {
     for (lane, row) in rows.chunks_exact_mut(4).enumerate() {
-        for c in 0..4 {
-            row[c] = results.values[c][lane];
+        for (v, values) in row.iter_mut().zip(&results.values) {
+            *v = values[lane];
         }
     }
 }

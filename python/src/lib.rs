@@ -42,7 +42,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::Scenario>()?;
     m.add_class::<scenario::ScenarioResult>()?;
     m.add_function(wrap_pyfunction!(scan::scan, m)?)?;
-    m.add_function(wrap_pyfunction!(scan::_hex32, m)?)?;
     let fault_kinds: Vec<&str> = tld4_emu::FaultKind::ALL.iter().map(|k| k.name()).collect();
     m.add("FAULT_KINDS", fault_kinds)?;
     Ok(())

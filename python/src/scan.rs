@@ -6,7 +6,6 @@ use pyo3::prelude::*;
 
 use tld4_cubin::{map_file, visit_file, CubinError, SUPPORTED};
 
-use crate::decode::hex32;
 use crate::errors::ScanError;
 
 /// One row of `tld4 scan`: (file, target, kernel, offset, word, text), with `text`
@@ -53,10 +52,4 @@ pub fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Row>> {
         }
     })
     .map_err(ScanError::new_err)
-}
-
-/// Keeps the word column's spelling in one place (`hex32`) for the wrapper's `__str__`.
-#[pyfunction]
-pub fn _hex32(word: u128) -> String {
-    hex32(word)
 }

@@ -50,7 +50,8 @@ def f32(v: Any) -> np.float32:
     a = np.float32(float(v))
     if not np.isfinite(a):
         return a
-    near = [np.nextafter(a, np.float32(-np.inf)), a, np.nextafter(a, np.float32(np.inf))]
+    with np.errstate(over="ignore"):
+        near = [np.nextafter(a, np.float32(-np.inf)), a, np.nextafter(a, np.float32(np.inf))]
     return min(near, key=lambda c: (abs(Decimal(float(c)) - v), int(c.view(np.uint32)) & 1))
 
 
