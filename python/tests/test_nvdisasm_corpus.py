@@ -15,7 +15,7 @@ import pytest
 
 import tld4
 
-from conftest import GOLDEN
+from conftest import GOLDEN, run_cargo
 
 
 class Entry(NamedTuple):
@@ -116,3 +116,15 @@ def test_errors_carry_the_cli_message_and_the_column() -> None:
     assert str(aerr.value).startswith(f"column {aerr.value.column}: ")
     with pytest.raises(ValueError):
         tld4.decode(0, arch="sm_1")
+
+
+def test_decode_error_messages_are_tld4_disasms() -> None:
+    refused = [e.word for g in CORPUS.values() for e in g if e.verdict != "tld4"][::20]
+    assert len(refused) > 100
+    cli = run_cargo(["--bin", "tld4", "--", "disasm"], stdin="".join(f"{w:032x}\n" for w in refused))
+    lines = cli.stdout.splitlines()
+    assert len(lines) == len(refused), cli.stderr
+    for w, line in zip(refused, lines):
+        with pytest.raises(tld4.DecodeError) as err:
+            tld4.decode(w)
+        assert line == f"error: {err.value}"
