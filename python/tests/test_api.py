@@ -105,3 +105,32 @@ def test_scan_finds_the_committed_cubins_tld4s() -> None:
 
 def test_fault_kinds_are_the_rust_names() -> None:
     assert "unknown_sampler" in tld4.FAULT_KINDS and "not_modeled" in tld4.FAULT_KINDS
+
+
+def test_gather_lets_other_threads_run() -> None:
+    """While a long gather runs in one thread, another Python thread keeps running: the
+    gather does not hold the GIL. (The main thread records the times it ran; some must fall
+    in the middle half of the gather.)"""
+    import threading
+    import time
+
+    tex = tld4.Texture("2d", "rgba8_unorm", np.zeros((64, 64, 4), np.uint8))
+    coords = np.random.default_rng(1).uniform(0, 1, size=(4_000_000, 2)).astype(np.float32)
+    window: list[float] = []
+
+    def work() -> None:
+        window.append(time.perf_counter())
+        tld4.gather(tex, tld4.Sampler(), coords)
+        window.append(time.perf_counter())
+
+    t = threading.Thread(target=work)
+    ticks: list[float] = []
+    t.start()
+    while t.is_alive():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    t.join()
+    start, end = window
+    quarter = (end - start) / 4
+    inside = [x for x in ticks if start + quarter < x < end - quarter]
+    assert inside, f"no tick during the gather's middle half ({end - start:.3f} s, {len(ticks)} ticks)"
