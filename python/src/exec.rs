@@ -75,6 +75,14 @@ impl Exec {
     #[new]
     #[pyo3(signature = (instruction, config = None))]
     fn new(instruction: &Instruction, config: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        // The executor models SM100's TLD4 (tld4-emu); other families' words are decoded
+        // and printed, not executed.
+        if instruction.insn.arch.family() != tld4_decoder::Family::Sm100 {
+            return Err(value_error(format!(
+                "Exec runs SM100-family words (sm_100, sm_101, sm_103, sm_110); this one was decoded for {}",
+                instruction.insn.arch.name()
+            )));
+        }
         let mut c = ExecConfig::default();
         if let Some(cfg) = config {
             let d = cfg.cast::<pyo3::types::PyDict>()?;

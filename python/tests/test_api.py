@@ -134,3 +134,10 @@ def test_gather_lets_other_threads_run() -> None:
     quarter = (end - start) / 4
     inside = [x for x in ticks if start + quarter < x < end - quarter]
     assert inside, f"no tick during the gather's middle half ({end - start:.3f} s, {len(ticks)} ticks)"
+
+
+def test_exec_takes_sm100_family_words_only() -> None:
+    word = tld4.assemble("TLD4.R R10, R8, R20, UR4, 2D ;", arch="sm_120")
+    with pytest.raises(ValueError, match="SM100-family"):
+        tld4.Exec(tld4.decode(word, arch="sm_120"))
+    tld4.Exec(tld4.decode(tld4.assemble("TLD4.R R10, R8, R20, UR4, 2D ;", arch="sm_103"), arch="sm_103"))
