@@ -1,0 +1,165 @@
+//! `Pool`, `Exec`: an instruction executed for a `Warp` against owned textures or textures in
+//! GPU memory (`Memory`).
+
+use numpy::PyArray2;
+use pyo3::prelude::*;
+
+use tld4_emu::{
+    ExecConfig, LaneTexels, MemoryPool, TexelAddress, Tld4Exec, WarpFault as RustFault, WARP_SIZE,
+};
+use tld4_textures::cases::PrecisionSpec;
+use tld4_textures::{Handle, TexturePool};
+
+use crate::decode::Instruction;
+use crate::errors::{value_error, warp_fault};
+use crate::memory::Memory;
+use crate::names::from_py;
+use crate::texture::{Sampler, Texture};
+use crate::warp::Warp;
+
+/// A texture pool: texture headers and samplers by index, as a handle names them.
+#[pyclass(module = "tld4")]
+pub struct Pool {
+    pub inner: TexturePool,
+}
+
+#[pymethods]
+impl Pool {
+    #[new]
+    fn new() -> Self {
+        Pool {
+            inner: TexturePool::new(),
+        }
+    }
+
+    /// Puts `texture` at header index `index` (0..2^20-1).
+    fn set_texture(&mut self, index: u32, texture: &Texture) -> PyResult<()> {
+        self.inner
+            .set_texture(index, (*texture.inner).clone())
+            .map_err(value_error)
+    }
+
+    /// Puts `sampler` at sampler index `index` (0..4095).
+    fn set_sampler(&mut self, index: u32, sampler: &Sampler) -> PyResult<()> {
+        self.inner
+            .set_sampler(index, sampler.inner)
+            .map_err(value_error)
+    }
+
+    /// The 32-bit handle of header `texture` and sampler `sampler` (bits 19:0 and 31:20),
+    /// to put in the register the instruction reads it from.
+    #[staticmethod]
+    fn handle(texture: u32, sampler: u32) -> PyResult<u32> {
+        Handle::new(texture, sampler)
+            .map(|h| h.0)
+            .map_err(value_error)
+    }
+}
+
+/// The Python exception of a Rust warp fault.
+pub fn fault_error(py: Python<'_>, f: &RustFault) -> PyErr {
+    warp_fault(py, f.kind().name(), f.lane(), f.to_string())
+}
+
+/// A decoded instruction prepared for execution (SM100 family words).
+///
+/// `Exec(instruction, config=None)`: `config` a dict with `require_aligned_pairs` (bool)
+/// and `precision` (as in the JSON files).
+#[pyclass(module = "tld4", frozen)]
+pub struct Exec {
+    inner: Tld4Exec,
+}
+
+#[pymethods]
+impl Exec {
+    #[new]
+    #[pyo3(signature = (instruction, config = None))]
+    fn new(instruction: &Instruction, config: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        // The executor models SM100's TLD4 (tld4-emu); other families' words are decoded
+        // and printed, not executed.
+        if instruction.insn.arch.family() != tld4_decoder::Family::Sm100 {
+            return Err(value_error(format!(
+                "Exec runs SM100-family words (sm_100, sm_101, sm_103, sm_110); this one was decoded for {}",
+                instruction.insn.arch.name()
+            )));
+        }
+        let mut c = ExecConfig::default();
+        if let Some(cfg) = config {
+            let d = cfg.cast::<pyo3::types::PyDict>()?;
+            for (k, v) in d.iter() {
+                let key: String = k.extract()?;
+                match key.as_str() {
+                    "require_aligned_pairs" => c.require_aligned_pairs = v.extract()?,
+                    "precision" => {
+                        c.precision = from_py::<PrecisionSpec>(&v, "config.precision")?.precision()
+                    }
+                    other => {
+                        return Err(value_error(format!(
+                            "config: unknown key `{other}`: require_aligned_pairs, precision"
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(Exec {
+            inner: Tld4Exec::new(instruction.tld4(), c),
+        })
+    }
+
+    /// Executes the instruction for `warp` against `pool`: reads the sources, gathers, writes
+    /// the destinations into the warp's arrays. Returns the mask of executed lanes; raises
+    /// `WarpFault` (nothing written) with `.kind` the fault's name. Runs without the GIL.
+    fn execute(&self, py: Python<'_>, warp: &Warp, pool: &Pool) -> PyResult<u32> {
+        let exec = &self.inner;
+        let pool = &pool.inner;
+        warp.with_regs(py, |regs| exec.execute(regs, pool))?
+            .map(|r| r.executed)
+            .map_err(|f| fault_error(py, &f))
+    }
+
+    /// Executes against textures in GPU memory (`memory`'s header and sampler pools). Returns
+    /// (executed lanes, texel addresses): a (32, 4) `uint64` array, the byte address of each
+    /// lane's four texels in gather order, 0 where no texel was read (border, cube corner,
+    /// lane not executed). Raises `WarpFault` as `execute` does.
+    fn execute_memory<'py>(
+        &self,
+        py: Python<'py>,
+        warp: &Warp,
+        memory: &Memory,
+    ) -> PyResult<(u32, Bound<'py, PyArray2<u64>>)> {
+        let exec = &self.inner;
+        let image = &memory.image;
+        let (header_pool, sampler_pool) = (memory.header_pool, memory.sampler_pool);
+        let r = warp.with_regs(py, |regs| {
+            let mem = image.as_memory();
+            let pool = MemoryPool::new(mem, header_pool, sampler_pool);
+            let mut texels = [LaneTexels::default(); WARP_SIZE];
+            exec.execute_memory(regs, &pool, Some(&mut texels))
+                .map(|r| (r.executed, texels))
+        })?;
+        match r {
+            Ok((executed, texels)) => {
+                let rows: Vec<Vec<u64>> = texels
+                    .iter()
+                    .map(|l| {
+                        l.texels
+                            .iter()
+                            .map(|t| match *t {
+                                TexelAddress::Texel { address, .. } => address,
+                                _ => 0,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let arr = PyArray2::from_vec2(py, &rows).map_err(value_error)?;
+                Ok((executed, arr))
+            }
+            Err(e) => Err(warp_fault(py, e.kind().name(), e.lane(), e.to_string())),
+        }
+    }
+
+    /// The instruction's text.
+    fn __repr__(&self) -> String {
+        format!("tld4.Exec({:?})", self.inner.insn().text())
+    }
+}
