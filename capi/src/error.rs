@@ -12,7 +12,7 @@ use std::sync::Once;
 
 use tld4_cubin::{CubinError, ErrorKind, FileError, FindError, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
-use tld4_emu::textures::MemTexError;
+use tld4_emu::textures::{DescriptorError, MemTexError};
 use tld4_emu::{MemoryExecError, TextureError, WarpFault};
 
 use crate::fault::tld4_fault_kind;
@@ -131,6 +131,14 @@ pub enum Error {
         /// The texture unit's error.
         source: TextureError,
     },
+    /// A texture header or sampler, described or as words, that tld4 refuses.
+    #[error("{what}: {source}")]
+    Descriptor {
+        /// What was being encoded or decoded.
+        what: String,
+        /// The field, value and why.
+        source: DescriptorError,
+    },
     /// A texture in memory the texture unit cannot gather from (a failed read, a bad or
     /// unmodeled descriptor).
     #[error("{what}: {source}{}", code_note(*code))]
@@ -213,6 +221,8 @@ impl Error {
             Error::Parse(_) => TLD4_ERR_PARSE,
             Error::Texture { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Texture { .. } => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Descriptor { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
+            Error::Descriptor { .. } => TLD4_ERR_DESCRIPTOR,
             Error::Memory { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Memory {
                 source: MemTexError::Memory(_),

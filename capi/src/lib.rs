@@ -29,7 +29,9 @@
 #![allow(non_camel_case_types)]
 #![warn(missing_docs)]
 
+mod bound;
 mod cubin;
+mod descriptor;
 mod error;
 mod exec;
 mod fault;
@@ -42,7 +44,15 @@ mod pool;
 mod ptr;
 mod regfile;
 
+pub use bound::{
+    tld4_bound, tld4_bound_free, tld4_bound_run_callbacks, tld4_bound_run_flat,
+    tld4_bound_run_flat_batch, tld4_exec_bind, tld4_exec_bind_memory,
+};
 pub use cubin::{tld4_cubin_find, tld4_cubin_find_file};
+pub use descriptor::{
+    tld4_sampler_to_tsc, tld4_swizzle, tld4_texels_write, tld4_tic_decode, tld4_tic_desc,
+    tld4_tic_encode, tld4_tsc_address_mode, tld4_tsc_decode, tld4_tsc_desc, tld4_tsc_encode,
+};
 pub use error::{boundary, quiet, tld4_error, tld4_status, Error, TLD4_ERROR_MESSAGE_LEN};
 pub use exec::{
     tld4_exec, tld4_exec_check, tld4_exec_config, tld4_exec_config_default, tld4_exec_free,
