@@ -1,5 +1,5 @@
 //! Warps per second through the C ABI against the same work from Rust: one TLD4
-//! (`TLD4.R R8, R20, UR4, 2D`, RGBA8 UNORM 64 x 64, clamp to edge, 32 lanes at scattered
+//! (`TLD4.R R10, R8, R20, UR4, 2D`, RGBA8 UNORM 64 x 64, clamp to edge, 32 lanes at scattered
 //! coordinates) over 256 prepared warps in register-major flat arrays, cycled, on one
 //! thread. Rows: Rust `BoundExec` (owned pool, and a block-linear flat memory image of the
 //! same texture), and from C the one-shot `tld4_exec_run_flat*`, the bound
@@ -23,7 +23,7 @@ use tld4_status::*;
 const N: usize = 256;
 const SIZE: u32 = 64;
 const BASE: u64 = 0x4000_0000;
-const INSN: &str = "TLD4.R R8, R20, UR4, 2D ;";
+const INSN: &str = "TLD4.R R10, R8, R20, UR4, 2D ;";
 
 /// A xorshift stream of coordinates in [0, 1).
 fn coords() -> Vec<[f32; 2]> {

@@ -19,6 +19,15 @@
 // The most entries `tld4_insn_operand_vectors` writes (Ra, Rb, Rd, Rd2).
 #define TLD4_MAX_OPERAND_VECTORS 4
 
+// The major version this header belongs to.
+#define TLD4_VERSION_MAJOR 0
+
+// The minor version this header belongs to.
+#define TLD4_VERSION_MINOR 1
+
+// The patch version this header belongs to.
+#define TLD4_VERSION_PATCH 0
+
 // What an entry point returns. `TLD4_OK` is 0; every other value is an error, described
 // in the optional [`tld4_error`] record.
 typedef enum tld4_status {
@@ -50,11 +59,13 @@ typedef enum tld4_status {
   // A texture header or sampler in GPU memory holds a value no hardware accepts (the
   // message names the field and value; a legal value that is not modeled is
   // `TLD4_ERR_NOT_MODELED`, or in a warp execution the fault `TLD4_FAULT_NOT_MODELED`).
-  // Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle.
+  // Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle, and
+  // [`tld4_error::fault`] the fault kind the warp raises.
   TLD4_ERR_DESCRIPTOR = 11,
   // A read of GPU memory failed: an address outside the flat range, or the read callback
   // returned nonzero (the message names the address, the size and the value returned).
-  // Nothing was written; [`tld4_error::lane`] is the lane whose read failed.
+  // Nothing was written; [`tld4_error::lane`] is the lane whose read failed, and
+  // [`tld4_error::fault`] the fault kind the warp raises.
   TLD4_ERR_MEMORY = 12,
 } tld4_status;
 
@@ -82,6 +93,36 @@ typedef enum tld4_fault_kind {
   // A kind this version of the C interface does not name yet (tld4-emu added one).
   TLD4_FAULT_OTHER = 255,
 } tld4_fault_kind;
+
+// What a failed call was reading (`tld4_error_detail::read`).
+typedef enum tld4_read {
+  // Nothing, or not known.
+  TLD4_READ_NONE = 0,
+  // Texture header `index` (the handle's bits 19:0).
+  TLD4_READ_TEXTURE_HEADER = 1,
+  // Sampler `index` (the handle's bits 31:20).
+  TLD4_READ_SAMPLER = 2,
+  // A footprint texel.
+  TLD4_READ_TEXEL = 3,
+} tld4_read;
+
+// The kind of reason of a "not modeled" (`tld4_error_detail::not_modeled`).
+typedef enum tld4_not_modeled {
+  // Not a "not modeled".
+  TLD4_NOT_MODELED_NONE = 0,
+  // A texture-header or sampler field: `field` (clcd97tex.h's name, docs/descriptors.md)
+  // and its raw `value`.
+  TLD4_NOT_MODELED_DESCRIPTOR = 1,
+  // An instruction field (`field`, as docs/fields.md names it) with this texture.
+  TLD4_NOT_MODELED_INSTRUCTION = 2,
+  // The texture unit's reason (dimension, offsets or depth compare against the texture
+  // and sampler); the message says which.
+  TLD4_NOT_MODELED_TEXTURE = 3,
+  // An owned texture the memory form cannot express; the message says what.
+  TLD4_NOT_MODELED_UNREPRESENTABLE = 4,
+  // A reason this version of the C interface does not name.
+  TLD4_NOT_MODELED_OTHER = 255,
+} tld4_not_modeled;
 
 // Where one footprint texel was read (`tld4_texel_address::kind`).
 typedef enum tld4_texel_kind {
@@ -213,17 +254,45 @@ typedef struct tld4_insn tld4_insn;
 // independent.
 typedef struct tld4_pool tld4_pool;
 
+// The typed facts of an error (`tld4_error::detail`); every member is 0 / NULL /
+// `*_NONE` where it does not apply.
+typedef struct tld4_error_detail {
+  // What was being read.
+  enum tld4_read read;
+  // The texture header or sampler index read (with `TLD4_READ_TEXTURE_HEADER` or
+  // `TLD4_READ_SAMPLER`).
+  uint32_t index;
+  // The handle the lane used (where a handle was involved), else 0.
+  uint32_t handle;
+  // The first byte of a read that failed (`TLD4_ERR_MEMORY`), else 0.
+  uint64_t address;
+  // The kind of reason of a "not modeled" (also for `TLD4_ERR_NOT_MODELED` from
+  // `tld4_tic_*`).
+  enum tld4_not_modeled not_modeled;
+  // The field concerned, a static string (never free it): a descriptor field (an illegal
+  // or unmodeled value) or an instruction field; NULL where none.
+  const char *field;
+  // The field's raw value (descriptor fields).
+  uint64_t value;
+} tld4_error_detail;
+
 // An error record the caller owns and passes, optionally (NULL: no details), as the last
 // argument of every call. Every call that takes one writes it: `status` (also the return
 // value), `fault`, `lane` and a NUL-terminated `message` (empty on success).
 typedef struct tld4_error {
   // The status the call returned.
   enum tld4_status status;
-  // For `TLD4_ERR_WARP_FAULT`: the fault's kind; else `TLD4_FAULT_NONE`.
+  // The fault kind the warp raises: for `TLD4_ERR_WARP_FAULT`, and for every
+  // `TLD4_ERR_DESCRIPTOR` and `TLD4_ERR_MEMORY` of a warp execution over memory (an
+  // empty or unmapped texture-header slot is `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`, as an
+  // index past an owned pool is); else `TLD4_FAULT_NONE`.
   enum tld4_fault_kind fault;
   // For a fault that depends on a lane (and for `TLD4_ERR_DESCRIPTOR` and
   // `TLD4_ERR_MEMORY` from a warp execution): the lowest lane concerned; else -1.
   int32_t lane;
+  // What was being read, where, and the typed reason of a "not modeled": the same facts
+  // as the message, for a program (all zero / NULL where they do not apply).
+  struct tld4_error_detail detail;
   // What went wrong, UTF-8, NUL-terminated, cut at a character boundary if longer.
   char message[TLD4_ERROR_MESSAGE_LEN];
 } tld4_error;
@@ -535,6 +604,36 @@ typedef struct tld4_scheduling {
   // nvdisasm's opex value, `usched_info | batch_t << 5`.
   uint8_t opex;
 } tld4_scheduling;
+
+// The meaning of the Ra and Rb registers of one instruction (`tld4_insn_operand_layout`).
+// Positions are relative to the vector's first register; a vector of count 0 is not read.
+typedef struct tld4_operand_layout {
+  // Ra's first register (255: RZ, the vector reads zeros).
+  uint8_t ra;
+  // How many registers Ra spans: `ra_layer` + `coords`.
+  uint8_t ra_count;
+  // Ra + 0 holds the array layer (an unsigned 16-bit integer in the low half) before the
+  // coordinates (ARRAY_2D, ARRAY_CUBE).
+  bool ra_layer;
+  // How many f32 coordinates: 2 (u, v) or 3 (x, y, z, the cube kinds).
+  uint8_t coords;
+  // The position in Ra of the first coordinate (1 after a layer, else 0).
+  uint8_t coords_at;
+  // Rb's first register (255: RZ).
+  uint8_t rb;
+  // How many registers Rb spans (0: Rb is not read).
+  uint8_t rb_count;
+  // Rb + 0 holds the texture handle (the register-handle form; NAK's convention).
+  bool handle_in_rb;
+  // How many offset registers: 0, 1 (AOFFI: four 6-bit pairs packed) or 2 (PTP).
+  uint8_t offsets;
+  // The position in Rb of the first offset register.
+  uint8_t offsets_at;
+  // Rb holds the depth reference (f32; `.DC`).
+  bool depth_ref;
+  // The position in Rb of the depth reference (after the handle and offsets).
+  uint8_t depth_ref_at;
+} tld4_operand_layout;
 
 #ifdef __cplusplus
 extern "C" {
@@ -970,6 +1069,14 @@ enum tld4_status tld4_insn_scheduling(const struct tld4_insn *insn,
                                       struct tld4_scheduling *out_ptr,
                                       struct tld4_error *err);
 
+// What the Ra and Rb registers of `insn` hold (`*out`).
+//
+// # Safety
+// `insn` is a live instruction; `out` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_insn_operand_layout(const struct tld4_insn *insn,
+                                          struct tld4_operand_layout *out_ptr,
+                                          struct tld4_error *err);
+
 // Executes the instruction for one warp held in flat arrays (see `tld4_warp_flat`), its
 // textures in GPU memory: `memory` (a flat byte range or a read callback, see
 // `tld4_memory`) holds the texture-header pool at `header_pool` and the sampler pool at
@@ -987,7 +1094,9 @@ enum tld4_status tld4_insn_scheduling(const struct tld4_insn *insn,
 // not modeled is the fault `TLD4_FAULT_NOT_MODELED`); `TLD4_ERR_DESCRIPTOR` for a header or
 // sampler value no hardware accepts, and `TLD4_ERR_MEMORY` for a read outside the flat
 // range or a nonzero return of the callback, both with the lane in `err.lane` and the
-// field, value or address in the message. Allocates nothing.
+// field, value or address in the message and in `err.detail`. Every one of them carries the
+// fault kind the warp raises in `err.fault` (an empty or unmapped texture-header slot:
+// `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`). Allocates nothing.
 //
 // # Safety
 // `exec` live; `memory` valid as `tld4_memory` documents; `warp` as for
@@ -1105,6 +1214,10 @@ enum tld4_status tld4_handle(uint32_t header,
                              uint32_t sampler,
                              uint32_t *handle,
                              struct tld4_error *err);
+
+// The version of the library linked in, `"MAJOR.MINOR.PATCH"` (a static string: never free
+// it); compare with the `TLD4_VERSION_*` macros of the header compiled against.
+const char *tld4_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

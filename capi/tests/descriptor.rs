@@ -350,3 +350,51 @@ fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
     }
     let _ = null::<u8>();
 }
+
+/// Operand meanings per instruction: the Ra/Rb layouts, checked against the operand lists
+/// (the register counts) and docs/sources.md's ptxas orders written out here.
+#[test]
+fn operand_layouts_say_what_each_register_holds() {
+    let cases: [(&str, [u8; 12]); 3] = [
+        // ra, ra_count, layer, coords, coords_at, rb, rb_count, handle, offsets, at, dref, at
+        (
+            "TLD4.R.AOFFI.DC R10, R8, R20, R24, UR4, ARRAY_2D ;",
+            [20, 3, 1, 2, 1, 24, 2, 0, 1, 0, 1, 1],
+        ),
+        (
+            "TLD4.G R10, R8, R20, UR4, CUBE ;",
+            [20, 3, 0, 3, 0, 255, 0, 0, 0, 0, 0, 0],
+        ),
+        (
+            "TLD4.B.PTP R10, R8, R20, R24, UR4, 2D ;",
+            [20, 2, 0, 2, 0, 24, 2, 0, 2, 0, 0, 2],
+        ),
+    ];
+    for (text, want) in cases {
+        let insn = common::insn_of(text);
+        let mut l = tld4_operand_layout::default();
+        let mut e = tld4_error::new();
+        assert_eq!(
+            unsafe { tld4_insn_operand_layout(insn, &mut l, &mut e) },
+            TLD4_OK,
+            "{}",
+            e.message()
+        );
+        let got = [
+            l.ra,
+            l.ra_count,
+            l.ra_layer as u8,
+            l.coords,
+            l.coords_at,
+            l.rb,
+            l.rb_count,
+            l.handle_in_rb as u8,
+            l.offsets,
+            l.offsets_at,
+            l.depth_ref as u8,
+            l.depth_ref_at,
+        ];
+        assert_eq!(got, want, "{text}");
+        unsafe { tld4_insn_free(insn) };
+    }
+}

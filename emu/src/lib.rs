@@ -62,7 +62,7 @@ pub use exec::{
     aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, Binding, BoundExec,
     ExecConfig, ExecReport, Tld4Exec,
 };
-pub use fault::{ConfigError, FaultKind, Operand, UnknownFaultKind, WarpFault};
+pub use fault::{ConfigError, FaultKind, NotModeledReason, Operand, UnknownFaultKind, WarpFault};
 pub use memory_exec::{MemoryExecError, MemoryRead};
 pub use pack::{
     destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
