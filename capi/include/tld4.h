@@ -216,6 +216,47 @@ typedef enum tld4_layout {
   TLD4_LAYOUT_BLOCK_LINEAR = 1,
 } tld4_layout;
 
+// A component source of a texture header's swizzle (`tld4_tic_desc::swizzle`). These are
+// tld4's own numbers; the header's X/Y/Z/W_SOURCE fields hold clcd97tex.h's (IN_R = 2, ...),
+// which `tld4_tic_encode` writes.
+typedef enum tld4_swizzle {
+  // Component 0 of the texel (red).
+  TLD4_SWIZZLE_R = 0,
+  // Component 1 (green).
+  TLD4_SWIZZLE_G = 1,
+  // Component 2 (blue).
+  TLD4_SWIZZLE_B = 2,
+  // Component 3 (alpha).
+  TLD4_SWIZZLE_A = 3,
+  // Constant 0.
+  TLD4_SWIZZLE_ZERO = 4,
+  // Constant 1 (1.0, or integer 1 for integer formats).
+  TLD4_SWIZZLE_ONE = 5,
+} tld4_swizzle;
+
+// The hardware address modes of a sampler entry (`tld4_tsc_desc::address_u` and so on):
+// clcd97tex.h's `ADDRESS_U_*` numbers, which are NOT Vulkan's. `tld4_sampler_desc` takes
+// VkSamplerAddressMode numbers (4 is MIRROR_CLAMP_TO_EDGE there, CLAMP_OGL here);
+// `tld4_sampler_to_tsc` converts.
+typedef enum tld4_tsc_address_mode {
+  // WRAP (Vulkan's REPEAT).
+  TLD4_TSC_WRAP = 0,
+  // MIRROR (Vulkan's MIRRORED_REPEAT).
+  TLD4_TSC_MIRROR = 1,
+  // CLAMP_TO_EDGE.
+  TLD4_TSC_CLAMP_TO_EDGE = 2,
+  // BORDER (Vulkan's CLAMP_TO_BORDER).
+  TLD4_TSC_BORDER = 3,
+  // CLAMP_OGL (OpenGL's GL_CLAMP; a gather with it is not modeled).
+  TLD4_TSC_CLAMP_OGL = 4,
+  // MIRROR_ONCE_CLAMP_TO_EDGE (Vulkan's MIRROR_CLAMP_TO_EDGE).
+  TLD4_TSC_MIRROR_ONCE_CLAMP_TO_EDGE = 5,
+  // MIRROR_ONCE_BORDER (not modeled).
+  TLD4_TSC_MIRROR_ONCE_BORDER = 6,
+  // MIRROR_ONCE_CLAMP_OGL (not modeled).
+  TLD4_TSC_MIRROR_ONCE_CLAMP_OGL = 7,
+} tld4_tsc_address_mode;
+
 // A TLD4 bound to its textures (opaque): made by `tld4_exec_bind` (an owned pool) or
 // `tld4_exec_bind_memory` (pools in GPU memory), freed with `tld4_bound_free`. It keeps the
 // texture unit prepared for the last handle used (its header and sampler read and decoded,

@@ -3,7 +3,6 @@
 //! "not modeled" (the descriptor or instruction field and its value), so that a simulator
 //! maps every failure without reading the message. Built from tld4-emu's typed errors.
 
-use std::collections::HashMap;
 use std::ffi::{c_char, CString};
 use std::sync::OnceLock;
 
@@ -86,9 +85,10 @@ impl tld4_error_detail {
 }
 
 /// Static NUL-terminated names: every descriptor table's fields and the instruction fields a
-/// reason names, built once from the tables.
+/// reason names, built once from the tables (a list, searched on error paths only; a list
+/// rather than a hash map, whose interior pointers valgrind reports as possibly lost).
 fn field_name(name: &str) -> *const c_char {
-    static NAMES: OnceLock<HashMap<&'static str, CString>> = OnceLock::new();
+    static NAMES: OnceLock<Vec<(&'static str, CString)>> = OnceLock::new();
     NAMES
         .get_or_init(|| {
             TEXHEAD_V2_BL
@@ -100,8 +100,9 @@ fn field_name(name: &str) -> *const c_char {
                 .filter_map(|n| CString::new(n).ok().map(|c| (n, c)))
                 .collect()
         })
-        .get(name)
-        .map_or(std::ptr::null(), |c| c.as_ptr())
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(std::ptr::null(), |(_, c)| c.as_ptr())
 }
 
 /// The read kind of a descriptor's name.
