@@ -26,6 +26,11 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
   examples/c/bad_input.c "$lib/libtld4_capi.a" $syslibs -o "$out/c_bad_input"
 "$out/c_bad_input"
 
+echo "== C11 driver: its own memory image, pools from the encoders, bound, a batch of warps"
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
+  examples/c/driver_memory.c "$lib/libtld4_capi.a" $syslibs -o "$out/c_driver_memory"
+"$out/c_driver_memory"
+
 echo "== C11 example, shared library"
 gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
   examples/c/decode_and_execute.c -L"$lib" -ltld4_capi -Wl,-rpath,"$(cd "$lib" && pwd)" -o "$out/c_shared"
@@ -46,6 +51,7 @@ if ! command -v valgrind >/dev/null; then
   fi
 fi
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/c_static"
+valgrind --error-exitcode=1 --leak-check=full --quiet "$out/c_driver_memory"
 echo "== C++17 example under valgrind"
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/cpp_static" tests/cubins/one_gather.sm100.cubin
 
@@ -57,12 +63,15 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
   examples/c/decode_and_execute.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_asan"
 gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
   examples/c/bad_input.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_bad_input_asan"
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
+  examples/c/driver_memory.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_driver_memory_asan"
 g++ -std=c++17 -Wall -Wextra -Werror -g $san -Icapi/include \
   examples/cpp/simulator.cpp "$dbg/libtld4_capi.a" $syslibs -o "$out/cpp_asan"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$out/c_asan"
 "$out/c_bad_input_asan"
+"$out/c_driver_memory_asan"
 "$out/cpp_asan" tests/cubins/one_gather.sm100.cubin
 
 echo "== examples/build-and-run.sh: all passed"

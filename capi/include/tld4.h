@@ -19,6 +19,15 @@
 // The most entries `tld4_insn_operand_vectors` writes (Ra, Rb, Rd, Rd2).
 #define TLD4_MAX_OPERAND_VECTORS 4
 
+// The major version this header belongs to.
+#define TLD4_VERSION_MAJOR 0
+
+// The minor version this header belongs to.
+#define TLD4_VERSION_MINOR 1
+
+// The patch version this header belongs to.
+#define TLD4_VERSION_PATCH 0
+
 // What an entry point returns. `TLD4_OK` is 0; every other value is an error, described
 // in the optional [`tld4_error`] record.
 typedef enum tld4_status {
@@ -50,11 +59,13 @@ typedef enum tld4_status {
   // A texture header or sampler in GPU memory holds a value no hardware accepts (the
   // message names the field and value; a legal value that is not modeled is
   // `TLD4_ERR_NOT_MODELED`, or in a warp execution the fault `TLD4_FAULT_NOT_MODELED`).
-  // Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle.
+  // Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle, and
+  // [`tld4_error::fault`] the fault kind the warp raises.
   TLD4_ERR_DESCRIPTOR = 11,
   // A read of GPU memory failed: an address outside the flat range, or the read callback
   // returned nonzero (the message names the address, the size and the value returned).
-  // Nothing was written; [`tld4_error::lane`] is the lane whose read failed.
+  // Nothing was written; [`tld4_error::lane`] is the lane whose read failed, and
+  // [`tld4_error::fault`] the fault kind the warp raises.
   TLD4_ERR_MEMORY = 12,
 } tld4_status;
 
@@ -82,6 +93,36 @@ typedef enum tld4_fault_kind {
   // A kind this version of the C interface does not name yet (tld4-emu added one).
   TLD4_FAULT_OTHER = 255,
 } tld4_fault_kind;
+
+// What a failed call was reading (`tld4_error_detail::read`).
+typedef enum tld4_read {
+  // Nothing, or not known.
+  TLD4_READ_NONE = 0,
+  // Texture header `index` (the handle's bits 19:0).
+  TLD4_READ_TEXTURE_HEADER = 1,
+  // Sampler `index` (the handle's bits 31:20).
+  TLD4_READ_SAMPLER = 2,
+  // A footprint texel.
+  TLD4_READ_TEXEL = 3,
+} tld4_read;
+
+// The kind of reason of a "not modeled" (`tld4_error_detail::not_modeled`).
+typedef enum tld4_not_modeled {
+  // Not a "not modeled".
+  TLD4_NOT_MODELED_NONE = 0,
+  // A texture-header or sampler field: `field` (clcd97tex.h's name, docs/descriptors.md)
+  // and its raw `value`.
+  TLD4_NOT_MODELED_DESCRIPTOR = 1,
+  // An instruction field (`field`, as docs/fields.md names it) with this texture.
+  TLD4_NOT_MODELED_INSTRUCTION = 2,
+  // The texture unit's reason (dimension, offsets or depth compare against the texture
+  // and sampler); the message says which.
+  TLD4_NOT_MODELED_TEXTURE = 3,
+  // An owned texture the memory form cannot express; the message says what.
+  TLD4_NOT_MODELED_UNREPRESENTABLE = 4,
+  // A reason this version of the C interface does not name.
+  TLD4_NOT_MODELED_OTHER = 255,
+} tld4_not_modeled;
 
 // Where one footprint texel was read (`tld4_texel_address::kind`).
 typedef enum tld4_texel_kind {
@@ -175,6 +216,65 @@ typedef enum tld4_layout {
   TLD4_LAYOUT_BLOCK_LINEAR = 1,
 } tld4_layout;
 
+// A component source of a texture header's swizzle (`tld4_tic_desc::swizzle`). These are
+// tld4's own numbers; the header's X/Y/Z/W_SOURCE fields hold clcd97tex.h's (IN_R = 2, ...),
+// which `tld4_tic_encode` writes.
+typedef enum tld4_swizzle {
+  // Component 0 of the texel (red).
+  TLD4_SWIZZLE_R = 0,
+  // Component 1 (green).
+  TLD4_SWIZZLE_G = 1,
+  // Component 2 (blue).
+  TLD4_SWIZZLE_B = 2,
+  // Component 3 (alpha).
+  TLD4_SWIZZLE_A = 3,
+  // Constant 0.
+  TLD4_SWIZZLE_ZERO = 4,
+  // Constant 1 (1.0, or integer 1 for integer formats).
+  TLD4_SWIZZLE_ONE = 5,
+} tld4_swizzle;
+
+// The hardware address modes of a sampler entry (`tld4_tsc_desc::address_u` and so on):
+// clcd97tex.h's `ADDRESS_U_*` numbers, which are NOT Vulkan's. `tld4_sampler_desc` takes
+// VkSamplerAddressMode numbers (4 is MIRROR_CLAMP_TO_EDGE there, CLAMP_OGL here);
+// `tld4_sampler_to_tsc` converts.
+typedef enum tld4_tsc_address_mode {
+  // WRAP (Vulkan's REPEAT).
+  TLD4_TSC_WRAP = 0,
+  // MIRROR (Vulkan's MIRRORED_REPEAT).
+  TLD4_TSC_MIRROR = 1,
+  // CLAMP_TO_EDGE.
+  TLD4_TSC_CLAMP_TO_EDGE = 2,
+  // BORDER (Vulkan's CLAMP_TO_BORDER).
+  TLD4_TSC_BORDER = 3,
+  // CLAMP_OGL (OpenGL's GL_CLAMP; a gather with it is not modeled).
+  TLD4_TSC_CLAMP_OGL = 4,
+  // MIRROR_ONCE_CLAMP_TO_EDGE (Vulkan's MIRROR_CLAMP_TO_EDGE).
+  TLD4_TSC_MIRROR_ONCE_CLAMP_TO_EDGE = 5,
+  // MIRROR_ONCE_BORDER (not modeled).
+  TLD4_TSC_MIRROR_ONCE_BORDER = 6,
+  // MIRROR_ONCE_CLAMP_OGL (not modeled).
+  TLD4_TSC_MIRROR_ONCE_CLAMP_OGL = 7,
+} tld4_tsc_address_mode;
+
+// A TLD4 bound to its textures (opaque): made by `tld4_exec_bind` (an owned pool) or
+// `tld4_exec_bind_memory` (pools in GPU memory), freed with `tld4_bound_free`. It keeps the
+// texture unit prepared for the last handle used (its header and sampler read and decoded,
+// checked against the instruction), so warps after the first skip that work; every result
+// is exactly what the one-shot `tld4_exec_run_*` call gives.
+//
+// Lifetime: the `tld4_exec`, the `tld4_pool` and a flat memory's bytes (or a callback
+// memory's `user` state) must stay alive and unchanged until `tld4_bound_free`: no
+// `tld4_pool_set_*`, `tld4_pool_add_*` or `tld4_pool_free` on the pool, no write to the
+// memory's descriptors or texels meanwhile (free and bind again after changing them;
+// binding allocates one small object and reads nothing).
+//
+// Thread safety: a bound object changes with every run (what it keeps), so one thread at a
+// time uses it; it may move between threads. Bind one per thread: any number of bound
+// objects on one `tld4_exec` and one pool or memory may run at the same time (they only
+// read those).
+typedef struct tld4_bound tld4_bound;
+
 // A TLD4 checked and prepared for execution (opaque): decode once, execute many times.
 // Made by `tld4_exec_new` or `tld4_exec_from_word`, freed with `tld4_exec_free`. It is
 // never changed by executing, so several threads may execute one at the same time.
@@ -195,14 +295,27 @@ typedef struct tld4_insn tld4_insn;
 // independent.
 typedef struct tld4_pool tld4_pool;
 
-// A 128-bit instruction word as nvdisasm's two 64-bit halves: `lo` is bits 63:0 (the first
-// 8 bytes in memory, little-endian), `hi` bits 127:64.
-typedef struct tld4_word {
-  // Bits 63:0.
-  uint64_t lo;
-  // Bits 127:64.
-  uint64_t hi;
-} tld4_word;
+// The typed facts of an error (`tld4_error::detail`); every member is 0 / NULL /
+// `*_NONE` where it does not apply.
+typedef struct tld4_error_detail {
+  // What was being read.
+  enum tld4_read read;
+  // The texture header or sampler index read (with `TLD4_READ_TEXTURE_HEADER` or
+  // `TLD4_READ_SAMPLER`).
+  uint32_t index;
+  // The handle the lane used (where a handle was involved), else 0.
+  uint32_t handle;
+  // The first byte of a read that failed (`TLD4_ERR_MEMORY`), else 0.
+  uint64_t address;
+  // The kind of reason of a "not modeled" (also for `TLD4_ERR_NOT_MODELED` from
+  // `tld4_tic_*`).
+  enum tld4_not_modeled not_modeled;
+  // The field concerned, a static string (never free it): a descriptor field (an illegal
+  // or unmodeled value) or an instruction field; NULL where none.
+  const char *field;
+  // The field's raw value (descriptor fields).
+  uint64_t value;
+} tld4_error_detail;
 
 // An error record the caller owns and passes, optionally (NULL: no details), as the last
 // argument of every call. Every call that takes one writes it: `status` (also the return
@@ -210,29 +323,42 @@ typedef struct tld4_word {
 typedef struct tld4_error {
   // The status the call returned.
   enum tld4_status status;
-  // For `TLD4_ERR_WARP_FAULT`: the fault's kind; else `TLD4_FAULT_NONE`.
+  // The fault kind the warp raises: for `TLD4_ERR_WARP_FAULT`, and for every
+  // `TLD4_ERR_DESCRIPTOR` and `TLD4_ERR_MEMORY` of a warp execution over memory (an
+  // empty or unmapped texture-header slot is `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`, as an
+  // index past an owned pool is); else `TLD4_FAULT_NONE`.
   enum tld4_fault_kind fault;
   // For a fault that depends on a lane (and for `TLD4_ERR_DESCRIPTOR` and
   // `TLD4_ERR_MEMORY` from a warp execution): the lowest lane concerned; else -1.
   int32_t lane;
+  // What was being read, where, and the typed reason of a "not modeled": the same facts
+  // as the message, for a program (all zero / NULL where they do not apply).
+  struct tld4_error_detail detail;
   // What went wrong, UTF-8, NUL-terminated, cut at a character boundary if longer.
   char message[TLD4_ERROR_MESSAGE_LEN];
 } tld4_error;
 
-// The executor's settings where no source says what the hardware does (docs/sources.md,
-// Decisions); `tld4_exec_config_default` gives the defaults.
-typedef struct tld4_exec_config {
-  // Fault when a 64-bit destination pair starts at an odd register (a guess; default
-  // off, as nvdisasm accepts odd registers).
-  bool require_aligned_pairs;
-  // No quantization of texel selection (i0 = floor(u * width - 0.5) exactly); when set,
-  // `fraction_bits` and `rounding` are ignored.
-  bool exact_precision;
-  // Sub-texel fractional bits (0..=20; default 8, a guess).
-  uint8_t fraction_bits;
-  // A `tld4_rounding` value (default nearest even, a guess).
-  uint32_t rounding;
-} tld4_exec_config;
+// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
+// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
+// are ignored. tld4 only reads it, and only during the call it is passed to.
+//
+// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
+// returns nonzero when some byte cannot be read (the value is reported in the error
+// message). It must return normally (no C++ exception, no longjmp through tld4).
+typedef struct tld4_memory {
+  // A `tld4_memory_kind` value.
+  uint32_t kind;
+  // Flat: the GPU address of `bytes[0]`.
+  uint64_t base;
+  // Flat: the bytes (NULL only with `len` 0).
+  const uint8_t *bytes;
+  // Flat: how many bytes.
+  size_t len;
+  // Callback: passed to `read`.
+  void *user;
+  // Callback: reads `len` bytes at `addr` into `dst`; 0 on success.
+  int (*read)(void *user, uint64_t addr, uint8_t *dst, size_t len);
+} tld4_memory;
 
 // A warp's registers as flat arrays, for `tld4_exec_run_flat`.
 //
@@ -264,6 +390,29 @@ typedef struct tld4_warp_flat {
   // Bit l set: lane l is active.
   uint32_t active_mask;
 } tld4_warp_flat;
+
+// One footprint texel's place in memory (16 bytes: kind, bytes, address).
+typedef struct tld4_texel_address {
+  // What it is.
+  enum tld4_texel_kind kind;
+  // Bytes per texel (with `TLD4_TEXEL_MEMORY`; else 0).
+  uint32_t bytes;
+  // The texel's first byte (with `TLD4_TEXEL_MEMORY`; else 0).
+  uint64_t address;
+} tld4_texel_address;
+
+// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
+// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+// four footprint texels in gather order x, y, z, w (the order of the results), and the
+// distinct 32-byte sectors they fall in, in first-use order.
+typedef struct tld4_lane_texels {
+  // The texels, x, y, z, w.
+  struct tld4_texel_address texels[4];
+  // The sectors' addresses (multiples of 32); entries from `num_sectors` on are 0.
+  uint64_t sectors[4];
+  // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
+  uint32_t num_sectors;
+} tld4_lane_texels;
 
 // What an execution did.
 typedef struct tld4_exec_report {
@@ -299,27 +448,121 @@ typedef struct tld4_regfile {
   uint32_t regs_per_thread;
 } tld4_regfile;
 
-// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
-// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
-// are ignored. tld4 only reads it, and only during the call it is passed to.
-//
-// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
-// returns nonzero when some byte cannot be read (the value is reported in the error
-// message). It must return normally (no C++ exception, no longjmp through tld4).
-typedef struct tld4_memory {
-  // A `tld4_memory_kind` value.
+// A 128-bit instruction word as nvdisasm's two 64-bit halves: `lo` is bits 63:0 (the first
+// 8 bytes in memory, little-endian), `hi` bits 127:64.
+typedef struct tld4_word {
+  // Bits 63:0.
+  uint64_t lo;
+  // Bits 127:64.
+  uint64_t hi;
+} tld4_word;
+
+// A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
+// and `tld4_tic_decode` reads. Every field not named here is 0 when encoded, except
+// NORMALIZED_COORDS and BORDER_SOURCE (the sampler's colour), which are 1: the only values
+// tld4 models.
+typedef struct tld4_tic_desc {
+  // A `tld4_layout` value: `TEXHEAD_V2_PITCH` or `TEXHEAD_V2_BL`.
+  uint32_t layout;
+  // Pitch layout: bytes from one row to the next (a multiple of 32). Block-linear: 0.
+  uint32_t pitch;
+  // Block-linear layout: log2 of the GOBs per block height (0..=5). Pitch: 0.
+  uint32_t gobs_per_block_height_log2;
+  // GPU address of texel (0, 0) of layer 0 (512-byte aligned for block-linear, 32 for
+  // pitch; below 2^57).
+  uint64_t address;
+  // A `tld4_texture_kind` value.
   uint32_t kind;
-  // Flat: the GPU address of `bytes[0]`.
-  uint64_t base;
-  // Flat: the bytes (NULL only with `len` 0).
-  const uint8_t *bytes;
-  // Flat: how many bytes.
-  size_t len;
-  // Callback: passed to `read`.
-  void *user;
-  // Callback: reads `len` bytes at `addr` into `dst`; 0 on success.
-  int (*read)(void *user, uint64_t addr, uint8_t *dst, size_t len);
-} tld4_memory;
+  // The format's name (`tld4_format_name`); decoding stores a static string.
+  const char *format;
+  // Width in texels.
+  uint32_t width;
+  // Height in texels.
+  uint32_t height;
+  // Array layers, or whole cubes for the cube kinds; 1 for 2D, cube and every pitch
+  // header (which has no depth field).
+  uint32_t depth;
+  // The `tld4_swizzle` of result components x, y, z, w.
+  uint32_t swizzle[4];
+  // DEPTH_TEXTURE (kept; depth compare does not depend on it).
+  bool depth_texture;
+} tld4_tic_desc;
+
+// A sampler (TSC entry) described in plain fields, with the hardware's numbers (see
+// `tld4_tsc_address_mode`): what `tld4_tsc_encode` writes and `tld4_tsc_decode` reads.
+// Every field not named here is 0 when encoded.
+typedef struct tld4_tsc_desc {
+  // ADDRESS_U: a `tld4_tsc_address_mode` (hardware numbers, not Vulkan's).
+  uint32_t address_u;
+  // ADDRESS_V, likewise.
+  uint32_t address_v;
+  // ADDRESS_P, likewise (a gather ignores it).
+  uint32_t address_p;
+  // DEPTH_COMPARE.
+  bool depth_compare;
+  // DEPTH_COMPARE_FUNC: ZC_NEVER 0 .. ZC_ALWAYS 7 (VkCompareOp's order).
+  uint32_t compare_func;
+  // CUBEMAP_INTERFACE_FILTERING: 0 USE_WRAP (faces one by one), 2 AUTO_SPAN_SEAM
+  // (seamless); 1 and 3 are not modeled.
+  uint32_t cube_filtering;
+  // MAG_FILTER raw value (a gather ignores it).
+  uint32_t mag_filter;
+  // MIN_FILTER raw value (a gather ignores it).
+  uint32_t min_filter;
+  // MIP_FILTER raw value (a gather ignores it).
+  uint32_t mip_filter;
+  // MAX_ANISOTROPY raw value (a gather ignores it).
+  uint32_t max_anisotropy;
+  // BORDER_COLOR_R, G, B, A words.
+  uint32_t border[4];
+} tld4_tsc_desc;
+
+// A sampler, with Vulkan's numbering for address modes and compare functions.
+typedef struct tld4_sampler_desc {
+  // VkSamplerAddressMode of u (x): 0 repeat, 1 mirrored repeat, 2 clamp to edge, 3 clamp
+  // to border, 4 mirror clamp to edge.
+  uint32_t address_u;
+  // VkSamplerAddressMode of v (y).
+  uint32_t address_v;
+  // Border colour R, G, B, A as raw words (f32 bits for float formats, integers for
+  // integer formats).
+  uint32_t border[4];
+  // Depth compare on.
+  bool compare_enable;
+  // VkCompareOp, with `compare_enable`: 0 never, 1 less, ... 7 always (`dref OP texel`).
+  uint32_t compare_op;
+  // Seamless cube edges.
+  bool seamless_cube;
+} tld4_sampler_desc;
+
+// A texture's kind, format and size.
+typedef struct tld4_texture_desc {
+  // A `tld4_texture_kind` value.
+  uint32_t kind;
+  // The format's name, as `tld4_format_name` lists them (`"rgba8_unorm"`, `"d32_float"`).
+  const char *format;
+  // Width in texels.
+  uint32_t width;
+  // Height in texels (equal to the width for cubes).
+  uint32_t height;
+  // Array layers, or whole cubes; 1 for 2D and cube.
+  uint32_t layers;
+} tld4_texture_desc;
+
+// The executor's settings where no source says what the hardware does (docs/sources.md,
+// Decisions); `tld4_exec_config_default` gives the defaults.
+typedef struct tld4_exec_config {
+  // Fault when a 64-bit destination pair starts at an odd register (a guess; default
+  // off, as nvdisasm accepts odd registers).
+  bool require_aligned_pairs;
+  // No quantization of texel selection (i0 = floor(u * width - 0.5) exactly); when set,
+  // `fraction_bits` and `rounding` are ignored.
+  bool exact_precision;
+  // Sub-texel fractional bits (0..=20; default 8, a guess).
+  uint8_t fraction_bits;
+  // A `tld4_rounding` value (default nearest even, a guess).
+  uint32_t rounding;
+} tld4_exec_config;
 
 // One lane's gather arguments, as the instruction's registers hold them.
 typedef struct tld4_gather_query {
@@ -332,16 +575,6 @@ typedef struct tld4_gather_query {
   // Depth reference, with depth compare.
   float dref;
 } tld4_gather_query;
-
-// One footprint texel's place in memory (16 bytes: kind, bytes, address).
-typedef struct tld4_texel_address {
-  // What it is.
-  enum tld4_texel_kind kind;
-  // Bytes per texel (with `TLD4_TEXEL_MEMORY`; else 0).
-  uint32_t bytes;
-  // The texel's first byte (with `TLD4_TEXEL_MEMORY`; else 0).
-  uint64_t address;
-} tld4_texel_address;
 
 // One lane's result: the four values in gather order (x, y, z, w), residency, and the
 // four texels' addresses in the same order.
@@ -413,54 +646,120 @@ typedef struct tld4_scheduling {
   uint8_t opex;
 } tld4_scheduling;
 
-// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
-// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
-// four footprint texels in gather order x, y, z, w (the order of the results), and the
-// distinct 32-byte sectors they fall in, in first-use order.
-typedef struct tld4_lane_texels {
-  // The texels, x, y, z, w.
-  struct tld4_texel_address texels[4];
-  // The sectors' addresses (multiples of 32); entries from `num_sectors` on are 0.
-  uint64_t sectors[4];
-  // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
-  uint32_t num_sectors;
-} tld4_lane_texels;
-
-// A texture's kind, format and size.
-typedef struct tld4_texture_desc {
-  // A `tld4_texture_kind` value.
-  uint32_t kind;
-  // The format's name, as `tld4_format_name` lists them (`"rgba8_unorm"`, `"d32_float"`).
-  const char *format;
-  // Width in texels.
-  uint32_t width;
-  // Height in texels (equal to the width for cubes).
-  uint32_t height;
-  // Array layers, or whole cubes; 1 for 2D and cube.
-  uint32_t layers;
-} tld4_texture_desc;
-
-// A sampler, with Vulkan's numbering for address modes and compare functions.
-typedef struct tld4_sampler_desc {
-  // VkSamplerAddressMode of u (x): 0 repeat, 1 mirrored repeat, 2 clamp to edge, 3 clamp
-  // to border, 4 mirror clamp to edge.
-  uint32_t address_u;
-  // VkSamplerAddressMode of v (y).
-  uint32_t address_v;
-  // Border colour R, G, B, A as raw words (f32 bits for float formats, integers for
-  // integer formats).
-  uint32_t border[4];
-  // Depth compare on.
-  bool compare_enable;
-  // VkCompareOp, with `compare_enable`: 0 never, 1 less, ... 7 always (`dref OP texel`).
-  uint32_t compare_op;
-  // Seamless cube edges.
-  bool seamless_cube;
-} tld4_sampler_desc;
+// The meaning of the Ra and Rb registers of one instruction (`tld4_insn_operand_layout`).
+// Positions are relative to the vector's first register; a vector of count 0 is not read.
+typedef struct tld4_operand_layout {
+  // Ra's first register (255: RZ, the vector reads zeros).
+  uint8_t ra;
+  // How many registers Ra spans: `ra_layer` + `coords`.
+  uint8_t ra_count;
+  // Ra + 0 holds the array layer (an unsigned 16-bit integer in the low half) before the
+  // coordinates (ARRAY_2D, ARRAY_CUBE).
+  bool ra_layer;
+  // How many f32 coordinates: 2 (u, v) or 3 (x, y, z, the cube kinds).
+  uint8_t coords;
+  // The position in Ra of the first coordinate (1 after a layer, else 0).
+  uint8_t coords_at;
+  // Rb's first register (255: RZ).
+  uint8_t rb;
+  // How many registers Rb spans (0: Rb is not read).
+  uint8_t rb_count;
+  // Rb + 0 holds the texture handle (the register-handle form; NAK's convention).
+  bool handle_in_rb;
+  // How many offset registers: 0, 1 (AOFFI: four 6-bit pairs packed) or 2 (PTP).
+  uint8_t offsets;
+  // The position in Rb of the first offset register.
+  uint8_t offsets_at;
+  // Rb holds the depth reference (f32; `.DC`).
+  bool depth_ref;
+  // The position in Rb of the depth reference (after the handle and offsets).
+  uint8_t depth_ref_at;
+} tld4_operand_layout;
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// Binds `exec` to the owned `pool` (`*out`; free it with `tld4_bound_free`). Both must stay
+// alive and the pool unchanged until then (see `tld4_bound`).
+//
+// # Safety
+// `exec`, `pool` live, and kept so until `tld4_bound_free`; `out` valid for a write; `err`
+// NULL or valid.
+enum tld4_status tld4_exec_bind(const struct tld4_exec *exec,
+                                const struct tld4_pool *pool,
+                                struct tld4_bound **out_ptr,
+                                struct tld4_error *err);
+
+// Binds `exec` to the texture-header pool at `header_pool` and the sampler pool at
+// `sampler_pool` in `memory` (as for `tld4_exec_run_flat_memory`; `*out`, free it with
+// `tld4_bound_free`). The `tld4_memory` struct itself is copied; its bytes or callback state
+// must stay alive and unchanged until `tld4_bound_free` (see `tld4_bound`).
+//
+// # Safety
+// `exec` live and kept so; `memory` valid as `tld4_memory` documents, for the life of the
+// bound object; `out` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_exec_bind_memory(const struct tld4_exec *exec,
+                                       const struct tld4_memory *memory,
+                                       uint64_t header_pool,
+                                       uint64_t sampler_pool,
+                                       struct tld4_bound **out_ptr,
+                                       struct tld4_error *err);
+
+// Frees a bound object (not its executor, pool or memory); NULL is ignored.
+//
+// # Safety
+// `bound` is NULL or came from `tld4_exec_bind*` and was not freed before; no run with it is
+// in progress.
+void tld4_bound_free(struct tld4_bound *bound);
+
+// Executes the bound instruction for one warp in flat arrays (`tld4_warp_flat`): registers,
+// predicates, `report` and errors as `tld4_exec_run_flat` (owned binding) or
+// `tld4_exec_run_flat_memory` (memory binding). `texels`, if not NULL, receives 32 lane
+// records as `tld4_exec_run_flat_memory` writes them (every lane of an owned binding gets
+// `TLD4_TEXEL_NONE`: owned textures have no addresses). Allocates nothing.
+//
+// # Safety
+// `bound` live and used by no other thread meanwhile; `warp` as for `tld4_exec_run_flat`;
+// `texels` NULL or valid for 32 writes; `report`, `err` NULL or valid.
+enum tld4_status tld4_bound_run_flat(struct tld4_bound *bound,
+                                     struct tld4_warp_flat *warp,
+                                     struct tld4_lane_texels *texels,
+                                     struct tld4_exec_report *report,
+                                     struct tld4_error *err);
+
+// As `tld4_bound_run_flat`, with the registers read and written through the caller's
+// callbacks (`tld4_regfile`).
+//
+// # Safety
+// `bound` live and used by no other thread meanwhile; `regfile` valid, its callbacks safe to
+// call with its `user` during the call; `texels` NULL or valid for 32 writes; `report`,
+// `err` NULL or valid.
+enum tld4_status tld4_bound_run_callbacks(struct tld4_bound *bound,
+                                          const struct tld4_regfile *regfile,
+                                          struct tld4_lane_texels *texels,
+                                          struct tld4_exec_report *report,
+                                          struct tld4_error *err);
+
+// Executes the bound instruction for `count` warps in flat arrays, in order, on the calling
+// thread: warp `i` is `warps[i]`, its report goes to `reports[i]` and its texel records to
+// `texels[32 * i .. 32 * i + 32]` (each array NULL for none). It stops at the first warp
+// that fails, which writes nothing: `*done` (if not NULL) receives the number of warps
+// completed in every case (so the failed warp is `warps[*done]`), and `err` describes its
+// failure as `tld4_bound_run_flat` would. One entry into the library for many warps.
+//
+// # Safety
+// `bound` live and used by no other thread meanwhile; `warps` `count` valid warps (as for
+// `tld4_exec_run_flat`, none sharing registers with another); `texels` NULL or valid for
+// `32 * count` writes; `reports` NULL or valid for `count` writes; `done`, `err` NULL or
+// valid.
+enum tld4_status tld4_bound_run_flat_batch(struct tld4_bound *bound,
+                                           struct tld4_warp_flat *warps,
+                                           size_t count,
+                                           struct tld4_lane_texels *texels,
+                                           struct tld4_exec_report *reports,
+                                           size_t *done,
+                                           struct tld4_error *err);
 
 // The TLD4 at byte `offset` (as nvdisasm prints it, `/*0090*/`) of kernel `kernel` in the
 // `len` bytes at `data`: a cubin, a fat binary or a host ELF file with SM100 device code.
@@ -494,6 +793,92 @@ enum tld4_status tld4_cubin_find_file(const char *path,
                                       struct tld4_word *word,
                                       struct tld4_insn **insn,
                                       struct tld4_error *err);
+
+// Encodes a texture header: `words[0..8]` receive the 32-byte TIC entry (word k is bytes
+// 4k..4k+3 of the entry, little-endian) to store at `header_pool + 32 * index`. The header
+// is checked by decoding it back as an execution would: a value no hardware accepts (an
+// address misaligned for the layout or at or above 2^57, a pitch below a row of texels,
+// a cube that is not square) is `TLD4_ERR_DESCRIPTOR`, a legal header tld4 does not model
+// (block-linear 1- and 2-byte texels, a pitch array or cube) `TLD4_ERR_NOT_MODELED`, and
+// an argument that is no value at all `TLD4_ERR_INVALID_ARGUMENT`; nothing is written then.
+//
+// # Safety
+// `desc` valid with a NUL-terminated `format`; `words` valid for 8 writes; `err` NULL or
+// valid.
+enum tld4_status tld4_tic_encode(const struct tld4_tic_desc *desc,
+                                 uint32_t *words,
+                                 struct tld4_error *err);
+
+// Decodes a texture header's eight words (as `tld4_tic_encode` writes them) into `*desc`.
+// A header an execution would refuse is refused the same way: `TLD4_ERR_DESCRIPTOR` for a
+// value no hardware accepts, `TLD4_ERR_NOT_MODELED` for one tld4 does not model (the
+// message names the field and value).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_tic_decode(const uint32_t *words,
+                                 struct tld4_tic_desc *desc,
+                                 struct tld4_error *err);
+
+// Encodes a sampler: `words[0..8]` receive the 32-byte TSC entry to store at
+// `sampler_pool + 32 * index`. A value past its field is `TLD4_ERR_INVALID_ARGUMENT`
+// naming it. Address modes are the hardware's numbers (`tld4_tsc_address_mode`).
+//
+// # Safety
+// `desc` valid; `words` valid for 8 writes; `err` NULL or valid.
+enum tld4_status tld4_tsc_encode(const struct tld4_tsc_desc *desc,
+                                 uint32_t *words,
+                                 struct tld4_error *err);
+
+// Decodes a sampler's eight words into `*desc` (every value of every field it names is
+// defined, so this never refuses; whether a gather models the sampler is decided when it
+// executes, as the fault `TLD4_FAULT_NOT_MODELED`).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_tsc_decode(const uint32_t *words,
+                                 struct tld4_tsc_desc *desc,
+                                 struct tld4_error *err);
+
+// The sampler entry a driver writes for a `tld4_sampler_desc` (Vulkan's numbers) into
+// `*tsc` (hardware numbers): REPEAT becomes WRAP, MIRROR_CLAMP_TO_EDGE (4) becomes
+// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P follows u, cube filtering is AUTO_SPAN_SEAM when
+// seamless and USE_WRAP otherwise (as NVK writes them: docs/sources.md, NAK conventions),
+// filters linear (which a gather ignores).
+//
+// # Safety
+// `sampler` valid; `tsc` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_sampler_to_tsc(const struct tld4_sampler_desc *sampler,
+                                     struct tld4_tsc_desc *tsc,
+                                     struct tld4_error *err);
+
+// Lays a texture's texels out in GPU memory as the hardware reads them, for the caller to
+// place at GPU address `address`: `desc`, `fields` and `count` as for
+// `tld4_pool_set_texture`; `layout` a `tld4_layout` with `layout_param` as in
+// `tld4_image_entry` (pitch: the row alignment in bytes, a multiple of 32, 2D only;
+// block-linear: log2 GOBs per block height, 0..=5, 4-byte texels or wider). `address` must
+// be aligned as the layout requires (512 bytes block-linear, 32 pitch).
+//
+// `*needed` (if not NULL) receives the extent in bytes in every case: every layer, padding
+// included, from `address`. The bytes go to `dst` (`cap` bytes; too small is
+// `TLD4_ERR_BUFFER_TOO_SMALL` with nothing else written: call with `cap` 0 to learn the
+// extent). `*header` (if not NULL) receives the texture header describing them (address,
+// layout, pitch, size, format), ready for `tld4_tic_encode`.
+//
+// # Safety
+// `desc` valid with a NUL-terminated `format`; `fields` NULL (with `count` 0) or `count`
+// values; `dst` NULL or valid for `cap` writes; `needed`, `header`, `err` NULL or valid.
+enum tld4_status tld4_texels_write(const struct tld4_texture_desc *desc,
+                                   const uint32_t *fields,
+                                   size_t count,
+                                   uint32_t layout,
+                                   uint32_t layout_param,
+                                   uint64_t address,
+                                   uint8_t *dst,
+                                   size_t cap,
+                                   size_t *needed,
+                                   struct tld4_tic_desc *header,
+                                   struct tld4_error *err);
 
 // The default settings.
 //
@@ -725,6 +1110,14 @@ enum tld4_status tld4_insn_scheduling(const struct tld4_insn *insn,
                                       struct tld4_scheduling *out_ptr,
                                       struct tld4_error *err);
 
+// What the Ra and Rb registers of `insn` hold (`*out`).
+//
+// # Safety
+// `insn` is a live instruction; `out` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_insn_operand_layout(const struct tld4_insn *insn,
+                                          struct tld4_operand_layout *out_ptr,
+                                          struct tld4_error *err);
+
 // Executes the instruction for one warp held in flat arrays (see `tld4_warp_flat`), its
 // textures in GPU memory: `memory` (a flat byte range or a read callback, see
 // `tld4_memory`) holds the texture-header pool at `header_pool` and the sampler pool at
@@ -742,7 +1135,9 @@ enum tld4_status tld4_insn_scheduling(const struct tld4_insn *insn,
 // not modeled is the fault `TLD4_FAULT_NOT_MODELED`); `TLD4_ERR_DESCRIPTOR` for a header or
 // sampler value no hardware accepts, and `TLD4_ERR_MEMORY` for a read outside the flat
 // range or a nonzero return of the callback, both with the lane in `err.lane` and the
-// field, value or address in the message. Allocates nothing.
+// field, value or address in the message and in `err.detail`. Every one of them carries the
+// fault kind the warp raises in `err.fault` (an empty or unmapped texture-header slot:
+// `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`). Allocates nothing.
 //
 // # Safety
 // `exec` live; `memory` valid as `tld4_memory` documents; `warp` as for
@@ -860,6 +1255,10 @@ enum tld4_status tld4_handle(uint32_t header,
                              uint32_t sampler,
                              uint32_t *handle,
                              struct tld4_error *err);
+
+// The version of the library linked in, `"MAJOR.MINOR.PATCH"` (a static string: never free
+// it); compare with the `TLD4_VERSION_*` macros of the header compiled against.
+const char *tld4_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

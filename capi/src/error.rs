@@ -12,9 +12,10 @@ use std::sync::Once;
 
 use tld4_cubin::{CubinError, ErrorKind, FileError, FindError, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
-use tld4_emu::textures::MemTexError;
+use tld4_emu::textures::{DescriptorError, MemTexError};
 use tld4_emu::{MemoryExecError, TextureError, WarpFault};
 
+use crate::detail::tld4_error_detail;
 use crate::fault::tld4_fault_kind;
 use crate::memory::CMemory;
 
@@ -54,11 +55,13 @@ pub enum tld4_status {
     /// A texture header or sampler in GPU memory holds a value no hardware accepts (the
     /// message names the field and value; a legal value that is not modeled is
     /// `TLD4_ERR_NOT_MODELED`, or in a warp execution the fault `TLD4_FAULT_NOT_MODELED`).
-    /// Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle.
+    /// Nothing was written; [`tld4_error::lane`] is the lowest lane using the handle, and
+    /// [`tld4_error::fault`] the fault kind the warp raises.
     TLD4_ERR_DESCRIPTOR = 11,
     /// A read of GPU memory failed: an address outside the flat range, or the read callback
     /// returned nonzero (the message names the address, the size and the value returned).
-    /// Nothing was written; [`tld4_error::lane`] is the lane whose read failed.
+    /// Nothing was written; [`tld4_error::lane`] is the lane whose read failed, and
+    /// [`tld4_error::fault`] the fault kind the warp raises.
     TLD4_ERR_MEMORY = 12,
 }
 
@@ -70,11 +73,17 @@ pub enum tld4_status {
 pub struct tld4_error {
     /// The status the call returned.
     pub status: tld4_status,
-    /// For `TLD4_ERR_WARP_FAULT`: the fault's kind; else `TLD4_FAULT_NONE`.
+    /// The fault kind the warp raises: for `TLD4_ERR_WARP_FAULT`, and for every
+    /// `TLD4_ERR_DESCRIPTOR` and `TLD4_ERR_MEMORY` of a warp execution over memory (an
+    /// empty or unmapped texture-header slot is `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`, as an
+    /// index past an owned pool is); else `TLD4_FAULT_NONE`.
     pub fault: tld4_fault_kind,
     /// For a fault that depends on a lane (and for `TLD4_ERR_DESCRIPTOR` and
     /// `TLD4_ERR_MEMORY` from a warp execution): the lowest lane concerned; else -1.
     pub lane: i32,
+    /// What was being read, where, and the typed reason of a "not modeled": the same facts
+    /// as the message, for a program (all zero / NULL where they do not apply).
+    pub detail: tld4_error_detail,
     /// What went wrong, UTF-8, NUL-terminated, cut at a character boundary if longer.
     pub message: [c_char; TLD4_ERROR_MESSAGE_LEN],
 }
@@ -86,6 +95,7 @@ impl tld4_error {
             status: tld4_status::TLD4_OK,
             fault: tld4_fault_kind::TLD4_FAULT_NONE,
             lane: -1,
+            detail: tld4_error_detail::NONE,
             message: [0; TLD4_ERROR_MESSAGE_LEN],
         }
     }
@@ -130,6 +140,14 @@ pub enum Error {
         what: String,
         /// The texture unit's error.
         source: TextureError,
+    },
+    /// A texture header or sampler, described or as words, that tld4 refuses.
+    #[error("{what}: {source}")]
+    Descriptor {
+        /// What was being encoded or decoded.
+        what: String,
+        /// The field, value and why.
+        source: DescriptorError,
     },
     /// A texture in memory the texture unit cannot gather from (a failed read, a bad or
     /// unmodeled descriptor).
@@ -213,6 +231,8 @@ impl Error {
             Error::Parse(_) => TLD4_ERR_PARSE,
             Error::Texture { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Texture { .. } => TLD4_ERR_INVALID_ARGUMENT,
+            Error::Descriptor { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
+            Error::Descriptor { .. } => TLD4_ERR_DESCRIPTOR,
             Error::Memory { source, .. } if source.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Memory {
                 source: MemTexError::Memory(_),
@@ -265,11 +285,10 @@ impl Error {
                 source: MemoryExecError::Fault(f),
                 ..
             } => of(f),
-            Error::MemExec {
-                source:
-                    MemoryExecError::BadDescriptor { lane, .. } | MemoryExecError::Memory { lane, .. },
-                ..
-            } => (tld4_fault_kind::TLD4_FAULT_NONE, i32::from(*lane)),
+            Error::MemExec { source, .. } => (
+                tld4_fault_kind::of(source.kind()),
+                source.lane().map_or(-1, i32::from),
+            ),
             _ => (tld4_fault_kind::TLD4_FAULT_NONE, -1),
         }
     }
@@ -302,6 +321,7 @@ unsafe fn store(err: *mut tld4_error, status: tld4_status, failure: Option<&Erro
         status,
         fault,
         lane,
+        detail: failure.map_or(tld4_error_detail::NONE, crate::detail::of),
         message: [0; TLD4_ERROR_MESSAGE_LEN],
     };
     if let Some(e) = failure {

@@ -36,18 +36,23 @@ pub struct tld4_image_entry {
 
 /// The layout of an entry.
 fn layout(e: &tld4_image_entry, k: usize) -> Result<LayoutChoice, Error> {
-    match e.layout {
+    layout_choice(e.layout, e.layout_param, &format!("entries[{k}]."))
+}
+
+/// A `tld4_layout` value and its parameter (pitch: row alignment; block-linear: log2 GOBs
+/// per block height); `at` prefixes the argument names in errors.
+pub(crate) fn layout_choice(layout: u32, param: u32, at: &str) -> Result<LayoutChoice, Error> {
+    match layout {
         l if l == tld4_layout::TLD4_LAYOUT_PITCH as u32 => Ok(LayoutChoice::Pitch {
-            row_alignment: e.layout_param,
+            row_alignment: param,
         }),
         l if l == tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32 => {
-            let log2 = u8::try_from(e.layout_param)
+            let log2 = u8::try_from(param)
                 .ok()
                 .filter(|&g| g <= 5)
                 .ok_or_else(|| {
                     Error::Invalid(format!(
-                        "entries[{k}].layout_param = {}: block-linear takes 0..=5 (log2 GOBs per block)",
-                        e.layout_param
+                        "{at}layout_param = {param}: block-linear takes 0..=5 (log2 GOBs per block)"
                     ))
                 })?;
             Ok(LayoutChoice::BlockLinear {
@@ -55,7 +60,7 @@ fn layout(e: &tld4_image_entry, k: usize) -> Result<LayoutChoice, Error> {
             })
         }
         l => Err(Error::Invalid(format!(
-            "entries[{k}].layout = {l}: expected TLD4_LAYOUT_PITCH (0) or TLD4_LAYOUT_BLOCK_LINEAR (1)"
+            "{at}layout = {l}: expected TLD4_LAYOUT_PITCH (0) or TLD4_LAYOUT_BLOCK_LINEAR (1)"
         ))),
     }
 }

@@ -13,7 +13,8 @@
 //!   never a crash; a panic is caught at the boundary and returned as `TLD4_ERR_PANIC`.
 //! * Objects come in create/free pairs: `tld4_decode`/`tld4_parse` and `tld4_insn_free`,
 //!   `tld4_pool_new` and `tld4_pool_free`, `tld4_exec_new`/`tld4_exec_from_word` and
-//!   `tld4_exec_free`; `tld4_cubin_find` may create an instruction. Freeing NULL does
+//!   `tld4_exec_free`, `tld4_exec_bind`/`tld4_exec_bind_memory` and `tld4_bound_free`;
+//!   `tld4_cubin_find` may create an instruction. Freeing NULL does
 //!   nothing. Strings and arrays the caller passes are copied or used only during the call.
 //! * Output strings and arrays go into caller buffers with a capacity; too small is
 //!   `TLD4_ERR_BUFFER_TOO_SMALL`, with the size needed stored.
@@ -23,26 +24,46 @@
 //! `tld4_exec_run_flat_memory` and `tld4_exec_run_callbacks_memory` (tld4-emu's
 //! `execute_memory`, with each lane's texel addresses and sectors if asked), or gathered
 //! from lane by lane with `tld4_mem_gather`; `tld4_pool_image` lays owned textures out as
-//! such an image (for tests, and to compare both forms).
+//! such an image (for tests, and to compare both forms). A driver that writes its own pools
+//! encodes each entry with `tld4_tic_encode` / `tld4_tsc_encode` (bit tables:
+//! docs/descriptors.md) and lays texels out with `tld4_texels_write`. For many warps,
+//! `tld4_exec_bind` / `tld4_exec_bind_memory` keep the prepared texture unit between warps
+//! (`tld4_bound_run_flat`, `_callbacks`, `_flat_batch`). Every failure of an execution
+//! carries its fault kind and, in `tld4_error::detail`, what was read and the typed reason of
+//! a "not modeled"; `tld4_insn_operand_layout` says what each Ra/Rb register holds.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_camel_case_types)]
 #![warn(missing_docs)]
 
+mod bound;
 mod cubin;
+mod descriptor;
+mod detail;
 mod error;
 mod exec;
 mod fault;
 mod gather;
 mod image;
 mod insn;
+mod layout;
 mod mem_exec;
 mod memory;
 mod pool;
 mod ptr;
 mod regfile;
+mod version;
 
+pub use bound::{
+    tld4_bound, tld4_bound_free, tld4_bound_run_callbacks, tld4_bound_run_flat,
+    tld4_bound_run_flat_batch, tld4_exec_bind, tld4_exec_bind_memory,
+};
 pub use cubin::{tld4_cubin_find, tld4_cubin_find_file};
+pub use descriptor::{
+    tld4_sampler_to_tsc, tld4_swizzle, tld4_texels_write, tld4_tic_decode, tld4_tic_desc,
+    tld4_tic_encode, tld4_tsc_address_mode, tld4_tsc_decode, tld4_tsc_desc, tld4_tsc_encode,
+};
+pub use detail::{tld4_error_detail, tld4_not_modeled, tld4_read};
 pub use error::{boundary, quiet, tld4_error, tld4_status, Error, TLD4_ERROR_MESSAGE_LEN};
 pub use exec::{
     tld4_exec, tld4_exec_check, tld4_exec_config, tld4_exec_config_default, tld4_exec_free,
@@ -58,6 +79,7 @@ pub use insn::{
     tld4_insn_word, tld4_operand_vector, tld4_parse, tld4_reg_file, tld4_role, tld4_scheduling,
     tld4_used_register, tld4_word, TLD4_MAX_OPERAND_VECTORS, TLD4_MAX_USED_REGISTERS,
 };
+pub use layout::{tld4_insn_operand_layout, tld4_operand_layout};
 pub use mem_exec::{tld4_exec_run_callbacks_memory, tld4_exec_run_flat_memory};
 pub use memory::{
     tld4_lane_texels, tld4_memory, tld4_memory_kind, tld4_texel_address, tld4_texel_kind,
@@ -69,3 +91,4 @@ pub use pool::{
     tld4_texture_kind,
 };
 pub use regfile::{tld4_regfile, tld4_warp_flat};
+pub use version::{tld4_version, TLD4_VERSION_MAJOR, TLD4_VERSION_MINOR, TLD4_VERSION_PATCH};

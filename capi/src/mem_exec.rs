@@ -62,7 +62,9 @@ unsafe fn run_memory<R: RegisterFile>(
 /// not modeled is the fault `TLD4_FAULT_NOT_MODELED`); `TLD4_ERR_DESCRIPTOR` for a header or
 /// sampler value no hardware accepts, and `TLD4_ERR_MEMORY` for a read outside the flat
 /// range or a nonzero return of the callback, both with the lane in `err.lane` and the
-/// field, value or address in the message. Allocates nothing.
+/// field, value or address in the message and in `err.detail`. Every one of them carries the
+/// fault kind the warp raises in `err.fault` (an empty or unmapped texture-header slot:
+/// `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`). Allocates nothing.
 ///
 /// # Safety
 /// `exec` live; `memory` valid as `tld4_memory` documents; `warp` as for

@@ -35,7 +35,7 @@ pub enum tld4_texture_kind {
 }
 
 /// Each C kind and its texture kind (the instruction's dimension names the same four).
-const KINDS: [(tld4_texture_kind, TextureKind); 4] = [
+pub(crate) const KINDS: [(tld4_texture_kind, TextureKind); 4] = [
     (tld4_texture_kind::TLD4_KIND_2D, TextureKind::Tex2D),
     (
         tld4_texture_kind::TLD4_KIND_2D_ARRAY,
@@ -85,7 +85,7 @@ pub struct tld4_sampler_desc {
 }
 
 impl tld4_sampler_desc {
-    fn sampler(&self) -> Result<Sampler, Error> {
+    pub(crate) fn sampler(&self) -> Result<Sampler, Error> {
         let mode = |v: u32, what: &str| {
             AddressMode::from_vulkan(v).ok_or_else(|| {
                 Error::Invalid(format!(
@@ -125,7 +125,7 @@ impl tld4_sampler_desc {
 }
 
 /// The format names, NUL-terminated, built once from `Format::name` (immutable after that).
-fn format_names() -> &'static [CString] {
+pub(crate) fn format_names() -> &'static [CString] {
     static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
     NAMES.get_or_init(|| {
         Format::ALL
@@ -136,7 +136,7 @@ fn format_names() -> &'static [CString] {
 }
 
 /// The format of a name.
-fn format_of(name: &str) -> Result<Format, Error> {
+pub(crate) fn format_of(name: &str) -> Result<Format, Error> {
     Format::ALL
         .iter()
         .copied()
@@ -205,7 +205,7 @@ pub unsafe extern "C" fn tld4_pool_free(pool: *mut tld4_pool) {
 /// # Safety
 /// `desc` points to a valid description whose `format` is a NUL-terminated string;
 /// `fields` is NULL (with `count` 0) or points to `count` values.
-unsafe fn texture(
+pub(crate) unsafe fn texture(
     desc: *const tld4_texture_desc,
     fields: *const u32,
     count: usize,

@@ -375,7 +375,11 @@ fn failed_reads_are_memory_errors_naming_lane_and_address_and_write_nothing() {
     let short = &image[..4096];
     let (st, e, w, t) = run_flat(&flat_memory(short), hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_MEMORY, "{}", e.message());
-    assert_eq!((e.lane, e.fault), (0, tld4_fault_kind::TLD4_FAULT_NONE));
+    // every failure carries the fault kind the warp raises: a texel read, invalid_texture
+    assert_eq!(
+        (e.lane, e.fault),
+        (0, tld4_fault_kind::TLD4_FAULT_INVALID_TEXTURE)
+    );
     assert!(e.message().contains("not mapped"), "{}", e.message());
     untouched(&w, &t);
     // The callback refuses the texels: its value is in the message.
@@ -408,7 +412,11 @@ fn descriptor_faults_tell_invalid_from_not_modeled() {
     image[at] &= 0x0f; // 0: no such header version
     let (st, e, w, t) = run_flat(&flat_memory(&image), hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_DESCRIPTOR, "{}", e.message());
-    assert_eq!((e.lane, e.fault), (0, tld4_fault_kind::TLD4_FAULT_NONE));
+    // HEADER_VERSION 0 is an empty slot: unknown_texture_header, as past an owned pool
+    assert_eq!(
+        (e.lane, e.fault),
+        (0, tld4_fault_kind::TLD4_FAULT_UNKNOWN_TEXTURE_HEADER)
+    );
     assert!(e.message().contains("HEADER_VERSION"), "{}", e.message());
     untouched(&w, &t);
     image[at] |= 0x10; // 1: a pitch colour-key header, legal but not modeled

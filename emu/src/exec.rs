@@ -9,7 +9,7 @@ use tld4_textures::{
     TextureKind, TexturePool,
 };
 
-use crate::fault::{ConfigError, Operand, WarpFault};
+use crate::fault::{ConfigError, NotModeledReason, Operand, WarpFault};
 use crate::pack::{planned_value, write_plan, OutputMode};
 use crate::regfile::RegisterFile;
 use crate::warp::{RZ, WARP_SIZE};
@@ -362,14 +362,14 @@ impl Tld4Exec {
         lane: usize,
     ) -> Result<(), WarpFault> {
         if self.output != OutputMode::F32 && format.is_integer() {
-            return Err(WarpFault::NotModeled {
-                lane: Some(lane as u8),
-                what: format!(
-                    "{} output from the integer format {:?}",
-                    self.insn.f16_mode.name(),
-                    format
-                ),
-            });
+            return Err(WarpFault::not_modeled(
+                Some(lane as u8),
+                NotModeledReason::Instruction {
+                    field: "f16_mode",
+                    value: self.insn.f16_mode.name(),
+                    format,
+                },
+            ));
         }
         Ok(())
     }
@@ -531,10 +531,9 @@ impl Tld4Exec {
 pub(crate) fn texture_fault(e: TexError, handle: u32, lane: usize) -> WarpFault {
     let lane8 = lane as u8;
     match e {
-        TexError::NotModeled(m) => WarpFault::NotModeled {
-            lane: Some(lane8),
-            what: m.to_string(),
-        },
+        TexError::NotModeled(m) => {
+            WarpFault::not_modeled(Some(lane8), NotModeledReason::Texture(m))
+        }
         TexError::Invalid(InvalidInput::BadHeaderIndex { .. }) => WarpFault::UnknownTextureHeader {
             lane: lane8,
             handle,

@@ -116,12 +116,61 @@ pub enum WarpFault {
     #[error("invalid executor setting: {0}")]
     InvalidConfig(ConfigError),
     /// A valid instruction whose behaviour is not modeled (docs/sources.md, Decisions).
+    /// Made by [`WarpFault::not_modeled`], so `what` is always `reason`'s sentence.
     #[error("not modeled{}: {what}", lane.map(|l| format!(" (lane {l})")).unwrap_or_default())]
     NotModeled {
         /// The lowest lane concerned, where it depends on the lane.
         lane: Option<u8>,
-        /// What is not modeled.
+        /// What is not modeled: the sentence of `reason`.
         what: String,
+        /// Why, typed: the descriptor field and value, the instruction field, or the
+        /// texture unit's reason.
+        reason: NotModeledReason,
+    },
+}
+
+/// Why a valid instruction, texture header or sampler is not modeled, typed, so that a
+/// simulator tells an address mode from a compressed format without reading the sentence
+/// (which is derived from it: its `Display`).
+#[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
+pub enum NotModeledReason {
+    /// A field of the handle's texture header or sampler in GPU memory (docs/sources.md,
+    /// Descriptors; the field's name is clcd97tex.h's, as docs/descriptors.md lists them).
+    #[error("handle {handle:#010x}: {descriptor} {field} = {value:#x}: {why}")]
+    Descriptor {
+        /// The handle whose descriptor it is.
+        handle: u32,
+        /// "texture header" or "sampler".
+        descriptor: &'static str,
+        /// The field.
+        field: &'static str,
+        /// Its raw value.
+        value: u64,
+        /// What is not modeled.
+        why: &'static str,
+    },
+    /// An instruction field's value with the texture it reads (docs/sources.md, Decisions).
+    #[error("{value} output from the integer format {format:?}")]
+    Instruction {
+        /// The field (as docs/fields.md names it).
+        field: &'static str,
+        /// Its value, as nvdisasm prints it.
+        value: &'static str,
+        /// The texture's format.
+        format: tld4_textures::Format,
+    },
+    /// The texture unit's reason (the dimension, offsets or depth compare against the
+    /// texture and sampler).
+    #[error("{0}")]
+    Texture(tld4_textures::NotModeled),
+    /// An owned texture the memory form cannot express.
+    #[error("handle {handle:#010x}: {what}")]
+    Unrepresentable {
+        /// The handle.
+        handle: u32,
+        /// What cannot be expressed.
+        what: &'static str,
     },
 }
 
@@ -241,6 +290,23 @@ impl WarpFault {
     /// True for "valid but not modeled", as opposed to a fault the hardware raises.
     pub fn is_not_modeled(&self) -> bool {
         self.kind().is_not_modeled()
+    }
+
+    /// The not-modeled fault of `lane` for `reason`, its sentence derived from the reason.
+    pub fn not_modeled(lane: Option<u8>, reason: NotModeledReason) -> Self {
+        WarpFault::NotModeled {
+            lane,
+            what: reason.to_string(),
+            reason,
+        }
+    }
+
+    /// The typed reason of a not-modeled fault.
+    pub fn not_modeled_reason(&self) -> Option<&NotModeledReason> {
+        match self {
+            WarpFault::NotModeled { reason, .. } => Some(reason),
+            _ => None,
+        }
     }
 }
 

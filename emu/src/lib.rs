@@ -48,7 +48,7 @@ mod batch;
 mod exec;
 mod fault;
 mod memory_exec;
-mod pack;
+pub mod pack;
 mod regfile;
 mod warp;
 
@@ -62,11 +62,14 @@ pub use exec::{
     aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, Binding, BoundExec,
     ExecConfig, ExecReport, Tld4Exec,
 };
-pub use fault::{ConfigError, FaultKind, Operand, UnknownFaultKind, WarpFault};
+pub use fault::{ConfigError, FaultKind, NotModeledReason, Operand, UnknownFaultKind, WarpFault};
 pub use memory_exec::{MemoryExecError, MemoryRead};
+pub use pack::{destination_counts, OutputMode};
+/// The packing internals at the root, kept (hidden) so that older paths still compile; use
+/// [the `pack` module](mod@pack) (`tld4_emu::pack::write_plan`, ...).
+#[doc(hidden)]
 pub use pack::{
-    destination_counts, f16_rn, f16_rz, pack, planned_value, write_plan, OutputMode, WritePlan,
-    Writes, F16_NAN, NO_COMPONENT,
+    f16_rn, f16_rz, pack, planned_value, write_plan, WritePlan, Writes, F16_NAN, NO_COMPONENT,
 };
 pub use regfile::RegisterFile;
 pub use tld4_textures::{LaneTexels, MemoryPool, TexelAddress};

@@ -8,7 +8,7 @@ use thiserror::Error;
 use tld4_textures::{DescriptorError, Handle, LaneTexels, MemTexError, MemoryError, MemoryPool};
 
 use crate::exec::{texture_fault, ExecReport, Tld4Exec};
-use crate::fault::{FaultKind, WarpFault};
+use crate::fault::{FaultKind, NotModeledReason, WarpFault};
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
@@ -81,15 +81,19 @@ impl MemoryExecError {
     }
 
     /// The fault kind a simulator raises (and a scenario's `expect.fault` names), one of the
-    /// owned executor's kinds: a header read from unmapped memory is
-    /// `unknown_texture_header` and a sampler read `unknown_sampler` (the handle names no
-    /// descriptor, as an index past an owned pool does); an illegal descriptor value and a
-    /// texel read from unmapped memory are `invalid_texture` (the texture is refused). The
-    /// hardware raises a memory fault here; mapping it onto these kinds is a guess
-    /// (docs/sources.md, Decisions).
+    /// owned executor's kinds: a header read from unmapped memory, and an empty header slot
+    /// (HEADER_VERSION 0, what a zeroed slot holds), are `unknown_texture_header` and a
+    /// sampler read from unmapped memory `unknown_sampler` (the handle names no descriptor,
+    /// as an index past an owned pool does); any other illegal header value and a texel read
+    /// from unmapped memory are `invalid_texture` (the texture is refused). The hardware
+    /// raises a memory fault here; mapping it onto these kinds is a guess (docs/sources.md,
+    /// Decisions).
     pub fn kind(&self) -> FaultKind {
         match self {
             MemoryExecError::Fault(f) => f.kind(),
+            MemoryExecError::BadDescriptor { source, .. } if is_empty_slot(source) => {
+                FaultKind::UnknownTextureHeader
+            }
             MemoryExecError::BadDescriptor { .. } => FaultKind::InvalidTexture,
             MemoryExecError::Memory { read, .. } => match read {
                 MemoryRead::TextureHeader => FaultKind::UnknownTextureHeader,
@@ -100,6 +104,20 @@ impl MemoryExecError {
     }
 }
 
+/// A header slot that holds no header: HEADER_VERSION 0, which clcd97tex.h does not define
+/// and a zeroed (never written, or cleared) slot holds (docs/sources.md, Decisions: faults
+/// of textures in memory).
+fn is_empty_slot(e: &DescriptorError) -> bool {
+    matches!(
+        e,
+        DescriptorError::Invalid {
+            field: "HEADER_VERSION",
+            value: 0,
+            ..
+        }
+    )
+}
+
 pub(crate) fn classify(
     e: MemTexError,
     handle: u32,
@@ -108,10 +126,21 @@ pub(crate) fn classify(
 ) -> MemoryExecError {
     match e {
         MemTexError::Texture(t) => texture_fault(t, handle, lane).into(),
-        MemTexError::Descriptor(d) if d.is_not_modeled() => WarpFault::NotModeled {
-            lane: Some(lane as u8),
-            what: format!("handle {handle:#010x}: {d}"),
-        }
+        MemTexError::Descriptor(DescriptorError::NotModeled {
+            descriptor,
+            field,
+            value,
+            why,
+        }) => WarpFault::not_modeled(
+            Some(lane as u8),
+            NotModeledReason::Descriptor {
+                handle,
+                descriptor,
+                field,
+                value,
+                why,
+            },
+        )
         .into(),
         MemTexError::Descriptor(source) => MemoryExecError::BadDescriptor {
             lane: lane as u8,
@@ -130,10 +159,10 @@ pub(crate) fn classify(
             },
             source,
         },
-        MemTexError::Unrepresentable(what) => WarpFault::NotModeled {
-            lane: Some(lane as u8),
-            what: format!("handle {handle:#010x}: {what}"),
-        }
+        MemTexError::Unrepresentable(what) => WarpFault::not_modeled(
+            Some(lane as u8),
+            NotModeledReason::Unrepresentable { handle, what },
+        )
         .into(),
     }
 }

@@ -5,6 +5,10 @@
 //! register, the lower component in the low 16 bits, the first pair into Rd and the second
 //! into Rd2, an odd last half 0) is the best evidence (Maxwell's TLD4S), not a measurement;
 //! it is kept in this module alone so that a hardware measurement changes one place.
+//!
+//! Internals of the executor, public for tools that explain a lane's writes (`tld4 explain`):
+//! an embedder needs only [`destination_counts`] and [`OutputMode`], which the crate root
+//! re-exports.
 
 use half::f16;
 use tld4_decoder::WriteMask;

@@ -228,9 +228,26 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
     let e = exec.execute_memory(&mut w, &pool, None).unwrap_err();
     assert!(e.is_not_modeled(), "{e}");
     assert!(
-        matches!(&e, MemoryExecError::Fault(WarpFault::NotModeled { lane: Some(5), what }) if what.contains("ADDRESS_U")),
+        matches!(&e, MemoryExecError::Fault(WarpFault::NotModeled { lane: Some(5), what, .. }) if what.contains("ADDRESS_U")),
         "{e}"
     );
+    // the reason is typed: the sampler's field and value, the sentence derived from it
+    let MemoryExecError::Fault(f) = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        f.not_modeled_reason(),
+        Some(&NotModeledReason::Descriptor {
+            handle: 1 << 20,
+            descriptor: "sampler",
+            field: "ADDRESS_U",
+            value: 4,
+            why: "no source gives this address mode's gather",
+        })
+    );
+    assert!(f
+        .to_string()
+        .ends_with(&f.not_modeled_reason().unwrap().to_string()));
     // header 1: HEADER_VERSION names the field
     for lane in 0..32 {
         w.set_reg(lane, 24, 1);
@@ -240,6 +257,20 @@ fn unmapped_texels_and_bad_descriptors_are_typed_errors() {
         matches!(&e, MemoryExecError::BadDescriptor { lane: 0, handle: 1, source } if source.to_string().contains("HEADER_VERSION")),
         "{e}"
     );
-    assert_eq!(e.kind(), FaultKind::InvalidTexture);
+    // HEADER_VERSION 0 is what an empty (zeroed) slot holds: unknown_texture_header, as an
+    // index past an owned pool is
+    assert_eq!(e.kind(), FaultKind::UnknownTextureHeader);
     assert_eq!(e.lane(), Some(0));
+    // any other illegal header value refuses the texture
+    let other = MemoryExecError::BadDescriptor {
+        lane: 0,
+        handle: 1,
+        source: DescriptorError::Invalid {
+            descriptor: "texture header",
+            field: "HEADER_VERSION",
+            value: 7,
+            why: "no such header version",
+        },
+    };
+    assert_eq!(other.kind(), FaultKind::InvalidTexture);
 }

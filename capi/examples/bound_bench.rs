@@ -1,0 +1,309 @@
+//! Warps per second through the C ABI against the same work from Rust: one TLD4
+//! (`TLD4.R R10, R8, R20, UR4, 2D`, RGBA8 UNORM 64 x 64, clamp to edge, 32 lanes at scattered
+//! coordinates) over 256 prepared warps in register-major flat arrays, cycled, on one
+//! thread. Rows: Rust `BoundExec` (owned pool, and a block-linear flat memory image of the
+//! same texture), and from C the one-shot `tld4_exec_run_flat*`, the bound
+//! `tld4_bound_run_flat` and `tld4_bound_run_flat_batch` (all 256 warps per call).
+//!
+//! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
+//! row; median of 5 rounds). Results are checked equal between the forms before timing.
+
+use std::hint::black_box;
+use std::ptr::null_mut;
+use std::time::Instant;
+
+use tld4_capi::*;
+use tld4_emu::textures::{pool_image, FlatMemory, LayoutChoice, MemoryPool};
+use tld4_emu::{
+    decoder, ExecConfig, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
+    Tld4Exec, WarpState,
+};
+use tld4_status::*;
+
+const N: usize = 256;
+const SIZE: u32 = 64;
+const BASE: u64 = 0x4000_0000;
+const INSN: &str = "TLD4.R R10, R8, R20, UR4, 2D ;";
+
+/// A xorshift stream of coordinates in [0, 1).
+fn coords() -> Vec<[f32; 2]> {
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 40) as f32 / (1u64 << 24) as f32
+    };
+    (0..N * 32).map(|_| [next(), next()]).collect()
+}
+
+/// Median warps/s of `rounds` rounds of `total` warps.
+fn time(total: usize, mut round: impl FnMut(usize)) -> f64 {
+    let mut rates: Vec<f64> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            round(total);
+            total as f64 / t.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[2]
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let total: usize = std::env::args()
+        .nth(1)
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(200_000);
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::Rgba8Unorm,
+        width: SIZE,
+        height: SIZE,
+        layers: 1,
+    };
+    let fields: Vec<u32> = (0..SIZE * SIZE * 4)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 24)
+        .collect();
+    let tex = Texture::from_fields(desc, &fields)?;
+    let smp = Sampler::default();
+    let mut pool = TexturePool::new();
+    pool.set_texture(0, tex.clone())?;
+    pool.set_sampler(0, smp)?;
+    let layout = LayoutChoice::BlockLinear {
+        gobs_per_block_height_log2: 4,
+    };
+    let image = pool_image(&[(&tex, &smp, layout)], BASE)?;
+    // one flat range, as a simulator holds its memory image
+    let end = image
+        .memory
+        .regions()
+        .map(|(b, r)| b + r.len() as u64)
+        .max()
+        .unwrap_or(BASE);
+    let mut bytes = vec![0u8; (end - BASE) as usize];
+    for (b, r) in image.memory.regions() {
+        let at = (b - BASE) as usize;
+        bytes[at..at + r.len()].copy_from_slice(r);
+    }
+    let flat_mem = FlatMemory::new(BASE, bytes.clone());
+    let handle = Handle::new(0, 0)?.0;
+    let xy = coords();
+
+    // Rust: WarpStates.
+    let word = decoder::assemble(INSN)?;
+    let exec = Tld4Exec::from_word(word, ExecConfig::default())?;
+    let mut warps: Vec<WarpState> = (0..N)
+        .map(|w| {
+            let mut s = WarpState::new();
+            s.set_ureg(4, handle);
+            let u: [u32; 32] = std::array::from_fn(|l| xy[w * 32 + l][0].to_bits());
+            let v: [u32; 32] = std::array::from_fn(|l| xy[w * 32 + l][1].to_bits());
+            s.set_reg_lanes(20, u32::MAX, &u);
+            s.set_reg_lanes(21, u32::MAX, &v);
+            s
+        })
+        .collect();
+    let mut bound = exec.bind(&pool);
+    let rust_owned = time(total, |n| {
+        for i in 0..n {
+            black_box(bound.execute(&mut warps[i % N]).ok());
+        }
+    });
+    let mem_pool = MemoryPool::new(&flat_mem, image.header_pool, image.sampler_pool);
+    let mut bound_mem = exec.bind_memory(mem_pool);
+    let rust_mem = time(total, |n| {
+        for i in 0..n {
+            black_box(bound_mem.execute(&mut warps[i % N]).ok());
+        }
+    });
+
+    // C: register-major flat arrays, 32 registers.
+    let mut e = tld4_error::new();
+    let mut cexec = null_mut();
+    let mut cpool = null_mut();
+    let format = std::ffi::CString::new("rgba8_unorm")?;
+    let cdesc = tld4_texture_desc {
+        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
+        format: format.as_ptr(),
+        width: SIZE,
+        height: SIZE,
+        layers: 1,
+    };
+    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
+    unsafe {
+        assert_eq!(
+            tld4_exec_from_word(tld4_word::of(word), null_mut(), &mut cexec, &mut e),
+            TLD4_OK
+        );
+        assert_eq!(tld4_pool_new(&mut cpool, &mut e), TLD4_OK);
+        assert_eq!(
+            tld4_pool_set_texture(cpool, 0, &cdesc, fields.as_ptr(), fields.len(), &mut e),
+            TLD4_OK
+        );
+        assert_eq!(tld4_sampler_default(&mut s, &mut e), TLD4_OK);
+        assert_eq!(tld4_pool_set_sampler(cpool, 0, &s, &mut e), TLD4_OK);
+    }
+    let uregs = [0, 0, 0, 0, handle, 0, 0, 0u32];
+    let mut regs: Vec<Vec<u32>> = (0..N)
+        .map(|w| {
+            let mut r = vec![0u32; 32 * 32];
+            for l in 0..32 {
+                r[20 * 32 + l] = xy[w * 32 + l][0].to_bits();
+                r[21 * 32 + l] = xy[w * 32 + l][1].to_bits();
+            }
+            r
+        })
+        .collect();
+    let mut flats: Vec<tld4_warp_flat> = regs
+        .iter_mut()
+        .map(|r| tld4_warp_flat {
+            regs: r.as_mut_ptr(),
+            num_regs: 32,
+            reg_stride: 32,
+            lane_stride: 1,
+            preds: [0; 7],
+            uregs: uregs.as_ptr(),
+            num_uregs: 8,
+            active_mask: u32::MAX,
+        })
+        .collect();
+    let cmem = tld4_memory {
+        kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
+        base: BASE,
+        bytes: bytes.as_ptr(),
+        len: bytes.len(),
+        user: null_mut(),
+        read: None,
+    };
+    let (hp, sp) = (image.header_pool, image.sampler_pool);
+    let (mut cb_owned, mut cb_mem) = (null_mut(), null_mut());
+    unsafe {
+        assert_eq!(tld4_exec_bind(cexec, cpool, &mut cb_owned, &mut e), TLD4_OK);
+        assert_eq!(
+            tld4_exec_bind_memory(cexec, &cmem, hp, sp, &mut cb_mem, &mut e),
+            TLD4_OK
+        );
+    }
+    // Check: every form writes what Rust writes.
+    for (w, f) in flats.iter_mut().enumerate() {
+        unsafe {
+            assert_eq!(
+                tld4_bound_run_flat(cb_mem, f, null_mut(), null_mut(), &mut e),
+                TLD4_OK
+            )
+        };
+        for r in 8..12u8 {
+            let lanes: Vec<u32> = (0..32).map(|l| regs_of(f, r, l)).collect();
+            let expect: Vec<u32> = (0..32).map(|l| warps[w].reg(l, r)).collect();
+            assert_eq!(lanes, expect, "warp {w} R{r}");
+        }
+    }
+    let one_shot = time(total, |n| {
+        for i in 0..n {
+            unsafe { tld4_exec_run_flat(cexec, cpool, &mut flats[i % N], null_mut(), null_mut()) };
+        }
+    });
+    let bound_c = time(total, |n| {
+        for i in 0..n {
+            unsafe {
+                tld4_bound_run_flat(
+                    cb_owned,
+                    &mut flats[i % N],
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+    });
+    let batch_c = time(total, |n| {
+        for _ in 0..n / N {
+            unsafe {
+                tld4_bound_run_flat_batch(
+                    cb_owned,
+                    flats.as_mut_ptr(),
+                    N,
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+    });
+    let one_shot_mem = time(total, |n| {
+        for i in 0..n {
+            unsafe {
+                tld4_exec_run_flat_memory(
+                    cexec,
+                    &cmem,
+                    hp,
+                    sp,
+                    &mut flats[i % N],
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+    });
+    let bound_mem_c = time(total, |n| {
+        for i in 0..n {
+            unsafe {
+                tld4_bound_run_flat(
+                    cb_mem,
+                    &mut flats[i % N],
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+    });
+    let batch_mem_c = time(total, |n| {
+        for _ in 0..n / N {
+            unsafe {
+                tld4_bound_run_flat_batch(
+                    cb_mem,
+                    flats.as_mut_ptr(),
+                    N,
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+    });
+    let m = |x: f64| x / 1e6;
+    println!("M warps/s, median of 5 rounds of {total} warps (RGBA8 64x64, TLD4.R 2D, 32 lanes):");
+    println!(
+        "  owned : Rust BoundExec {:.3} | C one-shot {:.3} | C bound {:.3} | C batch {:.3}",
+        m(rust_owned),
+        m(one_shot),
+        m(bound_c),
+        m(batch_c)
+    );
+    println!(
+        "  memory: Rust BoundExec {:.3} | C one-shot {:.3} | C bound {:.3} | C batch {:.3}",
+        m(rust_mem),
+        m(one_shot_mem),
+        m(bound_mem_c),
+        m(batch_mem_c)
+    );
+    unsafe {
+        tld4_bound_free(cb_owned);
+        tld4_bound_free(cb_mem);
+        tld4_exec_free(cexec);
+        tld4_pool_free(cpool);
+    }
+    Ok(())
+}
+
+/// Register `r` of lane `l` of a register-major flat warp.
+fn regs_of(f: &tld4_warp_flat, r: u8, l: usize) -> u32 {
+    // SAFETY: the arrays are alive and 32 x 32.
+    unsafe { *f.regs.add(r as usize * 32 + l) }
+}

@@ -1,0 +1,401 @@
+//! Descriptors from C: `tld4_tic_encode` / `tld4_tsc_encode` write the words a driver writes
+//! (checked field by field against clcd97tex.h's bit positions, restated here by hand), decode
+//! back to the description, and a memory image a C driver builds with them and
+//! `tld4_texels_write` (its own addresses, both layouts) executes exactly as the owned pool.
+
+mod common;
+
+use std::ptr::{null, null_mut};
+
+use common::{cstr, exec_of};
+use tld4_capi::*;
+use tld4_status::*;
+
+const W: u32 = 8;
+const H: u32 = 4;
+
+fn fields() -> Vec<u32> {
+    (0..W * H)
+        .flat_map(|i| [30 * (i % W), 60 * (i / W), i, 255])
+        .collect()
+}
+
+fn tex_desc(format: &std::ffi::CString) -> tld4_texture_desc {
+    tld4_texture_desc {
+        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
+        format: format.as_ptr(),
+        width: W,
+        height: H,
+        layers: 1,
+    }
+}
+
+/// The texels written at `address` in `layout`: (bytes, header description).
+fn texels(layout: tld4_layout, param: u32, address: u64) -> (Vec<u8>, tld4_tic_desc) {
+    let f = cstr("rgba8_unorm");
+    let d = tex_desc(&f);
+    let data = fields();
+    let mut e = tld4_error::new();
+    let mut needed = 0usize;
+    let mut hdr = unsafe { std::mem::zeroed::<tld4_tic_desc>() };
+    let st = unsafe {
+        tld4_texels_write(
+            &d,
+            data.as_ptr(),
+            data.len(),
+            layout as u32,
+            param,
+            address,
+            null_mut(),
+            0,
+            &mut needed,
+            null_mut(),
+            &mut e,
+        )
+    };
+    assert_eq!(st, TLD4_ERR_BUFFER_TOO_SMALL, "{}", e.message());
+    let mut bytes = vec![0u8; needed];
+    let st = unsafe {
+        tld4_texels_write(
+            &d,
+            data.as_ptr(),
+            data.len(),
+            layout as u32,
+            param,
+            address,
+            bytes.as_mut_ptr(),
+            bytes.len(),
+            &mut needed,
+            &mut hdr,
+            &mut e,
+        )
+    };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    assert_eq!(needed, bytes.len());
+    (bytes, hdr)
+}
+
+fn tic(d: &tld4_tic_desc) -> Result<[u32; 8], Box<tld4_error>> {
+    let mut w = [0u32; 8];
+    let mut e = tld4_error::new();
+    match unsafe { tld4_tic_encode(d, w.as_mut_ptr(), &mut e) } {
+        TLD4_OK => Ok(w),
+        _ => Err(Box::new(e)),
+    }
+}
+
+#[test]
+fn texture_headers_have_clcd97tex_bits_and_decode_back() {
+    // Pitch: rows of 8 RGBA8 texels = 32 bytes, aligned to 64.
+    let (bytes, hdr) = texels(tld4_layout::TLD4_LAYOUT_PITCH, 64, 0x1234_5000);
+    assert_eq!(hdr.pitch, 64);
+    assert_eq!(bytes.len(), 64 * H as usize);
+    // Texel (x, y) at y * pitch + 4 x, R G B A bytes.
+    assert_eq!(&bytes[64 + 4 * 3..64 + 4 * 3 + 4], &[90, 60, 11, 255]);
+    let w = tic(&hdr).unwrap();
+    // TEXHEAD_V2_PITCH: ADDRESS_BITS31TO5 31:5, PITCH_BITS21TO5 80:64, HEADER_VERSION
+    // 127:124 (PITCH_V2 = 2), WIDTH_MINUS_ONE 144:128, TEXTURE_TYPE 153:150 (TWO_D = 1),
+    // HEIGHT_MINUS_ONE 176:160, COMPONENTS 118:112 (A8B8G8R8 = 8), DATA_TYPE 111:108
+    // (UNORM = 0), X/Y/Z/W_SOURCE IN_R..IN_A = 2..5 from bit 96.
+    assert_eq!(w[0], 0x1234_5000);
+    assert_eq!(w[2] & 0x1ffff, 64 >> 5);
+    assert_eq!(w[3] >> 28, 2);
+    assert_eq!(w[3] >> 16 & 0x7f, 8);
+    assert_eq!(w[3] >> 12 & 0xf, 0);
+    assert_eq!(w[3] & 0xfff, 2 | 3 << 3 | 4 << 6 | 5 << 9);
+    assert_eq!(w[4] & 0x1ffff, W - 1);
+    assert_eq!(w[4] >> 22 & 0xf, 1);
+    assert_eq!(w[4] >> 17 & 1, 1, "NORMALIZED_COORDS");
+    assert_eq!(w[5] & 0x1ffff, H - 1);
+    let mut back = unsafe { std::mem::zeroed::<tld4_tic_desc>() };
+    let mut e = tld4_error::new();
+    assert_eq!(
+        unsafe { tld4_tic_decode(w.as_ptr(), &mut back, &mut e) },
+        TLD4_OK
+    );
+    assert_eq!(tic(&back).unwrap(), w);
+    let name = unsafe { std::ffi::CStr::from_ptr(back.format) };
+    assert_eq!(name.to_str().unwrap(), "rgba8_unorm");
+    assert_eq!((back.width, back.height, back.depth), (W, H, 1));
+    assert_eq!(back.swizzle, [0, 1, 2, 3]);
+
+    // Block-linear: HEADER_VERSION 3, ADDRESS_BITS31TO9, GOBS_PER_BLOCK_HEIGHT 69:67.
+    let (bytes, hdr) = texels(tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 2, 0x2_0000_0200);
+    assert_eq!(hdr.gobs_per_block_height_log2, 2);
+    // One GOB (64 bytes x 8 rows) holds the whole 8 x 4 texture; the block is 4 GOBs down
+    // but clamped to the texture's height, so the extent is one GOB.
+    assert_eq!(bytes.len(), 512);
+    let w = tic(&hdr).unwrap();
+    assert_eq!(w[0], 0x0000_0200);
+    assert_eq!(w[1] & 0x1ff_ffff, 2);
+    assert_eq!(w[2] >> 3 & 7, 2);
+    assert_eq!(w[3] >> 28, 3);
+}
+
+#[test]
+fn bad_texture_headers_say_which_and_write_nothing() {
+    let f = cstr("rgba8_unorm");
+    let (_, good) = texels(tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 0, 0x1000);
+    // Misaligned for block-linear: no hardware accepts it.
+    let e = tic(&tld4_tic_desc {
+        address: 0x1010,
+        ..good
+    })
+    .unwrap_err();
+    assert_eq!(e.status, TLD4_ERR_DESCRIPTOR, "{}", e.message());
+    assert!(e.message().contains("ADDRESS_BITS31TO9"), "{}", e.message());
+    // Block-linear 1-byte texels: legal, not modeled.
+    let r8 = cstr("r8_unorm");
+    let e = tic(&tld4_tic_desc {
+        format: r8.as_ptr(),
+        ..good
+    })
+    .unwrap_err();
+    assert_eq!(e.status, TLD4_ERR_NOT_MODELED, "{}", e.message());
+    assert!(e.message().contains("COMPONENTS"), "{}", e.message());
+    // No such swizzle, format, layout, or a zero size: invalid arguments.
+    for bad in [
+        tld4_tic_desc {
+            swizzle: [0, 1, 2, 6],
+            ..good
+        },
+        tld4_tic_desc { layout: 2, ..good },
+        tld4_tic_desc { width: 0, ..good },
+        tld4_tic_desc {
+            gobs_per_block_height_log2: 6,
+            ..good
+        },
+    ] {
+        let e = tic(&bad).unwrap_err();
+        assert_eq!(e.status, TLD4_ERR_INVALID_ARGUMENT, "{}", e.message());
+    }
+    let nope = cstr("rgba8");
+    let e = tic(&tld4_tic_desc {
+        format: nope.as_ptr(),
+        ..good
+    })
+    .unwrap_err();
+    assert_eq!(e.status, TLD4_ERR_INVALID_ARGUMENT);
+    let _ = f;
+    // A header word with a colour-key version: decode says not modeled, naming the field.
+    let mut w = tic(&good).unwrap();
+    w[3] = w[3] & 0x0fff_ffff | 4 << 28;
+    let mut back = unsafe { std::mem::zeroed::<tld4_tic_desc>() };
+    let mut e = tld4_error::new();
+    assert_eq!(
+        unsafe { tld4_tic_decode(w.as_ptr(), &mut back, &mut e) },
+        TLD4_ERR_NOT_MODELED
+    );
+    assert!(e.message().contains("HEADER_VERSION"), "{}", e.message());
+    w[3] &= 0x0fff_ffff; // version 0: none
+    assert_eq!(
+        unsafe { tld4_tic_decode(w.as_ptr(), &mut back, &mut e) },
+        TLD4_ERR_DESCRIPTOR
+    );
+    assert_eq!(
+        unsafe { tld4_tic_encode(&good, null_mut(), &mut e) },
+        TLD4_ERR_NULL_POINTER
+    );
+}
+
+#[test]
+fn samplers_have_clcd97tex_bits_and_vulkan_numbers_are_converted() {
+    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
+    let mut e = tld4_error::new();
+    unsafe { assert_eq!(tld4_sampler_default(&mut s, &mut e), TLD4_OK) };
+    // Vulkan: u MIRROR_CLAMP_TO_EDGE (4), v REPEAT (0); compare LESS (1).
+    s.address_u = 4;
+    s.address_v = 0;
+    s.compare_enable = true;
+    s.compare_op = 1;
+    s.border = [1, 2, 3, 4];
+    let mut t = unsafe { std::mem::zeroed::<tld4_tsc_desc>() };
+    unsafe { assert_eq!(tld4_sampler_to_tsc(&s, &mut t, &mut e), TLD4_OK) };
+    assert_eq!(
+        t.address_u,
+        tld4_tsc_address_mode::TLD4_TSC_MIRROR_ONCE_CLAMP_TO_EDGE as u32
+    );
+    assert_eq!(t.address_v, tld4_tsc_address_mode::TLD4_TSC_WRAP as u32);
+    assert_eq!(t.cube_filtering, 2, "seamless: AUTO_SPAN_SEAM");
+    let mut w = [0u32; 8];
+    unsafe { assert_eq!(tld4_tsc_encode(&t, w.as_mut_ptr(), &mut e), TLD4_OK) };
+    // TEXSAMP0: ADDRESS_U 2:0, ADDRESS_V 5:3, ADDRESS_P 8:6, DEPTH_COMPARE 9,
+    // DEPTH_COMPARE_FUNC 12:10; TEXSAMP1: CUBEMAP_INTERFACE_FILTERING 9:8; words 4-7 border.
+    // (ADDRESS_V = WRAP = 0 adds nothing)
+    assert_eq!(w[0] & 0x1fff, 5 | 5 << 6 | 1 << 9 | 1 << 10);
+    assert_eq!(w[1] >> 8 & 3, 2);
+    assert_eq!(&w[4..], &[1, 2, 3, 4]);
+    let mut back = unsafe { std::mem::zeroed::<tld4_tsc_desc>() };
+    unsafe { assert_eq!(tld4_tsc_decode(w.as_ptr(), &mut back, &mut e), TLD4_OK) };
+    assert_eq!(back, t);
+    // A value past its field names the field.
+    let st =
+        unsafe { tld4_tsc_encode(&tld4_tsc_desc { address_v: 8, ..t }, w.as_mut_ptr(), &mut e) };
+    assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT);
+    assert!(e.message().contains("ADDRESS_V"), "{}", e.message());
+}
+
+/// A C driver's image: its own layout of pools and texels (header 5, sampler 2, other
+/// slots zero), from the encoders alone.
+fn driver_image(layout: tld4_layout, param: u32) -> (Vec<u8>, u64, u64, u64) {
+    const BASE: u64 = 0x8000_0000;
+    let (hp, sp, tex_at) = (BASE + 0x200, BASE + 0x100, BASE + 0x1000);
+    let (bytes, hdr) = texels(layout, param, tex_at);
+    let mut image = vec![0u8; 0x1000 + bytes.len()];
+    image[0x1000..].copy_from_slice(&bytes);
+    let put = |image: &mut Vec<u8>, at: u64, w: [u32; 8]| {
+        let o = (at - BASE) as usize;
+        for (k, x) in w.iter().enumerate() {
+            image[o + 4 * k..o + 4 * k + 4].copy_from_slice(&x.to_le_bytes());
+        }
+    };
+    put(&mut image, hp + 5 * 32, tic(&hdr).unwrap());
+    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
+    let mut t = unsafe { std::mem::zeroed::<tld4_tsc_desc>() };
+    let mut w = [0u32; 8];
+    unsafe {
+        assert_eq!(tld4_sampler_default(&mut s, null_mut()), TLD4_OK);
+        assert_eq!(tld4_sampler_to_tsc(&s, &mut t, null_mut()), TLD4_OK);
+        assert_eq!(tld4_tsc_encode(&t, w.as_mut_ptr(), null_mut()), TLD4_OK);
+    }
+    put(&mut image, sp + 2 * 32, w);
+    (image, BASE, hp, sp)
+}
+
+#[test]
+fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
+    let exec = exec_of("TLD4.B R10, R8, R20, UR4, 2D ;");
+    // The owned reference: the same texels at header 5, sampler 2.
+    let f = cstr("rgba8_unorm");
+    let d = tex_desc(&f);
+    let data = fields();
+    let mut pool = null_mut();
+    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
+    unsafe {
+        assert_eq!(tld4_pool_new(&mut pool, null_mut()), TLD4_OK);
+        assert_eq!(
+            tld4_pool_set_texture(pool, 5, &d, data.as_ptr(), data.len(), null_mut()),
+            TLD4_OK
+        );
+        assert_eq!(tld4_sampler_default(&mut s, null_mut()), TLD4_OK);
+        assert_eq!(tld4_pool_set_sampler(pool, 2, &s, null_mut()), TLD4_OK);
+    }
+    let mut h = 0;
+    unsafe { assert_eq!(tld4_handle(5, 2, &mut h, null_mut()), TLD4_OK) };
+    let regs0: Vec<u32> = (0..32 * 32)
+        .map(|i| {
+            let (r, lane) = (i / 32, i % 32);
+            match r {
+                20 => ((lane % W as usize) as f32 / W as f32 + 0.07).to_bits(),
+                21 => ((lane / W as usize) as f32 / H as f32 + 0.11).to_bits(),
+                _ => 0xdead_beef,
+            }
+        })
+        .collect();
+    let uregs = [0, 0, 0, 0, h, 0, 0, 0];
+    let run = |mem: Option<(&[u8], u64, u64, u64)>| {
+        let mut regs = regs0.clone();
+        let mut warp = tld4_warp_flat {
+            regs: regs.as_mut_ptr(),
+            num_regs: 32,
+            reg_stride: 32,
+            lane_stride: 1,
+            preds: [0; 7],
+            uregs: uregs.as_ptr(),
+            num_uregs: 8,
+            active_mask: u32::MAX,
+        };
+        let mut e = tld4_error::new();
+        let st = match mem {
+            None => unsafe { tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e) },
+            Some((bytes, base, hp, sp)) => {
+                let m = tld4_memory {
+                    kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
+                    base,
+                    bytes: bytes.as_ptr(),
+                    len: bytes.len(),
+                    user: null_mut(),
+                    read: None,
+                };
+                unsafe {
+                    tld4_exec_run_flat_memory(
+                        exec,
+                        &m,
+                        hp,
+                        sp,
+                        &mut warp,
+                        null_mut(),
+                        null_mut(),
+                        &mut e,
+                    )
+                }
+            }
+        };
+        assert_eq!(st, TLD4_OK, "{}", e.message());
+        regs
+    };
+    let owned = run(None);
+    assert_ne!(owned[8 * 32..12 * 32], regs0[8 * 32..12 * 32]);
+    for (layout, param) in [
+        (tld4_layout::TLD4_LAYOUT_PITCH, 32),
+        (tld4_layout::TLD4_LAYOUT_PITCH, 256),
+        (tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 0),
+        (tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 3),
+    ] {
+        let (img, base, hp, sp) = driver_image(layout, param);
+        assert_eq!(run(Some((&img, base, hp, sp))), owned, "{layout:?} {param}");
+    }
+    unsafe {
+        tld4_exec_free(exec);
+        tld4_pool_free(pool);
+    }
+    let _ = null::<u8>();
+}
+
+/// Operand meanings per instruction: the Ra/Rb layouts, checked against the operand lists
+/// (the register counts) and docs/sources.md's ptxas orders written out here.
+#[test]
+fn operand_layouts_say_what_each_register_holds() {
+    let cases: [(&str, [u8; 12]); 3] = [
+        // ra, ra_count, layer, coords, coords_at, rb, rb_count, handle, offsets, at, dref, at
+        (
+            "TLD4.R.AOFFI.DC R10, R8, R20, R24, UR4, ARRAY_2D ;",
+            [20, 3, 1, 2, 1, 24, 2, 0, 1, 0, 1, 1],
+        ),
+        (
+            "TLD4.G R10, R8, R20, UR4, CUBE ;",
+            [20, 3, 0, 3, 0, 255, 0, 0, 0, 0, 0, 0],
+        ),
+        (
+            "TLD4.B.PTP R10, R8, R20, R24, UR4, 2D ;",
+            [20, 2, 0, 2, 0, 24, 2, 0, 2, 0, 0, 2],
+        ),
+    ];
+    for (text, want) in cases {
+        let insn = common::insn_of(text);
+        let mut l = tld4_operand_layout::default();
+        let mut e = tld4_error::new();
+        assert_eq!(
+            unsafe { tld4_insn_operand_layout(insn, &mut l, &mut e) },
+            TLD4_OK,
+            "{}",
+            e.message()
+        );
+        let got = [
+            l.ra,
+            l.ra_count,
+            l.ra_layer as u8,
+            l.coords,
+            l.coords_at,
+            l.rb,
+            l.rb_count,
+            l.handle_in_rb as u8,
+            l.offsets,
+            l.offsets_at,
+            l.depth_ref as u8,
+            l.depth_ref_at,
+        ];
+        assert_eq!(got, want, "{text}");
+        unsafe { tld4_insn_free(insn) };
+    }
+}
