@@ -11,6 +11,10 @@ use std::process::{Command, Output};
 #[path = "explain_cli/robustness.rs"]
 mod robustness;
 
+/// Questions without a scenario file: `--texture`, `--coord`, `--address`, ...
+#[path = "explain_cli/question.rs"]
+mod question;
+
 /// The picture's layout constants, as `src/explain/geometry.rs` and the README document them.
 const TITLE: u32 = 32;
 const MARGIN: u32 = 48;
@@ -137,7 +141,7 @@ fn fields_operands_destinations_and_hints_of_the_ptxas_form() {
     );
     has_line(
         &out,
-        "  .SCR clear (ptxas sets it on every TLD4; its effect is unknown and modeled as none)",
+        "  .SCR clear (ptxas 13.5 sets it in some kernels and leaves it clear in others; its effect is unknown and modeled as none)",
     );
     has_line(&out, "  .NODEP clear (a scheduling hint)");
     assert_eq!(block(&out, "faults the instruction", 2)[1], "  none");

@@ -1,0 +1,305 @@
+//! One question answered as data, for `tld4 serve`'s API and page: the explanation's text and
+//! the numbers a picture needs (the footprint, the texels read, the values, the registers
+//! written, the instruction's fields), all from the same run as the text.
+
+use serde::Serialize;
+use serde_json::Value;
+use tld4_decoder::Tld4;
+use tld4_textures::trace::{texel_selected_in, TexelSite};
+use tld4_textures::{TexelSource, ValueKind};
+
+use super::instruction::{explain_instruction, reg};
+use super::provenance::{tag, PROVENANCE};
+use super::question::{scenario_json, Question};
+use super::show::{serde_name, show_value};
+use super::{lane, load, read_instruction, GATHER_ORDER};
+
+/// One field of the instruction word.
+#[derive(Debug, Serialize)]
+pub struct FieldRow {
+    /// The field's name (the decoder's table).
+    pub name: &'static str,
+    /// Its bits, `hi:lo`.
+    pub bits: String,
+    /// Its raw value.
+    pub raw: u64,
+    /// What it changes.
+    pub effect: &'static str,
+    /// What it means here.
+    pub meaning: String,
+}
+
+/// The instruction's modifiers, as the page's controls name them.
+#[derive(Debug, Serialize)]
+pub struct Decoded {
+    /// R, G, B or A.
+    pub component: String,
+    /// "", "AOFFI" or "PTP".
+    pub offsets: String,
+    /// .DC set.
+    pub dc: bool,
+    /// "", "F16.RN" or "F16.RZ".
+    pub f16: String,
+    /// 2D, ARRAY_2D, CUBE, ARRAY_CUBE.
+    pub dimension: String,
+}
+
+/// One texel of the footprint, in gather order.
+#[derive(Debug, Serialize)]
+pub struct TexelRow {
+    /// x, y, z or w.
+    pub name: &'static str,
+    /// The footprint position (i, j) before any redirection (the ghost).
+    pub position: [i64; 2],
+    /// The offset that moved it, if any.
+    pub offset: Option<[i64; 2]>,
+    /// "texel", "border" or "corner".
+    pub site: &'static str,
+    /// The texel read (x, y, storage layer), for a texel.
+    pub read: Option<[u32; 3]>,
+    /// Redirected by an address mode or a cube edge.
+    pub redirected: bool,
+    /// The value it gives, as text.
+    pub value: String,
+}
+
+/// A register the lane ends with.
+#[derive(Debug, Serialize)]
+pub struct RegRow {
+    /// Register name.
+    pub reg: String,
+    /// Its bits.
+    pub bits: String,
+    /// As an f32 (or integer) and as two F16 halves.
+    pub shown: String,
+}
+
+/// The lane's path, as numbers.
+#[derive(Debug, Serialize)]
+pub struct LaneData {
+    /// The four results (x, y, z, w), as text.
+    pub values: Vec<String>,
+    /// Their bits.
+    pub bits: Vec<String>,
+    /// The footprint.
+    pub texels: Vec<TexelRow>,
+    /// u*W and v*H exactly.
+    pub scaled: [f64; 2],
+    /// u*W and v*H after the sub-texel rounding (equal to `scaled` with exact precision).
+    pub rounded: [f64; 2],
+    /// i0, j0 before offsets.
+    pub origin: [i64; 2],
+    /// The storage layer sampled (cube: cube * 6 + face).
+    pub storage_layer: u32,
+    /// The cube face, for cube kinds.
+    pub face: Option<u32>,
+    /// The registers written, after the emulator ran.
+    pub registers: Vec<RegRow>,
+}
+
+/// The whole answer.
+#[derive(Debug, Serialize)]
+pub struct Answer {
+    /// nvdisasm's text.
+    pub sass: String,
+    /// The 128-bit word, 32 hex digits.
+    pub word: String,
+    /// The fields.
+    pub fields: Vec<FieldRow>,
+    /// The modifiers.
+    pub decoded: Decoded,
+    /// `tld4 explain`'s text for the same question.
+    pub text: String,
+    /// The scenario document `tld4 explain --scenario` reproduces this with.
+    pub scenario: Value,
+    /// Texture width, height, storage layers.
+    pub size: [u32; 3],
+    /// The texture's kind (2d, 2d_array, cube, cube_array).
+    pub kind: String,
+    /// The selected component of every texel of the sampled storage layer, row by row.
+    pub grid: Vec<String>,
+    /// The lane's path, when it gathers.
+    pub lane: Option<LaneData>,
+    /// The provenance tags the text carries.
+    pub tags: Vec<String>,
+    /// The text's check against the emulator passed.
+    pub consistent: bool,
+}
+
+/// Answers `q` for instruction `insn_text` (text or hex only: a `FILE:KERNEL:OFFSET`
+/// reference, which would open a file, is refused) and lane `lane`.
+pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, String> {
+    if insn_text.contains(':') {
+        return Err("insn: a file reference (FILE:KERNEL:OFFSET) is not read here; give the instruction's text or its 32 hex digits".into());
+    }
+    if lane_no >= tld4_emu::WARP_SIZE as u32 {
+        return Err(format!("lane {lane_no}: a warp has lanes 0..31"));
+    }
+    let (insn, word, _) = read_instruction(insn_text)?;
+    let sass = insn.to_string();
+    let doc = scenario_json(&insn, sass.trim_end_matches(" ;"), q)?;
+    let options = tld4_scenario::LoadOptions::default().confine(true);
+    let (s, precision) = load::load_text(
+        &doc.to_string(),
+        std::path::Path::new(""),
+        word,
+        &options,
+        "the question",
+    )?;
+    let mut text = String::new();
+    explain_instruction(
+        &mut text,
+        &insn,
+        word,
+        s.exec.static_fault(s.warp.regs_per_thread),
+    );
+    text.push('\n');
+    let outcome = lane::explain_lane(&mut text, &s, precision, lane_no as usize, "the question");
+    let fields = insn
+        .field_values()
+        .into_iter()
+        .map(|(spec, raw, meaning)| FieldRow {
+            name: spec.name,
+            bits: spec.bits(),
+            raw: raw as u64,
+            effect: spec.effect.name(),
+            meaning: meaning.to_string(),
+        })
+        .collect();
+    let mut size = [0, 0, 0];
+    let mut kind = String::new();
+    let mut grid = Vec::new();
+    if let Some((tex, _, _, _)) = &outcome.texture {
+        let shape = tex.shape();
+        let faces = if shape.kind.is_cube() { 6 } else { 1 };
+        size = [shape.width, shape.height, shape.layers * faces];
+        kind = serde_name(&shape.kind);
+        let layer = outcome.trace.as_ref().map_or(0, |t| t.storage_layer);
+        let vk = if insn.depth_compare {
+            ValueKind::Float
+        } else {
+            shape.format.value_kind()
+        };
+        for y in 0..shape.height {
+            for x in 0..shape.width {
+                let v = texel_selected_in(tex, insn.component.raw() as u8, layer, x, y);
+                grid.push(v.map_or("?".into(), |v| show_value(v, vk)));
+            }
+        }
+    }
+    let lane = outcome
+        .trace
+        .as_ref()
+        .map(|t| lane_data(&insn, &s, lane_no, t));
+    let tags = PROVENANCE
+        .iter()
+        .map(|p| tag(p.key))
+        .filter(|t| text.contains(t.as_str()))
+        .collect();
+    Ok(Answer {
+        sass,
+        word: format!("{word:032x}"),
+        fields,
+        decoded: decoded(&insn),
+        text,
+        scenario: doc,
+        size,
+        kind,
+        grid,
+        lane,
+        tags,
+        consistent: outcome.consistent,
+    })
+}
+
+/// The modifiers as the page's controls name them.
+fn decoded(insn: &Tld4) -> Decoded {
+    Decoded {
+        component: insn.component.name().to_string(),
+        offsets: match insn.offset_mode {
+            tld4_decoder::OffsetMode::Aoffi => "AOFFI",
+            tld4_decoder::OffsetMode::Ptp => "PTP",
+            _ => "",
+        }
+        .into(),
+        dc: insn.depth_compare,
+        f16: match insn.f16_mode {
+            tld4_decoder::F16Mode::Rn => "F16.RN",
+            tld4_decoder::F16Mode::Rz => "F16.RZ",
+            _ => "",
+        }
+        .into(),
+        dimension: insn.dimension.name().to_string(),
+    }
+}
+
+/// The lane's numbers from its trace, and its registers after the emulator ran.
+fn lane_data(
+    insn: &Tld4,
+    s: &tld4_scenario::Scenario,
+    lane: u32,
+    t: &tld4_textures::trace::GatherTrace,
+) -> LaneData {
+    let vk = if t.compare.is_some() {
+        ValueKind::Float
+    } else {
+        t.format.value_kind()
+    };
+    let texels = t
+        .texels
+        .iter()
+        .enumerate()
+        .map(|(k, x)| TexelRow {
+            name: GATHER_ORDER[k].0,
+            position: [x.position.0, x.position.1],
+            offset: x.offset.map(|o| [o.0, o.1]),
+            site: match x.site {
+                TexelSite::Texel { .. } => "texel",
+                TexelSite::Border => "border",
+                TexelSite::Corner => "corner",
+            },
+            read: match x.site {
+                TexelSite::Texel { layer, x, y } => Some([x, y, layer]),
+                _ => None,
+            },
+            redirected: x.wrapped,
+            value: show_value(x.value, vk),
+        })
+        .collect();
+    let rounded = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
+        Some((n, bits, _)) => n as f64 / (1u64 << bits) as f64,
+        None => a.texels,
+    };
+    let mut registers = Vec::new();
+    if let Ok(run) = s.execute() {
+        for (base, k) in [(insn.rd, 0u8), (insn.rd, 1), (insn.rd2, 0), (insn.rd2, 1)] {
+            if base.is_rz() {
+                continue;
+            }
+            let r = base.0.wrapping_add(k);
+            let v = run.warp.reg(lane as usize, r);
+            let h = |b: u32| half::f16::from_bits(b as u16).to_f32();
+            registers.push(RegRow {
+                reg: reg(r),
+                bits: format!("{v:#010x}"),
+                shown: format!(
+                    "{} | halves {:?}, {:?}",
+                    show_value(v, vk),
+                    h(v & 0xffff),
+                    h(v >> 16)
+                ),
+            });
+        }
+    }
+    LaneData {
+        values: t.values.iter().map(|&v| show_value(v, vk)).collect(),
+        bits: t.values.iter().map(|v| format!("{v:#010x}")).collect(),
+        texels,
+        scaled: [t.u.texels, t.v.texels],
+        rounded: [rounded(&t.u), rounded(&t.v)],
+        origin: [t.u.origin, t.v.origin],
+        storage_layer: t.storage_layer,
+        face: t.cube.as_ref().map(|c| c.face),
+        registers,
+    }
+}

@@ -1,0 +1,278 @@
+// tld4 serve's page: the state lives in the URL's query string, named as `tld4 explain`'s
+// flags; every number comes from /api/explain (the project's own texture unit).
+'use strict';
+
+const MODES = ['clamp_to_edge', 'repeat', 'mirrored_repeat', 'clamp_to_border', 'mirror_clamp_to_edge'];
+const NAMES = ['insn', 'lane', 'texture', 'format', 'pattern', 'coord', 'address', 'border',
+  'offset', 'offsets', 'dref', 'compare', 'layer', 'precision', 'non_seamless'];
+const DEFAULT_INSN = 'TLD4.R R10, R8, R20, R24, UR4, 2D';
+const SVG = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+
+let state = {};
+let answer = null;
+let inFlight = false;
+let pending = false;
+
+function readUrl() {
+  const p = new URLSearchParams(location.search);
+  state = {};
+  for (const n of NAMES) if (p.has(n)) state[n] = p.get(n);
+  if (!state.insn) state.insn = DEFAULT_INSN;
+  if (!state.texture) state.texture = '4x4';
+}
+
+function query() {
+  const p = new URLSearchParams();
+  for (const n of NAMES) if (state[n] !== undefined && state[n] !== '') p.set(n, state[n]);
+  return p.toString();
+}
+
+// The instruction text the controls describe.
+function insnFromControls() {
+  let m = 'TLD4.' + $('component').value;
+  if ($('f16').value) m += '.' + $('f16').value;
+  if ($('offsets').value) m += '.' + $('offsets').value;
+  if ($('dc').checked) m += '.DC';
+  return m + ' R10, R8, R20, R24, UR4, ' + $('dimension').value;
+}
+
+// The question's parameters the current instruction reads (others are dropped).
+function fitState(decoded) {
+  if (decoded.offsets !== 'AOFFI') delete state.offset;
+  if (decoded.offsets !== 'PTP') delete state.offsets;
+  if (!decoded.dc) { delete state.dref; delete state.compare; }
+  if (!decoded.dimension.startsWith('ARRAY')) delete state.layer;
+  const cube = decoded.dimension.includes('CUBE');
+  const n = (state.coord || '').split(',').length;
+  if (cube && n !== 3) state.coord = '1,0.25,-0.5';
+  if (!cube && n !== 2) state.coord = '0.5,0.5';
+}
+
+function setControls() {
+  const d = answer ? answer.decoded : null;
+  $('insn').value = answer ? answer.sass.replace(/ ;$/, '') : state.insn;
+  if (d) {
+    $('component').value = d.component;
+    $('dimension').value = d.dimension;
+    $('offsets').value = d.offsets;
+    $('dc').checked = d.dc;
+    $('f16').value = d.f16;
+    $('aoffi-row').hidden = d.offsets !== 'AOFFI';
+    $('ptp-row').hidden = d.offsets !== 'PTP';
+    $('dc-row').hidden = !d.dc;
+    $('layer-label').hidden = !d.dimension.startsWith('ARRAY');
+  }
+  $('texture').value = state.texture || '4x4';
+  $('format').value = state.format || 'rgba32_float';
+  $('pattern').value = state.pattern || 'index';
+  $('precision').value = state.precision || 'default';
+  const a = (state.address || 'clamp_to_edge').split(',');
+  $('address_u').value = a[0];
+  $('address_v').value = a[1] || a[0];
+  $('border').value = state.border || 'float_transparent_black';
+  const o = (state.offset || '0,0').split(',');
+  $('dx').value = o[0]; $('dy').value = o[1];
+  $('dx-out').textContent = o[0]; $('dy-out').textContent = o[1];
+  $('ptp').value = state.offsets || '0,0,0,0,0,0,0,0';
+  $('dref').value = state.dref || '0.5';
+  $('dref-out').textContent = state.dref || '0.5';
+  $('compare').value = state.compare || 'less_or_equal';
+  $('coord').value = state.coord || '0.5,0.5';
+  $('layer').value = state.layer || '0';
+}
+
+async function update() {
+  if (inFlight) { pending = true; return; }
+  inFlight = true;
+  const q = query();
+  history.replaceState(null, '', '/?' + q);
+  $('permalink').href = '/?' + q;
+  try {
+    const r = await fetch('/api/explain?' + q);
+    const j = await r.json();
+    if (!r.ok) {
+      $('error').textContent = j.error || ('error ' + r.status);
+    } else {
+      $('error').textContent = '';
+      answer = j;
+      state.insn = j.sass.replace(/ ;$/, '');
+      render();
+    }
+  } catch (e) {
+    $('error').textContent = String(e);
+  }
+  setControls();
+  document.body.dataset.ready = String(Date.now());
+  inFlight = false;
+  if (pending) { pending = false; update(); }
+}
+
+function el(name, attrs, parent, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// Layout: a margin of two cells around the texture, so ghost texels outside it show.
+function layout() {
+  const [W, H] = answer.size;
+  const cell = Math.max(8, Math.floor(Math.min(300 / W, 300 / H)));
+  const pad = 70;
+  return { W, H, cell, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
+}
+
+function render() {
+  const svg = $('grid');
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const L = layout();
+  svg.setAttribute('width', L.width);
+  svg.setAttribute('height', L.height);
+  const { W, H, cell, x0, y0 } = L;
+  const lane = answer.lane;
+  el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
+    'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
+  // Cells with their values, texel centres.
+  for (let j = 0; j < H; j++) {
+    for (let i = 0; i < W; i++) {
+      el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: '#fff', stroke: '#bbb' }, svg);
+      el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
+      if (cell >= 28) {
+        el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
+          answer.grid[j * W + i]);
+      }
+    }
+  }
+  // Indices and u/v ticks.
+  const step = Math.max(1, Math.ceil(W / 16));
+  for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
+  for (let j = 0; j < H; j += step) el('text', { x: x0 - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
+  for (const t of [0, 0.5, 1]) {
+    el('line', { x1: x0 + t * W * cell, y1: y0 + H * cell, x2: x0 + t * W * cell, y2: y0 + H * cell + 6, stroke: '#000' }, svg);
+    el('text', { x: x0 + t * W * cell, y: y0 + H * cell + 18, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'u=' + t);
+    el('line', { x1: x0 + W * cell, y1: y0 + t * H * cell, x2: x0 + W * cell + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
+    el('text', { x: x0 + W * cell + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, 'v=' + t);
+  }
+  if (!lane) return;
+  // The footprint: ghost (where the footprint lies before redirection) and texel read.
+  const defs = el('defs', {}, svg);
+  const m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c0c' }, m);
+  const corner = { x: [2, -4], y: [-4, -4], z: [-4, 2], w: [2, 2] };
+  for (const t of lane.texels) {
+    const [gi, gj] = t.position;
+    const gx = x0 + gi * cell, gy = y0 + gj * cell;
+    const ghost = t.redirected || t.site !== 'texel';
+    let rx = gx, ry = gy;
+    if (t.read) { rx = x0 + t.read[0] * cell; ry = y0 + t.read[1] * cell; }
+    if (ghost) {
+      el('rect', { x: gx + 2, y: gy + 2, width: cell - 4, height: cell - 4, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
+      el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
+        t.site === 'border' ? 'border' : t.site === 'corner' ? 'corner' : '(' + gi + ',' + gj + ')');
+      if (t.read && t.read[2] === lane.storage_layer) {
+        el('line', { x1: gx + cell / 2, y1: gy + cell / 2, x2: rx + cell / 2, y2: ry + cell / 2, stroke: '#c0c', 'marker-end': 'url(#arrow)' }, svg);
+      }
+    }
+    const attrs = { 'data-testid': 'texel-' + t.name, x: rx + 1, y: ry + 1, width: cell - 2, height: cell - 2,
+      fill: 'rgba(255,0,255,0.12)', stroke: '#f0f', 'stroke-width': 2 };
+    if (t.read) { attrs['data-i'] = t.read[0]; attrs['data-j'] = t.read[1]; attrs['data-layer'] = t.read[2]; }
+    else { attrs['data-i'] = gi; attrs['data-j'] = gj; attrs['data-layer'] = t.site; }
+    el('rect', attrs, svg);
+    const c = corner[t.name];
+    el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : cell + c[0] - 6), y: ry + (c[1] > 0 ? 12 : cell - 4), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
+  }
+  // The sample point: rounded (solid) and, when rounding moved it, unrounded (faint).
+  const [su, sv] = lane.rounded;
+  const [eu, ev] = lane.scaled;
+  if (Math.abs(su - eu) > 1e-9 || Math.abs(sv - ev) > 1e-9) {
+    el('circle', { cx: x0 + eu * cell, cy: y0 + ev * cell, r: 4, fill: 'rgba(0,160,160,0.35)' }, svg);
+  }
+  el('circle', { 'data-testid': 'sample', cx: x0 + su * cell, cy: y0 + sv * cell, r: 4, fill: '#0aa', stroke: '#055' }, svg);
+  // Values, registers, tags, instruction, text.
+  for (let k = 0; k < 4; k++) {
+    document.querySelector('[data-testid="value-' + 'xyzw'[k] + '"]').textContent = lane.values[k];
+  }
+  const regs = $('registers');
+  regs.innerHTML = '';
+  for (const r of lane.registers) {
+    const tr = regs.insertRow();
+    tr.insertCell().textContent = r.reg;
+    tr.insertCell().textContent = r.bits;
+    tr.insertCell().textContent = r.shown;
+  }
+  renderInstruction();
+}
+
+function renderInstruction() {
+  const tags = $('tags');
+  tags.innerHTML = '';
+  for (const t of answer.tags) {
+    const li = document.createElement('li');
+    li.textContent = t;
+    li.className = t.startsWith('[unmeasured') ? 'tag-unmeasured' : t.startsWith('[model') ? 'tag-decision' : 'tag-measured';
+    tags.appendChild(li);
+  }
+  $('sass').textContent = answer.sass;
+  $('word').textContent = answer.word + ' (high half first)';
+  const f = $('fields');
+  f.innerHTML = '<tr><th>field</th><th>bits</th><th>raw</th><th>effect</th><th>meaning</th></tr>';
+  for (const r of answer.fields) {
+    const tr = f.insertRow();
+    for (const v of [r.name, r.bits, '0x' + r.raw.toString(16), r.effect, r.meaning]) tr.insertCell().textContent = v;
+  }
+  $('text').textContent = answer.text;
+  $('scenario').value = JSON.stringify(answer.scenario, null, 1);
+  const flags = NAMES.filter((n) => n !== 'insn' && state[n] !== undefined && state[n] !== '')
+    .map((n) => '--' + n.replace('_', '-') + ' ' + (n === 'non_seamless' ? '' : state[n]));
+  $('command').textContent = 'tld4 explain "' + state.insn + '" ' + flags.join(' ');
+}
+
+function wire() {
+  for (const id of ['address_u', 'address_v']) {
+    for (const m of MODES) { const o = document.createElement('option'); o.textContent = m; $(id).appendChild(o); }
+  }
+  const controlsInsn = () => { state.insn = insnFromControls(); answer = null; fitStateFromControls(); update(); };
+  for (const id of ['component', 'dimension', 'offsets', 'dc', 'f16']) $(id).addEventListener('change', controlsInsn);
+  $('insn').addEventListener('change', () => { state.insn = $('insn').value; update(); });
+  const bind = (id, name, f) => $(id).addEventListener('input', () => { state[name] = f ? f() : $(id).value; update(); });
+  bind('texture', 'texture');
+  bind('format', 'format');
+  bind('pattern', 'pattern');
+  bind('precision', 'precision');
+  bind('address_u', 'address', () => $('address_u').value + ',' + $('address_v').value);
+  bind('address_v', 'address', () => $('address_u').value + ',' + $('address_v').value);
+  bind('border', 'border');
+  bind('dx', 'offset', () => $('dx').value + ',' + $('dy').value);
+  bind('dy', 'offset', () => $('dx').value + ',' + $('dy').value);
+  bind('ptp', 'offsets');
+  bind('dref', 'dref');
+  bind('compare', 'compare');
+  bind('coord', 'coord');
+  bind('layer', 'layer');
+  $('grid').addEventListener('mousemove', (ev) => {
+    if (!answer || answer.kind.startsWith('cube')) return;
+    const L = layout();
+    const r = $('grid').getBoundingClientRect();
+    const u = (ev.clientX - r.left - L.x0) / (L.W * L.cell);
+    const v = (ev.clientY - r.top - L.y0) / (L.H * L.cell);
+    state.coord = u.toFixed(4) + ',' + v.toFixed(4);
+    update();
+  });
+  $('copy').addEventListener('click', () => {
+    const t = $('scenario');
+    t.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(t.value).catch(() => document.execCommand('copy'));
+    else document.execCommand('copy');
+  });
+}
+
+function fitStateFromControls() {
+  fitState({ offsets: $('offsets').value, dc: $('dc').checked, dimension: $('dimension').value });
+}
+
+readUrl();
+wire();
+setControls();
+update();
