@@ -549,7 +549,7 @@ mod tests {
 
     #[test]
     fn offsets_pack_as_the_unit_reads_them() {
-        let i = insn("TLD4.R.PTP R8, R20, R24, UR4, 2D ;");
+        let i = insn("TLD4.R.PTP R10, R8, R20, R24, UR4, 2D ;");
         let q = Question {
             texture: Some("4x4".into()),
             offsets: Some("1,-1,2,-2,3,-3,-32,31".into()),

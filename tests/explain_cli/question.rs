@@ -130,7 +130,7 @@ fn ptp_offsets_layers_and_depth_compare_from_flags() {
         .flat_map(|(x, y)| [x.to_string(), y.to_string()])
         .collect();
     let out = explain_ok(&[
-        "TLD4.A.PTP R8, R20, R24, UR4, 2D",
+        "TLD4.A.PTP R10, R8, R20, R24, UR4, 2D",
         "--texture",
         "8x8",
         "--coord",
@@ -138,10 +138,12 @@ fn ptp_offsets_layers_and_depth_compare_from_flags() {
         "--offsets",
         &flat.join(","),
     ]);
-    let base = footprint(0.5, 0.5, 8, 8, (0, 0));
+    // PTP: texel k is read at (i0 + dx_k, j0 + dy_k) (NAK's reading of the two registers).
+    let (_, _, _, i0) = fixed(0.5, 8);
+    let (_, _, _, j0) = fixed(0.5, 8);
     let got = results(&out);
     for k in 0..4 {
-        let (i, j) = (base[k].0 + offs[k].0, base[k].1 + offs[k].1);
+        let (i, j) = (i0 + offs[k].0, j0 + offs[k].1);
         assert_eq!(
             got[k],
             (8 * j.clamp(0, 7) + i.clamp(0, 7)) as f32,
@@ -161,13 +163,13 @@ fn ptp_offsets_layers_and_depth_compare_from_flags() {
         ]);
         assert_eq!(results(&out), [want; 4], "layer {layer}:\n{out}");
     }
-    // Depth compare: the depth is R = x; less_or_equal passes where dref <= x.
+    // Depth compare on a D32 index texture: the depth is x; less_or_equal passes where dref <= x.
     let out = explain_ok(&[
-        "TLD4.DC R8, R20, R24, UR4, 2D",
+        "TLD4.R.DC R10, R8, R20, R24, UR4, 2D",
         "--texture",
         "4x4",
         "--format",
-        "r32_float",
+        "d32_float",
         "--coord",
         "0.5,0.5",
         "--dref",
@@ -258,7 +260,7 @@ fn wrong_flags_are_errors_that_name_the_flag() {
             "--coord",
         ),
         (
-            "TLD4.R.AOFFI R8, R20, R24, UR4, 2D",
+            "TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D",
             vec!["--offset", "40,0"],
             "-32..31",
         ),
