@@ -59,7 +59,7 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Explain one TLD4: every field and operand, and with a scenario one lane's whole path
     /// through the texture unit, with numbers and an optional picture of the footprint.
-    Explain(explain::ExplainArgs),
+    Explain(Box<explain::ExplainArgs>),
     /// List every TLD4 in cubins, fat binaries and host executables: file, kernel, offset, word, text.
     Scan(scan::ScanArgs),
     /// Serve the teaching page and its JSON API (gathers and explanations) over HTTP.
