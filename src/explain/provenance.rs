@@ -132,17 +132,20 @@ pub const PROVENANCE: &[Provenance] = &[
     },
 ];
 
+/// The file the sections are in.
+const SOURCES_MD: &str = "docs/sources.md";
+
 /// The row of `key` (a key the code names; a missing one is a bug caught by the tests).
 pub fn find(key: &str) -> Option<&'static Provenance> {
     PROVENANCE.iter().find(|p| p.key == key)
 }
 
-/// The tag line for `key`: `[unmeasured: sub-texel precision ...; docs/sources.md, Open
-/// questions]`.
+/// The tag line for `key`, e.g. `[unmeasured: sub-texel precision ...;
+/// docs/sources.md, Open questions]`.
 pub fn tag(key: &str) -> String {
     match find(key) {
         Some(p) => format!(
-            "[{}: {}; docs/sources.md, {}]",
+            "[{}: {}; {SOURCES_MD}, {}]",
             p.standing.tag(),
             p.rule,
             p.section

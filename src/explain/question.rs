@@ -150,8 +150,8 @@ fn numbers<T: std::str::FromStr>(flag: &str, text: &str, n: usize) -> Result<Vec
         .collect()
 }
 
-/// A 6-bit signed offset (the unit reads bits 5:0 as a signed value: docs/sources.md, NAK
-/// conventions), checked to -32..31 so that what is asked is what is read.
+/// A 6-bit signed offset (the unit reads bits 5:0 as a signed value:
+/// docs/sources.md, NAK conventions), checked to -32..31 so that what is asked is what is read.
 fn offset6(flag: &str, v: i32) -> Result<u32, String> {
     if !(-32..=31).contains(&v) {
         return Err(format!(
