@@ -391,7 +391,7 @@ fn a_lane_path_with_offset_wrap_and_border() {
             "    x (i0,j1) = (3, 0): texel (3, 0), raw (3) = (3) -> R = 3",
             "    y (i1,j1) = (4, 0): i = 4 is outside 0..3 and u is clamp_to_border: the border colour -> R = 99 (the border word, not swizzled)",
             "    z (i1,j0) = (4, -1): i = 4 is outside 0..3 and u is clamp_to_border: the border colour -> R = 99 (the border word, not swizzled)",
-            "    w (i0,j0) = (3, -1): wrapped (v repeat) to texel (3, 3), raw (33) = (33) -> R = 33",
+            "    w (i0,j0) = (3, -1): redirected by v repeat to texel (3, 3), raw (33) = (33) -> R = 33",
         ]
     );
     has_line(
@@ -702,7 +702,7 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     // The README quotes these lines.
     has_line(
         &out,
-        "    w (i0,j0) = (3, -1): wrapped (v repeat) to texel (3, 3), raw (255, 255, 0, 255) = (1.0, 1.0, 0.0, 1.0) -> R = 1.0",
+        "    w (i0,j0) = (3, -1): redirected by v repeat to texel (3, 3), raw (255, 255, 0, 255) = (1.0, 1.0, 0.0, 1.0) -> R = 1.0",
     );
     has_line(&out, "    R8    = 0x34003c00  x | y = halves 1.0, 0.25");
     let drawn = image::open(&png).unwrap().to_rgb8();

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use tld4_decoder::Tld4;
-use tld4_textures::trace::{texel_selected_in, TexelSite};
+use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue};
 use tld4_textures::{TexelSource, ValueKind};
 
 use super::instruction::{explain_instruction, reg};
@@ -61,6 +61,21 @@ pub struct TexelRow {
     pub redirected: bool,
     /// The value it gives, as text.
     pub value: String,
+    /// With depth compare: the depth the reference was compared with.
+    pub depth: Option<f32>,
+}
+
+/// One result as F16.RN and F16.RZ would round it (binary16 bits and value).
+#[derive(Debug, Serialize)]
+pub struct F16Row {
+    /// RN bits.
+    pub rn: String,
+    /// RN value.
+    pub rn_value: f32,
+    /// RZ bits.
+    pub rz: String,
+    /// RZ value.
+    pub rz_value: f32,
 }
 
 /// A register the lane ends with.
@@ -95,6 +110,10 @@ pub struct LaneData {
     pub face: Option<u32>,
     /// The registers written, after the emulator ran.
     pub registers: Vec<RegRow>,
+    /// Each result rounded to F16 both ways (the F16 panel).
+    pub f16: Vec<F16Row>,
+    /// With depth compare: the function and the reference as used.
+    pub compare: Option<(String, f32)>,
 }
 
 /// The whole answer.
@@ -264,6 +283,10 @@ fn lane_data(
             },
             redirected: x.wrapped,
             value: show_value(x.value, vk),
+            depth: match x.how {
+                TexelValue::Compared { depth } => Some(depth),
+                _ => None,
+            },
         })
         .collect();
     let rounded = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
@@ -301,5 +324,21 @@ fn lane_data(
         storage_layer: t.storage_layer,
         face: t.cube.as_ref().map(|c| c.face),
         registers,
+        f16: t
+            .values
+            .iter()
+            .map(|&v| {
+                let x = f32::from_bits(v);
+                let (rn, rz) = (tld4_emu::f16_rn(x), tld4_emu::f16_rz(x));
+                let hv = |b: u16| half::f16::from_bits(b).to_f32();
+                F16Row {
+                    rn: format!("{rn:#06x}"),
+                    rn_value: hv(rn),
+                    rz: format!("{rz:#06x}"),
+                    rz_value: hv(rz),
+                }
+            })
+            .collect(),
+        compare: t.compare.as_ref().map(|c| (serde_name(&c.op), c.used)),
     }
 }

@@ -275,7 +275,7 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
                         .collect();
                         let _ = write!(
                             line,
-                            "wrapped ({}) to {on}texel ({tx}, {ty})",
+                            "redirected by {} to {on}texel ({tx}, {ty})",
                             moved.join(", ")
                         );
                     }

@@ -216,3 +216,45 @@ test('the API refuses malformed and oversized requests and stays up', async () =
   r = await post(JSON.stringify({ insn: 'TLD4.A R10, R8, R20, R24, UR4, 2D', texture: '4x4', coord: `${0.5 / 8},0.5` }));
   assert.deepEqual((await r.json()).lane.values, answers[0].lane.values);
 });
+
+test('copy as scenario gives the JSON tld4 explain --scenario reproduces', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.G.AOFFI+R10,+R8,+R20,+R24,+UR4,+2D&texture=5x3&coord=0.31,0.77&address=mirrored_repeat&offset=-2,1';
+  await load(page, q);
+  const doc = await page.inputValue('[data-testid="scenario"]');
+  const dir = mkdtempSync(join(tmpdir(), 'tld4-scenario-'));
+  const file = join(dir, 's.json');
+  writeFileSync(file, doc);
+  const out = execFileSync(BIN, ['explain', 'TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D', '--scenario', file], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
+  assert.deepEqual((await pageState(page)).values, m[1].split(', '));
+  await page.close();
+});
+
+test('the depth-compare and F16 panels show what explain says', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.R.DC+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&format=d32_float&coord=0.5,0.5&dref=1.5';
+  await load(page, q);
+  const want = explain(q);
+  const rows = await page.locator('[data-testid="dc-table"] tr').allTextContents();
+  assert.equal(rows.length, 5);
+  want.values.forEach((v, k) => {
+    assert.match(rows[k + 1], Number(v) === 1 ? /pass/ : /fail/, rows[k + 1]);
+  });
+  // The index pattern's depth is x: explain names the texels, so the depths are their columns.
+  for (let k = 0; k < 4; k++) {
+    assert.ok(rows[k + 1].includes(want.texels['xyzw'[k]].i), rows[k + 1]);
+  }
+  const q2 = 'insn=TLD4.A.F16.RN+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&format=rgba8_unorm&coord=0.5,0.5';
+  await load(page, q2);
+  const out = explain(q2).out;
+  const f16 = await page.locator('[data-testid="f16-table"] tr').allTextContents();
+  assert.equal(f16.length, 5);
+  for (let k = 0; k < 4; k++) {
+    const line = new RegExp(`^ {4}${'xyzw'[k]}: \\S+ -> RN (0x[0-9a-f]{4}) .*RZ (0x[0-9a-f]{4})`, 'm').exec(out);
+    assert.ok(line, out);
+    assert.ok(f16[k + 1].includes(line[1]) && f16[k + 1].includes(line[2]), f16[k + 1]);
+  }
+  await page.close();
+});

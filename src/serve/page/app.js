@@ -202,7 +202,43 @@ function render() {
     tr.insertCell().textContent = r.bits;
     tr.insertCell().textContent = r.shown;
   }
+  renderPanels(lane);
   renderInstruction();
+}
+
+// The depth-compare panel (depths, reference, pass or fail) and the F16 panel (both roundings).
+function renderPanels(lane) {
+  const d = answer.decoded;
+  $('dc-panel').hidden = !lane.compare;
+  if (lane.compare) {
+    const t = $('dc-table');
+    t.innerHTML = '<tr><th></th><th>depth</th><th>test</th><th>result</th></tr>';
+    for (const x of lane.texels) {
+      const tr = t.insertRow();
+      const pass = Number(x.value) === 1;
+      tr.insertCell().textContent = x.name;
+      tr.insertCell().textContent = x.depth === null ? '-' : String(x.depth);
+      tr.insertCell().textContent = lane.compare[1] + ' ' + lane.compare[0] + ' ' + x.depth;
+      const c = tr.insertCell();
+      c.textContent = pass ? 'pass (1.0)' : 'fail (0.0)';
+      c.style.background = pass ? '#cfc' : '#fcc';
+    }
+  }
+  $('f16-panel').hidden = !d.f16;
+  if (d.f16) {
+    const t = $('f16-table');
+    t.innerHTML = '<tr><th></th><th>f32</th><th>F16.RN</th><th>F16.RZ</th></tr>';
+    lane.f16.forEach((h, k) => {
+      const tr = t.insertRow();
+      tr.insertCell().textContent = 'xyzw'[k];
+      tr.insertCell().textContent = lane.values[k];
+      const rn = tr.insertCell(); rn.textContent = h.rn + ' (' + h.rn_value + ')';
+      const rz = tr.insertCell(); rz.textContent = h.rz + ' (' + h.rz_value + ')';
+      if (h.rn !== h.rz) { rn.style.background = '#ffd'; rz.style.background = '#ffd'; }
+      const used = d.f16 === 'F16.RN' ? rn : rz;
+      used.style.fontWeight = 'bold';
+    });
+  }
 }
 
 function renderInstruction() {
