@@ -395,6 +395,30 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         }
     };
     legend.push(colour_rule);
+    // What the picture rests on that is not measured (src/explain/provenance.rs).
+    if let Some(tr) = trace {
+        let keys = [
+            ("sub_texel", tr.u.fixed.is_some()),
+            (
+                "layer_clamp",
+                tr.layer.as_ref().is_some_and(|l| l.given != l.used),
+            ),
+            (
+                "border",
+                tr.texels.iter().any(|x| x.site == TexelSite::Border),
+            ),
+            (
+                "cube_corner",
+                tr.texels.iter().any(|x| x.site == TexelSite::Corner),
+            ),
+            ("dc_component", tr.compare.is_some()),
+        ];
+        for (key, shown) in keys {
+            if shown {
+                legend.push(super::provenance::legend(key));
+            }
+        }
+    }
     // Layout of the canvas.
     let panels_w = MARGIN + panels.len() as u32 * (pw + MARGIN);
     let legend_scale = 2;
@@ -419,7 +443,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let mut kx = MARGIN as i64;
     for (style, label) in [
         (MarkStyle::Solid, "read"),
-        (MarkStyle::Dashed, "wrapped"),
+        (MarkStyle::Dashed, "redirected"),
         (MarkStyle::Hatched, if cube { "corner" } else { "border" }),
     ] {
         pic.key.push((kx, key_y, style));

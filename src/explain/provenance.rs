@@ -36,6 +36,8 @@ pub struct Provenance {
     pub key: &'static str,
     /// What the rule says, in a few words.
     pub rule: &'static str,
+    /// The rule in at most 30 characters, for a picture's legend.
+    pub short: &'static str,
     /// How it is known.
     pub standing: Standing,
     /// The docs/sources.md section (its heading, without the `#`s).
@@ -48,6 +50,7 @@ pub struct Provenance {
 pub const PROVENANCE: &[Provenance] = &[
     Provenance {
         key: "operands",
+        short: "operand layout",
         rule: "operand layout: Ra = {layer, coordinates}, Rb = {handle, offsets, depth reference}",
         standing: Standing::Measured("ptxas 13.5 and nvdisasm"),
         section: "What ptxas emits",
@@ -55,6 +58,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "gather_order",
+        short: "gather order, address modes",
         rule: "gather order x, y, z, w = (i0,j1), (i1,j1), (i1,j0), (i0,j0); address modes",
         standing: Standing::Measured("lavapipe (Vulkan's formulas)"),
         section: "lavapipe",
@@ -62,6 +66,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "sub_texel",
+        short: "8-bit sub-texel rounding",
         rule: "sub-texel precision: 8 fractional bits, round to nearest even",
         standing: Standing::Unmeasured,
         section: "Open questions",
@@ -69,6 +74,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "f16_packing",
+        short: "F16 half packing",
         rule: "F16 results: two halves a register, lower component low, Rd then Rd2",
         standing: Standing::Unmeasured,
         section: "Open questions",
@@ -76,6 +82,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "f16_rounding",
+        short: "F16 rounds the f32 result",
         rule: "F16.RN / F16.RZ round the f32 value the unit delivers",
         standing: Standing::ModelDecision,
         section: "Decisions",
@@ -83,6 +90,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "dc_component",
+        short: ".DC compares component R",
         rule: ".DC compares the texel's first (depth) component, whatever the component field says",
         standing: Standing::ModelDecision,
         section: "Decisions",
@@ -90,6 +98,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "cube_corner",
+        short: "cube corner averaging",
         rule: "a cube corner texel averages the other three (integer formats copy one)",
         standing: Standing::Unmeasured,
         section: "Open questions",
@@ -97,6 +106,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "border",
+        short: "border words, unswizzled",
         rule: "border colours are the raw words read by the format, unswizzled",
         standing: Standing::ModelDecision,
         section: "Decisions",
@@ -104,6 +114,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "layer_clamp",
+        short: "layer clamped to the last",
         rule: "a layer past the last is clamped to layers - 1",
         standing: Standing::ModelDecision,
         section: "Decisions",
@@ -111,6 +122,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "scr",
+        short: ".SCR has no effect",
         rule: ".SCR: set by ptxas 13.5 in some kernels, clear in others; its effect is unknown",
         standing: Standing::Unmeasured,
         section: "Open questions",
@@ -118,6 +130,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "unorm",
+        short: "UNORM -> float rounding",
         rule: "UNORM -> float correctly rounded",
         standing: Standing::Unmeasured,
         section: "Open questions",
@@ -125,6 +138,7 @@ pub const PROVENANCE: &[Provenance] = &[
     },
     Provenance {
         key: "register_handle",
+        short: "0xd64 handle in Rb",
         rule: "register-handle form (0xd64): the handle is Rb's first register",
         standing: Standing::Unmeasured,
         section: "Open questions",
@@ -151,6 +165,22 @@ pub fn tag(key: &str) -> String {
             p.section
         ),
         None => format!("[no provenance row {key}]"),
+    }
+}
+
+/// The legend line for `key` in a picture: `unmeasured: 8-bit sub-texel rounding (Open
+/// questions)`, at most 60 characters (the narrowest picture's legend width).
+pub fn legend(key: &str) -> String {
+    match find(key) {
+        Some(p) => {
+            let standing = match p.standing {
+                Standing::Measured(_) => "measured",
+                Standing::ModelDecision => "model decision",
+                Standing::Unmeasured => "unmeasured",
+            };
+            format!("{standing}: {} ({})", p.short, p.section)
+        }
+        None => format!("no provenance row {key}"),
     }
 }
 
@@ -230,6 +260,9 @@ mod tests {
         for p in PROVENANCE {
             assert_eq!(find(p.key).unwrap().key, p.key);
             assert!(tag(p.key).contains(p.section));
+        }
+        for p in PROVENANCE {
+            assert!(legend(p.key).len() <= 60, "{}", legend(p.key));
         }
         let mut sorted = keys.clone();
         sorted.sort();

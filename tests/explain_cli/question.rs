@@ -291,3 +291,39 @@ fn wrong_flags_are_errors_that_name_the_flag() {
         assert!(e.contains(says), "{args:?}: {e}");
     }
 }
+
+#[test]
+fn pictures_carry_the_tags_of_what_they_rest_on() {
+    let d = temp_dir("question-svg");
+    let svg = d.join("p.svg");
+    explain_ok(&[
+        "TLD4.A R10, R8, R20, R24, UR4, 2D",
+        "--texture",
+        "4x4",
+        "--coord",
+        "0.02,0.5",
+        "--address",
+        "clamp_to_border",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // The sub-texel rounding placed the footprint; the border colour filled two texels.
+    assert!(text.contains("unmeasured: 8-bit sub-texel rounding (Open questions)"));
+    assert!(text.contains("model decision: border words, unswizzled (Decisions)"));
+    assert!(text.contains("redirected"));
+    // Exact precision: no fixed point, so no sub-texel tag.
+    explain_ok(&[
+        "TLD4.A R10, R8, R20, R24, UR4, 2D",
+        "--texture",
+        "4x4",
+        "--coord",
+        "0.5,0.5",
+        "--precision",
+        "exact",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(!text.contains("sub-texel"), "{text}");
+}
