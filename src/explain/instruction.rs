@@ -70,6 +70,8 @@ pub fn explain_instruction(out: &mut String, insn: &Tld4, word: u128, fault: Opt
             );
         }
     }
+    let _ = writeln!(out);
+    super::bridge::bridge(out, insn);
 }
 
 /// The Ra and Rb operand vectors and the handle (ptxas output; NAK for the register-handle

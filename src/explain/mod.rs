@@ -21,6 +21,7 @@
 //! [`std::io::Write`], so an io error is returned, not a panic) and writes the pictures.
 
 pub mod answer;
+mod bridge;
 mod geometry;
 mod instruction;
 mod lane;

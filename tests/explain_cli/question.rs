@@ -327,3 +327,51 @@ fn pictures_carry_the_tags_of_what_they_rest_on() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(!text.contains("sub-texel"), "{text}");
 }
+
+/// The TLD4s ptxas emitted for the committed PTX kernels (tests/cubins/kernels/*.ptx, listed
+/// by nvdisasm in tests/cubins/*.sass): explain's PTX form for each is one of the `tld4`
+/// shapes of that kernel file (component, dimension, an offset vector, a depth reference).
+#[test]
+fn the_bridge_names_the_ptx_that_ptxas_compiled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for name in ["gather_2d", "gather_layers"] {
+        let sass =
+            std::fs::read_to_string(root.join(format!("tests/cubins/{name}.sm100.sass"))).unwrap();
+        let ptx =
+            std::fs::read_to_string(root.join(format!("tests/cubins/kernels/{name}.ptx"))).unwrap();
+        // The shapes in the PTX: "tld4.g.a2d" plus whether an offset vector and a dref follow.
+        let shapes: Vec<(String, bool, bool)> = ptx
+            .lines()
+            .filter_map(|l| {
+                let at = l.find("tld4.")?;
+                let t = &l[at..];
+                let head: String = t.split('.').take(3).collect::<Vec<_>>().join(".");
+                let after = &t[t.find("}]").map_or(t.len(), |k| k + 2)..];
+                Some((head, after.contains('{'), after.contains("%f")))
+            })
+            .collect();
+        let lines: Vec<&str> = sass.lines().collect();
+        for (k, l) in lines.iter().enumerate() {
+            if !l.contains(" TLD4") {
+                continue;
+            }
+            let half = |s: &str| {
+                let a = s.rfind("/* 0x").unwrap() + 5;
+                s[a..a + 16].to_string()
+            };
+            let word = format!("{}{}", half(lines[k + 1]), half(l));
+            let out = explain_ok(&[&word]);
+            let p = out
+                .lines()
+                .find_map(|x| x.strip_prefix("  PTX:    "))
+                .unwrap_or_else(|| panic!("no PTX line:\n{out}"));
+            let head: String = p.split('.').take(3).collect::<Vec<_>>().join(".");
+            let after = &p[p.find("}]").unwrap() + 2..];
+            let shape = (head, after.contains("{dx, dy}"), after.contains("dref"));
+            assert!(shapes.contains(&shape), "{l}: {p} is not among {shapes:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} TLD4s checked");
+}
