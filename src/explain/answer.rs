@@ -5,13 +5,14 @@
 use serde::Serialize;
 use serde_json::Value;
 use tld4_decoder::Tld4;
-use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue};
+use tld4_textures::cube::seamless_texel;
+use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue, FACE_NAMES};
 use tld4_textures::{TexelSource, ValueKind};
 
 use super::instruction::{explain_instruction, reg};
 use super::provenance::{tag, PROVENANCE};
 use super::question::{scenario_json, Question};
-use super::show::{serde_name, show_value};
+use super::show::{serde_name, show_value, CUBE_TABLE};
 use super::{lane, load, read_instruction, GATHER_ORDER};
 
 /// One field of the instruction word.
@@ -116,6 +117,17 @@ pub struct LaneData {
     pub compare: Option<(String, f32)>,
 }
 
+/// A cell of the ring around a cube face.
+#[derive(Debug, Serialize)]
+pub struct RingCell {
+    /// The texel read there: face, x, y (None at a corner).
+    pub read: Option<[u32; 3]>,
+    /// Its face's name (+X, -X, ...).
+    pub face: String,
+    /// Its value.
+    pub value: String,
+}
+
 /// The whole answer.
 #[derive(Debug, Serialize)]
 pub struct Answer {
@@ -139,6 +151,13 @@ pub struct Answer {
     pub grid: Vec<String>,
     /// The lane's path, when it gathers.
     pub lane: Option<LaneData>,
+    /// For cube kinds: the sampled face with a ring of the texels a seamless footprint reads
+    /// past its edges, (W+2) x (H+2) cells row by row from (-1, -1).
+    pub ring: Vec<RingCell>,
+    /// For cube kinds: the sampled face's axes, (major axis, its sign, sc's axis and sign,
+    /// tc's axis and sign), so a point (s, t) of the face is the direction whose major axis
+    /// component is the sign and whose others are sign_s * (2s - 1), sign_t * (2t - 1).
+    pub face_axes: Option<[f64; 6]>,
     /// The provenance tags the text carries.
     pub tags: Vec<String>,
     /// The text's check against the emulator passed.
@@ -210,6 +229,7 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         .trace
         .as_ref()
         .map(|t| lane_data(&insn, &s, lane_no, t));
+    let (ring, face_axes) = cube_ring(&insn, &outcome);
     let tags = PROVENANCE
         .iter()
         .map(|p| tag(p.key))
@@ -226,6 +246,8 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         kind,
         grid,
         lane,
+        ring,
+        face_axes,
         tags,
         consistent: outcome.consistent,
     })
@@ -341,4 +363,55 @@ fn lane_data(
             .collect(),
         compare: t.compare.as_ref().map(|c| (serde_name(&c.op), c.used)),
     }
+}
+
+/// For a cube lane: the sampled face with the ring of neighbour texels a seamless footprint
+/// reads past its edges (`tld4_textures::cube::seamless_texel`, the texture unit's own rule),
+/// and the face's axes.
+fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> (Vec<RingCell>, Option<[f64; 6]>) {
+    let mut ring = Vec::new();
+    let (Some((tex, _, _, _)), Some(t)) = (&outcome.texture, outcome.trace.as_ref()) else {
+        return (ring, None);
+    };
+    let Some(c) = t.cube.as_ref() else {
+        return (ring, None);
+    };
+    let cube_base = t.storage_layer - t.storage_layer % 6;
+    let n = tex.shape().width as i64;
+    let (axis, ss, sa, ts, ta) = CUBE_TABLE[c.face as usize % 6];
+    let sign = if c.face % 2 == 0 { 1.0 } else { -1.0 };
+    let vk = if insn.depth_compare {
+        ValueKind::Float
+    } else {
+        tex.shape().format.value_kind()
+    };
+    for j in -1..=n {
+        for i in -1..=n {
+            ring.push(match seamless_texel(c.face, i, j, n) {
+                Some((f, x, y)) => {
+                    let v = texel_selected_in(
+                        tex,
+                        insn.component.raw() as u8,
+                        cube_base + f,
+                        x as u32,
+                        y as u32,
+                    );
+                    RingCell {
+                        read: Some([cube_base + f, x as u32, y as u32]),
+                        face: FACE_NAMES[f as usize % 6].to_string(),
+                        value: v.map_or("?".into(), |v| show_value(v, vk)),
+                    }
+                }
+                None => RingCell {
+                    read: None,
+                    face: String::new(),
+                    value: String::new(),
+                },
+            });
+        }
+    }
+    (
+        ring,
+        Some([axis as f64, sign, sa as f64, ss, ta as f64, ts]),
+    )
 }

@@ -258,3 +258,23 @@ test('the depth-compare and F16 panels show what explain says', async () => {
   }
   await page.close();
 });
+
+test('a cube gather across an edge shows the neighbour face and the mouse moves on the face', async () => {
+  const page = await context.newPage();
+  // Near the +X face's left edge: part of the footprint lies on a neighbour face.
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+CUBE&texture=4x4&coord=1,0.1,0.97';
+  await load(page, q);
+  sameAsExplain(await pageState(page), explain(q), q);
+  const faces = await page.locator('[data-testid="grid"] text').allTextContents();
+  assert.ok(faces.some((t) => /^[+-][XYZ] \(\d+,\d+\)$/.test(t)), faces.join('|'));
+  const ready = await page.getAttribute('body', 'data-ready');
+  const box = await page.locator('[data-testid="grid"]').boundingBox();
+  await page.mouse.move(box.x + 70 + 100, box.y + 70 + 200);
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  await page.waitForTimeout(300);
+  const q2 = new URL(page.url()).search.slice(1);
+  // Still on the same face: the direction's x is the major axis, +1.
+  assert.match(decodeURIComponent(q2), /coord=1\.0000,/);
+  sameAsExplain(await pageState(page), explain(q2), q2);
+  await page.close();
+});

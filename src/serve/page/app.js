@@ -156,6 +156,22 @@ function render() {
     el('text', { x: x0 + W * cell + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, 'v=' + t);
   }
   if (!lane) return;
+  // Cube: the ring of neighbour-face texels a seamless footprint reads past the edges.
+  if (answer.ring.length) {
+    for (let j = -1; j <= H; j++) {
+      for (let i = -1; i <= W; i++) {
+        if (i >= 0 && i < W && j >= 0 && j < H) continue;
+        const c = answer.ring[(j + 1) * (W + 2) + (i + 1)];
+        const x = x0 + i * cell, y = y0 + j * cell;
+        el('rect', { x, y, width: cell, height: cell, fill: c.read ? '#e8f0ff' : '#eee', stroke: '#bbb' }, svg);
+        if (cell >= 28) {
+          el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
+            c.read ? c.face + ' (' + c.read[1] + ',' + c.read[2] + ')' : 'corner');
+          el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
+        }
+      }
+    }
+  }
   // The footprint: ghost (where the footprint lies before redirection) and texel read.
   const defs = el('defs', {}, svg);
   const m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, defs);
@@ -164,9 +180,10 @@ function render() {
   for (const t of lane.texels) {
     const [gi, gj] = t.position;
     const gx = x0 + gi * cell, gy = y0 + gj * cell;
-    const ghost = t.redirected || t.site !== 'texel';
+    const ghost = (t.redirected || t.site !== 'texel') && !(answer.ring.length && t.site === 'texel');
     let rx = gx, ry = gy;
-    if (t.read) { rx = x0 + t.read[0] * cell; ry = y0 + t.read[1] * cell; }
+    // (a texel on another cube face is drawn where the ring shows it)
+    if (t.read && t.read[2] === lane.storage_layer) { rx = x0 + t.read[0] * cell; ry = y0 + t.read[1] * cell; }
     if (ghost) {
       el('rect', { x: gx + 2, y: gy + 2, width: cell - 4, height: cell - 4, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
       el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
@@ -288,12 +305,22 @@ function wire() {
   bind('coord', 'coord');
   bind('layer', 'layer');
   $('grid').addEventListener('mousemove', (ev) => {
-    if (!answer || answer.kind.startsWith('cube')) return;
+    if (!answer) return;
     const L = layout();
     const r = $('grid').getBoundingClientRect();
     const u = (ev.clientX - r.left - L.x0) / (L.W * L.cell);
     const v = (ev.clientY - r.top - L.y0) / (L.H * L.cell);
-    state.coord = u.toFixed(4) + ',' + v.toFixed(4);
+    if (answer.face_axes) {
+      // A point (s, t) of the sampled face as a direction (the API gives the face's axes).
+      const [axis, sign, sa, ss, ta, ts] = answer.face_axes;
+      const d = [0, 0, 0];
+      d[axis] = sign;
+      d[sa] = ss * (2 * u - 1);
+      d[ta] = ts * (2 * v - 1);
+      state.coord = d.map((x) => x.toFixed(4)).join(',');
+    } else {
+      state.coord = u.toFixed(4) + ',' + v.toFixed(4);
+    }
     update();
   });
   $('copy').addEventListener('click', () => {
