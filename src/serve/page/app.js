@@ -120,8 +120,10 @@ function el(name, attrs, parent, text) {
 function layout() {
   const [W, H] = answer.size;
   const cell = Math.max(8, Math.floor(Math.min(300 / W, 300 / H)));
-  const pad = 70;
-  return { W, H, cell, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
+  // Cubes: one more cell a side for the ring of neighbour-face texels.
+  const ring = answer.ring && answer.ring.length ? cell : 0;
+  const pad = 70 + ring;
+  return { W, H, cell, ring, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
 }
 
 function render() {
@@ -130,7 +132,7 @@ function render() {
   const L = layout();
   svg.setAttribute('width', L.width);
   svg.setAttribute('height', L.height);
-  const { W, H, cell, x0, y0 } = L;
+  const { W, H, cell, x0, y0, ring } = L;
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
     'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
@@ -147,13 +149,15 @@ function render() {
   }
   // Indices and u/v ticks.
   const step = Math.max(1, Math.ceil(W / 16));
-  for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
-  for (let j = 0; j < H; j += step) el('text', { x: x0 - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
+  const [un, vn] = answer.face_axes ? ['s', 't'] : ['u', 'v'];
+  for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - ring - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
+  for (let j = 0; j < H; j += step) el('text', { x: x0 - ring - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
+  const bottom = y0 + H * cell + ring, right = x0 + W * cell + ring;
   for (const t of [0, 0.5, 1]) {
-    el('line', { x1: x0 + t * W * cell, y1: y0 + H * cell, x2: x0 + t * W * cell, y2: y0 + H * cell + 6, stroke: '#000' }, svg);
-    el('text', { x: x0 + t * W * cell, y: y0 + H * cell + 18, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'u=' + t);
-    el('line', { x1: x0 + W * cell, y1: y0 + t * H * cell, x2: x0 + W * cell + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
-    el('text', { x: x0 + W * cell + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, 'v=' + t);
+    el('line', { x1: x0 + t * W * cell, y1: bottom, x2: x0 + t * W * cell, y2: bottom + 6, stroke: '#000' }, svg);
+    el('text', { x: x0 + t * W * cell, y: bottom + 18, 'font-size': 10, 'text-anchor': 'middle' }, svg, un + '=' + t);
+    el('line', { x1: right, y1: y0 + t * H * cell, x2: right + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
+    el('text', { x: right + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, vn + '=' + t);
   }
   if (!lane) return;
   // Cube: the ring of neighbour-face texels a seamless footprint reads past the edges.
