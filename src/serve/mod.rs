@@ -30,6 +30,10 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_SIDE: u32 = 64;
 /// The most layers (or cubes) a request may ask for.
 pub const MAX_LAYERS: u32 = 8;
+/// The most texels (all layers and cube faces) a request may ask for: the texture is written
+/// into the answer's scenario document, so this bounds each answer's work and size (a guess at
+/// what a lesson needs: a 64x64 texture of 4 layers, or two 32x32 cubes).
+pub const MAX_TEXELS: u64 = 16 * 1024;
 
 /// Arguments of `tld4 serve`.
 #[derive(clap::Args, Debug)]
@@ -254,12 +258,18 @@ pub fn params_from_json(body: &str) -> Result<Params, String> {
     }
 }
 
-/// Refuses textures past the server's bounds, before anything is built.
-fn check_bounds(q: &Question) -> Result<(), String> {
+/// Refuses textures past the server's bounds, before anything is built; `faces` is 6 for a
+/// cube instruction, else 1.
+fn check_bounds(q: &Question, faces: u64) -> Result<(), String> {
     let size = parse_size(q.texture.as_deref().unwrap_or("4x4"))?;
-    if size.width > MAX_SIDE || size.height > MAX_SIDE || size.layers > MAX_LAYERS {
+    let texels = size.width as u64 * size.height as u64 * size.layers as u64 * faces;
+    if size.width > MAX_SIDE
+        || size.height > MAX_SIDE
+        || size.layers > MAX_LAYERS
+        || texels > MAX_TEXELS
+    {
         return Err(format!(
-            "texture {}x{}x{}: the server draws textures of at most {MAX_SIDE}x{MAX_SIDE} texels and {MAX_LAYERS} layers",
+            "texture {}x{}x{}: the server draws textures of at most {MAX_SIDE}x{MAX_SIDE} texels, {MAX_LAYERS} layers and {MAX_TEXELS} texels in all (cube faces counted; this one has {texels})",
             size.width, size.height, size.layers
         ));
     }
@@ -276,7 +286,10 @@ fn respond_json(params: Result<Params, String>) -> Response<std::io::Cursor<Vec<
     if q.texture.is_none() {
         q.texture = Some("4x4".into());
     }
-    if let Err(e) = check_bounds(&q) {
+    // (a file reference is refused by `answer`, before anything is read)
+    let cube = !p.insn.contains(':')
+        && crate::explain::read_instruction(&p.insn).is_ok_and(|(i, _, _)| i.dimension.is_cube());
+    if let Err(e) = check_bounds(&q, if cube { 6 } else { 1 }) {
         return error(413, &e);
     }
     match answer(&p.insn, p.lane, &q) {
@@ -319,11 +332,17 @@ mod tests {
             texture: Some("65x4".into()),
             ..Default::default()
         };
-        assert!(check_bounds(&q).unwrap_err().contains("at most 64x64"));
+        assert!(check_bounds(&q, 1).unwrap_err().contains("at most 64x64"));
         let q = Question {
             texture: Some("4x4x9".into()),
             ..Default::default()
         };
-        assert!(check_bounds(&q).is_err());
+        assert!(check_bounds(&q, 1).is_err());
+        let q = Question {
+            texture: Some("64x64x4".into()),
+            ..Default::default()
+        };
+        assert!(check_bounds(&q, 1).is_ok());
+        assert!(check_bounds(&q, 6).unwrap_err().contains("98304"));
     }
 }

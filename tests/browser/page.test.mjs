@@ -199,6 +199,9 @@ test('the API refuses malformed and oversized requests and stays up', async () =
   assert.equal(r.status, 413);
   r = await post(JSON.stringify({ texture: '4096x4096' }));
   assert.equal(r.status, 413);
+  r = await post(JSON.stringify({ insn: 'TLD4.R R10, R8, R20, R24, UR4, ARRAY_CUBE', texture: '64x64x8' }));
+  assert.equal(r.status, 413);
+  assert.match((await r.json()).error, /cube faces counted/);
   r = await post(JSON.stringify({ texture: '4x4', colour: 'red' }));
   assert.equal(r.status, 400);
   r = await post(JSON.stringify({ insn: '/etc/passwd:k:0x10' }));
