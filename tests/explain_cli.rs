@@ -616,9 +616,10 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     // z = (4, -1): border too, above the ring's corner.
     let (x4, ym1) = at(4, -1);
     assert_eq!(px(x4 + 1, ym1 + T / 2), FOOTPRINT);
-    // The sample point: (u*W, v*H) = (3.2, 0.25) texels.
-    let sx = ox as f64 + 0.8f32 as f64 * 4.0 * T as f64;
-    let sy = oy as f64 + 0.0625 * 4.0 * T as f64;
+    // The sample point the unit uses: (u*W, v*H) = (3.2, 0.25) texels after the 8-bit
+    // rounding, 819/256 and 64/256.
+    let sx = ox as f64 + fixed(0.8, 4).2 * T as f64;
+    let sy = oy as f64 + fixed(0.0625, 4).2 * T as f64;
     assert_eq!(px(sx.floor() as u32, sy.floor() as u32), SAMPLE);
     assert_eq!(px(sx.floor() as u32 + 3, sy.floor() as u32), SAMPLE);
     // A texel away from the footprint: texel (0, 2) = 20, grey round(20 / 33 * 255).

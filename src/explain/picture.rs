@@ -308,8 +308,13 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             pic.notes.push(note);
         } else if let Some(p) = panels.iter().position(|&q| q == sampled) {
             let ring_px = t as f64;
-            let sx = (tr.u.texels * t as f64).clamp(-ring_px, (pw.min(w * t)) as f64 + ring_px);
-            let sy = (tr.v.texels * t as f64).clamp(-ring_px, (ph.min(h * t)) as f64 + ring_px);
+            // The point the unit uses: after the sub-texel rounding, which decides i0 and j0.
+            let used = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
+                Some((n, bits, _)) => n as f64 / (1u64 << bits) as f64,
+                None => a.texels,
+            };
+            let sx = (used(&tr.u) * t as f64).clamp(-ring_px, (pw.min(w * t)) as f64 + ring_px);
+            let sy = (used(&tr.v) * t as f64).clamp(-ring_px, (ph.min(h * t)) as f64 + ring_px);
             pic.sample = Some((
                 ox(p as u32) as f64 + (cx * w * t) as f64 + sx,
                 oy as f64 + (cy * h * t) as f64 + sy,
