@@ -281,3 +281,19 @@ test('a cube gather across an edge shows the neighbour face and the mouse moves 
   sameAsExplain(await pageState(page), explain(q2), q2);
   await page.close();
 });
+
+test('the magnified sample point shows the rounding that decided the texel', async () => {
+  const page = await context.newPage();
+  // u*W = 0.62475 * 4 = 2.499 (in f32 arithmetic, a hair off): 8 fractional bits round it
+  // to 640/256 = 2.5, so i0 = 2 where the exact floor(2.499 - 0.5) is 1.
+  const q = 'insn=TLD4.R+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.62475,0.5';
+  await load(page, q);
+  const want = explain(q);
+  assert.match(want.out, /the rounding decided the texel: exact floor\(u\*W - 0\.5\) = 1, the fixed-point value gives i0 = 2/);
+  const zoom = (await page.locator('[data-testid="zoom"] text').allTextContents()).join('|');
+  assert.match(zoom, /u\*W 2\.49\d+ -> 2\.500000/, zoom);
+  // The footprint the page draws starts at i0 = 2, as explain says (component R is x).
+  sameAsExplain(await pageState(page), want, q);
+  assert.equal((await pageState(page)).texels.w.i, '2');
+  await page.close();
+});

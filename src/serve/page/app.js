@@ -223,8 +223,38 @@ function render() {
     tr.insertCell().textContent = r.bits;
     tr.insertCell().textContent = r.shown;
   }
+  renderZoom(lane);
   renderPanels(lane);
   renderInstruction();
+}
+
+// The 1/256-texel lattice around the sample point: the exact u*W, v*H (hollow) and the
+// lattice point the unit rounded it to (filled), 8 lattice steps across.
+function renderZoom(lane) {
+  const z = $('zoom');
+  while (z.firstChild) z.removeChild(z.firstChild);
+  const [ru, rv] = lane.rounded;
+  const [eu, ev] = lane.scaled;
+  const exact = Math.abs(ru - eu) < 1e-12 && Math.abs(rv - ev) < 1e-12 && $('precision').value === 'exact';
+  const step = 1 / 256, n = 8, px = 200 / n;
+  const cu = Math.round(ru * 256) / 256, cv = Math.round(rv * 256) / 256;
+  const X = (u) => 100 + (u - cu) / step * px, Y = (v) => 100 + (v - cv) / step * px;
+  for (let k = -n; k <= n; k++) {
+    el('line', { x1: X(cu + k * step), y1: 0, x2: X(cu + k * step), y2: 200, stroke: '#ddd' }, z);
+    el('line', { x1: 0, y1: Y(cv + k * step), x2: 200, y2: Y(cv + k * step), stroke: '#ddd' }, z);
+  }
+  // A texel centre (where i0 changes) in view: a thick line.
+  for (const [c, horiz] of [[Math.floor(cu - 0.5) + 0.5, false], [Math.ceil(cu - 0.5) + 0.5, false], [Math.floor(cv - 0.5) + 0.5, true], [Math.ceil(cv - 0.5) + 0.5, true]]) {
+    const p = horiz ? Y(c) : X(c);
+    if (p >= 0 && p <= 200) {
+      el('line', horiz ? { x1: 0, y1: p, x2: 200, y2: p, stroke: '#f0f', 'stroke-width': 2 } : { x1: p, y1: 0, x2: p, y2: 200, stroke: '#f0f', 'stroke-width': 2 }, z);
+    }
+  }
+  el('circle', { cx: X(eu), cy: Y(ev), r: 5, fill: 'none', stroke: '#055', 'stroke-width': 2 }, z);
+  el('circle', { 'data-testid': 'zoom-rounded', cx: X(ru), cy: Y(rv), r: 4, fill: '#0aa' }, z);
+  el('text', { x: 4, y: 12, 'font-size': 10 }, z, exact ? 'exact precision: no lattice' : 'grid: 1/256 texel');
+  el('text', { x: 4, y: 196, 'font-size': 10 }, z, 'u*W ' + eu.toFixed(6) + ' -> ' + ru.toFixed(6));
+  el('text', { x: 4, y: 184, 'font-size': 10 }, z, 'v*H ' + ev.toFixed(6) + ' -> ' + rv.toFixed(6));
 }
 
 // The depth-compare panel (depths, reference, pass or fail) and the F16 panel (both roundings).
