@@ -16,6 +16,7 @@ mod explain;
 mod gather;
 mod run;
 mod scan;
+mod serve;
 mod words;
 
 /// Exit code: a check failed.
@@ -58,9 +59,11 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Explain one TLD4: every field and operand, and with a scenario one lane's whole path
     /// through the texture unit, with numbers and an optional picture of the footprint.
-    Explain(explain::ExplainArgs),
+    Explain(Box<explain::ExplainArgs>),
     /// List every TLD4 in cubins, fat binaries and host executables: file, kernel, offset, word, text.
     Scan(scan::ScanArgs),
+    /// Serve the teaching page and its JSON API (gathers and explanations) over HTTP.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::bench(a),
         Command::Explain(a) => explain::explain(a),
         Command::Scan(a) => scan::scan(a),
+        Command::Serve(a) => serve::serve(a),
     };
     match result {
         Ok(code) => code,

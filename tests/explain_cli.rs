@@ -11,6 +11,10 @@ use std::process::{Command, Output};
 #[path = "explain_cli/robustness.rs"]
 mod robustness;
 
+/// Questions without a scenario file: `--texture`, `--coord`, `--address`, ...
+#[path = "explain_cli/question.rs"]
+mod question;
+
 /// The picture's layout constants, as `src/explain/geometry.rs` and the README document them.
 const TITLE: u32 = 32;
 const MARGIN: u32 = 48;
@@ -137,7 +141,7 @@ fn fields_operands_destinations_and_hints_of_the_ptxas_form() {
     );
     has_line(
         &out,
-        "  .SCR clear (ptxas sets it on every TLD4; its effect is unknown and modeled as none)",
+        "  .SCR clear (ptxas 13.5 sets it in some kernels and leaves it clear in others; its effect is unknown and modeled as none)",
     );
     has_line(&out, "  .NODEP clear (a scheduling hint)");
     assert_eq!(block(&out, "faults the instruction", 2)[1], "  none");
@@ -387,7 +391,7 @@ fn a_lane_path_with_offset_wrap_and_border() {
             "    x (i0,j1) = (3, 0): texel (3, 0), raw (3) = (3) -> R = 3",
             "    y (i1,j1) = (4, 0): i = 4 is outside 0..3 and u is clamp_to_border: the border colour -> R = 99 (the border word, not swizzled)",
             "    z (i1,j0) = (4, -1): i = 4 is outside 0..3 and u is clamp_to_border: the border colour -> R = 99 (the border word, not swizzled)",
-            "    w (i0,j0) = (3, -1): wrapped (v repeat) to texel (3, 3), raw (33) = (33) -> R = 33",
+            "    w (i0,j0) = (3, -1): redirected by v repeat to texel (3, 3), raw (33) = (33) -> R = 33",
         ]
     );
     has_line(
@@ -612,9 +616,10 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     // z = (4, -1): border too, above the ring's corner.
     let (x4, ym1) = at(4, -1);
     assert_eq!(px(x4 + 1, ym1 + T / 2), FOOTPRINT);
-    // The sample point: (u*W, v*H) = (3.2, 0.25) texels.
-    let sx = ox as f64 + 0.8f32 as f64 * 4.0 * T as f64;
-    let sy = oy as f64 + 0.0625 * 4.0 * T as f64;
+    // The sample point the unit uses: (u*W, v*H) = (3.2, 0.25) texels after the 8-bit
+    // rounding, 819/256 and 64/256.
+    let sx = ox as f64 + fixed(0.8, 4).2 * T as f64;
+    let sy = oy as f64 + fixed(0.0625, 4).2 * T as f64;
     assert_eq!(px(sx.floor() as u32, sy.floor() as u32), SAMPLE);
     assert_eq!(px(sx.floor() as u32 + 3, sy.floor() as u32), SAMPLE);
     // A texel away from the footprint: texel (0, 2) = 20, grey round(20 / 33 * 255).
@@ -698,7 +703,7 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     // The README quotes these lines.
     has_line(
         &out,
-        "    w (i0,j0) = (3, -1): wrapped (v repeat) to texel (3, 3), raw (255, 255, 0, 255) = (1.0, 1.0, 0.0, 1.0) -> R = 1.0",
+        "    w (i0,j0) = (3, -1): redirected by v repeat to texel (3, 3), raw (255, 255, 0, 255) = (1.0, 1.0, 0.0, 1.0) -> R = 1.0",
     );
     has_line(&out, "    R8    = 0x34003c00  x | y = halves 1.0, 0.25");
     let drawn = image::open(&png).unwrap().to_rgb8();

@@ -8,7 +8,8 @@
 //! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); in a cube
 //!   cross, face f sits at cell CROSS[f] (column, row), so its texel (x, y) is at
 //!   (ox + (col * W + x) * T, oy + (row * W + y) * T);
-//! - the sample point (u * W, v * H) in texels is the pixel (ox + u * W * T, oy + v * H * T);
+//! - the sample point (u * W, v * H) in texels, after the sub-texel rounding, is the pixel
+//!   (ox + u * W * T, oy + v * H * T);
 //! - the legend starts at oy + PH + MARGIN / 2.
 
 /// Title band height.

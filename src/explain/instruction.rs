@@ -70,12 +70,18 @@ pub fn explain_instruction(out: &mut String, insn: &Tld4, word: u128, fault: Opt
             );
         }
     }
+    let _ = writeln!(out);
+    super::bridge::bridge(out, insn);
 }
 
 /// The Ra and Rb operand vectors and the handle (ptxas output; NAK for the register-handle
 /// form; docs/sources.md), from the decoder's `ra_layout`/`rb_layout`.
 pub(super) fn operands(out: &mut String, insn: &Tld4) {
     let _ = writeln!(out, "operands (what each source register holds):");
+    let _ = writeln!(out, "    {}", super::provenance::tag("operands"));
+    if insn.form == HandleForm::Register {
+        let _ = writeln!(out, "    {}", super::provenance::tag("register_handle"));
+    }
     let ra = insn.ra_layout();
     let mut parts = Vec::new();
     let mut k = 0u8;
@@ -330,9 +336,10 @@ pub(super) fn modifiers(out: &mut String, insn: &Tld4) {
     let onoff = |b: bool| if b { "set" } else { "clear" };
     let _ = writeln!(
         out,
-        "  .SCR {} (ptxas sets it on every TLD4; its effect is unknown and modeled as none)",
+        "  .SCR {} (ptxas 13.5 sets it in some kernels and leaves it clear in others; its effect is unknown and modeled as none)",
         onoff(insn.scr)
     );
+    let _ = writeln!(out, "    {}", super::provenance::tag("scr"));
     let _ = writeln!(
         out,
         "  eviction priority {} (a cache hint)",

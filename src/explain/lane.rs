@@ -367,6 +367,8 @@ pub fn explain_lane<'s>(
             "  F16 rounding (f32 -> binary16 bits; {} is used):",
             insn.f16_mode.name()
         );
+        let _ = writeln!(out, "    {}", super::provenance::tag("f16_rounding"));
+        let _ = writeln!(out, "    {}", super::provenance::tag("f16_packing"));
         for (k, &v) in t.values.iter().enumerate() {
             if insn.write_mask.0 >> k & 1 == 0 {
                 continue;

@@ -15,10 +15,28 @@ pub(super) fn load_scenario(
 ) -> Result<(scenario::Scenario, Precision), String> {
     let text = crate::output::read_text(path)?;
     let dir = crate::output::base_dir(path);
+    load_text(&text, dir, word, options, &path.display().to_string())
+}
+
+/// The scenario document `text` (named `name` in errors; files relative to `dir`) with the
+/// instruction `word` in place of its own. The document may leave its `instruction` out:
+/// explain is given one.
+pub(super) fn load_text(
+    text: &str,
+    dir: &Path,
+    word: u128,
+    options: &scenario::LoadOptions,
+    name: &str,
+) -> Result<(scenario::Scenario, Precision), String> {
+    let text = text.to_string();
+    let path = std::path::Path::new(name);
     // Errors in the file as written (with its own lines and columns), except in the
     // instruction, which the command line replaces.
     if let Err(e) = scenario::load_with(&text, dir, options) {
-        if e.path != "instruction" && !e.path.starts_with("instruction.") {
+        let about_instruction = e.path == "instruction"
+            || e.path.starts_with("instruction.")
+            || e.to_string().contains("`instruction`");
+        if !about_instruction {
             return Err(format!("{}: {e}", path.display()));
         }
     }

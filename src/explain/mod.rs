@@ -20,6 +20,8 @@
 //! `svg` (drawing it). This file reads the arguments, prints the text (through an
 //! [`std::io::Write`], so an io error is returned, not a panic) and writes the pictures.
 
+pub mod answer;
+mod bridge;
 mod geometry;
 mod instruction;
 mod lane;
@@ -28,6 +30,8 @@ mod memory;
 mod path;
 mod picture;
 mod png;
+pub mod provenance;
+pub mod question;
 mod show;
 mod source;
 mod svg;
@@ -57,15 +61,22 @@ pub struct ExplainArgs {
     /// runs on; the instruction given here replaces the scenario's.
     #[arg(long, value_name = "S.json")]
     pub scenario: Option<PathBuf>,
-    /// The lane to follow through the texture unit (0..31).
-    #[arg(long, default_value_t = 0, requires = "scenario")]
+    /// The lane to follow through the texture unit (0..31; with --scenario or --texture).
+    #[arg(long, default_value_t = 0)]
     pub lane: u32,
-    /// Write a PNG picture of the texture, the sample point and the footprint.
-    #[arg(long, value_name = "FILE", requires = "scenario")]
+    /// Write a PNG picture of the texture, the sample point and the footprint (with
+    /// --scenario or --texture).
+    #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
     /// Write the same picture as SVG.
-    #[arg(long, value_name = "FILE", requires = "scenario")]
+    #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// A question without a scenario file: the texture, sampler and operands as flags.
+    #[command(flatten)]
+    pub question: question::Question,
+    /// Print the scenario document the flags make (for `--scenario`, or to edit) and stop.
+    #[arg(long, requires = "texture")]
+    pub print_scenario: bool,
     /// Read only files inside the scenario's directory, as `tld4 run --confine` does.
     #[arg(long, requires = "scenario")]
     pub confine: bool,
@@ -157,7 +168,13 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     if args.lane >= WARP_SIZE as u32 {
         return Err(format!("--lane {}: a warp has lanes 0..31", args.lane).into());
     }
+    if args.question.texture.is_some() {
+        return explain_question(args, &insn, word, out);
+    }
     let Some(path) = &args.scenario else {
+        if args.lane != 0 || args.png.is_some() || args.svg.is_some() {
+            return Err("--lane, --png and --svg need a lane to follow: give --scenario FILE or --texture WxH".into());
+        }
         let mut text = String::new();
         let exec = tld4_emu::Tld4Exec::new(&insn, Default::default());
         instruction::explain_instruction(&mut text, &insn, word, exec.static_fault(255));
@@ -168,6 +185,60 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     refuse_clobbering(path, args.png.as_deref(), args.svg.as_deref())?;
     let options = tld4_scenario::LoadOptions::default().confine(args.confine);
     let (s, precision) = load::load_scenario(path, word, &options)?;
+    explain_loaded(
+        args,
+        &insn,
+        word,
+        &s,
+        precision,
+        &path.display().to_string(),
+        out,
+    )
+}
+
+/// `tld4 explain INSN --texture ...`: the flags' scenario, explained as a file's would be.
+fn explain_question(args: &ExplainArgs, insn: &Tld4, word: u128, out: &mut dyn Write) -> CmdResult {
+    let text = insn.to_string();
+    let doc = question::scenario_json(insn, text.trim_end_matches(" ;"), &args.question)?;
+    if args.print_scenario {
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let (Some(a), Some(b)) = (&args.png, &args.svg) {
+        if resolved(a) == resolved(b) {
+            return Err(format!("--png {} and --svg {}: the same file; refusing to write one picture over the other", a.display(), b.display()).into());
+        }
+    }
+    let options = tld4_scenario::LoadOptions::default();
+    let (s, precision) = load::load_text(
+        &doc.to_string(),
+        Path::new(""),
+        word,
+        &options,
+        "the command line's texture",
+    )?;
+    explain_loaded(
+        args,
+        insn,
+        word,
+        &s,
+        precision,
+        "the command line's texture",
+        out,
+    )
+}
+
+/// The instruction, the lane's path and the pictures, for a loaded scenario.
+fn explain_loaded(
+    args: &ExplainArgs,
+    insn: &Tld4,
+    word: u128,
+    s: &tld4_scenario::Scenario,
+    precision: tld4_textures::Precision,
+    source: &str,
+    out: &mut dyn Write,
+) -> CmdResult {
+    let insn = *insn;
     let mut text = String::new();
     instruction::explain_instruction(
         &mut text,
@@ -176,8 +247,7 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
         s.exec.static_fault(s.warp.regs_per_thread),
     );
     text.push('\n');
-    let source = path.display().to_string();
-    let lane = lane::explain_lane(&mut text, &s, precision, args.lane as usize, &source);
+    let lane = lane::explain_lane(&mut text, s, precision, args.lane as usize, source);
     // The text first: a picture that cannot be drawn or written loses none of it.
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -6,6 +6,7 @@ use tld4_decoder::Tld4;
 use tld4_textures::trace::{GatherTrace, Selection, TexelSite, TexelValue, FACE_NAMES};
 use tld4_textures::{CompareOp, Source, ValueKind};
 
+use super::provenance::tag;
 use super::show::{
     compare_symbol, rounding_name, serde_name, show_converted, show_raw, show_value, signed_axis,
     source_name, AXES, CUBE_TABLE, RGBA,
@@ -57,6 +58,7 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
                 "  {what} {} is past the last one: clamped to {}",
                 l.given, l.used
             );
+            let _ = writeln!(out, "    {}", tag("layer_clamp"));
         }
         if t.kind.is_cube() {
             let _ = writeln!(
@@ -106,6 +108,9 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
             );
         }
     }
+    if t.u.fixed.is_some() {
+        let _ = writeln!(out, "    {}", tag("sub_texel"));
+    }
     // Offsets.
     match (t.op.offsets, t.seamless) {
         (tld4_textures::OffsetMode::Aoffi, false) => {
@@ -153,6 +158,7 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
                 "  .DC: the texel's depth (component R of {}) is compared; the component field and the swizzle are not used",
                 f.name()
             );
+            let _ = writeln!(out, "    {}", tag("dc_component"));
         }
         Selection::Component(c) => {
             let _ = writeln!(
@@ -269,7 +275,7 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
                         .collect();
                         let _ = write!(
                             line,
-                            "wrapped ({}) to {on}texel ({tx}, {ty})",
+                            "redirected by {} to {on}texel ({tx}, {ty})",
                             moved.join(", ")
                         );
                     }
@@ -383,6 +389,12 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
             }
         }
         let _ = writeln!(out, "{line}");
+    }
+    if t.texels.iter().any(|x| x.site == TexelSite::Border) {
+        let _ = writeln!(out, "    {}", tag("border"));
+    }
+    if t.texels.iter().any(|x| x.site == TexelSite::Corner) {
+        let _ = writeln!(out, "    {}", tag("cube_corner"));
     }
     if !t.resident {
         let _ = writeln!(

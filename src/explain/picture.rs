@@ -308,8 +308,13 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             pic.notes.push(note);
         } else if let Some(p) = panels.iter().position(|&q| q == sampled) {
             let ring_px = t as f64;
-            let sx = (tr.u.texels * t as f64).clamp(-ring_px, (pw.min(w * t)) as f64 + ring_px);
-            let sy = (tr.v.texels * t as f64).clamp(-ring_px, (ph.min(h * t)) as f64 + ring_px);
+            // The point the unit uses: after the sub-texel rounding, which decides i0 and j0.
+            let used = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
+                Some((n, bits, _)) => n as f64 / (1u64 << bits) as f64,
+                None => a.texels,
+            };
+            let sx = (used(&tr.u) * t as f64).clamp(-ring_px, (pw.min(w * t)) as f64 + ring_px);
+            let sy = (used(&tr.v) * t as f64).clamp(-ring_px, (ph.min(h * t)) as f64 + ring_px);
             pic.sample = Some((
                 ox(p as u32) as f64 + (cx * w * t) as f64 + sx,
                 oy as f64 + (cy * h * t) as f64 + sy,
@@ -395,6 +400,30 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         }
     };
     legend.push(colour_rule);
+    // What the picture rests on that is not measured (src/explain/provenance.rs).
+    if let Some(tr) = trace {
+        let keys = [
+            ("sub_texel", tr.u.fixed.is_some()),
+            (
+                "layer_clamp",
+                tr.layer.as_ref().is_some_and(|l| l.given != l.used),
+            ),
+            (
+                "border",
+                tr.texels.iter().any(|x| x.site == TexelSite::Border),
+            ),
+            (
+                "cube_corner",
+                tr.texels.iter().any(|x| x.site == TexelSite::Corner),
+            ),
+            ("dc_component", tr.compare.is_some()),
+        ];
+        for (key, shown) in keys {
+            if shown {
+                legend.push(super::provenance::legend(key));
+            }
+        }
+    }
     // Layout of the canvas.
     let panels_w = MARGIN + panels.len() as u32 * (pw + MARGIN);
     let legend_scale = 2;
@@ -419,7 +448,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let mut kx = MARGIN as i64;
     for (style, label) in [
         (MarkStyle::Solid, "read"),
-        (MarkStyle::Dashed, "wrapped"),
+        (MarkStyle::Dashed, "redirected"),
         (MarkStyle::Hatched, if cube { "corner" } else { "border" }),
     ] {
         pic.key.push((kx, key_y, style));

@@ -1,0 +1,417 @@
+//! One question answered as data, for `tld4 serve`'s API and page: the explanation's text and
+//! the numbers a picture needs (the footprint, the texels read, the values, the registers
+//! written, the instruction's fields), all from the same run as the text.
+
+use serde::Serialize;
+use serde_json::Value;
+use tld4_decoder::Tld4;
+use tld4_textures::cube::seamless_texel;
+use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue, FACE_NAMES};
+use tld4_textures::{TexelSource, ValueKind};
+
+use super::instruction::{explain_instruction, reg};
+use super::provenance::{tag, PROVENANCE};
+use super::question::{scenario_json, Question};
+use super::show::{serde_name, show_value, CUBE_TABLE};
+use super::{lane, load, read_instruction, GATHER_ORDER};
+
+/// One field of the instruction word.
+#[derive(Debug, Serialize)]
+pub struct FieldRow {
+    /// The field's name (the decoder's table).
+    pub name: &'static str,
+    /// Its bits, `hi:lo`.
+    pub bits: String,
+    /// Its raw value.
+    pub raw: u64,
+    /// What it changes.
+    pub effect: &'static str,
+    /// What it means here.
+    pub meaning: String,
+}
+
+/// The instruction's modifiers, as the page's controls name them.
+#[derive(Debug, Serialize)]
+pub struct Decoded {
+    /// R, G, B or A.
+    pub component: String,
+    /// "", "AOFFI" or "PTP".
+    pub offsets: String,
+    /// .DC set.
+    pub dc: bool,
+    /// "", "F16.RN" or "F16.RZ".
+    pub f16: String,
+    /// 2D, ARRAY_2D, CUBE, ARRAY_CUBE.
+    pub dimension: String,
+}
+
+/// One texel of the footprint, in gather order.
+#[derive(Debug, Serialize)]
+pub struct TexelRow {
+    /// x, y, z or w.
+    pub name: &'static str,
+    /// The footprint position (i, j) before any redirection (the ghost).
+    pub position: [i64; 2],
+    /// The offset that moved it, if any.
+    pub offset: Option<[i64; 2]>,
+    /// "texel", "border" or "corner".
+    pub site: &'static str,
+    /// The texel read (x, y, storage layer), for a texel.
+    pub read: Option<[u32; 3]>,
+    /// Redirected by an address mode or a cube edge.
+    pub redirected: bool,
+    /// The value it gives, as text.
+    pub value: String,
+    /// With depth compare: the depth the reference was compared with.
+    pub depth: Option<f32>,
+}
+
+/// One result as F16.RN and F16.RZ would round it (binary16 bits and value).
+#[derive(Debug, Serialize)]
+pub struct F16Row {
+    /// RN bits.
+    pub rn: String,
+    /// RN value.
+    pub rn_value: f32,
+    /// RZ bits.
+    pub rz: String,
+    /// RZ value.
+    pub rz_value: f32,
+}
+
+/// A register the lane ends with.
+#[derive(Debug, Serialize)]
+pub struct RegRow {
+    /// Register name.
+    pub reg: String,
+    /// Its bits.
+    pub bits: String,
+    /// As an f32 (or integer) and as two F16 halves.
+    pub shown: String,
+}
+
+/// The lane's path, as numbers.
+#[derive(Debug, Serialize)]
+pub struct LaneData {
+    /// The four results (x, y, z, w), as text.
+    pub values: Vec<String>,
+    /// Their bits.
+    pub bits: Vec<String>,
+    /// The footprint.
+    pub texels: Vec<TexelRow>,
+    /// u*W and v*H exactly.
+    pub scaled: [f64; 2],
+    /// u*W and v*H after the sub-texel rounding (equal to `scaled` with exact precision).
+    pub rounded: [f64; 2],
+    /// i0, j0 before offsets.
+    pub origin: [i64; 2],
+    /// The storage layer sampled (cube: cube * 6 + face).
+    pub storage_layer: u32,
+    /// The cube face, for cube kinds.
+    pub face: Option<u32>,
+    /// The registers written, after the emulator ran.
+    pub registers: Vec<RegRow>,
+    /// Each result rounded to F16 both ways (the F16 panel).
+    pub f16: Vec<F16Row>,
+    /// With depth compare: the function and the reference as used.
+    pub compare: Option<(String, f32)>,
+}
+
+/// A cell of the ring around a cube face.
+#[derive(Debug, Serialize)]
+pub struct RingCell {
+    /// The texel read there: face, x, y (None at a corner).
+    pub read: Option<[u32; 3]>,
+    /// Its face's name (+X, -X, ...).
+    pub face: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// The whole answer.
+#[derive(Debug, Serialize)]
+pub struct Answer {
+    /// nvdisasm's text.
+    pub sass: String,
+    /// The 128-bit word, 32 hex digits.
+    pub word: String,
+    /// The fields.
+    pub fields: Vec<FieldRow>,
+    /// The modifiers.
+    pub decoded: Decoded,
+    /// `tld4 explain`'s text for the same question.
+    pub text: String,
+    /// The scenario document `tld4 explain --scenario` reproduces this with.
+    pub scenario: Value,
+    /// Texture width, height, storage layers.
+    pub size: [u32; 3],
+    /// The texture's kind (2d, 2d_array, cube, cube_array).
+    pub kind: String,
+    /// The selected component of every texel of the sampled storage layer, row by row.
+    pub grid: Vec<String>,
+    /// The lane's path, when it gathers.
+    pub lane: Option<LaneData>,
+    /// For cube kinds: the sampled face with a ring of the texels a seamless footprint reads
+    /// past its edges, (W+2) x (H+2) cells row by row from (-1, -1).
+    pub ring: Vec<RingCell>,
+    /// For cube kinds: the sampled face's axes, (major axis, its sign, sc's axis and sign,
+    /// tc's axis and sign), so a point (s, t) of the face is the direction whose major axis
+    /// component is the sign and whose others are sign_s * (2s - 1), sign_t * (2t - 1).
+    pub face_axes: Option<[f64; 6]>,
+    /// The provenance tags the text carries.
+    pub tags: Vec<String>,
+    /// The text's check against the emulator passed.
+    pub consistent: bool,
+}
+
+/// Answers `q` for instruction `insn_text` (text or hex only: a `FILE:KERNEL:OFFSET`
+/// reference, which would open a file, is refused) and lane `lane`.
+pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, String> {
+    if insn_text.contains(':') {
+        return Err("insn: a file reference (FILE:KERNEL:OFFSET) is not read here; give the instruction's text or its 32 hex digits".into());
+    }
+    if lane_no >= tld4_emu::WARP_SIZE as u32 {
+        return Err(format!("lane {lane_no}: a warp has lanes 0..31"));
+    }
+    let (insn, word, _) = read_instruction(insn_text)?;
+    let sass = insn.to_string();
+    let doc = scenario_json(&insn, sass.trim_end_matches(" ;"), q)?;
+    let options = tld4_scenario::LoadOptions::default().confine(true);
+    let (s, precision) = load::load_text(
+        &doc.to_string(),
+        std::path::Path::new(""),
+        word,
+        &options,
+        "the question",
+    )?;
+    let mut text = String::new();
+    explain_instruction(
+        &mut text,
+        &insn,
+        word,
+        s.exec.static_fault(s.warp.regs_per_thread),
+    );
+    text.push('\n');
+    let outcome = lane::explain_lane(&mut text, &s, precision, lane_no as usize, "the question");
+    let fields = insn
+        .field_values()
+        .into_iter()
+        .map(|(spec, raw, meaning)| FieldRow {
+            name: spec.name,
+            bits: spec.bits(),
+            raw: raw as u64,
+            effect: spec.effect.name(),
+            meaning: meaning.to_string(),
+        })
+        .collect();
+    let mut size = [0, 0, 0];
+    let mut kind = String::new();
+    let mut grid = Vec::new();
+    if let Some((tex, _, _, _)) = &outcome.texture {
+        let shape = tex.shape();
+        let faces = if shape.kind.is_cube() { 6 } else { 1 };
+        size = [shape.width, shape.height, shape.layers * faces];
+        kind = serde_name(&shape.kind);
+        let layer = outcome.trace.as_ref().map_or(0, |t| t.storage_layer);
+        let vk = if insn.depth_compare {
+            ValueKind::Float
+        } else {
+            shape.format.value_kind()
+        };
+        for y in 0..shape.height {
+            for x in 0..shape.width {
+                let v = texel_selected_in(tex, insn.component.raw() as u8, layer, x, y);
+                grid.push(v.map_or("?".into(), |v| show_value(v, vk)));
+            }
+        }
+    }
+    let lane = outcome
+        .trace
+        .as_ref()
+        .map(|t| lane_data(&insn, &s, lane_no, t));
+    let (ring, face_axes) = cube_ring(&insn, &outcome);
+    let tags = PROVENANCE
+        .iter()
+        .map(|p| tag(p.key))
+        .filter(|t| text.contains(t.as_str()))
+        .collect();
+    Ok(Answer {
+        sass,
+        word: format!("{word:032x}"),
+        fields,
+        decoded: decoded(&insn),
+        text,
+        scenario: doc,
+        size,
+        kind,
+        grid,
+        lane,
+        ring,
+        face_axes,
+        tags,
+        consistent: outcome.consistent,
+    })
+}
+
+/// The modifiers as the page's controls name them.
+fn decoded(insn: &Tld4) -> Decoded {
+    Decoded {
+        component: insn.component.name().to_string(),
+        offsets: match insn.offset_mode {
+            tld4_decoder::OffsetMode::Aoffi => "AOFFI",
+            tld4_decoder::OffsetMode::Ptp => "PTP",
+            _ => "",
+        }
+        .into(),
+        dc: insn.depth_compare,
+        f16: match insn.f16_mode {
+            tld4_decoder::F16Mode::Rn => "F16.RN",
+            tld4_decoder::F16Mode::Rz => "F16.RZ",
+            _ => "",
+        }
+        .into(),
+        dimension: insn.dimension.name().to_string(),
+    }
+}
+
+/// The lane's numbers from its trace, and its registers after the emulator ran.
+fn lane_data(
+    insn: &Tld4,
+    s: &tld4_scenario::Scenario,
+    lane: u32,
+    t: &tld4_textures::trace::GatherTrace,
+) -> LaneData {
+    let vk = if t.compare.is_some() {
+        ValueKind::Float
+    } else {
+        t.format.value_kind()
+    };
+    let texels = t
+        .texels
+        .iter()
+        .enumerate()
+        .map(|(k, x)| TexelRow {
+            name: GATHER_ORDER[k].0,
+            position: [x.position.0, x.position.1],
+            offset: x.offset.map(|o| [o.0, o.1]),
+            site: match x.site {
+                TexelSite::Texel { .. } => "texel",
+                TexelSite::Border => "border",
+                TexelSite::Corner => "corner",
+            },
+            read: match x.site {
+                TexelSite::Texel { layer, x, y } => Some([x, y, layer]),
+                _ => None,
+            },
+            redirected: x.wrapped,
+            value: show_value(x.value, vk),
+            depth: match x.how {
+                TexelValue::Compared { depth } => Some(depth),
+                _ => None,
+            },
+        })
+        .collect();
+    let rounded = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
+        Some((n, bits, _)) => n as f64 / (1u64 << bits) as f64,
+        None => a.texels,
+    };
+    let mut registers = Vec::new();
+    if let Ok(run) = s.execute() {
+        for (base, k) in [(insn.rd, 0u8), (insn.rd, 1), (insn.rd2, 0), (insn.rd2, 1)] {
+            if base.is_rz() {
+                continue;
+            }
+            let r = base.0.wrapping_add(k);
+            let v = run.warp.reg(lane as usize, r);
+            let h = |b: u32| half::f16::from_bits(b as u16).to_f32();
+            registers.push(RegRow {
+                reg: reg(r),
+                bits: format!("{v:#010x}"),
+                shown: format!(
+                    "{} | halves {:?}, {:?}",
+                    show_value(v, vk),
+                    h(v & 0xffff),
+                    h(v >> 16)
+                ),
+            });
+        }
+    }
+    LaneData {
+        values: t.values.iter().map(|&v| show_value(v, vk)).collect(),
+        bits: t.values.iter().map(|v| format!("{v:#010x}")).collect(),
+        texels,
+        scaled: [t.u.texels, t.v.texels],
+        rounded: [rounded(&t.u), rounded(&t.v)],
+        origin: [t.u.origin, t.v.origin],
+        storage_layer: t.storage_layer,
+        face: t.cube.as_ref().map(|c| c.face),
+        registers,
+        f16: t
+            .values
+            .iter()
+            .map(|&v| {
+                let x = f32::from_bits(v);
+                let (rn, rz) = (tld4_emu::f16_rn(x), tld4_emu::f16_rz(x));
+                let hv = |b: u16| half::f16::from_bits(b).to_f32();
+                F16Row {
+                    rn: format!("{rn:#06x}"),
+                    rn_value: hv(rn),
+                    rz: format!("{rz:#06x}"),
+                    rz_value: hv(rz),
+                }
+            })
+            .collect(),
+        compare: t.compare.as_ref().map(|c| (serde_name(&c.op), c.used)),
+    }
+}
+
+/// For a cube lane: the sampled face with the ring of neighbour texels a seamless footprint
+/// reads past its edges (`tld4_textures::cube::seamless_texel`, the texture unit's own rule),
+/// and the face's axes.
+fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> (Vec<RingCell>, Option<[f64; 6]>) {
+    let mut ring = Vec::new();
+    let (Some((tex, _, _, _)), Some(t)) = (&outcome.texture, outcome.trace.as_ref()) else {
+        return (ring, None);
+    };
+    let Some(c) = t.cube.as_ref() else {
+        return (ring, None);
+    };
+    let cube_base = t.storage_layer - t.storage_layer % 6;
+    let n = tex.shape().width as i64;
+    let (axis, ss, sa, ts, ta) = CUBE_TABLE[c.face as usize % 6];
+    let sign = if c.face % 2 == 0 { 1.0 } else { -1.0 };
+    let vk = if insn.depth_compare {
+        ValueKind::Float
+    } else {
+        tex.shape().format.value_kind()
+    };
+    for j in -1..=n {
+        for i in -1..=n {
+            ring.push(match seamless_texel(c.face, i, j, n) {
+                Some((f, x, y)) => {
+                    let v = texel_selected_in(
+                        tex,
+                        insn.component.raw() as u8,
+                        cube_base + f,
+                        x as u32,
+                        y as u32,
+                    );
+                    RingCell {
+                        read: Some([cube_base + f, x as u32, y as u32]),
+                        face: FACE_NAMES[f as usize % 6].to_string(),
+                        value: v.map_or("?".into(), |v| show_value(v, vk)),
+                    }
+                }
+                None => RingCell {
+                    read: None,
+                    face: String::new(),
+                    value: String::new(),
+                },
+            });
+        }
+    }
+    (
+        ring,
+        Some([axis as f64, sign, sa as f64, ss, ta as f64, ts]),
+    )
+}

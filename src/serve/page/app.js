@@ -1,0 +1,375 @@
+// tld4 serve's page: the state lives in the URL's query string, named as `tld4 explain`'s
+// flags; every number comes from /api/explain (the project's own texture unit).
+'use strict';
+
+const MODES = ['clamp_to_edge', 'repeat', 'mirrored_repeat', 'clamp_to_border', 'mirror_clamp_to_edge'];
+const NAMES = ['insn', 'lane', 'texture', 'format', 'pattern', 'coord', 'address', 'border',
+  'offset', 'offsets', 'dref', 'compare', 'layer', 'precision', 'non_seamless'];
+const DEFAULT_INSN = 'TLD4.R R10, R8, R20, R24, UR4, 2D';
+const SVG = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+
+let state = {};
+let answer = null;
+let inFlight = false;
+let pending = false;
+
+function readUrl() {
+  const p = new URLSearchParams(location.search);
+  state = {};
+  for (const n of NAMES) if (p.has(n)) state[n] = p.get(n);
+  if (!state.insn) state.insn = DEFAULT_INSN;
+  if (!state.texture) state.texture = '4x4';
+}
+
+function query() {
+  const p = new URLSearchParams();
+  for (const n of NAMES) if (state[n] !== undefined && state[n] !== '') p.set(n, state[n]);
+  return p.toString();
+}
+
+// The instruction text the controls describe.
+function insnFromControls() {
+  let m = 'TLD4.' + $('component').value;
+  if ($('f16').value) m += '.' + $('f16').value;
+  if ($('offsets').value) m += '.' + $('offsets').value;
+  if ($('dc').checked) m += '.DC';
+  return m + ' R10, R8, R20, R24, UR4, ' + $('dimension').value;
+}
+
+// The question's parameters the current instruction reads (others are dropped).
+function fitState(decoded) {
+  if (decoded.offsets !== 'AOFFI') delete state.offset;
+  if (decoded.offsets !== 'PTP') delete state.offsets;
+  if (!decoded.dc) { delete state.dref; delete state.compare; }
+  if (!decoded.dimension.startsWith('ARRAY')) delete state.layer;
+  const cube = decoded.dimension.includes('CUBE');
+  const n = (state.coord || '').split(',').length;
+  if (cube && n !== 3) state.coord = '1,0.25,-0.5';
+  if (!cube && n !== 2) state.coord = '0.5,0.5';
+}
+
+function setControls() {
+  const d = answer ? answer.decoded : null;
+  $('insn').value = answer ? answer.sass.replace(/ ;$/, '') : state.insn;
+  if (d) {
+    $('component').value = d.component;
+    $('dimension').value = d.dimension;
+    $('offsets').value = d.offsets;
+    $('dc').checked = d.dc;
+    $('f16').value = d.f16;
+    $('aoffi-row').hidden = d.offsets !== 'AOFFI';
+    $('ptp-row').hidden = d.offsets !== 'PTP';
+    $('dc-row').hidden = !d.dc;
+    $('layer-label').hidden = !d.dimension.startsWith('ARRAY');
+  }
+  $('texture').value = state.texture || '4x4';
+  $('format').value = state.format || 'rgba32_float';
+  $('pattern').value = state.pattern || 'index';
+  $('precision').value = state.precision || 'default';
+  const a = (state.address || 'clamp_to_edge').split(',');
+  $('address_u').value = a[0];
+  $('address_v').value = a[1] || a[0];
+  $('border').value = state.border || 'float_transparent_black';
+  const o = (state.offset || '0,0').split(',');
+  $('dx').value = o[0]; $('dy').value = o[1];
+  $('dx-out').textContent = o[0]; $('dy-out').textContent = o[1];
+  $('ptp').value = state.offsets || '0,0,0,0,0,0,0,0';
+  $('dref').value = state.dref || '0.5';
+  $('dref-out').textContent = state.dref || '0.5';
+  $('compare').value = state.compare || 'less_or_equal';
+  $('coord').value = state.coord || '0.5,0.5';
+  $('layer').value = state.layer || '0';
+}
+
+async function update() {
+  if (inFlight) { pending = true; return; }
+  inFlight = true;
+  const q = query();
+  history.replaceState(null, '', '/?' + q);
+  $('permalink').href = '/?' + q;
+  try {
+    const r = await fetch('/api/explain?' + q);
+    const j = await r.json();
+    if (!r.ok) {
+      $('error').textContent = j.error || ('error ' + r.status);
+    } else {
+      $('error').textContent = '';
+      answer = j;
+      state.insn = j.sass.replace(/ ;$/, '');
+      render();
+    }
+  } catch (e) {
+    $('error').textContent = String(e);
+  }
+  setControls();
+  document.body.dataset.ready = String(Date.now());
+  inFlight = false;
+  if (pending) { pending = false; update(); }
+}
+
+function el(name, attrs, parent, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// Layout: a margin of two cells around the texture, so ghost texels outside it show.
+function layout() {
+  const [W, H] = answer.size;
+  const cell = Math.max(8, Math.floor(Math.min(300 / W, 300 / H)));
+  // Cubes: one more cell a side for the ring of neighbour-face texels.
+  const ring = answer.ring && answer.ring.length ? cell : 0;
+  const pad = 70 + ring;
+  return { W, H, cell, ring, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
+}
+
+function render() {
+  const svg = $('grid');
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const L = layout();
+  svg.setAttribute('width', L.width);
+  svg.setAttribute('height', L.height);
+  const { W, H, cell, x0, y0, ring } = L;
+  const lane = answer.lane;
+  el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
+    'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
+  // Cells with their values, texel centres.
+  for (let j = 0; j < H; j++) {
+    for (let i = 0; i < W; i++) {
+      el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: '#fff', stroke: '#bbb' }, svg);
+      el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
+      if (cell >= 28) {
+        el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
+          answer.grid[j * W + i]);
+      }
+    }
+  }
+  // Indices and u/v ticks.
+  const step = Math.max(1, Math.ceil(W / 16));
+  const [un, vn] = answer.face_axes ? ['s', 't'] : ['u', 'v'];
+  for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - ring - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
+  for (let j = 0; j < H; j += step) el('text', { x: x0 - ring - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
+  const bottom = y0 + H * cell + ring, right = x0 + W * cell + ring;
+  for (const t of [0, 0.5, 1]) {
+    el('line', { x1: x0 + t * W * cell, y1: bottom, x2: x0 + t * W * cell, y2: bottom + 6, stroke: '#000' }, svg);
+    el('text', { x: x0 + t * W * cell, y: bottom + 18, 'font-size': 10, 'text-anchor': 'middle' }, svg, un + '=' + t);
+    el('line', { x1: right, y1: y0 + t * H * cell, x2: right + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
+    el('text', { x: right + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, vn + '=' + t);
+  }
+  if (!lane) return;
+  // Cube: the ring of neighbour-face texels a seamless footprint reads past the edges.
+  if (answer.ring.length) {
+    for (let j = -1; j <= H; j++) {
+      for (let i = -1; i <= W; i++) {
+        if (i >= 0 && i < W && j >= 0 && j < H) continue;
+        const c = answer.ring[(j + 1) * (W + 2) + (i + 1)];
+        const x = x0 + i * cell, y = y0 + j * cell;
+        el('rect', { x, y, width: cell, height: cell, fill: c.read ? '#e8f0ff' : '#eee', stroke: '#bbb' }, svg);
+        if (cell >= 28) {
+          el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
+            c.read ? c.face + ' (' + c.read[1] + ',' + c.read[2] + ')' : 'corner');
+          el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
+        }
+      }
+    }
+  }
+  // The footprint: ghost (where the footprint lies before redirection) and texel read.
+  const defs = el('defs', {}, svg);
+  const m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c0c' }, m);
+  const corner = { x: [2, -4], y: [-4, -4], z: [-4, 2], w: [2, 2] };
+  for (const t of lane.texels) {
+    const [gi, gj] = t.position;
+    const gx = x0 + gi * cell, gy = y0 + gj * cell;
+    const ghost = (t.redirected || t.site !== 'texel') && !(answer.ring.length && t.site === 'texel');
+    let rx = gx, ry = gy;
+    // (a texel on another cube face is drawn where the ring shows it)
+    if (t.read && t.read[2] === lane.storage_layer) { rx = x0 + t.read[0] * cell; ry = y0 + t.read[1] * cell; }
+    if (ghost) {
+      el('rect', { x: gx + 2, y: gy + 2, width: cell - 4, height: cell - 4, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
+      el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
+        t.site === 'border' ? 'border' : t.site === 'corner' ? 'corner' : '(' + gi + ',' + gj + ')');
+      if (t.read && t.read[2] === lane.storage_layer) {
+        el('line', { x1: gx + cell / 2, y1: gy + cell / 2, x2: rx + cell / 2, y2: ry + cell / 2, stroke: '#c0c', 'marker-end': 'url(#arrow)' }, svg);
+      }
+    }
+    const attrs = { 'data-testid': 'texel-' + t.name, x: rx + 1, y: ry + 1, width: cell - 2, height: cell - 2,
+      fill: 'rgba(255,0,255,0.12)', stroke: '#f0f', 'stroke-width': 2 };
+    if (t.read) { attrs['data-i'] = t.read[0]; attrs['data-j'] = t.read[1]; attrs['data-layer'] = t.read[2]; }
+    else { attrs['data-i'] = gi; attrs['data-j'] = gj; attrs['data-layer'] = t.site; }
+    el('rect', attrs, svg);
+    const c = corner[t.name];
+    el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : cell + c[0] - 6), y: ry + (c[1] > 0 ? 12 : cell - 4), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
+  }
+  // The sample point: rounded (solid) and, when rounding moved it, unrounded (faint).
+  const [su, sv] = lane.rounded;
+  const [eu, ev] = lane.scaled;
+  if (Math.abs(su - eu) > 1e-9 || Math.abs(sv - ev) > 1e-9) {
+    el('circle', { cx: x0 + eu * cell, cy: y0 + ev * cell, r: 4, fill: 'rgba(0,160,160,0.35)' }, svg);
+  }
+  el('circle', { 'data-testid': 'sample', cx: x0 + su * cell, cy: y0 + sv * cell, r: 4, fill: '#0aa', stroke: '#055' }, svg);
+  // Values, registers, tags, instruction, text.
+  for (let k = 0; k < 4; k++) {
+    document.querySelector('[data-testid="value-' + 'xyzw'[k] + '"]').textContent = lane.values[k];
+  }
+  const regs = $('registers');
+  regs.innerHTML = '';
+  for (const r of lane.registers) {
+    const tr = regs.insertRow();
+    tr.insertCell().textContent = r.reg;
+    tr.insertCell().textContent = r.bits;
+    tr.insertCell().textContent = r.shown;
+  }
+  renderZoom(lane);
+  renderPanels(lane);
+  renderInstruction();
+}
+
+// The 1/256-texel lattice around the sample point: the exact u*W, v*H (hollow) and the
+// lattice point the unit rounded it to (filled), 8 lattice steps across.
+function renderZoom(lane) {
+  const z = $('zoom');
+  while (z.firstChild) z.removeChild(z.firstChild);
+  const [ru, rv] = lane.rounded;
+  const [eu, ev] = lane.scaled;
+  const exact = Math.abs(ru - eu) < 1e-12 && Math.abs(rv - ev) < 1e-12 && $('precision').value === 'exact';
+  const step = 1 / 256, n = 8, px = 200 / n;
+  const cu = Math.round(ru * 256) / 256, cv = Math.round(rv * 256) / 256;
+  const X = (u) => 100 + (u - cu) / step * px, Y = (v) => 100 + (v - cv) / step * px;
+  for (let k = -n; k <= n; k++) {
+    el('line', { x1: X(cu + k * step), y1: 0, x2: X(cu + k * step), y2: 200, stroke: '#ddd' }, z);
+    el('line', { x1: 0, y1: Y(cv + k * step), x2: 200, y2: Y(cv + k * step), stroke: '#ddd' }, z);
+  }
+  // A texel centre (where i0 changes) in view: a thick line.
+  for (const [c, horiz] of [[Math.floor(cu - 0.5) + 0.5, false], [Math.ceil(cu - 0.5) + 0.5, false], [Math.floor(cv - 0.5) + 0.5, true], [Math.ceil(cv - 0.5) + 0.5, true]]) {
+    const p = horiz ? Y(c) : X(c);
+    if (p >= 0 && p <= 200) {
+      el('line', horiz ? { x1: 0, y1: p, x2: 200, y2: p, stroke: '#f0f', 'stroke-width': 2 } : { x1: p, y1: 0, x2: p, y2: 200, stroke: '#f0f', 'stroke-width': 2 }, z);
+    }
+  }
+  el('circle', { cx: X(eu), cy: Y(ev), r: 5, fill: 'none', stroke: '#055', 'stroke-width': 2 }, z);
+  el('circle', { 'data-testid': 'zoom-rounded', cx: X(ru), cy: Y(rv), r: 4, fill: '#0aa' }, z);
+  el('text', { x: 4, y: 12, 'font-size': 10 }, z, exact ? 'exact precision: no lattice' : 'grid: 1/256 texel');
+  el('text', { x: 4, y: 196, 'font-size': 10 }, z, 'u*W ' + eu.toFixed(6) + ' -> ' + ru.toFixed(6));
+  el('text', { x: 4, y: 184, 'font-size': 10 }, z, 'v*H ' + ev.toFixed(6) + ' -> ' + rv.toFixed(6));
+}
+
+// The depth-compare panel (depths, reference, pass or fail) and the F16 panel (both roundings).
+function renderPanels(lane) {
+  const d = answer.decoded;
+  $('dc-panel').hidden = !lane.compare;
+  if (lane.compare) {
+    const t = $('dc-table');
+    t.innerHTML = '<tr><th></th><th>depth</th><th>test</th><th>result</th></tr>';
+    for (const x of lane.texels) {
+      const tr = t.insertRow();
+      const pass = Number(x.value) === 1;
+      tr.insertCell().textContent = x.name;
+      tr.insertCell().textContent = x.depth === null ? '-' : String(x.depth);
+      tr.insertCell().textContent = lane.compare[1] + ' ' + lane.compare[0] + ' ' + x.depth;
+      const c = tr.insertCell();
+      c.textContent = pass ? 'pass (1.0)' : 'fail (0.0)';
+      c.style.background = pass ? '#cfc' : '#fcc';
+    }
+  }
+  $('f16-panel').hidden = !d.f16;
+  if (d.f16) {
+    const t = $('f16-table');
+    t.innerHTML = '<tr><th></th><th>f32</th><th>F16.RN</th><th>F16.RZ</th></tr>';
+    lane.f16.forEach((h, k) => {
+      const tr = t.insertRow();
+      tr.insertCell().textContent = 'xyzw'[k];
+      tr.insertCell().textContent = lane.values[k];
+      const rn = tr.insertCell(); rn.textContent = h.rn + ' (' + h.rn_value + ')';
+      const rz = tr.insertCell(); rz.textContent = h.rz + ' (' + h.rz_value + ')';
+      if (h.rn !== h.rz) { rn.style.background = '#ffd'; rz.style.background = '#ffd'; }
+      const used = d.f16 === 'F16.RN' ? rn : rz;
+      used.style.fontWeight = 'bold';
+    });
+  }
+}
+
+function renderInstruction() {
+  const tags = $('tags');
+  tags.innerHTML = '';
+  for (const t of answer.tags) {
+    const li = document.createElement('li');
+    li.textContent = t;
+    li.className = t.startsWith('[unmeasured') ? 'tag-unmeasured' : t.startsWith('[model') ? 'tag-decision' : 'tag-measured';
+    tags.appendChild(li);
+  }
+  $('sass').textContent = answer.sass;
+  $('word').textContent = answer.word + ' (high half first)';
+  const f = $('fields');
+  f.innerHTML = '<tr><th>field</th><th>bits</th><th>raw</th><th>effect</th><th>meaning</th></tr>';
+  for (const r of answer.fields) {
+    const tr = f.insertRow();
+    for (const v of [r.name, r.bits, '0x' + r.raw.toString(16), r.effect, r.meaning]) tr.insertCell().textContent = v;
+  }
+  $('text').textContent = answer.text;
+  $('scenario').value = JSON.stringify(answer.scenario, null, 1);
+  const flags = NAMES.filter((n) => n !== 'insn' && state[n] !== undefined && state[n] !== '')
+    .map((n) => '--' + n.replace('_', '-') + ' ' + (n === 'non_seamless' ? '' : state[n]));
+  $('command').textContent = 'tld4 explain "' + state.insn + '" ' + flags.join(' ');
+}
+
+function wire() {
+  for (const id of ['address_u', 'address_v']) {
+    for (const m of MODES) { const o = document.createElement('option'); o.textContent = m; $(id).appendChild(o); }
+  }
+  const controlsInsn = () => { state.insn = insnFromControls(); answer = null; fitStateFromControls(); update(); };
+  for (const id of ['component', 'dimension', 'offsets', 'dc', 'f16']) $(id).addEventListener('change', controlsInsn);
+  $('insn').addEventListener('change', () => { state.insn = $('insn').value; update(); });
+  const bind = (id, name, f) => $(id).addEventListener('input', () => { state[name] = f ? f() : $(id).value; update(); });
+  bind('texture', 'texture');
+  bind('format', 'format');
+  bind('pattern', 'pattern');
+  bind('precision', 'precision');
+  bind('address_u', 'address', () => $('address_u').value + ',' + $('address_v').value);
+  bind('address_v', 'address', () => $('address_u').value + ',' + $('address_v').value);
+  bind('border', 'border');
+  bind('dx', 'offset', () => $('dx').value + ',' + $('dy').value);
+  bind('dy', 'offset', () => $('dx').value + ',' + $('dy').value);
+  bind('ptp', 'offsets');
+  bind('dref', 'dref');
+  bind('compare', 'compare');
+  bind('coord', 'coord');
+  bind('layer', 'layer');
+  $('grid').addEventListener('mousemove', (ev) => {
+    if (!answer) return;
+    const L = layout();
+    const r = $('grid').getBoundingClientRect();
+    const u = (ev.clientX - r.left - L.x0) / (L.W * L.cell);
+    const v = (ev.clientY - r.top - L.y0) / (L.H * L.cell);
+    if (answer.face_axes) {
+      // A point (s, t) of the sampled face as a direction (the API gives the face's axes).
+      const [axis, sign, sa, ss, ta, ts] = answer.face_axes;
+      const d = [0, 0, 0];
+      d[axis] = sign;
+      d[sa] = ss * (2 * u - 1);
+      d[ta] = ts * (2 * v - 1);
+      state.coord = d.map((x) => x.toFixed(4)).join(',');
+    } else {
+      state.coord = u.toFixed(4) + ',' + v.toFixed(4);
+    }
+    update();
+  });
+  $('copy').addEventListener('click', () => {
+    const t = $('scenario');
+    t.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(t.value).catch(() => document.execCommand('copy'));
+    else document.execCommand('copy');
+  });
+}
+
+function fitStateFromControls() {
+  fitState({ offsets: $('offsets').value, dc: $('dc').checked, dimension: $('dimension').value });
+}
+
+readUrl();
+wire();
+setControls();
+update();

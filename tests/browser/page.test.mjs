@@ -1,0 +1,299 @@
+// End-to-end tests of `tld4 serve`'s page in Debian's chromium, driven by playwright-core.
+// Every expected value comes from `tld4 explain` run on the same question (the page's URL
+// query string uses explain's flag names), never from a copy of text.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const BIN = process.env.TLD4_BIN || join(root, 'target', 'debug', 'tld4');
+const UPDATE = process.env.TLD4_BLESS === '1';
+
+let server;
+let base;
+let context;
+let profile;
+
+before(async () => {
+  server = spawn(BIN, ['serve', '--port', '0', '--threads', '4'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  base = await new Promise((resolve, reject) => {
+    let err = '';
+    server.stderr.on('data', (d) => {
+      err += d;
+      const m = /http:\/\/[\d.]+:(\d+)\//.exec(err);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    });
+    server.on('exit', (c) => reject(new Error(`tld4 serve exited ${c}: ${err}`)));
+  });
+  profile = mkdtempSync(join(tmpdir(), 'tld4-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1200, height: 1100 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (context) await context.close();
+  if (server) server.kill();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+// `tld4 explain INSN --flag value ...` for a query string: the results and the footprint.
+function explain(query) {
+  const p = new URLSearchParams(query);
+  const args = ['explain', p.get('insn')];
+  for (const [k, v] of p) if (k !== 'insn') args.push('--' + k.replace('_', '-'), v);
+  const out = execFileSync(BIN, args, { encoding: 'utf8' });
+  const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
+  assert.ok(m, out);
+  const values = m[1].split(', ');
+  const texels = {};
+  for (const line of out.split('\n')) {
+    const t = /^ {4}([xyzw]) .*?: (.*)$/.exec(line);
+    if (!t) continue;
+    const layer = /(?:layer|face \S+) (\d+)? ?texel/.exec(t[2]);
+    const xy = /texel \((\d+), (\d+)\)/.exec(t[2]);
+    texels[t[1]] = xy ? { i: xy[1], j: xy[2], layer: layer && layer[1] ? layer[1] : null }
+      : { border: /border colour/.test(t[2]) };
+  }
+  return { out, values, texels };
+}
+
+async function load(page, query) {
+  await page.goto(`${base}/?${query}`);
+  await page.waitForSelector('body[data-ready]');
+  await page.waitForSelector('[data-testid="texel-x"]');
+}
+
+async function pageState(page) {
+  const values = [];
+  const texels = {};
+  for (const n of 'xyzw') {
+    values.push(await page.textContent(`[data-testid="value-${n}"]`));
+    const t = page.locator(`[data-testid="texel-${n}"]`);
+    texels[n] = { i: await t.getAttribute('data-i'), j: await t.getAttribute('data-j'), layer: await t.getAttribute('data-layer') };
+  }
+  return { values, texels };
+}
+
+function sameAsExplain(got, want, what) {
+  assert.deepEqual(got.values, want.values, `${what}: values\n${want.out}`);
+  for (const n of 'xyzw') {
+    const w = want.texels[n];
+    if (w.border) {
+      assert.equal(got.texels[n].layer, 'border', `${what}: ${n}`);
+    } else {
+      assert.equal(got.texels[n].i, w.i, `${what}: ${n}.i\n${want.out}`);
+      assert.equal(got.texels[n].j, w.j, `${what}: ${n}.j`);
+      if (w.layer !== null) assert.equal(got.texels[n].layer, w.layer, `${what}: ${n}.layer`);
+    }
+  }
+}
+
+test('a URL state shows what tld4 explain computes for the same flags', async () => {
+  const page = await context.newPage();
+  for (const q of [
+    'insn=TLD4.A.AOFFI+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&pattern=index&coord=0.1,0.1&address=repeat&offset=1,-1',
+    'insn=TLD4.R+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&pattern=index&coord=0.5,0.5',
+    'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=5x3&coord=0.02,0.9&address=clamp_to_border&border=float_opaque_white',
+    'insn=TLD4.B+R10,+R8,+R20,+R24,+UR4,+ARRAY_2D&texture=4x4x3&coord=0.3,0.6&layer=7',
+    'insn=TLD4.G.PTP+R10,+R8,+R20,+R24,+UR4,+2D&texture=8x8&coord=0.5,0.5&offsets=1,0,-1,2,0,-3,2,2',
+  ]) {
+    await load(page, q);
+    const got = await pageState(page);
+    sameAsExplain(got, explain(q), q);
+    // The index pattern names its texels: component A is y*W + x of the texel read.
+    if (q.includes('TLD4.A') && q.includes('4x4')) {
+      for (const n of 'xyzw') {
+        const t = got.texels[n];
+        assert.equal(Number(got.values['xyzw'.indexOf(n)]), 4 * Number(t.j) + Number(t.i), n);
+      }
+    }
+  }
+  await page.close();
+});
+
+test('the mouse sets the coordinate and the controls change the question', async () => {
+  const page = await context.newPage();
+  await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4');
+  const box = await page.locator('[data-testid="grid"]').boundingBox();
+  const before = page.url();
+  // Over the texture's top-left quarter.
+  await page.mouse.move(box.x + 70 + 60, box.y + 70 + 50);
+  await page.waitForFunction((u) => location.href !== u, before);
+  await page.waitForTimeout(300);
+  await page.waitForSelector('body[data-ready]');
+  const q = new URL(page.url()).search.slice(1);
+  assert.match(q, /coord=0\.\d+%2C0\.\d+/);
+  sameAsExplain(await pageState(page), explain(q), q);
+  // Clamp to border on u: the footprint at u near 0 reads the border.
+  await page.goto(`${base}/?insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.05,0.5`);
+  await page.waitForSelector('body[data-ready]');
+  const ready = await page.getAttribute('body', 'data-ready');
+  await page.selectOption('#address_u', 'clamp_to_border');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  const q2 = new URL(page.url()).search.slice(1);
+  assert.match(q2, /address=clamp_to_border%2Cclamp_to_edge/);
+  const got = await pageState(page);
+  assert.equal(got.texels.x.layer, 'border');
+  sameAsExplain(got, explain(q2), q2);
+  // The offset-mode control rewrites the SASS line.
+  const r2 = await page.getAttribute('body', 'data-ready');
+  await page.selectOption('#offsets', 'AOFFI');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, r2);
+  assert.match(await page.textContent('[data-testid="sass"]'), /^TLD4\.A\.AOFFI R10, R8, R20, R24, UR4, 2D/);
+  await page.close();
+});
+
+// Fraction of pixels whose channels differ by more than 48 out of 255.
+function diffFraction(a, b) {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  let bad = 0;
+  for (let k = 0; k < a.data.length; k += 4) {
+    for (let c = 0; c < 3; c++) {
+      if (Math.abs(a.data[k + c] - b.data[k + c]) > 48) { bad++; break; }
+    }
+  }
+  return bad / (a.width * a.height);
+}
+
+test('the picture matches the committed screenshot within a tolerance', async () => {
+  const page = await context.newPage();
+  await load(page, 'insn=TLD4.A.AOFFI+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.1,0.1&address=repeat&offset=1,-1');
+  const shot = PNG.sync.read(await page.locator('[data-testid="grid"]').screenshot());
+  const golden = join(here, 'golden', 'grid.png');
+  if (UPDATE || !existsSync(golden)) {
+    writeFileSync(golden, PNG.sync.write(shot));
+    writeFileSync(join(root, 'docs', 'serve-page.png'), await page.screenshot({ fullPage: false }));
+  }
+  const want = PNG.sync.read(readFileSync(golden));
+  const f = diffFraction(shot, want);
+  assert.ok(f < 0.02, `${(f * 100).toFixed(2)}% of the pixels differ`);
+  // The footprint is drawn: magenta outlines exist in the picture.
+  let magenta = 0;
+  for (let k = 0; k < shot.data.length; k += 4) {
+    if (shot.data[k] > 200 && shot.data[k + 1] < 60 && shot.data[k + 2] > 200) magenta++;
+  }
+  assert.ok(magenta > 100, `${magenta} magenta pixels`);
+  await page.close();
+});
+
+test('the API refuses malformed and oversized requests and stays up', async () => {
+  const post = (body) => fetch(`${base}/api/explain`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  let r = await post('{"texture": ');
+  assert.equal(r.status, 400);
+  assert.match((await r.json()).error, /not JSON/);
+  r = await post('[1, 2]');
+  assert.equal(r.status, 400);
+  r = await post(JSON.stringify({ texture: '4x4', pad: 'x'.repeat(20000) }));
+  assert.equal(r.status, 413);
+  r = await post(JSON.stringify({ texture: '4096x4096' }));
+  assert.equal(r.status, 413);
+  r = await post(JSON.stringify({ insn: 'TLD4.R R10, R8, R20, R24, UR4, ARRAY_CUBE', texture: '64x64x8' }));
+  assert.equal(r.status, 413);
+  assert.match((await r.json()).error, /cube faces counted/);
+  r = await post(JSON.stringify({ texture: '4x4', colour: 'red' }));
+  assert.equal(r.status, 400);
+  r = await post(JSON.stringify({ insn: '/etc/passwd:k:0x10' }));
+  assert.equal(r.status, 400);
+  assert.match((await r.json()).error, /file reference/);
+  r = await fetch(`${base}/api/explain?` + 'x'.repeat(9000));
+  assert.equal(r.status, 414);
+  r = await fetch(`${base}/nothing`);
+  assert.equal(r.status, 404);
+  // Still up, and answering concurrent requests with explain's numbers.
+  const qs = Array.from({ length: 8 }, (_, k) => `insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=${(k + 0.5) / 8},0.5`);
+  const answers = await Promise.all(qs.map((q) => fetch(`${base}/api/explain?${q}`).then((x) => x.json())));
+  answers.forEach((a, k) => assert.deepEqual(a.lane.values, explain(qs[k]).values, qs[k]));
+  // POST with the same parameters as the query.
+  r = await post(JSON.stringify({ insn: 'TLD4.A R10, R8, R20, R24, UR4, 2D', texture: '4x4', coord: `${0.5 / 8},0.5` }));
+  assert.deepEqual((await r.json()).lane.values, answers[0].lane.values);
+});
+
+test('copy as scenario gives the JSON tld4 explain --scenario reproduces', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.G.AOFFI+R10,+R8,+R20,+R24,+UR4,+2D&texture=5x3&coord=0.31,0.77&address=mirrored_repeat&offset=-2,1';
+  await load(page, q);
+  const doc = await page.inputValue('[data-testid="scenario"]');
+  const dir = mkdtempSync(join(tmpdir(), 'tld4-scenario-'));
+  const file = join(dir, 's.json');
+  writeFileSync(file, doc);
+  const out = execFileSync(BIN, ['explain', 'TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D', '--scenario', file], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
+  assert.deepEqual((await pageState(page)).values, m[1].split(', '));
+  await page.close();
+});
+
+test('the depth-compare and F16 panels show what explain says', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.R.DC+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&format=d32_float&coord=0.5,0.5&dref=1.5';
+  await load(page, q);
+  const want = explain(q);
+  const rows = await page.locator('[data-testid="dc-table"] tr').allTextContents();
+  assert.equal(rows.length, 5);
+  want.values.forEach((v, k) => {
+    assert.match(rows[k + 1], Number(v) === 1 ? /pass/ : /fail/, rows[k + 1]);
+  });
+  // The index pattern's depth is x: explain names the texels, so the depths are their columns.
+  for (let k = 0; k < 4; k++) {
+    assert.ok(rows[k + 1].includes(want.texels['xyzw'[k]].i), rows[k + 1]);
+  }
+  const q2 = 'insn=TLD4.A.F16.RN+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&format=rgba8_unorm&coord=0.5,0.5';
+  await load(page, q2);
+  const out = explain(q2).out;
+  const f16 = await page.locator('[data-testid="f16-table"] tr').allTextContents();
+  assert.equal(f16.length, 5);
+  for (let k = 0; k < 4; k++) {
+    const line = new RegExp(`^ {4}${'xyzw'[k]}: \\S+ -> RN (0x[0-9a-f]{4}) .*RZ (0x[0-9a-f]{4})`, 'm').exec(out);
+    assert.ok(line, out);
+    assert.ok(f16[k + 1].includes(line[1]) && f16[k + 1].includes(line[2]), f16[k + 1]);
+  }
+  await page.close();
+});
+
+test('a cube gather across an edge shows the neighbour face and the mouse moves on the face', async () => {
+  const page = await context.newPage();
+  // Near the +X face's left edge: part of the footprint lies on a neighbour face.
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+CUBE&texture=4x4&coord=1,0.1,0.97';
+  await load(page, q);
+  sameAsExplain(await pageState(page), explain(q), q);
+  const faces = await page.locator('[data-testid="grid"] text').allTextContents();
+  assert.ok(faces.some((t) => /^[+-][XYZ] \(\d+,\d+\)$/.test(t)), faces.join('|'));
+  const ready = await page.getAttribute('body', 'data-ready');
+  const box = await page.locator('[data-testid="grid"]').boundingBox();
+  await page.mouse.move(box.x + 70 + 100, box.y + 70 + 200);
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  await page.waitForTimeout(300);
+  const q2 = new URL(page.url()).search.slice(1);
+  // Still on the same face: the direction's x is the major axis, +1.
+  assert.match(decodeURIComponent(q2), /coord=1\.0000,/);
+  sameAsExplain(await pageState(page), explain(q2), q2);
+  await page.close();
+});
+
+test('the magnified sample point shows the rounding that decided the texel', async () => {
+  const page = await context.newPage();
+  // u*W = 0.62475 * 4 = 2.499 (in f32 arithmetic, a hair off): 8 fractional bits round it
+  // to 640/256 = 2.5, so i0 = 2 where the exact floor(2.499 - 0.5) is 1.
+  const q = 'insn=TLD4.R+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.62475,0.5';
+  await load(page, q);
+  const want = explain(q);
+  assert.match(want.out, /the rounding decided the texel: exact floor\(u\*W - 0\.5\) = 1, the fixed-point value gives i0 = 2/);
+  const zoom = (await page.locator('[data-testid="zoom"] text').allTextContents()).join('|');
+  assert.match(zoom, /u\*W 2\.49\d+ -> 2\.500000/, zoom);
+  // The footprint the page draws starts at i0 = 2, as explain says (component R is x).
+  sameAsExplain(await pageState(page), want, q);
+  assert.equal((await pageState(page)).texels.w.i, '2');
+  await page.close();
+});
