@@ -53,6 +53,9 @@ fn the_constant_bank_scenario_gathers_as_the_sm100_forms() {
     assert_ne!(got[0], got[16]);
 }
 
+/// A change to the committed scenario.
+type Edit = Box<dyn FnOnce(&mut Value)>;
+
 fn arch_error(edit: impl FnOnce(&mut Value)) -> (String, String) {
     let mut v: Value = serde_json::from_str(SCENARIO).unwrap();
     edit(&mut v);
@@ -62,7 +65,7 @@ fn arch_error(edit: impl FnOnce(&mut Value)) -> (String, String) {
 
 #[test]
 fn constants_and_arch_errors_name_their_json_path() {
-    let cases: Vec<(Box<dyn FnOnce(&mut Value)>, &str, &str)> = vec![
+    let cases: Vec<(Edit, &str, &str)> = vec![
         (
             Box::new(|v| v["constants"][0]["bank"] = json!(32)),
             "constants[0].bank",
