@@ -68,10 +68,7 @@ pub fn write_fields(out: &mut (impl Write + ?Sized), insn: &Tld4) -> std::io::Re
 /// then the family's rows (decoder/src/fields/arch_rows.rs) with their raw values.
 fn write_arch_fields(out: &mut impl Write, insn: &ArchTld4, word: u128) -> std::io::Result<()> {
     write_fields(out, &insn.insn)?;
-    for r in tld4_decoder::FAMILY_ROWS
-        .iter()
-        .filter(|r| r.family == insn.arch.family())
-    {
+    for r in insn.rows() {
         writeln!(
             out,
             "    {:<16} {:>7}  {:>#6x}  {} ({} row)",

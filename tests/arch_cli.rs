@@ -31,10 +31,10 @@ fn is_tld4(v: &str) -> bool {
     !v.starts_with("error: ") && !v.starts_with("other: ")
 }
 
-/// Whether the family models the word's form (the CLI says "not modeled" otherwise).
-fn modeled(arch: &str, word: &str) -> bool {
-    let opcode = u16::from_str_radix(&word[29..], 16).unwrap();
-    !matches!((arch, opcode), ("sm_75" | "sm_90", 0x364 | 0xb63 | 0xb65))
+/// Whether the family models the word's form: every TLD4 form of every family is modeled
+/// now (the pre-SM100 forms 0x364, 0xb63 and 0xb65 included).
+fn modeled(_arch: &str, _word: &str) -> bool {
+    true
 }
 
 #[test]
@@ -127,4 +127,23 @@ fn binary_input_with_arch_reads_raw_words() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown architecture `sm_70`"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tld4 explain --arch` reads the architecture's text: SM90's constant-bank form is named
+/// with its word and form, then explained as the base table reads it; with a scenario it is
+/// refused (its handle is in constant memory).
+#[test]
+fn explain_takes_the_architecture() {
+    let t = "TLD4.G.AOFFI R10, R8, R20, R24, 0x3, 0x10, 2D ;";
+    let out = common::tld4(&["explain", "--arch", "sm_90", t]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
+    assert!(o.starts_with(&format!("sm_90: {t} (word ")), "{o}");
+    assert!(o.contains("form 0xb63"), "{o}");
+    // The same text is no SM100 TLD4.
+    let out = common::tld4(&["explain", t]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let out = common::tld4(&["explain", "--arch", "sm_70", t]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("sm_70"));
 }

@@ -45,7 +45,9 @@ pub use access::{
 pub use arch::{Arch, Family, UnknownArch};
 pub use arch_insn::{decode_arch, parse_arch, ArchTld4};
 pub use error::{DecodeError, EncodeError, LengthMismatch, ParseError};
-pub use fields::arch_rows::{family_markdown, Change, FamilyRow, FormRow, FAMILY_ROWS, FORMS};
+pub use fields::arch_rows::{
+    family_markdown, BClear, Change, FamilyRow, FormRow, ImmRole, FAMILY_ROWS, FORMS,
+};
 pub use fields::{
     field, fields_markdown, AlwaysSet, FieldEffect, FieldSpec, FieldValue, Tld4, FIELDS,
 };

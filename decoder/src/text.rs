@@ -42,6 +42,12 @@ pub(crate) struct Dialect {
     pub offset3: Option<&'static str>,
     /// URc and the second uniform register printed whatever the form, URZ included.
     pub both_urs: bool,
+    /// What the register form prints in place of `.B` (`???0`), where not `B`.
+    pub b_name: Option<&'static str>,
+    /// Immediates printed after Rb in place of URc (the first `imm_count` of them).
+    pub imms: [u16; 3],
+    /// How many of `imms` are printed (0: URc as the form says).
+    pub imm_count: u8,
 }
 
 impl Dialect {
@@ -53,6 +59,9 @@ impl Dialect {
         uai: false,
         offset3: None,
         both_urs: false,
+        b_name: None,
+        imms: [0; 3],
+        imm_count: 0,
     };
 }
 
@@ -117,6 +126,14 @@ impl TextBuf {
         self.buf[self.len.wrapping_add(2) as usize] = d[2];
         self.len = self.len.wrapping_add(k);
     }
+    /// `0x` and `n` in lower-case hex digits, no leading zeros.
+    fn hex(&mut self, n: u16) {
+        self.push("0x");
+        let digits = (16 - n.leading_zeros()).div_ceil(4).max(1);
+        for k in (0..digits).rev() {
+            self.byte(b"0123456789abcdef"[((n >> (4 * k)) & 0xf) as usize]);
+        }
+    }
     #[inline(always)]
     fn pred(&mut self, p: Pred) {
         if p.is_pt() {
@@ -178,7 +195,8 @@ impl Tld4 {
         t.byte(b'.');
         t.push(self.component.name());
         if self.form == HandleForm::Register {
-            t.push(".B");
+            t.byte(b'.');
+            t.push(d.b_name.unwrap_or("B"));
         }
         let offset = match d.offset3 {
             Some(name) if self.offset_mode == OffsetMode::Invalid3 => name,
@@ -241,7 +259,12 @@ impl Tld4 {
                 t.reg(self.rb);
             }
         }
-        if self.form == HandleForm::Uniform || d.both_urs {
+        if d.imm_count > 0 {
+            for &imm in d.imms.iter().take(d.imm_count as usize) {
+                t.push(", ");
+                t.hex(imm);
+            }
+        } else if self.form == HandleForm::Uniform || d.both_urs {
             t.push(", ");
             if d.ur_unknown == Some(self.ur.0) {
                 unknown(&mut t, self.ur.0);

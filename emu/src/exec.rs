@@ -399,7 +399,7 @@ impl Tld4Exec {
 
     /// The static faults, then the lanes that execute (active, guard true).
     #[inline(always)]
-    fn executing<R: RegisterFile + ?Sized>(
+    pub(crate) fn executing<R: RegisterFile + ?Sized>(
         &self,
         warp: &R,
     ) -> Result<(ExecReport, u32), WarpFault> {

@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 mod batch;
+mod constants;
 mod exec;
 mod fault;
 mod memory_exec;
@@ -58,6 +59,7 @@ pub use tld4_decoder as decoder;
 pub use tld4_textures as textures;
 
 pub use batch::{execute_batch, execute_batch_sequential, WarpOutcome};
+pub use constants::{ArchExec, ArchExecError, ConstantBank, ConstantBanks, NoConstants};
 pub use exec::{
     aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, Binding, BoundExec,
     ExecConfig, ExecReport, Tld4Exec,

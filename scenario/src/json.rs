@@ -87,6 +87,45 @@ struct Doc {
     lanes: Vec<Entries<Raw>>,
     #[serde(default)]
     expect: Option<ExpectDoc>,
+    /// The architecture the instruction is written for (`crate::arch::load_arch`).
+    #[serde(default)]
+    arch: Option<String>,
+    /// Constant banks (`crate::arch::load_arch`).
+    #[serde(default)]
+    constants: Option<Raw>,
+}
+
+/// A scenario document split for [`crate::arch::load_arch`]: the architecture, the
+/// instruction as written, the constants, and the rest, which [`build_doc`] reads.
+pub(crate) struct ArchParts {
+    pub arch: Option<String>,
+    pub instruction: String,
+    pub constants: Option<String>,
+    doc: Doc,
+}
+
+/// Reads the document and takes out what [`crate::arch::load_arch`] reads itself.
+pub(crate) fn arch_parts(text: &str) -> Result<ArchParts, ScenarioError> {
+    let mut doc = read_doc(text)?;
+    Ok(ArchParts {
+        arch: doc.arch.take(),
+        instruction: doc.instruction.get().to_string(),
+        constants: doc.constants.take().map(|c| c.get().to_string()),
+        doc,
+    })
+}
+
+/// Builds the rest of an [`ArchParts`] document with `instruction` (JSON text) in place of
+/// the one it was written with.
+pub(crate) fn build_arch_parts(
+    mut parts: ArchParts,
+    instruction: &str,
+    dir: &Path,
+    options: &LoadOptions,
+) -> Result<Scenario, ScenarioError> {
+    parts.doc.instruction =
+        RawValue::from_string(instruction.to_string()).map_err(|e| err("instruction", e))?;
+    build_doc(parts.doc, dir, options)
 }
 
 /// A texture: the `tld4 gather` texture keys, with `texels` or `generate`.
@@ -317,6 +356,18 @@ pub fn load_in(text: &str, dir: &Path) -> Result<Scenario, ScenarioError> {
 
 /// [`load_in`] with options: [`LoadOptions::confine`] refuses files outside `dir`.
 pub fn load_with(text: &str, dir: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
+    let doc = read_doc(text)?;
+    if let Some(a) = &doc.arch {
+        return Err(err("arch", format!("the scenario names architecture `{a}`: read it with `load_arch`, which executes every architecture's TLD4")));
+    }
+    if doc.constants.is_some() {
+        return Err(err("constants", "constants are read by the constant-bank TLD4 of SM75 to SM90a: give `arch` and read the scenario with `load_arch`"));
+    }
+    build_doc(doc, dir, options)
+}
+
+/// The document, with every error at its JSON path.
+fn read_doc(text: &str) -> Result<Doc, ScenarioError> {
     let de = &mut serde_json::Deserializer::from_str(text);
     let doc: Doc = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let p = e.path().to_string();
@@ -325,7 +376,11 @@ pub fn load_with(text: &str, dir: &Path, options: &LoadOptions) -> Result<Scenar
     // Text after the document is an error (with its line and column), not ignored.
     de.end()
         .map_err(|e| err("", format!("after the document: {e}")))?;
+    Ok(doc)
+}
 
+/// Builds a read document.
+fn build_doc(doc: Doc, dir: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
     let mut b = ScenarioBuilder::new();
     b.memory_limit(options.memory_limit);
     let memory_form =

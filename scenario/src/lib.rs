@@ -45,6 +45,7 @@
 //! ```
 
 mod addresses;
+mod arch;
 mod builder;
 mod convert;
 pub mod cubin_ref;
@@ -58,6 +59,7 @@ mod report;
 pub mod value;
 
 pub use addresses::{address_lines, texel_text, BORDER_TEXT, CORNER_TEXT};
+pub use arch::{load_arch, ArchScenario, CONSTANT_BANKS, MAX_CONSTANT_BANK_BYTES};
 pub use builder::{
     Check, Executed, Scenario, ScenarioBuilder, Textures, MAX_SAMPLERS, MAX_TEXTURES,
 };

@@ -80,6 +80,47 @@ pub struct ExplainArgs {
     /// Read only files inside the scenario's directory, as `tld4 run --confine` does.
     #[arg(long, requires = "scenario")]
     pub confine: bool,
+    /// The architecture the word or text is for, as `nvdisasm -b` (`sm_75` ... `sm_121f`):
+    /// another family's instruction is explained as the base table reads it.
+    #[arg(long, value_name = "ARCH", default_value = "sm_100")]
+    pub arch: tld4_decoder::Arch,
+}
+
+/// [`read_instruction`] for `arch`: the SM100 family as there; another architecture's word
+/// or text through `decode_arch`/`parse_arch`, giving the base table's instruction and word
+/// and a line naming the architecture and form. A form whose handle is not in a register
+/// (the constant-bank form) cannot run on a scenario here.
+pub fn read_arch_instruction(
+    text: &str,
+    arch: tld4_decoder::Arch,
+    with_scenario: bool,
+) -> Result<(Tld4, u128, Option<String>), String> {
+    if arch.family() == tld4_decoder::Family::Sm100 {
+        return read_instruction(text);
+    }
+    let t = text.trim();
+    let insn = if tld4_decoder::looks_like_word(t) {
+        let w = tld4_decoder::parse_word(t).map_err(|e| e.to_string())?;
+        tld4_decoder::decode_arch(arch, w).map_err(|e| format!("{w:032x}: {e}"))?
+    } else {
+        tld4_decoder::parse_arch(arch, t).map_err(|e| format!("`{t}`: {e}"))?
+    };
+    if with_scenario && insn.constant_slot().is_some() {
+        return Err(format!(
+            "`{t}`: on {arch} this TLD4 reads its texture handle from constant memory; explain --scenario does not model that yet"
+        ));
+    }
+    let line = format!(
+        "{arch}: {insn} (word {:032x}, form {:#05x}), read as the base table's {} form\n",
+        insn.encode(),
+        insn.opcode,
+        if insn.insn.form == tld4_decoder::HandleForm::Register {
+            "register"
+        } else {
+            "uniform"
+        }
+    );
+    Ok((insn.insn, insn.insn.encode(), Some(line)))
 }
 
 /// Gather-order names of the four results, and their footprint positions (Vulkan "Texel
@@ -161,7 +202,7 @@ pub fn explain(args: &ExplainArgs) -> CmdResult {
 /// say) is returned as that `std::io::Error`, so the caller can tell it apart.
 pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     let text = args.instruction.join(" ");
-    let (insn, word, from) = read_instruction(&text)?;
+    let (insn, word, from) = read_arch_instruction(&text, args.arch, args.scenario.is_some())?;
     if let Some(from) = &from {
         out.write_all(from.as_bytes())?;
     }

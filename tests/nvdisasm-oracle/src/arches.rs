@@ -6,7 +6,9 @@
 //! word that prints it; a form that is TLD4 but not modeled is counted (valid or not); every
 //! other opcode is refused by both.
 
-use tld4_decoder::{decode_arch, field, parse_arch, Arch, DecodeError, FORMS};
+use tld4_decoder::{
+    decode_arch, field, parse_arch, Arch, BClear, Change, DecodeError, FAMILY_ROWS, FORMS,
+};
 
 use crate::nvdisasm::{collapse, Nvdisasm, Verdict};
 use crate::rng::Rng;
@@ -44,10 +46,33 @@ fn words_for(arch: Arch, rng: &mut Rng, n: usize) -> Vec<u128> {
             } else if roll == 1 || ops.is_empty() {
                 field::form.set(w, rng.bits(12))
             } else {
-                field::form.set(w, ops[rng.below(ops.len())] as u32)
+                let op = ops[rng.below(ops.len())];
+                required_mostly(arch, op, field::form.set(w, op as u32), rng)
             }
         })
         .collect()
+}
+
+/// `w` with the required values of form `op`'s family rows (bit 91 clear in 0x364, 0xb63 and
+/// 0xb65; bit 59 set where clear is refused) in 97% of the words, as `words::biased` sets
+/// the base table's bit 91.
+fn required_mostly(arch: Arch, op: u16, mut w: u128, rng: &mut Rng) -> u128 {
+    let rows = FAMILY_ROWS
+        .iter()
+        .filter(|r| r.family == arch.family() && (r.forms.is_empty() || r.forms.contains(&op)));
+    for r in rows {
+        let value = match r.change {
+            Change::Required { value } => value,
+            Change::BFlag {
+                clear: BClear::Refused,
+            } => 1,
+            _ => continue,
+        };
+        if rng.chance(0.97) {
+            w = r.spec.set(w, value);
+        }
+    }
+    w
 }
 
 /// Checks `n` random words on `arch`.

@@ -1,0 +1,198 @@
+//! Scenarios of every architecture: `"arch"` names the architecture the instruction is
+//! written for (nvdisasm's text or word for that architecture), and `"constants"` the
+//! constant banks a constant-bank TLD4 (SM75 to SM90a, form 0xb63) reads its texture handle
+//! from (docs/sources.md, TLD4 on every architecture).
+//!
+//! ```json
+//! { "arch": "sm_90",
+//!   "instruction": "TLD4.R R10, R8, R4, 0x3, 0x10, 2D ;",
+//!   "constants": [ { "bank": 3, "offset": "0x40", "words": ["tex"] } ],
+//!   "handles": { "tex": { "texture": 0, "sampler": 0 } },
+//!   ... }
+//! ```
+//!
+//! A `constants` entry writes its `words` (32-bit values as in `lanes`: integers, hex,
+//! floats or handle names), little-endian, from byte `offset` (default 0) of bank `bank`
+//! (0..31, the 5 bits 0xb63 holds); a bank is at most 64 KiB. Everything else is read as in
+//! [`crate::load_with`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tld4_decoder::{decode_arch, looks_like_word, parse_arch, parse_word, Arch, ArchTld4};
+use tld4_emu::{ArchExec, ArchExecError, ConstantBanks};
+
+use crate::builder::{Executed, Scenario, Textures};
+use crate::error::{err, ScenarioError};
+use crate::files::LoadOptions;
+use crate::json::{arch_parts, build_arch_parts};
+use crate::value::{reg_value_text, RegValue};
+
+/// The most bytes a constant bank holds (64 KiB, the bank size CUDA documents for
+/// `__constant__` memory).
+pub const MAX_CONSTANT_BANK_BYTES: u32 = 0x1_0000;
+
+/// The most banks the constant-bank form names (its bank field has 5 bits).
+pub const CONSTANT_BANKS: u32 = 32;
+
+/// A scenario for an architecture, with its constant banks.
+#[derive(Clone, Debug)]
+pub struct ArchScenario {
+    /// Everything but the architecture's own parts: the warp, textures, handles and
+    /// expectations; its `insn` is the base table's reading of the instruction.
+    pub scenario: Scenario,
+    /// The instruction as its architecture reads it.
+    pub insn: ArchTld4,
+    /// Its executor.
+    pub exec: ArchExec,
+    /// The constant banks (`constants`; empty when the scenario gives none).
+    pub constants: ConstantBanks,
+}
+
+impl ArchScenario {
+    /// Executes the instruction on a copy of the warp, reading the scenario's constants.
+    pub fn execute(&self) -> Result<Executed, ArchExecError> {
+        let mut warp = self.scenario.warp.clone();
+        let report = match &self.scenario.textures {
+            Textures::Owned(pool) => self.exec.execute(&mut warp, &self.constants, pool)?,
+            // Refused by `load_arch`.
+            Textures::Memory(_) => unreachable!("load_arch takes owned textures only"),
+        };
+        Ok(Executed { warp, report })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConstantDoc {
+    bank: u32,
+    #[serde(default)]
+    offset: Option<Box<RawValue>>,
+    words: Vec<Box<RawValue>>,
+}
+
+/// Reads a scenario of any architecture (`arch`, default `sm_100`) with its `constants`;
+/// every error names its JSON path. Textures are owned (`textures`, `samplers`); textures
+/// in GPU memory are not modeled here yet (an error at `memory`).
+pub fn load_arch(
+    text: &str,
+    dir: &Path,
+    options: &LoadOptions,
+) -> Result<ArchScenario, ScenarioError> {
+    let parts = arch_parts(text)?;
+    let arch: Arch = parts
+        .arch
+        .as_deref()
+        .unwrap_or("sm_100")
+        .parse()
+        .map_err(|e| err("arch", e))?;
+    let written: String = serde_json::from_str(&parts.instruction).map_err(|e| {
+        err(
+            "instruction",
+            format!("expected nvdisasm's text or 32 hex digits for {arch}: {e}"),
+        )
+    })?;
+    let t = written.trim();
+    let insn = if looks_like_word(t) {
+        let w = parse_word(t).map_err(|e| err("instruction", e))?;
+        decode_arch(arch, w).map_err(|e| err("instruction", e))?
+    } else {
+        parse_arch(arch, t).map_err(|e| err("instruction", e))?
+    };
+    let constants_doc = parts.constants.clone();
+    let base = format!("\"{:032x}\"", insn.insn.encode());
+    let scenario = build_arch_parts(parts, &base, dir, options)?;
+    if matches!(scenario.textures, Textures::Memory(_)) {
+        return Err(err(
+            "memory",
+            "not modeled: a scenario with `arch` takes owned textures (`textures`, `samplers`)",
+        ));
+    }
+    let constants = match constants_doc {
+        Some(c) => read_constants(&c, &scenario.handles)?,
+        None => ConstantBanks::new(),
+    };
+    let exec = ArchExec::new(&insn, *scenario.exec.config());
+    Ok(ArchScenario {
+        scenario,
+        insn,
+        exec,
+        constants,
+    })
+}
+
+/// The `constants` section.
+fn read_constants(
+    text: &str,
+    handles: &BTreeMap<String, u32>,
+) -> Result<ConstantBanks, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let docs: Vec<ConstantDoc> = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
+        let p = e.path().to_string();
+        err(
+            if p == "." {
+                "constants".to_string()
+            } else {
+                format!("constants{}{p}", if p.starts_with('[') { "" } else { "." })
+            },
+            e.inner(),
+        )
+    })?;
+    let mut banks: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+    for (i, c) in docs.iter().enumerate() {
+        let base = format!("constants[{i}]");
+        if c.bank >= CONSTANT_BANKS {
+            return Err(err(
+                format!("{base}.bank"),
+                format!(
+                    "bank {}: the constant-bank form names banks 0..{} (5 bits)",
+                    c.bank,
+                    CONSTANT_BANKS - 1
+                ),
+            ));
+        }
+        let offset = match &c.offset {
+            None => 0,
+            Some(o) => {
+                match reg_value_text(o.get(), &BTreeMap::new(), &format!("{base}.offset"))? {
+                    RegValue::Bits(b) => b,
+                    RegValue::Float(_) => {
+                        return Err(err(
+                            format!("{base}.offset"),
+                            "expected a byte offset (an integer or \"0x...\")",
+                        ))
+                    }
+                }
+            }
+        };
+        let end = offset as u64 + 4 * c.words.len() as u64;
+        if end > MAX_CONSTANT_BANK_BYTES as u64 {
+            return Err(err(
+                format!("{base}.words"),
+                format!(
+                    "{} words from byte {offset:#x} end at {end:#x}, past the bank's 64 KiB",
+                    c.words.len()
+                ),
+            ));
+        }
+        let bytes = banks.entry(c.bank as u8).or_default();
+        if bytes.len() < end as usize {
+            bytes.resize(end as usize, 0);
+        }
+        for (k, w) in c.words.iter().enumerate() {
+            let v = match reg_value_text(w.get(), handles, &format!("{base}.words[{k}]"))? {
+                RegValue::Bits(b) => b,
+                RegValue::Float(f) => f.to_bits(),
+            };
+            let at = offset as usize + 4 * k;
+            bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    let mut out = ConstantBanks::new();
+    for (bank, bytes) in banks {
+        out.set_bank(bank, bytes);
+    }
+    Ok(out)
+}
