@@ -91,7 +91,7 @@ fn text_column(site: &Tld4Site) -> (String, Listed) {
 struct Outcome {
     bad_file: bool,
     bad_word: bool,
-    /// TLD4 words of forms tld4 does not model, by the opcode and architecture.
+    /// TLD4 words of forms tld4 does not model yet, listed so far.
     not_modeled: usize,
 }
 
