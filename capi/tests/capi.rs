@@ -723,7 +723,11 @@ fn devices_fifos_and_a_kernel_in_two_cubins_are_refused() {
     // gather_a is in the sm_100 and the sm_100a cubin of the library: refused, naming both.
     let multi = format!("{shapes}libgather_multi.so");
     assert_eq!(call(&multi, &mut e, &mut word), TLD4_ERR_CUBIN);
-    assert!(e.message().contains("#4, #6"), "{}", e.message());
+    assert!(
+        e.message().contains("#4 (sm_100), #6 (sm_100a)"),
+        "{}",
+        e.message()
+    );
     // In an object with one cubin it is found (a compressed one: LZ4).
     assert_eq!(
         call(&format!("{shapes}gather_a.lz4.o"), &mut e, &mut word),
