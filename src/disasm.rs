@@ -64,9 +64,14 @@ pub fn write_fields(out: &mut (impl Write + ?Sized), insn: &Tld4) -> std::io::Re
     Ok(())
 }
 
-/// Writes the field table of one instruction of another family: the base table's fields,
-/// then the family's rows (decoder/src/fields/arch_rows.rs) with their raw values.
-fn write_arch_fields(out: &mut impl Write, insn: &ArchTld4, word: u128) -> std::io::Result<()> {
+/// Writes the field table of one instruction of any family: the base table's fields, then
+/// the family's rows (decoder/src/fields/arch_rows.rs) with their raw values (none for the
+/// SM100 family).
+pub fn write_arch_fields(
+    out: &mut (impl Write + ?Sized),
+    insn: &ArchTld4,
+    word: u128,
+) -> std::io::Result<()> {
     write_fields(out, &insn.insn)?;
     for r in insn.rows() {
         writeln!(

@@ -1,25 +1,60 @@
 //! `tld4 scan FILE...` and `tld4 disasm FILE.cubin`: every TLD4 in compiled code (cubins, fat
-//! binaries, host ELF files with embedded cubins), found by `tld4-cubin`.
+//! binaries, host ELF files with embedded cubins), found by `tld4-cubin`, for every
+//! architecture the decoder knows, each cubin's words decoded with its own architecture's
+//! tables.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tld4_cubin::{
-    is_compiled, map_file, visit_file, CubinError, Image, Tld4Site, Visited, SUPPORTED,
+    arch_number, is_compiled, map_file, supported, visit_file, CubinError, Image, SmArch, Target,
+    Tld4Site, Visited,
 };
+use tld4_decoder::{Arch, DecodeError};
 
-use crate::disasm::write_fields;
+use crate::disasm::write_arch_fields;
 use crate::words::hex32;
 use crate::CmdResult;
 
 /// `tld4 scan`: one tab-separated line per TLD4.
 #[derive(clap::Args, Debug)]
 pub struct ScanArgs {
-    /// Cubins (ELF for sm_100), fat binaries, host ELF files (executables, libraries, objects)
-    /// with embedded device code, or static archives of such objects.
+    /// Cubins (ELF for the CUDA machine, sm_75 to sm_121), fat binaries, host ELF files
+    /// (executables, libraries, objects) with embedded device code, or static archives of
+    /// such objects.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Only cubins of this architecture (repeatable): `sm_90` takes sm_90 and its variants,
+    /// `sm_100a` only sm_100a. Default: every architecture.
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Vec<Arch>,
+}
+
+/// Which cubins a command reads: every architecture the decoder knows, or those `--arch`
+/// names.
+struct Selection<'a> {
+    archs: &'a [Arch],
+    /// The architecture numbers passed to the visit (entries of others are skipped there,
+    /// before being decompressed).
+    numbers: Vec<SmArch>,
+}
+
+impl<'a> Selection<'a> {
+    fn new(archs: &'a [Arch]) -> Self {
+        let numbers = supported()
+            .iter()
+            .copied()
+            .filter(|&sm| archs.is_empty() || archs.iter().any(|&a| arch_number(a) == Some(sm)))
+            .collect();
+        Selection { archs, numbers }
+    }
+
+    /// Whether a cubin of `target` is listed (its number passed the visit's filter).
+    fn takes(&self, target: Target) -> bool {
+        self.archs.is_empty() || self.archs.iter().any(|&a| target.selected_by(a))
+    }
 }
 
 /// The file column of one cubin: the path, then `(member)` for an archive member and
@@ -28,11 +63,26 @@ fn file_column(path: &Path, image: &Image) -> String {
     format!("{}{}", path.display(), image.origin)
 }
 
-/// The text column: nvdisasm's text, or `error: <why>` for a word nvdisasm refuses.
-fn text_column(site: &Tld4Site) -> (String, bool) {
+/// What the text column holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    /// nvdisasm's text.
+    Text,
+    /// A word nvdisasm refuses: `error: <why>`.
+    Refused,
+    /// A TLD4 form tld4 does not model yet: `not modeled: <why>` (nvdisasm prints it).
+    NotModeled,
+}
+
+/// The text column: nvdisasm's text, `error: <why>` for a word nvdisasm refuses, or
+/// `not modeled: <why>` for a TLD4 form of the architecture tld4 does not model yet.
+fn text_column(site: &Tld4Site) -> (String, Listed) {
     match &site.decoded {
-        Ok(insn) => (insn.text(), true),
-        Err(e) => (format!("error: {e}"), false),
+        Ok(insn) => (insn.text(), Listed::Text),
+        Err(e @ DecodeError::FormNotModeled { .. }) => {
+            (format!("not modeled: {e}"), Listed::NotModeled)
+        }
+        Err(e) => (format!("error: {e}"), Listed::Refused),
     }
 }
 
@@ -41,15 +91,38 @@ fn text_column(site: &Tld4Site) -> (String, bool) {
 struct Outcome {
     bad_file: bool,
     bad_word: bool,
+    /// TLD4 words of forms tld4 does not model yet, listed so far.
+    not_modeled: usize,
+}
+
+impl Outcome {
+    fn listed(&mut self, l: Listed) {
+        match l {
+            Listed::Text => {}
+            Listed::Refused => self.bad_word = true,
+            Listed::NotModeled => self.not_modeled += 1,
+        }
+    }
+
+    fn exit_code(&self) -> ExitCode {
+        if self.bad_file {
+            ExitCode::from(crate::EXIT_BAD_INPUT)
+        } else if self.bad_word || self.not_modeled > 0 {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
 }
 
 /// Visits the cubins of one file with `each`; errors (the file's, an entry's) and skipped
 /// entries are told on standard error, after flushing `out`.
 fn each_cubin(
     path: &Path,
+    selection: &Selection,
     out: &mut impl Write,
     outcome: &mut Outcome,
-    mut each: impl FnMut(&mut dyn Write, &Image) -> std::io::Result<bool>,
+    mut each: impl FnMut(&mut dyn Write, &Image, &mut Outcome) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let bytes = match map_file(path) {
         Ok(b) => b,
@@ -61,12 +134,19 @@ fn each_cubin(
         }
     };
     let mut io_err = None;
-    let visited = visit_file(&bytes, SUPPORTED, |image| {
+    let not_modeled_before = outcome.not_modeled;
+    // Entries of a selected number but another variant (`--arch sm_100a`: the sm_100 ones).
+    let mut unselected: BTreeMap<Target, usize> = BTreeMap::new();
+    let visited = visit_file(&bytes, &selection.numbers, |image| {
         if io_err.is_some() {
             return;
         }
         let r = match image {
-            Ok(image) => each(out, &image).map(|ok| outcome.bad_word |= !ok),
+            Ok(image) if !selection.takes(image.target) => {
+                *unselected.entry(image.target).or_insert(0) += 1;
+                Ok(())
+            }
+            Ok(image) => each(out, &image, outcome),
             Err(e) => {
                 outcome.bad_file = true;
                 out.flush()
@@ -81,6 +161,23 @@ fn each_cubin(
         return Err(e);
     }
     out.flush()?;
+    let not_modeled = outcome.not_modeled - not_modeled_before;
+    if not_modeled > 0 {
+        crate::output::elog!(
+            "note: {}: {not_modeled} TLD4 word(s) of forms tld4 does not model yet (`not modeled:` in the text column; nvdisasm prints them)",
+            path.display()
+        );
+    }
+    if !unselected.is_empty() {
+        let n: usize = unselected.values().sum();
+        let names: Vec<String> = unselected.keys().map(|t| t.to_string()).collect();
+        let noun = if n == 1 { "entry" } else { "entries" };
+        crate::output::elog!(
+            "note: {}: {n} {noun} for {} not selected by --arch",
+            path.display(),
+            names.join(", ")
+        );
+    }
     match visited {
         Ok(Visited { skipped, .. }) if !skipped.is_empty() => {
             crate::output::elog!("note: {}: {skipped}", path.display())
@@ -100,40 +197,42 @@ fn each_cubin(
 }
 
 /// `tld4 scan`: exit 0 when every file opened and every TLD4-opcode word decoded (entries of
-/// other architectures are skipped, told on standard error, also where a file has no other), 1 when some word is an illegal
-/// TLD4 encoding, 2 when some file or entry could not be opened (each is reported, and the
-/// other files and entries are still scanned).
+/// architectures not selected or unknown to the decoder are skipped, told on standard error,
+/// also where a file has no other), 1 when some word is an illegal TLD4 encoding or a form
+/// tld4 does not model yet (each listed, and counted on standard error), 2 when some file or
+/// entry could not be opened (each is reported, and the other files and entries are still
+/// scanned).
 pub fn scan(args: &ScanArgs) -> CmdResult {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut outcome = Outcome::default();
+    let selection = Selection::new(&args.arch);
     for path in &args.files {
-        each_cubin(path, &mut out, &mut outcome, |out, image| {
-            let file = file_column(path, image);
-            let mut ok = true;
-            for site in image.cubin.tld4s() {
-                let (text, decoded) = text_column(&site);
-                ok &= decoded;
-                writeln!(
-                    out,
-                    "{file}\t{}\t{}\t{:#06x}\t{}\t{text}",
-                    image.target,
-                    site.kernel,
-                    site.offset,
-                    hex32(site.word)
-                )?;
-            }
-            Ok(ok)
-        })?;
+        each_cubin(
+            path,
+            &selection,
+            &mut out,
+            &mut outcome,
+            |out, image, outcome| {
+                let file = file_column(path, image);
+                for site in image.cubin.tld4s() {
+                    let (text, listed) = text_column(&site);
+                    outcome.listed(listed);
+                    writeln!(
+                        out,
+                        "{file}\t{}\t{:#06x}\t{}\t{text}\t{}",
+                        site.kernel,
+                        site.offset,
+                        hex32(site.word),
+                        image.target,
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
     }
     out.flush()?;
-    Ok(if outcome.bad_file {
-        ExitCode::from(crate::EXIT_BAD_INPUT)
-    } else if outcome.bad_word {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(outcome.exit_code())
 }
 
 /// `tld4 disasm FILE` where FILE is compiled code (ELF, fat binary or archive): each kernel
@@ -156,40 +255,40 @@ pub fn disasm_compiled(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut outcome = Outcome::default();
-    each_cubin(path, &mut out, &mut outcome, |out, image| {
-        if image.origin.entry.is_some() || image.origin.member.is_some() {
-            writeln!(
-                out,
-                "// {}{} ({})",
-                path.display(),
-                image.origin,
-                image.target
-            )?;
-        }
-        let mut ok = true;
-        for kernel in image.cubin.kernels() {
-            let mut sites = kernel.tld4s().peekable();
-            if sites.peek().is_none() {
-                continue;
+    let selection = Selection::new(&[]);
+    each_cubin(
+        path,
+        &selection,
+        &mut out,
+        &mut outcome,
+        |out, image, outcome| {
+            if image.origin.entry.is_some() || image.origin.member.is_some() {
+                writeln!(
+                    out,
+                    "// {}{} ({})",
+                    path.display(),
+                    image.origin,
+                    image.target
+                )?;
             }
-            writeln!(out, ".text.{}:", kernel.name())?;
-            for site in sites {
-                let (text, decoded) = text_column(&site);
-                ok &= decoded;
-                writeln!(out, "        /*{:04x}*/ {text}", site.offset)?;
-                if let (true, Ok(insn)) = (fields, &site.decoded) {
-                    write_fields(out, insn)?;
+            for kernel in image.cubin.kernels() {
+                let mut sites = kernel.tld4s().peekable();
+                if sites.peek().is_none() {
+                    continue;
+                }
+                writeln!(out, ".text.{}:", kernel.name())?;
+                for site in sites {
+                    let (text, listed) = text_column(&site);
+                    outcome.listed(listed);
+                    writeln!(out, "        /*{:04x}*/ {text}", site.offset)?;
+                    if let (true, Ok(insn)) = (fields, &site.decoded) {
+                        write_arch_fields(out, insn, site.word)?;
+                    }
                 }
             }
-        }
-        Ok(ok)
-    })?;
+            Ok(())
+        },
+    )?;
     out.flush()?;
-    Ok(Some(if outcome.bad_file {
-        ExitCode::from(crate::EXIT_BAD_INPUT)
-    } else if outcome.bad_word {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }))
+    Ok(Some(outcome.exit_code()))
 }

@@ -19,8 +19,11 @@ fn gather_quad_gathers_each_lanes_2x2_footprint() {
     let sites: Vec<_> = cubin.kernel("gather_quad").unwrap().tld4s().collect();
     assert_eq!(sites.len(), 1);
     let site = cubin.tld4_at("gather_quad", sites[0].offset).unwrap();
-    let insn = site.decoded.unwrap();
-    assert_eq!(insn.text(), "TLD4.R R10, R8, R2, UR4, 2D ;");
+    // Decoded with the cubin's architecture's tables (sm_100); `.insn` is the instruction the
+    // executor takes (the sm_100 family's).
+    let decoded = site.decoded.unwrap();
+    assert_eq!(decoded.text(), "TLD4.R R10, R8, R2, UR4, 2D ;");
+    let insn = decoded.insn;
     let exec = Tld4Exec::new(&insn, ExecConfig::default());
 
     // The texture main() makes: 4x4 R32F, texel (x, y) = y * 4 + x; clamp, point sampling.

@@ -10,10 +10,22 @@ mod common;
 use common::{text, tld4};
 
 /// The lines `tld4 scan PATH` must print for a cubin, made from nvdisasm's listing: file,
-/// architecture, kernel, offset as nvdisasm prints it, the word high half first, nvdisasm's
-/// text.
+/// kernel, offset as nvdisasm prints it, the word high half first, nvdisasm's text, and the
+/// architecture last.
 fn expected_lines(path: &str, name: &str) -> Vec<String> {
     listing_lines(path, "sm_100", &format!("{DIR}{name}.sm100.sass"))
+}
+
+/// A copy of a committed cubin with its ELF architecture changed to `sm` (ABI 8: e_flags
+/// bits 15:8), in `dir`: a cubin of an architecture the decoder does not know.
+fn cubin_for(dir: &std::path::Path, sm: u8) -> String {
+    let mut bytes = std::fs::read(format!("{DIR}one_gather.sm90.cubin")).unwrap();
+    // e_flags is at byte 0x30 of an ELF64 header; sm_90 is 0x5a in bits 15:8.
+    assert_eq!(bytes[0x31], 90);
+    bytes[0x31] = sm;
+    let file = dir.join(format!("one_gather.sm{sm}.cubin"));
+    std::fs::write(&file, &bytes).unwrap();
+    file.to_str().unwrap().to_string()
 }
 
 /// The TLD4 lines of one nvdisasm listing, as `tld4 scan` prints them for a cubin whose file
@@ -26,7 +38,7 @@ fn listing_lines(file: &str, arch: &str, sass: &str) -> Vec<String> {
         .filter(|l| l.is_tld4())
         .map(|l| {
             format!(
-                "{file}\t{arch}\t{}\t0x{:04x}\t{:032x}\t{}",
+                "{file}\t{}\t0x{:04x}\t{:032x}\t{}\t{arch}",
                 l.kernel,
                 l.offset,
                 l.word.unwrap(),
@@ -64,47 +76,70 @@ fn scan_prints_exactly_the_tld4_lines_of_nvdisasms_listing() {
     assert_eq!(text(&out.stderr), "");
 }
 
+/// The lines of a fat binary's two entries: sm_90 (ELF entry 1) and sm_100 (2).
+fn fatbin_lines(fat: &str) -> Vec<String> {
+    let mut want = listing_lines(
+        &format!("{fat}#1"),
+        "sm_90",
+        &format!("{DIR}one_gather.sm90.sass"),
+    );
+    want.extend(expected_lines(&format!("{fat}#2"), "one_gather"));
+    want
+}
+
 #[test]
-fn scan_reads_the_sm100_entry_of_a_fat_binary() {
+fn scan_reads_every_entry_of_a_fat_binary_with_its_own_architecture() {
     let fat = format!("{DIR}one_gather.fatbin");
     let out = tld4(&["scan", &fat]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let want: Vec<String> = expected_lines("X", "one_gather")
-        .into_iter()
-        .map(|l| l.replacen('X', &format!("{fat}#2"), 1))
-        .collect();
+    assert_eq!(text(&out.stderr), "");
     let got: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
-    assert_eq!(got, want);
+    assert_eq!(got, fatbin_lines(&fat));
+    // --arch selects: the sm_90 entry only, the other told on standard error.
+    let out = tld4(&["scan", "--arch", "sm_90", &fat]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(got, fatbin_lines(&fat)[..1].to_vec());
+    assert!(
+        text(&out.stderr).contains("1 entry for sm_100 skipped"),
+        "{}",
+        text(&out.stderr)
+    );
+    // sm_100a selects no entry of this file (its sm_100 entry is plain): a note, exit 0.
+    let out = tld4(&["scan", "--arch", "sm_100a", &fat]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    assert!(
+        text(&out.stderr).contains("not selected by --arch"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn scan_reports_each_bad_file_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
     let good = format!("{DIR}one_gather.sm100.cubin");
-    let sm90 = format!("{DIR}one_gather.sm90.cubin");
+    let sm70 = cubin_for(dir.path(), 70);
     let zstd = format!("{DIR}one_gather.zstd.fatbin");
     let missing = format!("{DIR}no-such.cubin");
-    let out = tld4(&["scan", &sm90, &zstd, &missing, &good]);
+    let out = tld4(&["scan", &sm70, &zstd, &missing, &good]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains(&format!("error: {sm90}: cubin built for sm_90")),
+        stderr.contains(&format!("error: {sm70}: cubin built for sm_70")),
         "{stderr}"
     );
-    assert!(stderr.contains("supported: sm_100"), "{stderr}");
-    // The compressed fat binary is read; its sm_90 entry is skipped, and said so.
     assert!(
-        stderr.contains(&format!("note: {zstd}: 1 entry for sm_90 skipped")),
+        stderr.contains("supported: sm_75, sm_80, sm_86, sm_87, sm_88, sm_89, sm_90, sm_100"),
         "{stderr}"
     );
     assert!(
         stderr.contains(&format!("error: cannot read {missing}: ")),
         "{stderr}"
     );
-    let zstd_lines: Vec<String> = expected_lines("X", "one_gather")
-        .into_iter()
-        .map(|l| l.replacen('X', &format!("{zstd}#2"), 1))
-        .collect();
-    let mut want = zstd_lines;
+    // The compressed fat binary is read, both entries.
+    let mut want = fatbin_lines(&zstd);
     want.extend(expected_lines(&good, "one_gather"));
     assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), want);
 }
@@ -141,10 +176,24 @@ fn disasm_of_a_cubin_lists_its_tld4s_by_kernel() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("dimension"), "{stdout}");
     assert!(stdout.contains("    component"), "{stdout}");
-    // A cubin for another architecture: an error naming it.
+    // A cubin of another architecture: its TLD4s as that architecture's nvdisasm prints them.
     let out = tld4(&["disasm", &format!("{DIR}one_gather.sm90.cubin")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listing = std::fs::read_to_string(format!("{DIR}one_gather.sm90.sass")).unwrap();
+    let l = parse_listing(&listing).unwrap();
+    let l = l.iter().find(|l| l.is_tld4()).unwrap();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            ".text.{}:\n        /*{:04x}*/ {}\n",
+            l.kernel, l.offset, l.text
+        )
+    );
+    // One of an architecture the decoder does not know: an error naming it.
+    let dir = tempfile::tempdir().unwrap();
+    let out = tld4(&["disasm", &cubin_for(dir.path(), 70)]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("sm_90"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("sm_70"), "{}", text(&out.stderr));
 }
 
 /// The shapes nvcc builds (tests/cubins/build.sh): compressed, debug, relocatable, device-linked,
@@ -200,16 +249,17 @@ fn lelf(shape: &str) -> Vec<LelfEntry> {
     out
 }
 
-/// cuobjdump -sass's TLD4s of the sm_100 code: (function, offset, word, text), sorted.
+/// cuobjdump -sass's TLD4s of the code of every architecture: (function, offset, word,
+/// text), sorted.
 fn cuobjdump_tld4s(shape: &str) -> Vec<(String, u64, u128, String)> {
     let text = std::fs::read_to_string(format!("{}{shape}.cuobjdump-sass", shapes_dir())).unwrap();
     let mut out = Vec::new();
-    let (mut function, mut sm100) = (String::new(), false);
+    let mut function = String::new();
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         let t = line.trim();
-        if let Some(arch) = t.strip_prefix("code for ") {
-            sm100 = arch.starts_with("sm_100");
+        if t.starts_with("code for ") {
+            continue;
         } else if let Some(f) = t.strip_prefix("Function : ") {
             function = f.to_string();
         } else if let Some(rest) = t.strip_prefix("/*") {
@@ -224,11 +274,9 @@ fn cuobjdump_tld4s(shape: &str) -> Vec<(String, u64, u128, String)> {
                 u64::from_str_radix(h.trim_start_matches("0x"), 16).unwrap()
             };
             let hi = half(lines.next().unwrap());
-            if sm100 {
-                let word = (u128::from(hi) << 64) | u128::from(half(lo));
-                let offset = u64::from_str_radix(off, 16).unwrap();
-                out.push((function.clone(), offset, word, format!("{} ;", insn.trim())));
-            }
+            let word = (u128::from(hi) << 64) | u128::from(half(lo));
+            let offset = u64::from_str_radix(off, 16).unwrap();
+            out.push((function.clone(), offset, word, format!("{} ;", insn.trim())));
         }
     }
     out.sort();
@@ -241,12 +289,7 @@ fn scan_lists_what_nvdisasm_and_cuobjdump_list_in_every_shape_nvcc_builds() {
         let path = format!("{}{shape}", shapes_dir());
         let entries = lelf(shape);
         let mut want = Vec::new();
-        let mut skipped = 0;
         for e in &entries {
-            if !e.arch.starts_with("sm_100") {
-                skipped += 1;
-                continue;
-            }
             let member = e
                 .member
                 .as_ref()
@@ -263,25 +306,18 @@ fn scan_lists_what_nvdisasm_and_cuobjdump_list_in_every_shape_nvcc_builds() {
         let mut got: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
         got.sort();
         assert_eq!(got, want, "{shape}");
-        let stderr = text(&out.stderr);
-        if skipped == 0 {
-            assert_eq!(stderr, "", "{shape}");
-        } else {
-            assert!(
-                stderr.contains(&format!(": {skipped} entries for ")),
-                "{shape}: {stderr}"
-            );
-        }
+        // Every entry is read with its own architecture: nothing skipped.
+        assert_eq!(text(&out.stderr), "", "{shape}");
         // cuobjdump -sass lists the same TLD4s (kernel, offset, word, text).
         let mut ours: Vec<(String, u64, u128, String)> = got
             .iter()
             .map(|l| {
                 let c: Vec<&str> = l.split('\t').collect();
                 (
-                    c[2].to_string(),
-                    u64::from_str_radix(c[3].trim_start_matches("0x"), 16).unwrap(),
-                    u128::from_str_radix(c[4], 16).unwrap(),
-                    c[5].to_string(),
+                    c[1].to_string(),
+                    u64::from_str_radix(c[2].trim_start_matches("0x"), 16).unwrap(),
+                    u128::from_str_radix(c[3], 16).unwrap(),
+                    c[4].to_string(),
                 )
             })
             .collect();
@@ -331,23 +367,30 @@ fn devices_and_fifos_are_refused_without_reading_them() {
 }
 
 #[test]
-fn a_fat_binary_with_no_sm100_entry_is_a_note_and_a_bare_cubin_for_another_an_error() {
-    // one_gather.fatbin with its sm_100 entry's architecture changed to 120.
+fn entries_of_unknown_architectures_are_a_note_and_a_bare_cubin_of_one_an_error() {
+    // one_gather.fatbin with its sm_100 entry's architecture changed to 70 (Volta: not an
+    // architecture of nvdisasm 13.5, so not of the decoder).
     let mut bytes = std::fs::read(format!("{DIR}one_gather.fatbin")).unwrap();
     let at = 0xdc8 + 0x1c;
     assert_eq!(bytes[at], 100, "the sm_100 entry's architecture field");
-    bytes[at] = 120;
+    bytes[at] = 70;
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("no_sm100.fatbin");
+    let file = dir.path().join("sm70.fatbin");
     std::fs::write(&file, &bytes).unwrap();
-    let out = tld4(&["scan", file.to_str().unwrap()]);
+    let file = file.to_str().unwrap();
+    let out = tld4(&["scan", file]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
-        text(&out.stderr).contains("2 entries for sm_90, sm_120 skipped"),
+        text(&out.stderr).contains("1 entry for sm_70 skipped"),
         "{}",
         text(&out.stderr)
     );
+    let got: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(got, fatbin_lines(file)[..1].to_vec());
+    // Only that entry selected: nothing to read, a note.
+    let out = tld4(&["scan", "--arch", "sm_100", file]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "");
-    let out = tld4(&["scan", &format!("{DIR}one_gather.sm90.cubin")]);
+    let out = tld4(&["scan", &cubin_for(dir.path(), 70)]);
     assert_eq!(out.status.code(), Some(2));
 }

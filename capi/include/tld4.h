@@ -762,13 +762,18 @@ enum tld4_status tld4_bound_run_flat_batch(struct tld4_bound *bound,
                                            struct tld4_error *err);
 
 // The TLD4 at byte `offset` (as nvdisasm prints it, `/*0090*/`) of kernel `kernel` in the
-// `len` bytes at `data`: a cubin, a fat binary or a host ELF file with SM100 device code.
+// `len` bytes at `data`: a cubin, a fat binary, a host ELF file or an archive with device
+// code of any architecture from sm_75 to sm_121 (each word decoded with its own
+// architecture's tables; where several cubins have the kernel, the one sm_100 cubin).
 // `word` receives the word; `insn`, if not NULL, a new decoded instruction (free it with
-// `tld4_insn_free`). Errors: `TLD4_ERR_CUBIN` (a damaged file, no such kernel, an offset
-// past the code or between instructions, another instruction there, a kernel in two SM100
-// cubins of the file or a name several code sections share), `TLD4_ERR_NOT_MODELED` (no
-// SM100 cubin: another architecture), `TLD4_ERR_ILLEGAL_ENCODING` (a word with
-// TLD4's opcode that nvdisasm refuses).
+// `tld4_insn_free`): the sm_100 family's only (sm_100, sm_101, sm_103, sm_110 and variants;
+// for another architecture's TLD4 `word` is written and the status is
+// `TLD4_ERR_NOT_MODELED`, naming its text). Errors: `TLD4_ERR_CUBIN` (a damaged file, no
+// such kernel, an offset past the code or between instructions, another instruction there,
+// a kernel in two cubins of the file or a name several code sections share),
+// `TLD4_ERR_NOT_MODELED` (an architecture the decoder does not know, a TLD4 form tld4 does
+// not model yet, another family's TLD4 with `insn`), `TLD4_ERR_ILLEGAL_ENCODING` (a word
+// with TLD4's opcode that nvdisasm refuses).
 //
 // # Safety
 // `data` points to `len` bytes; `kernel` is NUL-terminated; `word` valid for a write;

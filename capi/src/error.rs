@@ -259,6 +259,7 @@ impl Error {
             Error::Cubin(e) if e.kind() == ErrorKind::NotModeled => TLD4_ERR_NOT_MODELED,
             Error::Cubin(_) => TLD4_ERR_CUBIN,
             Error::Lookup(LookupError::IllegalTld4 { .. }) => TLD4_ERR_ILLEGAL_ENCODING,
+            Error::Lookup(e) if e.is_not_modeled() => TLD4_ERR_NOT_MODELED,
             Error::Lookup(_) => TLD4_ERR_CUBIN,
             Error::Find(FindError::Open(e)) if e.kind() == ErrorKind::NotModeled => {
                 TLD4_ERR_NOT_MODELED

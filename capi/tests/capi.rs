@@ -576,17 +576,44 @@ fn a_tld4_from_a_cubin_is_nvdisasms() {
             TLD4_ERR_CUBIN
         );
         assert!(e.message().contains("one_gather"), "{}", e.message());
+        // An sm_90 cubin: found and decoded with sm_90's tables; its word is given, the
+        // decoded instruction (the sm_100 family's only) is refused as not modeled.
         let sm90 = cstr(&format!("{root}one_gather.sm90.cubin"));
+        let mut word90 = tld4_word::default();
         assert_eq!(
             tld4_cubin_find_file(
                 sm90.as_ptr(),
                 kernel.as_ptr(),
                 0x90,
-                &mut word,
+                &mut word90,
                 null_mut(),
                 &mut e
             ),
+            TLD4_OK
+        );
+        // The word nvdisasm lists there (tests/cubins/one_gather.sm90.sass).
+        let listing = std::fs::read_to_string(format!("{root}one_gather.sm90.sass")).unwrap();
+        let listed = tld4_cubin::listing::parse_listing(&listing).unwrap();
+        let at = listed.iter().find(|l| l.offset == 0x90).unwrap();
+        assert!(at.is_tld4());
+        assert_eq!(Some(word90.get()), at.word);
+        let mut insn90 = null_mut();
+        assert_eq!(
+            tld4_cubin_find_file(
+                sm90.as_ptr(),
+                kernel.as_ptr(),
+                0x90,
+                &mut word90,
+                &mut insn90,
+                &mut e
+            ),
             TLD4_ERR_NOT_MODELED
+        );
+        assert!(insn90.is_null());
+        assert!(
+            e.message().contains(&format!("sm_90's `{}`", at.text)),
+            "{}",
+            e.message()
         );
         let missing = cstr(&format!("{root}missing.cubin"));
         assert_eq!(
@@ -696,7 +723,11 @@ fn devices_fifos_and_a_kernel_in_two_cubins_are_refused() {
     // gather_a is in the sm_100 and the sm_100a cubin of the library: refused, naming both.
     let multi = format!("{shapes}libgather_multi.so");
     assert_eq!(call(&multi, &mut e, &mut word), TLD4_ERR_CUBIN);
-    assert!(e.message().contains("#4, #6"), "{}", e.message());
+    assert!(
+        e.message().contains("#4 (sm_100), #6 (sm_100a)"),
+        "{}",
+        e.message()
+    );
     // In an object with one cubin it is found (a compressed one: LZ4).
     assert_eq!(
         call(&format!("{shapes}gather_a.lz4.o"), &mut e, &mut word),

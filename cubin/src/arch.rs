@@ -1,7 +1,10 @@
 //! The GPU architecture a cubin was built for, read from its ELF header, and which
-//! architectures this crate reads: [`SUPPORTED`], the one place that decision is written.
+//! architectures this crate reads: [`supported`], every architecture `tld4-decoder` knows.
 
 use std::fmt;
+use std::sync::OnceLock;
+
+use tld4_decoder::Arch;
 
 use crate::error::CubinError;
 
@@ -15,14 +18,48 @@ pub const SM100: SmArch = SmArch(100);
 /// Hopper H100/H200 (the hardware probe's cubins).
 pub const SM90: SmArch = SmArch(90);
 
-/// The architectures whose cubins are opened and listed; every other architecture's ELF
-/// entries are counted as skipped. The one place this decision is written: the decoder models
-/// SM100's TLD4 encoding (docs/sources.md, Encoding), so sm_100 and its `a`/`f` variants.
-pub const SUPPORTED: &[SmArch] = &[SM100];
+/// The architectures whose cubins are opened and listed: every architecture of
+/// `tld4_decoder::Arch` (nvdisasm 13.5's, sm_75 to sm_121; docs/sources.md, TLD4 on every
+/// architecture), each number once, in order. Other architectures' ELF entries are counted as
+/// skipped. Derived from the decoder's list, so the decision is written there only.
+pub fn supported() -> &'static [SmArch] {
+    static ALL: OnceLock<Vec<SmArch>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v: Vec<SmArch> = Arch::ALL
+            .iter()
+            .filter_map(|a| decoder_number(*a))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    })
+}
 
-/// Whether `arch` is one of [`SUPPORTED`].
+/// The number of a decoder architecture (`sm_100a` -> 100).
+pub fn arch_number(a: Arch) -> Option<SmArch> {
+    decoder_number(a)
+}
+
+fn decoder_number(a: Arch) -> Option<SmArch> {
+    let digits = a.name().strip_prefix("sm_")?;
+    let digits = digits.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    digits.parse().ok().map(SmArch)
+}
+
+/// Whether `arch` is one of [`supported`].
 pub fn is_supported(arch: SmArch) -> bool {
-    SUPPORTED.contains(&arch)
+    supported().contains(&arch)
+}
+
+/// The decoder's architecture of a cubin built for `sm`: its words decode with that
+/// architecture's tables (the `a`/`f` variants print as their plain architecture:
+/// docs/sources.md, TLD4 on every architecture). `None` for an architecture the decoder does
+/// not know.
+pub fn decoder_arch(sm: SmArch) -> Option<Arch> {
+    Arch::ALL
+        .iter()
+        .copied()
+        .find(|a| decoder_number(*a) == Some(sm) && a.name()[3..] == sm.0.to_string())
 }
 
 /// The variant of an architecture: `sm_100`, `sm_100a` (architecture-specific features) or
@@ -53,6 +90,20 @@ impl Target {
         Target {
             sm,
             variant: Variant::Generic,
+        }
+    }
+}
+
+impl Target {
+    /// Whether a selection by architecture (`--arch`) takes this target: a plain name
+    /// (`sm_100`) takes every variant of its number (`sm_100`, `sm_100a`, `sm_100f`), a variant
+    /// (`sm_100a`) only itself.
+    pub fn selected_by(&self, arch: Arch) -> bool {
+        let plain = !arch.name().ends_with(['a', 'f']);
+        if plain {
+            decoder_number(arch) == Some(self.sm)
+        } else {
+            arch.name() == self.to_string()
         }
     }
 }
@@ -116,6 +167,25 @@ mod tests {
             ],
             ["sm_100", "sm_100a", "sm_100f"]
         );
-        assert!(is_supported(SM100) && !is_supported(SM90));
+        assert!(is_supported(SM100) && is_supported(SM90) && !is_supported(SmArch(70)));
+    }
+
+    #[test]
+    fn every_decoder_architecture_is_supported_and_decodes_with_its_own_tables() {
+        let numbers: Vec<u32> = supported().iter().map(|s| s.0).collect();
+        assert_eq!(
+            numbers,
+            [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]
+        );
+        for &sm in supported() {
+            assert_eq!(decoder_arch(sm).unwrap().name(), sm.to_string());
+        }
+        assert_eq!(decoder_arch(SmArch(70)), None);
+        let t = |variant| Target { sm: SM100, variant };
+        assert!(t(Variant::Specific).selected_by(Arch::Sm100));
+        assert!(t(Variant::Specific).selected_by(Arch::Sm100a));
+        assert!(!t(Variant::Generic).selected_by(Arch::Sm100a));
+        assert!(!t(Variant::Family).selected_by(Arch::Sm100a));
+        assert!(!t(Variant::Generic).selected_by(Arch::Sm103));
     }
 }

@@ -7,7 +7,9 @@ use object::elf::EM_CUDA;
 use object::read::elf::{ElfFile64, FileHeader};
 use object::{LittleEndian, Object, ObjectSection};
 
-use crate::arch::{arch_from_header, SmArch};
+use tld4_decoder::Arch;
+
+use crate::arch::{arch_from_header, decoder_arch, SmArch};
 use crate::error::{CubinError, LookupError};
 
 /// Prefix of a kernel's code section: ptxas writes the code of kernel `k` (and of each
@@ -20,7 +22,8 @@ pub const TEXT_PREFIX: &str = ".text.";
 /// copy of a libdevice helper per translation unit; docs/sources.md, Fat binaries).
 pub const DUPLICATE_SUFFIX: &str = "__";
 
-/// Bytes per SASS instruction on SM100 (docs/sources.md, Encoding).
+/// Bytes per SASS instruction on every architecture from SM75 on (docs/sources.md, Encoding;
+/// nvdisasm -b reads 16-byte words for each of them).
 pub const INSN_BYTES: usize = 16;
 
 /// A parsed cubin: an ELF64 little-endian file for EM_CUDA.
@@ -28,6 +31,7 @@ pub const INSN_BYTES: usize = 16;
 pub struct Cubin<'data> {
     data: &'data [u8],
     arch: SmArch,
+    tables: Arch,
     e_flags: u32,
     kernels: Vec<Kernel<'data>>,
     /// Section names (without `.text.`) that more than one code section has.
@@ -39,6 +43,7 @@ pub struct Cubin<'data> {
 pub struct Kernel<'data> {
     name: Cow<'data, str>,
     section_name: &'data str,
+    tables: Arch,
     file_offset: u64,
     code: &'data [u8],
 }
@@ -67,13 +72,15 @@ impl<'data> Cubin<'data> {
         }
         let e_flags = header.e_flags(LittleEndian).0;
         let arch = arch_from_header(header.e_ident().abi_version, e_flags)?;
+        let unsupported = || CubinError::UnsupportedArch {
+            found: arch,
+            e_flags,
+            supported: supported.to_vec(),
+        };
         if !supported.contains(&arch) {
-            return Err(CubinError::UnsupportedArch {
-                found: arch,
-                e_flags,
-                supported: supported.to_vec(),
-            });
+            return Err(unsupported());
         }
+        let tables = decoder_arch(arch).ok_or_else(unsupported)?;
         let mut kernels = Vec::new();
         // How many code sections of each name so far: one hash look-up a section, so a cubin of
         // 150,000 functions parses in linear time.
@@ -104,6 +111,7 @@ impl<'data> Cubin<'data> {
             kernels.push(Kernel {
                 name,
                 section_name: kernel,
+                tables,
                 file_offset,
                 code,
             });
@@ -116,6 +124,7 @@ impl<'data> Cubin<'data> {
         Ok(Cubin {
             data,
             arch,
+            tables,
             e_flags,
             kernels,
             duplicated,
@@ -130,6 +139,12 @@ impl<'data> Cubin<'data> {
     /// The architecture in the ELF header.
     pub fn arch(&self) -> SmArch {
         self.arch
+    }
+
+    /// The decoder architecture whose tables read its words (the ELF header's architecture;
+    /// an `a`/`f` variant reads as its plain architecture).
+    pub fn tables(&self) -> Arch {
+        self.tables
     }
 
     /// The ELF header's flags word.
@@ -181,6 +196,11 @@ impl<'data> Kernel<'data> {
     /// Its section's name without `.text.` (shared by the copies of a duplicated helper).
     pub fn section_name(&self) -> &'data str {
         self.section_name
+    }
+
+    /// The decoder architecture whose tables read its words ([`Cubin::tables`]).
+    pub fn tables(&self) -> Arch {
+        self.tables
     }
 
     /// Where the code starts in the file.

@@ -1,5 +1,7 @@
-//! Compressed fat-binary entries: zstd frames and LZ4 blocks, decompressed in pure Rust
-//! (`ruzstd`, `lz4_flex`), every size the header states checked before anything is allocated.
+//! Compressed fat-binary entries: zstd frames (libzstd through the `zstd` crate) and LZ4
+//! blocks (`lz4_flex`), every size the header states checked before anything is allocated,
+//! each decoded straight into an output of exactly the stated size: what a scan holds is the
+//! largest entry, with no decoder window beside it (docs/sources.md, Fat binaries).
 
 use crate::error::CubinError;
 use crate::fatbin::{Compression, FatbinEntry};
@@ -13,12 +15,14 @@ pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
 /// byte of a match length extension adds 255; the LZ4 block format description).
 const LZ4_MAX_RATIO: u64 = 255;
 
-/// Decompresses entries one after another into one buffer and with one zstd decoder, both
-/// reused: a file's scan holds the largest entry's output and window once, instead of leaving
-/// the allocator a freed buffer of every size it met.
+/// Decompresses entries one after another into one buffer and with one zstd context, both
+/// reused: a file's scan holds the largest entry's output once, instead of leaving the
+/// allocator a freed buffer of every size it met. zstd decodes single-pass
+/// (`ZSTD_decompressDCtx`): the output buffer is the frame's window, so no second copy of up
+/// to the window's size is kept (a streaming decoder keeps one).
 #[derive(Default)]
 pub struct Decompressor {
-    zstd: Option<ruzstd::decoding::FrameDecoder>,
+    zstd: Option<zstd::bulk::Decompressor<'static>>,
     out: Vec<u8>,
 }
 
@@ -64,29 +68,45 @@ impl Decompressor {
         }
         if method == Compression::Zstd {
             // Reads the frame header only; nothing is decoded yet.
-            let decoder = ruzstd::decoding::StreamingDecoder::new(entry.payload)
-                .map_err(|e| bad(format!("damaged zstd frame header: {e}")))?;
-            let content = decoder.decoder.content_size();
-            // 0 where the frame does not state its size: the entry header's size bounds it.
-            if content != 0 && content != size {
-                return Err(bad(format!(
-                    "the zstd frame states {content} bytes, the entry header {size}"
-                )));
+            match zstd::zstd_safe::get_frame_content_size(entry.payload) {
+                Err(_) => return Err(bad("damaged zstd frame header".into())),
+                // The frame need not state its size: the entry header's size bounds it.
+                Ok(None) => {}
+                Ok(Some(content)) if content != size => {
+                    return Err(bad(format!(
+                        "the zstd frame states {content} bytes, the entry header {size}"
+                    )))
+                }
+                Ok(Some(_)) => {}
             }
         }
-        // Every size checked: now the output, exactly the stated size.
+        // Every size checked: now the output, exactly the stated size (an allocation that
+        // fails is an error, not an abort).
         self.out.clear();
-        self.out.resize(size as usize, 0);
+        self.out
+            .try_reserve_exact(size as usize)
+            .map_err(|e| bad(format!("cannot allocate {size} bytes: {e}")))?;
         let n = match method {
-            Compression::Lz4 => lz4_flex::block::decompress_into(entry.payload, &mut self.out)
-                .map_err(|e| bad(format!("damaged LZ4 block: {e}")))?,
-            // A megabyte of blocks at a time into the stated size: a frame that decodes to
-            // more is refused (TargetTooSmall), never grown.
-            Compression::Zstd => self
-                .zstd
-                .get_or_insert_with(ruzstd::decoding::FrameDecoder::new)
-                .decode_all(entry.payload, &mut self.out)
-                .map_err(|e| bad(format!("damaged zstd data: {e}")))?,
+            Compression::Lz4 => {
+                self.out.resize(size as usize, 0);
+                lz4_flex::block::decompress_into(entry.payload, &mut self.out)
+                    .map_err(|e| bad(format!("damaged LZ4 block: {e}")))?
+            }
+            // Into the buffer's capacity (the stated size, or a larger one kept from an
+            // earlier entry): a frame that decodes to more than that is refused ("destination
+            // buffer is too small"), never grown; one that decodes to another size than
+            // stated is refused below.
+            Compression::Zstd => {
+                let zstd = match &mut self.zstd {
+                    Some(z) => z,
+                    None => self.zstd.insert(
+                        zstd::bulk::Decompressor::new()
+                            .map_err(|e| bad(format!("cannot make a zstd context: {e}")))?,
+                    ),
+                };
+                zstd.decompress_to_buffer(entry.payload, &mut self.out)
+                    .map_err(|e| bad(format!("damaged zstd data: {e}")))?
+            }
         };
         if n as u64 != size {
             return Err(bad(format!(

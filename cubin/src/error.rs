@@ -3,7 +3,7 @@
 //! not model (another GPU architecture).
 
 use thiserror::Error;
-use tld4_decoder::DecodeError;
+use tld4_decoder::{Arch, DecodeError};
 
 use crate::arch::SmArch;
 use crate::open::Skipped;
@@ -214,4 +214,39 @@ pub enum LookupError {
         /// Why the decoder refuses it.
         source: DecodeError,
     },
+    /// The word is a TLD4 form of its architecture that tld4 does not model yet
+    /// ([`DecodeError::FormNotModeled`]).
+    #[error("{kernel}+{offset:#06x}: {source}; nvdisasm prints it")]
+    FormNotModeled {
+        /// The kernel.
+        kernel: String,
+        /// The offset.
+        offset: u64,
+        /// The decoder's error.
+        source: DecodeError,
+    },
+    /// A TLD4 found and decoded with its architecture's tables, asked for where only the SM100
+    /// family's instruction is taken (an execution, the C ABI's decoded instruction).
+    #[error("{kernel}+{offset:#06x} is {arch}'s `{text}`: tld4 executes the sm_100 family's TLD4 (sm_100, sm_101, sm_103, sm_110 and their a/f variants); other architectures' TLD4s are found and printed, not executed yet")]
+    OtherFamily {
+        /// The kernel.
+        kernel: String,
+        /// The offset.
+        offset: u64,
+        /// The cubin's architecture.
+        arch: Arch,
+        /// The instruction, as that architecture's nvdisasm prints it.
+        text: String,
+    },
+}
+
+impl LookupError {
+    /// Whether the file is valid and the TLD4 there is one tld4 does not model (an unmodeled
+    /// form, another family's instruction where the SM100 family's is needed).
+    pub fn is_not_modeled(&self) -> bool {
+        matches!(
+            self,
+            LookupError::FormNotModeled { .. } | LookupError::OtherFamily { .. }
+        )
+    }
 }

@@ -1,15 +1,16 @@
-//! Find every SM100 TLD4 in compiled code: CUDA cubins (the ELF files ptxas writes), fat
+//! Find every TLD4 in compiled code, for every architecture `tld4-decoder` knows (sm_75 to
+//! sm_121), each decoded with its own architecture's tables: CUDA cubins (the ELF files ptxas writes), fat
 //! binaries (their entries compressed or not), host ELF files (executables, libraries,
 //! objects, relocatable objects) that embed them, and static archives of such objects.
 //!
 //! ```no_run
-//! use tld4_cubin::{map_file, visit, SUPPORTED};
+//! use tld4_cubin::{map_file, supported, visit};
 //!
 //! let bytes = map_file("libkernels.so".as_ref())?;
-//! let visited = visit(&bytes, SUPPORTED, |image| match image {
+//! let visited = visit(&bytes, supported(), |image| match image {
 //!     Ok(image) => {
 //!         for site in image.cubin.tld4s() {
-//!             println!("{}{} {} {:#06x} {:032x}", "libkernels.so", image.origin, site.kernel, site.offset, site.word);
+//!             println!("{}{} {} {:#06x} {:032x} {}", "libkernels.so", image.origin, site.kernel, site.offset, site.word, image.target);
 //!         }
 //!     }
 //!     Err(e) => eprintln!("{e}"),
@@ -35,12 +36,13 @@ mod open;
 mod sites;
 
 pub use arch::{
-    arch_from_header, is_supported, SmArch, Target, Variant, ABI_ARCH_FIELD, SM100, SM90, SUPPORTED,
+    arch_from_header, arch_number, decoder_arch, is_supported, supported, SmArch, Target, Variant,
+    ABI_ARCH_FIELD, SM100, SM90,
 };
 pub use cubin::{is_cuda_elf, read_word, Cubin, Kernel, DUPLICATE_SUFFIX, INSN_BYTES, TEXT_PREFIX};
 pub use error::{CubinError, ErrorKind, LookupError};
 pub use file::{map_file, FileBytes, FileError, MAX_FILE_BYTES};
-pub use find::{find_kernel, FindError};
+pub use find::{find_kernel, FindError, Place};
 pub use open::{
     extract, is_archive, is_compiled, is_elf, visit, visit_file, Extracted, Image, Origin, Skipped,
     Visited, ARCHIVE_MAGIC, ELF_MAGIC,

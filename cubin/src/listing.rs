@@ -65,7 +65,11 @@ pub fn parse_listing(text: &str) -> Result<Vec<ListedInsn>, ListingError> {
             }
             continue;
         }
-        if let Some(rest) = line.strip_prefix(".section") {
+        // `.section` and whitespace: not `.sectioninfo` (sm_75 to sm_89 listings have both).
+        if let Some(rest) = line
+            .strip_prefix(".section")
+            .filter(|r| r.starts_with([' ', '\t']))
+        {
             let name = rest.trim_start().split(',').next().unwrap_or("");
             kernel = name.strip_prefix(".text.").map(str::to_string);
             continue;

@@ -1,6 +1,6 @@
 //! Every TLD4 of a cubin, and one TLD4 by (kernel, offset).
 
-use tld4_decoder::{decode, DecodeError, Tld4};
+use tld4_decoder::{decode_arch, Arch, ArchTld4, DecodeError};
 
 use crate::cubin::{Cubin, Kernel, INSN_BYTES};
 use crate::error::LookupError;
@@ -14,16 +14,19 @@ pub struct Tld4Site<'k> {
     pub offset: u64,
     /// The word, `hi << 64 | lo`.
     pub word: u128,
-    /// The decoded instruction; an error where the word has TLD4's opcode bits but an
-    /// encoding nvdisasm refuses (such words are listed, never dropped).
-    pub decoded: Result<Tld4, DecodeError>,
+    /// The decoded instruction, read with the cubin's architecture's tables; an error where
+    /// the word has a TLD4 opcode of that architecture but an encoding nvdisasm refuses, or a
+    /// form tld4 does not model yet ([`DecodeError::FormNotModeled`]): such words are listed,
+    /// never dropped.
+    pub decoded: Result<ArchTld4, DecodeError>,
 }
 
-/// Whether a word is TLD4 at all, decided by the decoder (opcode bits 11:0; docs/sources.md,
-/// Encoding): `None` for another instruction, else the decoding (which may be an error).
-pub fn classify(word: u128) -> Option<Result<Tld4, DecodeError>> {
-    match decode(word) {
-        Err(DecodeError::NotTld4 { .. }) => None,
+/// Whether a word is TLD4 on `arch` at all, decided by the decoder (opcode bits 11:0 and the
+/// architecture's forms; docs/sources.md, TLD4 on every architecture): `None` for another
+/// instruction, else the decoding (which may be an error, `FormNotModeled` included).
+pub fn classify(arch: Arch, word: u128) -> Option<Result<ArchTld4, DecodeError>> {
+    match decode_arch(arch, word) {
+        Err(DecodeError::NotTld4 { .. } | DecodeError::NotTld4OnArch { .. }) => None,
         other => Some(other),
     }
 }
@@ -32,8 +35,9 @@ impl Kernel<'_> {
     /// Every TLD4 in this kernel's code, in address order.
     pub fn tld4s(&self) -> impl Iterator<Item = Tld4Site<'_>> + '_ {
         let kernel = self.name();
+        let arch = self.tables();
         self.words().filter_map(move |(offset, word)| {
-            classify(word).map(|decoded| Tld4Site {
+            classify(arch, word).map(|decoded| Tld4Site {
                 kernel,
                 offset,
                 word,
@@ -63,17 +67,24 @@ impl Cubin<'_> {
             offset,
             size: k.code().len() as u64,
         })?;
-        match decode(word) {
+        match decode_arch(k.tables(), word) {
             Ok(insn) => Ok(Tld4Site {
                 kernel: k.name(),
                 offset,
                 word,
                 decoded: Ok(insn),
             }),
-            Err(DecodeError::NotTld4 { opcode }) => Err(LookupError::NotTld4 {
+            Err(DecodeError::NotTld4 { opcode } | DecodeError::NotTld4OnArch { opcode, .. }) => {
+                Err(LookupError::NotTld4 {
+                    kernel: kernel.to_string(),
+                    offset,
+                    opcode,
+                })
+            }
+            Err(source @ DecodeError::FormNotModeled { .. }) => Err(LookupError::FormNotModeled {
                 kernel: kernel.to_string(),
                 offset,
-                opcode,
+                source,
             }),
             Err(source) => Err(LookupError::IllegalTld4 {
                 kernel: kernel.to_string(),

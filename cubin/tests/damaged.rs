@@ -2,7 +2,7 @@
 //! a real fat binary give a result or a typed error.
 
 use proptest::prelude::*;
-use tld4_cubin::{visit, SM100};
+use tld4_cubin::visit;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/cubins/");
 
@@ -12,7 +12,7 @@ fn read(name: &str) -> Vec<u8> {
 
 /// Opens `data` and walks everything a caller can reach.
 fn exercise(data: &[u8]) {
-    let _ = visit(data, &[SM100], |image| {
+    let _ = visit(data, tld4_cubin::supported(), |image| {
         let Ok(image) = image else {
             return;
         };

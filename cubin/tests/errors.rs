@@ -307,3 +307,26 @@ fn a_decompression_bomb_is_an_error_naming_the_entry_and_the_rest_is_still_read(
     let (e, _) = entry_error(&zstd_with(&[(0x38, 0, 8)]));
     assert!(e.to_string().contains("uncompressed size of 0"), "{e}");
 }
+
+#[test]
+fn a_form_not_modeled_is_listed_and_looked_up_as_such_never_as_illegal() {
+    // ptxas 13.5 for sm_75: g2d_guarded's TLD4 at 0xa0 is form 0xb63 (nvdisasm's listing,
+    // tests/cubins/gather_2d.sm75.sass), which the decoder does not model yet.
+    let bytes = read("gather_2d.sm75.cubin");
+    let c = Cubin::parse(&bytes, tld4_cubin::supported()).unwrap();
+    assert_eq!(c.tables(), tld4_decoder::Arch::Sm75);
+    let site = c
+        .tld4s()
+        .into_iter()
+        .find(|s| s.kernel == "g2d_guarded")
+        .unwrap();
+    assert_eq!(site.offset, 0xa0);
+    assert!(matches!(
+        site.decoded,
+        Err(DecodeError::FormNotModeled { opcode: 0xb63, .. })
+    ));
+    let e = c.tld4_at("g2d_guarded", 0xa0).unwrap_err();
+    assert!(matches!(e, LookupError::FormNotModeled { .. }), "{e}");
+    assert!(e.is_not_modeled());
+    assert!(e.to_string().contains("nvdisasm prints it"), "{e}");
+}

@@ -51,7 +51,12 @@ fn every_listed_word_is_in_the_cubin_and_tld4_exactly_where_nvdisasm_says() {
             let k = cubin.kernel(&l.kernel).unwrap();
             let w = k.word_at(l.offset).unwrap();
             assert_eq!(Some(w), l.word, "{name} {} {:#06x}", l.kernel, l.offset);
-            assert_eq!(classify(w).is_some(), l.is_tld4(), "{name}: {}", l.text);
+            assert_eq!(
+                classify(cubin.tables(), w).is_some(),
+                l.is_tld4(),
+                "{name}: {}",
+                l.text
+            );
         }
         // Every instruction of every section is listed once.
         let words: usize = cubin.kernels().iter().map(|k| k.words().count()).sum();
@@ -121,7 +126,7 @@ fn each_kernel_holds_the_tld4_its_ptx_asks_for() {
                 continue;
             };
             let site = k.tld4s().next().unwrap_or_else(|| panic!("{}", k.name()));
-            let insn = site.decoded.unwrap();
+            let insn = site.decoded.unwrap().insn;
             assert_eq!(insn.component, comp, "{}", k.name());
             assert_eq!(insn.dimension, dim, "{}", k.name());
             assert_eq!(insn.offset_mode == OffsetMode::Aoffi, aoffi, "{}", k.name());

@@ -20,7 +20,7 @@ use tld4_decoder::{
 use tld4_textures::TexturePool;
 
 use crate::exec::{ExecConfig, ExecReport, Tld4Exec};
-use crate::fault::WarpFault;
+use crate::fault::{NotModeledReason, WarpFault};
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
@@ -210,11 +210,9 @@ impl ArchExec {
         let (_, executed) = self.exec.executing(warp)?;
         match self.source {
             HandleSource::Base => Ok(self.exec.execute(warp, pool)?),
-            HandleSource::NotModeled(what) => Err(WarpFault::NotModeled {
-                lane: None,
-                what: what.to_string(),
+            HandleSource::NotModeled(what) => {
+                Err(WarpFault::not_modeled(None, NotModeledReason::Form(what)).into())
             }
-            .into()),
             HandleSource::Constant { .. } if executed == 0 => Ok(self.exec.execute(warp, pool)?),
             HandleSource::Constant { bank, offset } => {
                 let handle = constants

@@ -4,38 +4,41 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use tld4_cubin::{map_file, visit_file, CubinError, SUPPORTED};
+use tld4_cubin::{map_file, supported, visit_file, CubinError};
+use tld4_decoder::DecodeError;
 
 use crate::errors::ScanError;
 
-/// One row of `tld4 scan`: (file, target, kernel, offset, word, text), with `text`
-/// nvdisasm's text or `error: <why>` for a word nvdisasm refuses.
-type Row = (String, String, String, u64, u128, String);
+/// One row of `tld4 scan`: (file, kernel, offset, word, text, architecture), with `text`
+/// the architecture's nvdisasm text, `error: <why>` for a word nvdisasm refuses or
+/// `not modeled: <why>` for a form tld4 does not model yet (the CLI's columns).
+type Row = (String, String, u64, u128, String, String);
 
 /// The rows `tld4 scan PATH` prints (the `tld4.scan` wrapper makes them `ScanRow`s). Raises
 /// `ScanError` with the CLI's message where the file, or an entry of it, cannot be read;
-/// entries for other architectures are skipped, as the CLI does.
+/// cubins of every architecture the decoder knows are read, as the CLI reads them.
 #[pyfunction]
 pub fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Row>> {
     py.detach(|| {
         let bytes = map_file(&path).map_err(|e| format!("{e}"))?;
         let mut rows = Vec::new();
         let mut first_error: Option<String> = None;
-        let visited = visit_file(&bytes, SUPPORTED, |image| match image {
+        let visited = visit_file(&bytes, supported(), |image| match image {
             Ok(image) => {
                 let file = format!("{}{}", path.display(), image.origin);
                 for site in image.cubin.tld4s() {
                     let text = match &site.decoded {
                         Ok(insn) => insn.text(),
+                        Err(e @ DecodeError::FormNotModeled { .. }) => format!("not modeled: {e}"),
                         Err(e) => format!("error: {e}"),
                     };
                     rows.push((
                         file.clone(),
-                        image.target.to_string(),
                         site.kernel.to_string(),
                         site.offset,
                         site.word,
                         text,
+                        image.target.to_string(),
                     ));
                 }
             }

@@ -68,12 +68,10 @@ __all__ = [
 
 
 class ScanRow(NamedTuple):
-    """One TLD4 found by ``scan``: the columns ``tld4 scan`` prints."""
+    """One TLD4 found by ``scan``: the columns ``tld4 scan`` prints, in its order."""
 
     file: str
     """The file, then ``(member)`` for an archive member and ``#n`` for a fat-binary entry."""
-    target: str
-    """The cubin's architecture (``sm_100``...)."""
     kernel: str
     """The kernel's name."""
     offset: int
@@ -81,15 +79,19 @@ class ScanRow(NamedTuple):
     word: int
     """The 128-bit word."""
     text: str
-    """nvdisasm's text, or ``error: <why>`` for a word nvdisasm refuses."""
+    """The cubin's architecture's nvdisasm text, ``error: <why>`` for a word nvdisasm refuses,
+    or ``not modeled: <why>`` for a form tld4 does not model yet."""
+    arch: str
+    """The cubin's architecture (``sm_90``, ``sm_100a``...)."""
 
     def __str__(self) -> str:
         """The row as ``tld4 scan`` prints it (tab-separated)."""
-        return f"{self.file}\t{self.target}\t{self.kernel}\t{self.offset:#06x}\t{self.word:032x}\t{self.text}"
+        return f"{self.file}\t{self.kernel}\t{self.offset:#06x}\t{self.word:032x}\t{self.text}\t{self.arch}"
 
 
 def scan(path: Union[str, os.PathLike[str]]) -> list[ScanRow]:
     """Every TLD4 in a cubin, fat binary, host ELF file or archive: the rows ``tld4 scan``
-    prints. Entries for other architectures are skipped; raises ``ScanError`` with the CLI's
+    prints, for every architecture from sm_75 to sm_121 (each cubin read with its own
+    architecture's tables); raises ``ScanError`` with the CLI's
     message where the file or one of its entries cannot be read."""
     return [ScanRow(*row) for row in _scan(os.fspath(path))]

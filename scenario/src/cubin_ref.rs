@@ -2,7 +2,10 @@
 //! `"instruction": {"cubin": "k.cubin", "kernel": "name", "offset": "0x0070"}`, the builder's
 //! [`crate::ScenarioBuilder::instruction_from_cubin`], and the argument
 //! `FILE.cubin:KERNEL:0x0070` of `tld4 explain`. The file may be anything `tld4-cubin` opens:
-//! a cubin, a fat binary, or a host executable, library or object embedding sm_100 cubins.
+//! a cubin, a fat binary, or a host executable, library or object embedding cubins, of any
+//! architecture the decoder knows (each word decoded with its own architecture's tables). The
+//! instruction executed is the sm_100 family's (sm_100, sm_101, sm_103, sm_110 and their
+//! variants); another family's TLD4 is found, decoded and named in a not-modeled error.
 //!
 //! ```
 //! use std::path::Path;
@@ -22,10 +25,10 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 pub use tld4_cubin::MAX_FILE_BYTES;
 use tld4_cubin::{
-    find_kernel, map_file, Cubin, CubinError, ErrorKind, FileError, FindError, LookupError, Origin,
-    Target, SUPPORTED,
+    find_kernel, map_file, supported, Cubin, CubinError, ErrorKind, FileError, FindError,
+    LookupError, Origin, Place, Target,
 };
-use tld4_decoder::{DecodeError, Tld4};
+use tld4_decoder::{DecodeError, Family, Tld4};
 
 /// A TLD4 named by file, kernel and the byte offset in the kernel's code section (as
 /// nvdisasm and `tld4 scan` print it).
@@ -81,7 +84,8 @@ pub enum CubinRefError {
         /// The reader's error.
         source: FileError,
     },
-    /// The file is no cubin for sm_100 (damaged, another architecture, compressed, ...).
+    /// The file holds no cubin this crate reads (damaged, an architecture the decoder does
+    /// not know, ...).
     #[error("{}: {source}", file.display())]
     Open {
         /// The path, as resolved.
@@ -94,16 +98,17 @@ pub enum CubinRefError {
     NoKernel {
         /// The name asked for.
         kernel: String,
-        /// Every kernel of every sm_100 cubin in the file.
+        /// Every kernel of every cubin in the file.
         available: Vec<String>,
     },
-    /// The kernel is in more than one sm_100 cubin of the file.
-    #[error("kernel {kernel} is in {} sm_100 cubins of the file (entries {}); extract the one meant with `cuobjdump -xelf all FILE` and name that cubin", places.len(), list(places, |o| o.to_string()))]
+    /// The kernel is in more than one cubin of the file, and not in exactly one sm_100 cubin
+    /// (`tld4_cubin::find_kernel`).
+    #[error("kernel {kernel} is in {} cubins of the file (entries {}); extract the one meant with `cuobjdump -xelf all FILE` and name that cubin", places.len(), list(places, |o| o.to_string()))]
     Ambiguous {
         /// The kernel.
         kernel: String,
-        /// Where each cubin holding it is (`#2`, `(bar.o)#1`).
-        places: Vec<Origin>,
+        /// Where each cubin holding it is (`#2 (sm_100)`, `(bar.o)#1 (sm_100a)`).
+        places: Vec<Place>,
     },
     /// Several code sections of one cubin have the name (a helper function linked from
     /// several translation units); nvdisasm names them apart.
@@ -129,6 +134,10 @@ pub enum CubinRefError {
         /// The offsets of the kernel's TLD4s (those that decode).
         tld4s: Vec<u64>,
     },
+    /// A TLD4 tld4 does not execute: a form of its architecture not modeled yet, or another
+    /// family's instruction (found and decoded with its own tables).
+    #[error(transparent)]
+    NotModeled(LookupError),
     /// A word with TLD4's opcode that nvdisasm refuses.
     #[error(
         "{kernel}+{offset:#06x}: the word has TLD4's opcode, but nvdisasm refuses it: {source}"
@@ -159,11 +168,12 @@ fn tld4_list(offsets: &[u64]) -> String {
 }
 
 impl CubinRefError {
-    /// Invalid input, or a valid file this project does not model (a cubin for another
-    /// architecture, a compressed fat-binary entry: [`CubinError::kind`]).
+    /// Invalid input, or a valid file this project does not model (an architecture the
+    /// decoder does not know: [`CubinError::kind`]; a TLD4 it does not execute).
     pub fn kind(&self) -> ErrorKind {
         match self {
             CubinRefError::Open { source, .. } => source.kind(),
+            CubinRefError::NotModeled(_) => ErrorKind::NotModeled,
             _ => ErrorKind::Invalid,
         }
     }
@@ -179,6 +189,7 @@ impl CubinRefError {
             | CubinRefError::AmbiguousName { .. } => "kernel",
             CubinRefError::Offset { .. }
             | CubinRefError::NoTld4 { .. }
+            | CubinRefError::NotModeled(_)
             | CubinRefError::Illegal { .. } => "offset",
         }
     }
@@ -230,19 +241,20 @@ impl CubinRef {
 
     /// Maps the file (relative paths from `dir`; `Path::new("")` is the current directory;
     /// a regular file only, as everywhere a path is opened: `tld4_cubin::map_file`) and finds
-    /// the TLD4. The kernel is looked up in every sm_100 cubin of the file; it must be in
-    /// exactly one (docs/sources.md, Decisions), and its name must name one code section.
+    /// the TLD4. The kernel is looked up in every cubin of the file; it must be in exactly
+    /// one, or in exactly one sm_100 cubin (docs/sources.md, Decisions), and its name must
+    /// name one code section.
     pub fn resolve(&self, dir: &Path) -> Result<CubinTld4, CubinRefError> {
         let file = dir.join(&self.file);
         let bytes = map_file(&file).map_err(|source| CubinRefError::Read {
             file: file.clone(),
             source,
         })?;
-        let found = find_kernel(&bytes, SUPPORTED, &self.kernel, |image| {
-            find_in_cubin(&image.cubin, &self.kernel, self.offset).map(|hit| (hit, image.target))
+        let found = find_kernel(&bytes, supported(), &self.kernel, |image| {
+            find_in_cubin(&image.cubin, &self.kernel, self.offset)
         });
         match found {
-            Ok((origin, Ok(((insn, word), target)))) => Ok(CubinTld4 {
+            Ok((Place { origin, target }, Ok((insn, word)))) => Ok(CubinTld4 {
                 insn,
                 word,
                 origin,
@@ -264,7 +276,9 @@ impl CubinRef {
 }
 
 /// The TLD4 at `offset` of `kernel` in a parsed cubin, with its word; an error says what is
-/// there instead and where the kernel's TLD4s are.
+/// there instead and where the kernel's TLD4s are. The word is decoded with the cubin's
+/// architecture's tables; only the sm_100 family's TLD4 is returned for execution, another
+/// family's is a [`CubinRefError::NotModeled`] naming its architecture and text.
 pub fn find_in_cubin(
     cubin: &Cubin,
     kernel: &str,
@@ -289,7 +303,13 @@ pub fn find_in_cubin(
     };
     match cubin.tld4_at(kernel, offset) {
         Ok(site) => match site.decoded {
-            Ok(insn) => Ok((insn, site.word)),
+            Ok(insn) if insn.arch.family() == Family::Sm100 => Ok((insn.insn, site.word)),
+            Ok(insn) => Err(CubinRefError::NotModeled(LookupError::OtherFamily {
+                kernel: kernel.to_string(),
+                offset,
+                arch: insn.arch,
+                text: insn.text(),
+            })),
             Err(source) => Err(CubinRefError::Illegal {
                 kernel: kernel.to_string(),
                 offset,
@@ -318,6 +338,9 @@ pub fn find_in_cubin(
             offset,
             source,
         }),
+        Err(e @ (LookupError::FormNotModeled { .. } | LookupError::OtherFamily { .. })) => {
+            Err(CubinRefError::NotModeled(e))
+        }
     }
 }
 

@@ -121,13 +121,13 @@ fn a_file_that_cannot_be_read_or_opened_is_an_error_of_the_cubin_key() {
         m.contains("not a cubin, fat binary or host executable"),
         "{m}"
     );
-    // Another architecture: the message is tld4-cubin's, naming both.
+    // Another family's TLD4: found and decoded with its own tables, not executed.
     let m = error_at(
         r#"{"cubin": "../../tests/cubins/one_gather.sm90.cubin", "kernel": "one_gather", "offset": "0x0090"}"#,
-        "instruction.cubin",
+        "instruction.offset",
     );
-    assert!(m.contains("cubin built for sm_90"), "{m}");
-    assert!(m.contains("supported: sm_100"), "{m}");
+    assert!(m.contains("is sm_90's `TLD4.G "), "{m}");
+    assert!(m.contains("tld4 executes the sm_100 family's TLD4"), "{m}");
 }
 
 #[test]
@@ -140,7 +140,16 @@ fn another_architecture_is_not_modeled_damage_is_invalid_and_compression_is_read
     let e = at("tests/cubins/one_gather.sm90.cubin")
         .resolve(root())
         .unwrap_err();
-    assert_eq!((e.key(), e.kind()), ("cubin", ErrorKind::NotModeled), "{e}");
+    assert_eq!(
+        (e.key(), e.kind()),
+        ("offset", ErrorKind::NotModeled),
+        "{e}"
+    );
+    // sm_103 is of the sm_100 family: its TLD4 resolves, with its own word.
+    let sm103 = at("tests/cubins/one_gather.sm103.cubin")
+        .resolve(root())
+        .unwrap();
+    assert_eq!(sm103.target.to_string(), "sm_103");
     // The zstd-compressed fat binary's sm_100 entry is decompressed: the same TLD4.
     let packed = at("tests/cubins/one_gather.zstd.fatbin")
         .resolve(root())
@@ -309,8 +318,9 @@ fn a_kernel_in_two_cubins_of_a_fat_binary_is_ambiguous() {
         .unwrap_err();
     assert_eq!(e.path, "instruction.kernel");
     assert!(
-        e.message
-            .starts_with("kernel one_gather is in 2 sm_100 cubins of the file (entries #2, #4)"),
+        e.message.starts_with(
+            "kernel one_gather is in 2 cubins of the file (entries #2 (sm_100), #4 (sm_100))"
+        ),
         "{e}"
     );
     assert!(e.message.contains("cuobjdump -xelf all"), "{e}");

@@ -113,7 +113,7 @@ fn every_miss_is_an_error_that_says_what_is_there() {
         ),
         (
             "tests/cubins/one_gather.sm90.cubin:one_gather:0x0090",
-            "cubin built for sm_90",
+            "is sm_90's `TLD4.G ",
         ),
     ] {
         let out = tld4(&["explain", spec], root(), "");

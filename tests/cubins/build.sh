@@ -3,13 +3,16 @@
 # text that `cargo test` compares `tld4 scan` and tld4-cubin with, offline):
 #   <k>.sm100.cubin        ptxas -arch=sm_100 kernels/<k>.ptx, for every kernels/*.ptx but one_gather
 #   <k>.sm100.sass         nvdisasm -c -hex of it
-#   one_gather.sm90.cubin, one_gather.sm103.cubin   the same PTX for other architectures
+#   <k>.sm<NN>.cubin       ptxas -arch=sm_NN of every kernels/*.ptx for each architecture of ARCHS
+#                          (sm_75 to sm_121; the PTX's .target and .version rewritten to sm_NN and
+#                          9.0, the lowest PTX version every one of them takes), with
+#   <k>.sm<NN>.sass        nvdisasm -c -hex of it (golden text for tests/cubin_arches.rs)
 #   one_gather.fatbin      fatbinary: sm_90 ELF, sm_100 ELF and the PTX, uncompressed
 #   one_gather.zstd.fatbin fatbinary --compress-all: the same, every entry compressed
 #   one_gather.sm100.cubin, .sass  the sm_100 cubin inside the fat binaries, and its listing
 #   shapes/                what nvcc builds from kernels/gather_a.cu and gather_b.cu (tex2Dgather),
 #                          each with `cuobjdump -lelf` (S.lelf: its ELF entries, numbered), for
-#                          each sm_100 entry N `nvdisasm -c -hex` of the cubin `cuobjdump -xelf`
+#                          each ELF entry N `nvdisasm -c -hex` of the cubin `cuobjdump -xelf`
 #                          extracts (S.N.sass), and `cuobjdump -sass` (S.cuobjdump-sass); the
 #                          listings kept to their section, function and TLD4 lines (tld4_only):
 #     gather_a.zstd.o      nvcc -c --compress-mode=size: the cubin zstd-compressed (flag 0x8000)
@@ -33,9 +36,18 @@ for ptx in "$here"/kernels/*.ptx; do
   "$bin/ptxas" -arch=sm_100 "$ptx" -o "$out/$k.sm100.cubin"
   "$bin/nvdisasm" -c -hex "$out/$k.sm100.cubin" > "$out/$k.sm100.sass"
 done
-for arch in 90 103; do
-  "$bin/ptxas" -arch=sm_$arch "$here/kernels/one_gather.ptx" -o "$out/one_gather.sm$arch.cubin"
+# Every other architecture the decoder knows that ptxas 13.5 builds for (sm_100 is above).
+ARCHS="75 80 86 89 90 103 110 120 121"
+ptxdir="$(mktemp -d)"
+for arch in $ARCHS; do
+  for ptx in "$here"/kernels/*.ptx; do
+    k="$(basename "$ptx" .ptx)"
+    sed -E "s/^\.version .*/.version 9.0/; s/^\.target sm_[0-9]+[af]?/.target sm_$arch/" "$ptx" > "$ptxdir/$k.ptx"
+    "$bin/ptxas" -arch=sm_$arch "$ptxdir/$k.ptx" -o "$out/$k.sm$arch.cubin"
+    "$bin/nvdisasm" -c -hex "$out/$k.sm$arch.cubin" > "$out/$k.sm$arch.sass"
+  done
 done
+rm -rf "$ptxdir"
 images=(--image3=kind=elf,sm=90,file="$out/one_gather.sm90.cubin"
         --image3=kind=elf,sm=100,file="$out/one_gather.sm100.cubin"
         --image3=kind=ptx,sm=90,file="$here/kernels/one_gather.ptx")
@@ -78,7 +90,7 @@ for f in gather_a.zstd.o gather_a.lz4.o gather_a.G.o gather_a.rdc.o gather_ab.dl
   # "Extracting ELF file    N: NAME" (NAME need not hold N: a -G build's does not).
   (cd "$work/x" && "$bin/cuobjdump" -xelf all "$s/$f" > "$work/extracted")
   while read -r _ _ _ n name; do
-    case "$name" in *.sm_100*.cubin) "$bin/nvdisasm" -c -hex "$work/x/$name" | tld4_only > "$s/$f.${n%:}.sass" ;; esac
+    case "$name" in *.cubin) "$bin/nvdisasm" -c -hex "$work/x/$name" | tld4_only > "$s/$f.${n%:}.sass" ;; esac
   done < "$work/extracted"
 done
 
