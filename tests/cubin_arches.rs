@@ -39,7 +39,6 @@ fn ptx_tld4s(kernel: &str) -> usize {
         .count()
 }
 
-
 #[test]
 fn the_library_reads_every_listed_word_of_every_architecture_with_its_own_tables() {
     for arch in ARCHS {

@@ -215,7 +215,13 @@ pub fn compare_files(reference: &CasesFile, ours: &CasesFile) -> Result<Report, 
                 ));
             };
             let query = |q: &cases::QuerySpec| {
-                (q.coord.clone(), q.offset, q.offsets, q.dref.clone(), q.component)
+                (
+                    q.coord.clone(),
+                    q.offset,
+                    q.offsets,
+                    q.dref.clone(),
+                    q.component,
+                )
             };
             if !same_json(&query(qa), &query(qb)) {
                 return Err(bad(path, "the two files differ in this query"));
@@ -276,7 +282,10 @@ mod tests {
 
     #[test]
     fn a_file_with_nan_texels_compares_with_itself() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../golden/lavapipe_gather.json");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../golden/lavapipe_gather.json"
+        );
         let text = std::fs::read_to_string(path).expect("the golden lavapipe corpus");
         let file: CasesFile = serde_json::from_str(&text).expect("it parses");
         let nan = file.cases.iter().any(|c| {
