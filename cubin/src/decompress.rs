@@ -44,6 +44,10 @@ impl Decompressor {
         place: &str,
     ) -> Result<&'a [u8], CubinError> {
         let Some(method) = entry.compression() else {
+            // Read in place: the buffer of an earlier compressed entry is let go first, so
+            // that it and this entry's mapped pages are never resident together (peak
+            // memory: the largest entry, not the largest compressed one plus another).
+            self.out = Vec::new();
             return Ok(entry.payload);
         };
         let bad = |what: String| CubinError::Decompress {
