@@ -219,7 +219,7 @@ pub fn compare_files(reference: &CasesFile, ours: &CasesFile) -> Result<Report, 
                     q.coord.clone(),
                     q.offset,
                     q.offsets,
-                    q.dref.clone(),
+                    q.dref,
                     q.component,
                 )
             };
