@@ -19,8 +19,8 @@ pub const SM100: SmArch = SmArch(100);
 pub const SM90: SmArch = SmArch(90);
 
 /// The architectures whose cubins are opened and listed: every architecture of
-/// `tld4_decoder::Arch` (nvdisasm 13.5's, sm_75 to sm_121; docs/sources.md, TLD4 on every
-/// architecture), each number once, in order. Other architectures' ELF entries are counted as
+/// `tld4_decoder::Arch` (nvdisasm 13.5's, sm_75 to sm_121;
+/// docs/sources.md, TLD4 on every architecture), each number once, in order. Other architectures' ELF entries are counted as
 /// skipped. Derived from the decoder's list, so the decision is written there only.
 pub fn supported() -> &'static [SmArch] {
     static ALL: OnceLock<Vec<SmArch>> = OnceLock::new();

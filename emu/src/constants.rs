@@ -2,8 +2,8 @@
 //! [`RegisterFile`], for the forms that name their texture by a constant-bank slot.
 //!
 //! On SM75 to SM90a the form 0xb63 holds no handle register: its two immediates are a
-//! constant bank and an offset (`c[bank][4 * offset]`, Mesa's NAK; docs/sources.md, TLD4 on
-//! every architecture), and the texture handle is the 32-bit constant there. The simulator
+//! constant bank and an offset (`c[bank][4 * offset]`, Mesa's NAK;
+//! docs/sources.md, TLD4 on every architecture), and the texture handle is the 32-bit constant there. The simulator
 //! holds that memory, so it provides it through [`ConstantBank`]; with none there
 //! ([`NoConstants`], or nothing at the slot) the warp faults with
 //! [`ArchExecError::NoConstant`] and writes nothing. The texture unit and every

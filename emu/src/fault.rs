@@ -164,8 +164,8 @@ pub enum NotModeledReason {
     /// texture and sampler).
     #[error("{0}")]
     Texture(tld4_textures::NotModeled),
-    /// An instruction form whose texture source is unknown (docs/sources.md, TLD4 on every
-    /// architecture: 0xb65, 0xb63 with `.B`, 0x364 with `.???0`).
+    /// An instruction form whose texture source is unknown (0xb65, 0xb63 with `.B`, 0x364
+    /// with `.???0`; docs/sources.md, TLD4 on every architecture).
     #[error("{0}")]
     Form(&'static str),
     /// An owned texture the memory form cannot express.

@@ -214,15 +214,8 @@ pub fn compare_files(reference: &CasesFile, ours: &CasesFile) -> Result<Report, 
                     "a result is missing in one of the files",
                 ));
             };
-            let query = |q: &cases::QuerySpec| {
-                (
-                    q.coord.clone(),
-                    q.offset,
-                    q.offsets,
-                    q.dref,
-                    q.component,
-                )
-            };
+            let query =
+                |q: &cases::QuerySpec| (q.coord.clone(), q.offset, q.offsets, q.dref, q.component);
             if !same_json(&query(qa), &query(qb)) {
                 return Err(bad(path, "the two files differ in this query"));
             }
