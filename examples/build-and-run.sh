@@ -4,7 +4,10 @@
 # valgrind, and runs them built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (gcc's -fsanitize=address,undefined) against the debug library, whose overflow checks
 # are on (an overflow in tld4 is then a caught panic, TLD4_ERR_PANIC, which the examples
-# treat as a failure). Any failure fails the script.
+# treat as a failure). It also installs the library under target/examples-capi/prefix with
+# capi/install.sh and builds examples/cpp through its CMake package (static and shared) and
+# examples/c/decode_and_execute.c through pkg-config, as an adopting project would.
+# Any failure fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +43,38 @@ echo "== C++17 example (a simulator loop over a cubin's TLD4, callback register 
 g++ -std=c++17 -Wall -Wextra -Werror -g -Icapi/include \
   examples/cpp/simulator.cpp "$lib/libtld4_capi.a" $syslibs -o "$out/cpp_static"
 "$out/cpp_static" tests/cubins/one_gather.sm100.cubin
+
+echo "== installed library (capi/install.sh): C++ through find_package(tld4), C through pkg-config"
+if ! command -v cmake >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq cmake
+  else
+    echo "cmake is not installed (apt-get install cmake)" >&2
+    exit 1
+  fi
+fi
+prefix="$out/prefix"
+rm -rf "$prefix"
+bash capi/install.sh "$prefix"
+prefix="$(cd "$prefix" && pwd)"
+for link in tld4_static tld4; do
+  rm -rf "$out/cmake-$link"
+  cmake -S examples/cpp -B "$out/cmake-$link" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DTLD4_LINK="tld4::$link" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$out/cmake-$link" >/dev/null
+  "$out/cmake-$link/simulator" tests/cubins/one_gather.sm100.cubin
+done
+# The static build needs no tld4 at run time; the shared one loads the installed library
+# (found by its soname through CMake's rpath).
+if ldd "$out/cmake-tld4_static/simulator" | grep -F libtld4; then exit 1; fi
+ldd "$out/cmake-tld4/simulator" | grep -F "libtld4_capi.so => $prefix/lib/libtld4_capi.so"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+# shellcheck disable=SC2046 # pkg-config's flags are meant to split into words
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -g examples/c/decode_and_execute.c \
+  $(pkg-config --cflags --libs tld4) -Wl,-rpath,"$(pkg-config --variable=libdir tld4)" \
+  -o "$out/c_pkgconfig"
+ldd "$out/c_pkgconfig" | grep -F "libtld4_capi.so => $prefix/lib/libtld4_capi.so"
+"$out/c_pkgconfig"
 
 echo "== C11 example under valgrind"
 if ! command -v valgrind >/dev/null; then
