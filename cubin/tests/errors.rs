@@ -309,10 +309,15 @@ fn a_decompression_bomb_is_an_error_naming_the_entry_and_the_rest_is_still_read(
 }
 
 #[test]
-fn a_form_not_modeled_is_listed_and_looked_up_as_such_never_as_illegal() {
-    // ptxas 13.5 for sm_75: g2d_guarded's TLD4 at 0xa0 is form 0xb63 (nvdisasm's listing,
-    // tests/cubins/gather_2d.sm75.sass), which the decoder does not model yet.
+fn a_pre_sm100_form_is_found_and_printed_with_its_architectures_tables() {
+    // ptxas 13.5 for sm_75: g2d_guarded's TLD4 at 0xa0 is form 0xb63, the handle from the
+    // constant bank (nvdisasm's listing, tests/cubins/gather_2d.sm75.sass, line 83).
     let bytes = read("gather_2d.sm75.cubin");
+    let listing = std::fs::read_to_string(format!(
+        "{}/../tests/cubins/gather_2d.sm75.sass",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     let c = Cubin::parse(&bytes, tld4_cubin::supported()).unwrap();
     assert_eq!(c.tables(), tld4_decoder::Arch::Sm75);
     let site = c
@@ -321,12 +326,17 @@ fn a_form_not_modeled_is_listed_and_looked_up_as_such_never_as_illegal() {
         .find(|s| s.kernel == "g2d_guarded")
         .unwrap();
     assert_eq!(site.offset, 0xa0);
-    assert!(matches!(
-        site.decoded,
-        Err(DecodeError::FormNotModeled { opcode: 0xb63, .. })
-    ));
-    let e = c.tld4_at("g2d_guarded", 0xa0).unwrap_err();
-    assert!(matches!(e, LookupError::FormNotModeled { .. }), "{e}");
-    assert!(e.is_not_modeled());
-    assert!(e.to_string().contains("nvdisasm prints it"), "{e}");
+    let insn = site.decoded.as_ref().expect("0xb63 is modeled");
+    assert_eq!(site.word & 0xfff, 0xb63);
+    let text = insn.text();
+    assert!(
+        listing
+            .lines()
+            .any(|l| l.contains("/*00a0*/") && l.contains(&text)),
+        "{text}"
+    );
+    // Looked up by kernel and offset, the same instruction.
+    let at = c.tld4_at("g2d_guarded", 0xa0).unwrap();
+    assert_eq!(at.word, site.word);
+    assert_eq!(at.decoded.as_ref().map(|i| i.text()), Ok(text));
 }
