@@ -1,12 +1,12 @@
 //! The one per-lane composition of the gather: address -> footprint -> wrap -> fetch ->
 //! convert -> select (or compare) -> corner fill and residency, for one lane.
 //!
-//! Every scalar gather goes through [`compose`]: the fast path's per-lane fallback (the
+//! Every scalar gather goes through `compose`: the fast path's per-lane fallback (the
 //! lanes the lane-parallel kernels hand back, and the whole warp at `SimdLevel::Scalar`),
 //! the gather over any texel source (texels in GPU memory read one by one,
 //! [`crate::SiteGatherer`]) and the trace behind `tld4 explain` ([`crate::trace`]). What
 //! differs between them is only
-//! - where the texel values come from: a [`TexelReader`] (owned storage with the value rule
+//! - where the texel values come from: a `TexelReader` (owned storage with the value rule
 //!   specialized and infallible, or any [`crate::TexelSource`] whose reads may fail), and
 //! - who is watching: a [`Probe`] (`()` records nothing and compiles away; the trace and the
 //!   texel addresses are probes that record what the composition computed, never computing

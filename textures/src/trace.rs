@@ -1,15 +1,16 @@
 //! A tracing gather: one lane's gather, step by step, with every number on the way (for
 //! `tld4 explain`).
 //!
-//! [`trace`] walks the same pipeline as [`Gatherer::gather`], calling the same functions:
-//! [`crate::cube::project`] and [`array_layer`] (address), [`texel_origin`] (the fixed-point
-//! footprint origin), [`footprint`] (offsets and gather order), [`wrap`] and
-//! [`crate::cube::seamless_texel`] (wrapping), the format's decoders and the swizzle
-//! resolution of the fast path (fetch, convert, select), [`clamp_dref`] and [`depth_compare`]
-//! (compare), [`border_value`] and [`cube_corner_value`]. It first builds a [`Gatherer`], so
-//! it refuses exactly what the fast path refuses, with the same errors. A test checks, for
-//! many random queries of every kind, address mode, offset mode and compare, that the
-//! trace's four values equal [`Gatherer::gather`]'s, so the two cannot drift apart.
+//! [`trace`] is the one per-lane composition of the gather ([`crate::lane`]) watched by a
+//! probe that records every step: the address ([`crate::cube::project`],
+//! [`crate::array_layer`]), the fixed-point footprint origin ([`crate::texel_origin`]), each
+//! texel's position and site after wrapping ([`crate::wrap`], [`crate::cube::seamless_texel`]),
+//! and each value after convert, select or compare ([`crate::depth_compare`]), the border
+//! ([`crate::border_value`]) and the corner fill ([`crate::cube_corner_value`]). It computes
+//! nothing a second time: the values it shows are the composition's, and the raw fields and
+//! converted components beside them are read from the same texels. It checks what every
+//! gather checks, with the same errors (and [`trace`] what [`Gatherer::new`] checks of owned
+//! storage), and a test checks that the trace's four values equal [`Gatherer::gather`]'s.
 //!
 //! It is slow (it allocates and records everything) and meant for one lane at a time.
 
@@ -74,7 +75,7 @@ pub struct CubeTrace {
 pub struct LayerTrace {
     /// The layer operand (an unsigned integer).
     pub given: u32,
-    /// The layer (or whole cube, for cube arrays) used: [`array_layer`], clamped to layers - 1.
+    /// The layer (or whole cube, for cube arrays) used: [`crate::array_layer`], clamped to layers - 1.
     pub used: u32,
     /// The texture's last layer (layers - 1).
     pub last: u32,
@@ -98,7 +99,7 @@ pub enum TexelValue {
         /// The depth compared against.
         depth: f32,
     },
-    /// The corner fill ([`cube_corner_value`]).
+    /// The corner fill ([`crate::cube_corner_value`]).
     CornerFill,
 }
 
