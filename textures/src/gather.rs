@@ -16,6 +16,7 @@ use crate::op::{GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Valu
 use crate::placement::Placement;
 use crate::sampler::{CompareOp, Sampler};
 use crate::simd::SimdLevel;
+use crate::source::Shape;
 use crate::stages::{border_value, lane_value, Quantizer};
 use crate::storage::TexelData;
 use crate::texture::{Residency, Swizzle, Texture, TextureDesc, TextureKind};
@@ -203,14 +204,20 @@ impl<'a> Gatherer<'a> {
         op: &GatherOp,
         precision: Precision,
     ) -> Result<Self, Error> {
-        let TextureDesc { kind, format, .. } = desc;
-        let compare = check_op(kind, format, sampler, op)?;
-        let quant = Quantizer::new(precision)?;
-        let value = lane_value(format, swizzle, op.component, compare);
-        let border = match compare {
-            Some(_) => sampler.border.words[0],
-            None => border_value(&sampler.border, format, op.component as usize),
+        let shape = Shape {
+            kind: desc.kind,
+            format: desc.format,
+            width: desc.width,
+            height: desc.height,
+            layers: desc.layers,
+            swizzle,
         };
+        let Prepared {
+            plan,
+            value,
+            border,
+        } = Prepared::new(&shape, sampler, op, precision)?;
+        let (kind, format, quant) = (desc.kind, desc.format, plan.quant);
         let Storage {
             texels,
             place,
@@ -238,19 +245,6 @@ impl<'a> Gatherer<'a> {
                 (w as f64 * quant.scale) as f32,
                 (h as f64 * quant.scale) as f32,
             ]);
-        let plan = LanePlan::new(
-            PlanShape {
-                kind,
-                width: desc.width,
-                height: desc.height,
-                layers: desc.layers,
-                integer: format.is_integer() && compare.is_none(),
-            },
-            sampler,
-            op.offsets,
-            quant,
-            &value,
-        );
         Ok(Gatherer {
             texels,
             words: format.words(),
@@ -375,6 +369,51 @@ impl<'a> Gatherer<'a> {
             let Ok(r) = compose(&self.plan, &reader, q, &mut ());
             *o = r;
         }
+    }
+}
+
+/// What every prepared gather (the fast path, the texel-by-texel gather, the trace) derives
+/// once from the texture's shape, the sampler, the instruction and the precision model, after
+/// the checks ([`check_op`], [`Quantizer::new`]): the per-lane composition's plan, the value
+/// rule and the border word (the border depth's f32 bits under compare).
+pub(crate) struct Prepared {
+    pub(crate) plan: LanePlan,
+    pub(crate) value: Value,
+    pub(crate) border: u32,
+}
+
+impl Prepared {
+    pub(crate) fn new(
+        shape: &Shape,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Self, Error> {
+        let compare = check_op(shape.kind, shape.format, sampler, op)?;
+        let quant = Quantizer::new(precision)?;
+        let value = lane_value(shape.format, shape.swizzle, op.component, compare);
+        let border = match compare {
+            Some(_) => sampler.border.words[0],
+            None => border_value(&sampler.border, shape.format, op.component as usize),
+        };
+        let plan = LanePlan::new(
+            PlanShape {
+                kind: shape.kind,
+                width: shape.width,
+                height: shape.height,
+                layers: shape.layers,
+                integer: shape.format.is_integer() && compare.is_none(),
+            },
+            sampler,
+            op.offsets,
+            quant,
+            &value,
+        );
+        Ok(Prepared {
+            plan,
+            value,
+            border,
+        })
     }
 }
 

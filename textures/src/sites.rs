@@ -5,14 +5,14 @@
 
 use crate::descriptor::tic::{texel_bytes, TextureHeader};
 use crate::error::{Error, InvalidInput};
-use crate::gather::check_op;
-use crate::lane::{compose, LanePlan, PlanShape, Probe, Site};
+use crate::gather::Prepared;
+use crate::lane::{compose, LanePlan, Probe, Site};
 use crate::layout::{sector_of, Layout};
 use crate::memory::{Memory, MemoryError};
 use crate::op::{GatherOp, GatherQuery, GatherResult, Precision, Value};
 use crate::sampler::Sampler;
 use crate::source::{Shape, SourceReader, TexelSource};
-use crate::stages::{border_value, clamp_dref, lane_value, Quantizer};
+use crate::stages::clamp_dref;
 
 /// Where one footprint texel lives in memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -165,26 +165,11 @@ impl<S: TexelSource> SiteGatherer<S> {
         precision: Precision,
     ) -> Result<Self, Error> {
         let shape = source.shape();
-        let compare = check_op(shape.kind, shape.format, sampler, op)?;
-        let quant = Quantizer::new(precision)?;
-        let border = match compare {
-            Some(_) => sampler.border.words[0],
-            None => border_value(&sampler.border, shape.format, op.component as usize),
-        };
-        let value = lane_value(shape.format, shape.swizzle, op.component, compare);
-        let plan = LanePlan::new(
-            PlanShape {
-                kind: shape.kind,
-                width: shape.width,
-                height: shape.height,
-                layers: shape.layers,
-                integer: shape.format.is_integer() && compare.is_none(),
-            },
-            sampler,
-            op.offsets,
-            quant,
-            &value,
-        );
+        let Prepared {
+            plan,
+            value,
+            border,
+        } = Prepared::new(&shape, sampler, op, precision)?;
         Ok(SiteGatherer {
             source,
             shape,

@@ -16,16 +16,13 @@
 
 use crate::error::Error;
 use crate::format::Format;
-use crate::gather::{check_op, Gatherer};
-use crate::lane::{compose, LaneAddress, LanePlan, PlanShape, Probe, Site, TexelReader};
+use crate::gather::{Gatherer, Prepared};
+use crate::lane::{compose, LaneAddress, Probe, Site, TexelReader};
 use crate::memory::MemoryError;
 use crate::op::{GatherOp, GatherQuery, OffsetMode, Precision, Rounding, Value};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::source::{SourceReader, TexelSource};
-use crate::stages::{
-    border_value, clamp_dref, footprint, lane_value, resolve_value, texel_origin, Quantizer,
-    COORD_LIMIT,
-};
+use crate::stages::{clamp_dref, footprint, resolve_value, texel_origin, COORD_LIMIT};
 use crate::texture::{Source, Texture, TextureKind};
 use std::convert::Infallible;
 
@@ -92,7 +89,7 @@ pub enum TexelValue {
     Fetched,
     /// A constant: a swizzle ZERO or ONE, or a component the format lacks.
     Constant,
-    /// The border colour's component ([`border_value`]).
+    /// The border colour's component ([`crate::border_value`]).
     Border,
     /// Depth compare: `dref OP depth`, depth being the texel's (or the border's) depth.
     Compared {
@@ -356,28 +353,13 @@ pub fn trace_in<S: TexelSource + ?Sized>(
     q: &GatherQuery,
 ) -> Result<GatherTrace, Error> {
     let shape = source.shape();
-    let compare_op = check_op(shape.kind, shape.format, sampler, op)?;
-    let quant = Quantizer::new(precision)?;
+    let Prepared {
+        plan,
+        value,
+        border,
+    } = Prepared::new(&shape, sampler, op, precision)?;
     let (kind, format) = (shape.kind, shape.format);
     let (w, h) = (shape.width, shape.height);
-    let value = lane_value(format, shape.swizzle, op.component, compare_op);
-    let border = match compare_op {
-        Some(_) => sampler.border.words[0],
-        None => border_value(&sampler.border, format, op.component as usize),
-    };
-    let plan = LanePlan::new(
-        PlanShape {
-            kind,
-            width: w,
-            height: h,
-            layers: shape.layers,
-            integer: format.is_integer() && compare_op.is_none(),
-        },
-        sampler,
-        op.offsets,
-        quant,
-        &value,
-    );
     let compare = match value {
         Value::Compare { op, clamp_dref, .. } => Some(CompareTrace {
             op,
