@@ -15,9 +15,9 @@ use rand_chacha::ChaCha8Rng;
 
 use tld4_decoder::{decode, field, LEGAL_OPEX_VALUES};
 use tld4_emu::{execute_batch, ExecConfig, LaneTexels, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_gpu_memory::{pool_image, LayoutChoice, MemoryPool};
 use tld4_textures::{
-    pool_image, AddressMode, CompareOp, Format, Handle, LayoutChoice, MemoryPool, Sampler, Texture,
-    TextureDesc, TextureKind, TexturePool,
+    AddressMode, CompareOp, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
 };
 
 use crate::CmdResult;

@@ -11,9 +11,10 @@ use tld4_decoder::{parse, Dimension, F16Mode, HandleForm, OffsetMode, Tld4};
 use tld4_emu::{
     aoffi_offsets, f16_rz, gather_op, ptp_offsets, ExecConfig, Tld4Exec, WarpState, WARP_SIZE,
 };
+use tld4_reference as reference;
 use tld4_textures::{
-    reference, AddressMode, BorderColor, CompareOp, Format, GatherQuery, Handle, Residency,
-    Sampler, Texture, TextureDesc, TextureKind, TexturePool,
+    AddressMode, BorderColor, CompareOp, Format, GatherQuery, Handle, Residency, Sampler, Texture,
+    TextureDesc, TextureKind, TexturePool,
 };
 
 use crate::CmdResult;
@@ -653,7 +654,7 @@ pub fn demo() -> CmdResult {
     )?;
     writeln!(
         out,
-        "the Vulkan-formula reference (textures/src/reference.rs).\n"
+        "the Vulkan-formula reference (reference/src/lib.rs).\n"
     )?;
     writeln!(
         out,

@@ -1,6 +1,6 @@
 //! `tld4 gather CASES.json`: query the texture unit directly, without an instruction.
 //!
-//! The JSON model (schema, number formats, optional keys) is `tld4_textures::cases`. Without
+//! The JSON model (schema, number formats, optional keys) is `tld4_gather_cases`. Without
 //! `--check` the file is printed back with a `result` added to every query; with `--check`
 //! each query's existing `result` is compared (exactly for float and integer formats, within
 //! 1 ulp for normalized ones), mismatches are listed, and the exit code is 1 if there is any.
@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tld4_textures::cases;
+use tld4_gather_cases as cases;
 
 /// Arguments of `tld4 gather`.
 #[derive(clap::Args, Debug, Clone)]

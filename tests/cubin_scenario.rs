@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use tld4_cubin::{Cubin, SM100};
+use tld4_reference as reference;
 use tld4_scenario::cubin_ref::CubinRef;
 use tld4_scenario::{Expected, Loc, Scenario};
-use tld4_textures::{reference, GatherOp, GatherQuery, TextureKind};
+use tld4_textures::{GatherOp, GatherQuery, TextureKind};
 
 mod common;
 pub(crate) use common::text;

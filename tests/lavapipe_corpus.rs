@@ -2,7 +2,7 @@
 //! tests/golden/lavapipe_gather.json holds random gathers whose results lavapipe (Mesa's
 //! conformant software Vulkan driver) computed; its sidecar lavapipe_gather.meta.json records
 //! the generator seed and the Mesa version. Regenerate both with
-//! `tests/lavapipe/run-live.sh --golden` (see tests/lavapipe/README.md).
+//! `oracles/lavapipe/run-live.sh --golden` (see oracles/lavapipe/README.md).
 //!
 //! Agreement rules (docs/sources.md, Agreement rules): bit-exact, except normalized formats within 1 ulp (docs/sources.md:
 //! lavapipe's UNORM/SNORM -> float is not correctly rounded) and sRGB colour channels compared
@@ -14,10 +14,10 @@
 
 use std::path::PathBuf;
 
+use tld4_gather_cases::{self as cases, CasesFile};
 use tld4_lavapipe::classify::Report;
 use tld4_lavapipe::corpus::{self, Meta};
 use tld4_lavapipe::generate;
-use tld4_textures::cases::{self, CasesFile};
 use tld4_textures::{CompareOp, Format, TextureKind};
 
 fn golden() -> PathBuf {

@@ -357,7 +357,7 @@ fn hex_words(words: &[u32]) -> String {
 /// The example's header made 16384 x 16384 RGBA8 pitch-linear at 0x1_0000_0000 (1 GiB of
 /// texels), with `mapped` regions of texels (address, words) beside its pools.
 fn huge_texture_scenario(mapped: &[(u64, [u32; 2])]) -> String {
-    use tld4_textures::{HeaderLayout, TextureHeader};
+    use tld4_gpu_memory::{HeaderLayout, TextureHeader};
     let example = std::fs::read_to_string(format!("{ROOT}/{EXAMPLE}")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&example).unwrap();
     let words = |hex: &str| -> [u32; 8] {

@@ -1,5 +1,5 @@
 //! Checks tld4-decoder offline against the golden corpus of nvdisasm's verdicts
-//! (`tests/golden/`, written by `tests/nvdisasm-oracle`; its header says how).
+//! (`tests/golden/`, written by `oracles/nvdisasm`; its header says how).
 //!
 //! For every word: the decoder accepts it exactly when nvdisasm printed a TLD4; the text is
 //! nvdisasm's (runs of spaces collapsed in the listing corpus, exact in the `_single`

@@ -13,7 +13,7 @@ use std::ptr::null_mut;
 use std::time::Instant;
 
 use tld4_capi::*;
-use tld4_emu::textures::{pool_image, FlatMemory, LayoutChoice, MemoryPool};
+use tld4_emu::gpu_memory::{pool_image, FlatMemory, LayoutChoice, MemoryPool};
 use tld4_emu::{
     decoder, ExecConfig, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
     Tld4Exec, WarpState,

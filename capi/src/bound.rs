@@ -5,7 +5,8 @@
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
-use tld4_emu::textures::{LaneTexels, MemoryPool};
+use tld4_emu::gpu_memory::MemoryPool;
+use tld4_emu::textures::LaneTexels;
 use tld4_emu::{BoundExec, ExecReport, RegisterFile, TexturePool, Tld4Exec, WARP_SIZE};
 
 use crate::error::{entry, quiet, tld4_error, tld4_status, Error};

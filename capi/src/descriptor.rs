@@ -5,10 +5,11 @@
 //! after NVIDIA's clcd97tex.h: docs/sources.md, Descriptors; rendered in
 //! docs/descriptors.md), never restated here.
 
-use tld4_emu::textures::descriptor::tic::{HeaderLayout, TextureHeader};
-use tld4_emu::textures::descriptor::tsc::{HwAddressMode, SamplerState, TEXSAMP};
-use tld4_emu::textures::descriptor::{field, DescriptorError};
-use tld4_emu::textures::{to_memory, BorderColor, CompareOp, Source, Swizzle};
+use tld4_emu::gpu_memory::descriptor::tic::{HeaderLayout, TextureHeader};
+use tld4_emu::gpu_memory::descriptor::tsc::{HwAddressMode, SamplerState, TEXSAMP};
+use tld4_emu::gpu_memory::descriptor::{field, DescriptorError};
+use tld4_emu::gpu_memory::to_memory;
+use tld4_emu::textures::{BorderColor, CompareOp, Source, Swizzle};
 use tld4_emu::{Format, Sampler};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};

@@ -6,9 +6,10 @@
 use std::ffi::{c_char, CString};
 use std::sync::OnceLock;
 
-use tld4_emu::textures::descriptor::tic::{TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
-use tld4_emu::textures::descriptor::tsc::TEXSAMP;
-use tld4_emu::textures::{DescriptorError, MemTexError, MemoryError};
+use tld4_emu::gpu_memory::descriptor::tic::{TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
+use tld4_emu::gpu_memory::descriptor::tsc::TEXSAMP;
+use tld4_emu::gpu_memory::{DescriptorError, MemTexError};
+use tld4_emu::textures::MemoryError;
 use tld4_emu::{Handle, MemoryExecError, MemoryRead, NotModeledReason, WarpFault};
 
 use crate::error::Error;

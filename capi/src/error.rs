@@ -12,7 +12,7 @@ use std::sync::Once;
 
 use tld4_cubin::{CubinError, ErrorKind, FileError, FindError, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
-use tld4_emu::textures::{DescriptorError, MemTexError};
+use tld4_emu::gpu_memory::{DescriptorError, MemTexError};
 use tld4_emu::{MemoryExecError, TextureError, WarpFault};
 
 use crate::detail::tld4_error_detail;

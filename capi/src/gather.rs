@@ -3,7 +3,8 @@
 //! coordinates, offsets and depth reference from its registers (the operand lists say which);
 //! `tld4_exec_run_*_memory` runs the whole instruction for a warp instead.
 
-use tld4_emu::textures::{GatherQuery, LaneTexels, MemoryPool};
+use tld4_emu::gpu_memory::MemoryPool;
+use tld4_emu::textures::{GatherQuery, LaneTexels};
 use tld4_emu::{gather_op, ExecConfig, Handle};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};

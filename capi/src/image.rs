@@ -3,7 +3,7 @@
 //! a test) can run the memory form on textures it made with `tld4_pool_add_texture`, and
 //! compare both forms.
 
-use tld4_emu::textures::{pool_image, LayoutChoice, MemTexError};
+use tld4_emu::gpu_memory::{pool_image, LayoutChoice, MemTexError};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::pool::tld4_pool;

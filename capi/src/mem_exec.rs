@@ -4,7 +4,8 @@
 //! with the registers as flat arrays or callbacks, and optionally each lane's texel
 //! addresses and sectors.
 
-use tld4_emu::textures::{LaneTexels, MemoryPool};
+use tld4_emu::gpu_memory::MemoryPool;
+use tld4_emu::textures::LaneTexels;
 use tld4_emu::{RegisterFile, WARP_SIZE};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};

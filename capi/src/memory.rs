@@ -5,7 +5,8 @@
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 
-use tld4_emu::textures::{LaneTexels, Memory, MemoryError, TexelAddress};
+use tld4_emu::gpu_memory::Memory;
+use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
 
 use crate::error::Error;
 use crate::ptr::in_slice;

@@ -5,14 +5,14 @@
 use std::fmt::Write;
 
 use tld4_capi::tld4_tsc_address_mode;
-use tld4_emu::textures::descriptor::tic::{
+use tld4_emu::gpu_memory::descriptor::tic::{
     FORMATS, SOURCES, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH, TEXTURE_TYPES,
 };
-use tld4_emu::textures::descriptor::tsc::{HwAddressMode, TEXSAMP};
-use tld4_emu::textures::descriptor::DescField;
+use tld4_emu::gpu_memory::descriptor::tsc::{HwAddressMode, TEXSAMP};
+use tld4_emu::gpu_memory::descriptor::DescField;
 
 const HEADER: &str = "# Texture headers (TIC) and samplers (TSC)\n\n\
-Generated from the descriptor tables of `textures/src/descriptor/` (the one place where \
+Generated from the descriptor tables of `gpu-memory/src/descriptor/` (the one place where \
 their bit positions are written; the decoder, the encoder, `tld4_tic_encode` and \
 `tld4_tsc_encode` read them from there) by `capi/tests/descriptors_doc.rs`. Do not edit by \
 hand. The layouts are NVIDIA's clcd97tex.h (BLACKWELL_A; docs/sources.md, Descriptors): \

@@ -6,9 +6,8 @@ use std::ffi::{c_int, c_void, CString};
 use std::ptr::{null, null_mut};
 
 use tld4_capi::*;
-use tld4_emu::textures::{
-    pool_image, AddressMode, GatherQuery, LayoutChoice, Memory, MemoryPool, SparseMemory,
-};
+use tld4_emu::gpu_memory::{pool_image, LayoutChoice, Memory, MemoryPool, SparseMemory};
+use tld4_emu::textures::{AddressMode, GatherQuery};
 use tld4_emu::{Format, Handle, Precision, Sampler, Texture, TextureDesc, TextureKind};
 
 use tld4_status::*;

@@ -40,7 +40,7 @@ fn the_architecture_check_is_a_parameter() {
     // ptxas 11.8's sm_90 cubin (ELF ABI 7: the architecture in the low byte of e_flags).
     let probe = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../tests/hw-probe/kernels/tld4_probe.sm90.cubin"
+        "/../oracles/hw-probe/kernels/tld4_probe.sm90.cubin"
     ))
     .unwrap();
     assert!(matches!(

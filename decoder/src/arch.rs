@@ -2,7 +2,7 @@
 //! belongs to.
 //!
 //! Architectures whose nvdisasm prints every TLD4 word alike share a [`Family`]; the grouping
-//! was measured by `tests/nvdisasm-oracle/arches.py`
+//! was measured by `oracles/nvdisasm/arches.py`
 //! (docs/sources.md, TLD4 on every architecture): the `a` and `f` variants print exactly as their plain architecture, and so
 //! do SM101, SM103 and SM110 as SM100, SM121 as SM120, and SM80 to SM90a among themselves.
 

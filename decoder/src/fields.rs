@@ -5,7 +5,7 @@
 //! documentation all read them from here. Bit numbers count the 128-bit word from bit 0 of
 //! the low 64-bit half, as nvdisasm's `hi:lo` ranges do. The positions were measured by
 //! flipping one bit at a time under nvdisasm (docs/sources.md) and are re-checked by the
-//! differential harness in `tests/nvdisasm-oracle`.
+//! differential harness in `oracles/nvdisasm`.
 
 use crate::error::DecodeError;
 use crate::values::*;

@@ -5,7 +5,7 @@
 //! Obtained by asking nvdisasm 13.5 (`nvdisasm -b SM100`) about all 256 values on both forms
 //! (0xd64 and 0xf63) with every other field fixed; both forms gave the same 157 legal values.
 //! The others are refused with "Opclass 'tld4_urc_', undefined value 0x.. for table
-//! 'TABLES_opex_0'". The differential harness (`tests/nvdisasm-oracle`) re-asks all 256 values
+//! 'TABLES_opex_0'". The differential harness (`oracles/nvdisasm`) re-asks all 256 values
 //! live and fails on any difference, and its random words vary the other fields too.
 
 /// The legal opex values, as nvdisasm lists them (data, not code).

@@ -1,7 +1,7 @@
 //! nvdisasm's text for TLD4: printing ([`core::fmt::Display`]) and parsing ([`parse`]).
 //!
 //! Every rule here was read off nvdisasm 13.5 (`nvdisasm -b SM100`, docs/sources.md) and is checked
-//! by the differential harness in `tests/nvdisasm-oracle`:
+//! by the differential harness in `oracles/nvdisasm`:
 //! - the guard is left out for a plain PT; `@!PT` is printed;
 //! - modifiers come in the order `TLD4[.SCR].<comp>[.B][.F16.RN|.F16.RZ|.INVALID3]`
 //!   `[.AOFFI|.PTP|.INVALID3][.DC][.<eviction>][.NODEP]`, `.B` marking the register-handle form;

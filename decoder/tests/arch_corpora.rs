@@ -1,6 +1,6 @@
 //! Checks the per-architecture decoder offline against the per-family golden corpora of
 //! nvdisasm's verdicts (`tests/golden/nvdisasm_arch_sm_80.tsv` and its siblings, one a family, written by
-//! `tests/nvdisasm-oracle/arches.py`; the header says how).
+//! `oracles/nvdisasm/arches.py`; the header says how).
 //!
 //! For every word and every architecture of the family (the family's members print alike:
 //! `tests/golden/nvdisasm_arches.txt`): a modeled form decodes exactly when nvdisasm printed a

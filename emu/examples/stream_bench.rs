@@ -13,6 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 use tld4_emu::{ExecConfig, LaneTexels, Tld4Exec, WarpState, WARP_SIZE};
+use tld4_gpu_memory::*;
 use tld4_textures::*;
 
 /// Gathers per query.

@@ -55,6 +55,8 @@ mod warp;
 
 /// The decoder crate (`tld4-decoder`): decode, encode, disassemble, assemble, operands.
 pub use tld4_decoder as decoder;
+/// The GPU-memory model this crate executes against (memory, descriptors, pools).
+pub use tld4_gpu_memory as gpu_memory;
 /// The texture unit crate (`tld4-textures`): textures, samplers, pools, gathers.
 pub use tld4_textures as textures;
 
@@ -74,7 +76,8 @@ pub use pack::{
     f16_rn, f16_rz, pack, planned_value, write_plan, WritePlan, Writes, F16_NAN, NO_COMPONENT,
 };
 pub use regfile::RegisterFile;
-pub use tld4_textures::{LaneTexels, MemoryPool, TexelAddress};
+pub use tld4_gpu_memory::MemoryPool;
+pub use tld4_textures::{LaneTexels, TexelAddress};
 pub use warp::{WarpState, RZ, WARP_SIZE};
 
 pub use tld4_decoder::{

@@ -5,7 +5,8 @@
 //! footprint read and the 32-byte sectors they fall in.
 
 use thiserror::Error;
-use tld4_textures::{DescriptorError, Handle, LaneTexels, MemTexError, MemoryError, MemoryPool};
+use tld4_gpu_memory::{DescriptorError, MemTexError, MemoryPool};
+use tld4_textures::{Handle, LaneTexels, MemoryError};
 
 use crate::exec::{texture_fault, ExecReport, Tld4Exec};
 use crate::fault::{FaultKind, NotModeledReason, WarpFault};

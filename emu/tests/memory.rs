@@ -4,6 +4,7 @@
 
 use tld4_decoder::parse;
 use tld4_emu::*;
+use tld4_gpu_memory::*;
 use tld4_textures::*;
 
 fn texture(kind: TextureKind, format: Format, w: u32, layers: u32) -> Texture {

@@ -9,8 +9,9 @@
 //! or the same fault kind); every image runs twice alike, reports lines, and lists its texel
 //! addresses; nothing panics.
 
+use tld4_gpu_memory::{LayoutChoice, SparseMemory};
 use tld4_scenario::{self as scenario, MemoryImage, Scenario, Textures};
-use tld4_textures::{Format, LayoutChoice, SparseMemory};
+use tld4_textures::Format;
 
 use crate::targets::{refused, Verdict};
 

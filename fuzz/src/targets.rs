@@ -9,8 +9,8 @@ use std::fmt;
 
 use tld4_cubin::{visit, Cubin, SM100};
 use tld4_decoder::{decode, parse, parse_half, parse_word, Tld4};
+use tld4_gather_cases as cases;
 use tld4_scenario as scenario;
-use tld4_textures::cases;
 
 /// One fuzz target (the corpus folder `fuzz/corpus/<name>/` holds its seeds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -20,7 +20,7 @@ pub enum Target {
     Word,
     /// nvdisasm's text (`tld4_decoder::parse`), encoded, decoded and printed back.
     Asm,
-    /// A `tld4 gather` cases file (`tld4_textures::cases`), run and checked against its output.
+    /// A `tld4 gather` cases file (`tld4_gather_cases`), run and checked against its output.
     Cases,
     /// A `tld4 run` scenario (`tld4_scenario::load`), executed for its warp.
     Scenario,

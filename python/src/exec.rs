@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use tld4_emu::{
     ExecConfig, LaneTexels, MemoryPool, TexelAddress, Tld4Exec, WarpFault as RustFault, WARP_SIZE,
 };
-use tld4_textures::cases::PrecisionSpec;
+use tld4_gather_cases::PrecisionSpec;
 use tld4_textures::{Handle, TexturePool};
 
 use crate::decode::Instruction;

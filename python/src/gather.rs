@@ -7,7 +7,7 @@ use numpy::{
 };
 use pyo3::prelude::*;
 
-use tld4_textures::cases::{float_layer, result_kind};
+use tld4_gather_cases::{float_layer, result_kind};
 use tld4_textures::{
     GatherOp, Gatherer, LaneQueries, LaneResults, OffsetMode, TextureKind, ValueKind, LANES,
 };

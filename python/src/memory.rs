@@ -4,8 +4,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use tld4_textures::descriptor::tsc::SamplerState;
-use tld4_textures::{pool_image, to_memory, FlatMemory, LayoutChoice, SparseMemory};
+use tld4_gpu_memory::descriptor::tsc::SamplerState;
+use tld4_gpu_memory::{pool_image, to_memory, FlatMemory, LayoutChoice, SparseMemory};
 
 use crate::errors::value_error;
 use crate::texture::{Sampler, Texture};
@@ -20,7 +20,7 @@ pub enum Image {
 
 impl Image {
     /// As the texture unit reads memory.
-    pub fn as_memory(&self) -> &dyn tld4_textures::Memory {
+    pub fn as_memory(&self) -> &dyn tld4_gpu_memory::Memory {
         match self {
             Image::Flat(m) => m,
             Image::Sparse(m) => m,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
 
-use tld4_textures::cases::{BorderSpec, PrecisionSpec};
+use tld4_gather_cases::{BorderSpec, PrecisionSpec};
 use tld4_textures::{
     AddressMode, Class, CompareOp, Format, Precision, Sampler as RustSampler, Source, StorageWidth,
     Swizzle, Texture as RustTexture, TextureDesc, TextureKind,

@@ -1,7 +1,7 @@
 """The lavapipe gather corpus (tests/golden/lavapipe_gather.json: random gathers whose results
 Mesa's lavapipe computed) through tld4.gather, judged by the agreement rules of
 tests/lavapipe_corpus.rs: our results are written into a copy of the corpus and the Rust
-harness (`tld4-lavapipe compare`, tests/lavapipe/src/classify.rs, the one place of the rules)
+harness (`tld4-lavapipe compare`, oracles/lavapipe/src/classify.rs, the one place of the rules)
 compares them with lavapipe's. It must find no real disagreement (bit-exact, normalized
 formats within 1 ulp, sRGB colour as 8-bit codes; disagreements only at the ambiguous spots it
 classifies), and as in the Rust test at least 90% of the results are bit-identical.

@@ -17,8 +17,9 @@
 //! ([`Scenario::execute_with_texels`]).
 
 use tld4_emu::{gather_op, TexelAddress, WARP_SIZE};
+use tld4_gpu_memory::MemoryTexels;
 use tld4_textures::trace::FACE_NAMES;
-use tld4_textures::{Handle, LaneTexels, MemoryTexels, Site, SiteGatherer, TexelSource};
+use tld4_textures::{Handle, LaneTexels, Site, SiteGatherer, TexelSource};
 
 use crate::builder::Scenario;
 use crate::error::{err, ScenarioError};

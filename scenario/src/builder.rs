@@ -8,7 +8,8 @@ use tld4_decoder::{decode, looks_like_word, parse as parse_insn, parse_word, Tld
 use tld4_emu::{
     ExecConfig, ExecReport, LaneTexels, MemoryExecError, Tld4Exec, WarpState, WARP_SIZE,
 };
-use tld4_textures::{Handle, Precision, Sampler, SparseMemory, Texture, TexturePool};
+use tld4_gpu_memory::SparseMemory;
+use tld4_textures::{Handle, Precision, Sampler, Texture, TexturePool};
 
 use crate::error::{err, ScenarioError};
 use crate::files::{too_much, MAX_SCENARIO_MEMORY_BYTES};

@@ -6,9 +6,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use tld4_textures::descriptor::tsc::SamplerState;
+use tld4_gpu_memory::descriptor::tsc::SamplerState;
+use tld4_gpu_memory::{to_memory, LayoutChoice, SparseMemory};
 use tld4_textures::layout::GOB_BYTES;
-use tld4_textures::{to_memory, LayoutChoice, Sampler, SparseMemory, TextureKind, TexturePool};
+use tld4_textures::{Sampler, TextureKind, TexturePool};
 
 use crate::builder::{Scenario, Textures};
 use crate::error::{err, ScenarioError};

@@ -10,7 +10,9 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
-use tld4_textures::cases::{self, Num, PrecisionSpec, ResidencySpec, SamplerSpec, TextureSpec};
+use tld4_gather_cases::{
+    self as cases, Num, PrecisionSpec, ResidencySpec, SamplerSpec, TextureSpec,
+};
 use tld4_textures::{Format, Source, TextureDesc, TextureKind};
 
 use crate::builder::{Scenario, ScenarioBuilder, MAX_TEXTURES};

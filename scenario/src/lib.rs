@@ -73,5 +73,5 @@ pub use generate::{storage_bytes, Generate, MAX_GENERATED_BYTES};
 pub use json::{load, load_in, load_with};
 pub use memory::MemoryImage;
 pub use report::{describe, fault_kind, run, show_value, warnings, Outcome};
-pub use tld4_textures::LayoutChoice;
+pub use tld4_gpu_memory::LayoutChoice;
 pub use value::{matches, ulps, Expected, Lanes, Loc, RegValue, Tolerance};

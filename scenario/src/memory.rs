@@ -10,9 +10,9 @@
 //! [`Texture`] (for `tld4 explain`, which traces and draws owned textures).
 
 use ndarray::Array4;
+use tld4_gpu_memory::{MemTexError, Memory, MemoryPool, MemoryTexels, SparseMemory, TextureHeader};
 use tld4_textures::{
-    Format, Handle, InvalidInput, MemTexError, Memory, MemoryPool, MemoryTexels, SparseMemory,
-    StorageWidth, TexelData, TexelSource, Texture, TextureHeader, MAX_TEXTURE_BYTES,
+    Format, Handle, InvalidInput, StorageWidth, TexelData, TexelSource, Texture, MAX_TEXTURE_BYTES,
 };
 
 use crate::error::{err, ScenarioError};

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use tld4_gpu_memory::{Memory, MemoryPool, SparseMemory};
 use tld4_scenario::{load_in, load_with, run, LoadOptions, Scenario, MAX_SCENARIO_MEMORY_BYTES};
-use tld4_textures::{Handle, Memory, MemoryError, MemoryPool, SparseMemory};
+use tld4_textures::{Handle, MemoryError};
 
 const EXAMPLE: &str = include_str!("../../examples/scenarios/memory_pitch_rgba8.json");
 /// The example's texel region, as hex.

@@ -7,12 +7,12 @@ use std::path::Path;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tld4_gpu_memory::LayoutChoice;
 use tld4_scenario::{
     address_lines, load, load_in, run, to_memory_json, Lanes, Outcome, Scenario, BLOCK_LINEAR,
     PITCH,
 };
-use tld4_textures::descriptor::tic::texel_bytes;
-use tld4_textures::{Format, LayoutChoice};
+use tld4_textures::Format;
 
 mod common;
 
@@ -514,7 +514,7 @@ fn converted_scenarios_run_as_the_owned_ones_in_every_format_kind_and_layout() {
             let want = comparable(&run(&owned));
             gathered += want.iter().all(|l| !l.starts_with("fault")) as usize;
             for layout in [PITCH, BLOCK_LINEAR] {
-                let small = texel_bytes(format) < 4;
+                let small = format.texel_bytes() < 4;
                 let pitch_3d = matches!(layout, LayoutChoice::Pitch { .. }) && dim != "2d";
                 match owned.to_memory_form(layout, 0x7_0000) {
                     Ok(m) => {

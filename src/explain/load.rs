@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use tld4_textures::cases::PrecisionSpec;
+use tld4_gather_cases::PrecisionSpec;
 use tld4_textures::Precision;
 
 use tld4_scenario as scenario;

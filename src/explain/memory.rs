@@ -1,16 +1,17 @@
 //! A lane of a scenario whose textures are in GPU memory: the texture header and sampler its
 //! handle reads (address, words, every field that is not 0, by the descriptor tables' names:
-//! `tld4_textures::descriptor`), the texel layout, and the byte address of each footprint
+//! `tld4_gpu_memory::descriptor`), the texel layout, and the byte address of each footprint
 //! texel of its path.
 
 use std::fmt::Write as _;
 
-use tld4_textures::descriptor::tic::{header_version, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
-use tld4_textures::descriptor::tsc::TEXSAMP;
-use tld4_textures::descriptor::{field, DescField};
-use tld4_textures::layout::{sector_of, Layout, LayoutKind};
+use tld4_gpu_memory::descriptor::tic::{header_version, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
+use tld4_gpu_memory::descriptor::tsc::TEXSAMP;
+use tld4_gpu_memory::descriptor::{field, DescField};
+use tld4_gpu_memory::{HeaderLayout, MemoryTexels, SamplerState, TextureHeader};
+use tld4_textures::layout::{sector_of, LayoutKind};
 use tld4_textures::trace::{GatherTrace, TexelSite};
-use tld4_textures::{Handle, HeaderLayout, MemoryTexels, Sampler, SamplerState, TextureHeader};
+use tld4_textures::{Handle, Sampler};
 
 use tld4_scenario::{texel_text, MemoryImage, BORDER_TEXT, CORNER_TEXT};
 
@@ -107,7 +108,7 @@ fn fields(out: &mut String, table: &[DescField], words: &[u32; 8]) {
 
 /// How the header lays the texels out.
 pub(super) fn layout_line(out: &mut String, header: &TextureHeader) {
-    let lay = Layout::of(header);
+    let lay = tld4_gpu_memory::layout_of(header);
     let how = match (header.layout, lay.kind) {
         (HeaderLayout::Pitch { pitch }, _) => format!("pitch-linear, row y at y * {pitch} bytes"),
         (
@@ -133,7 +134,7 @@ pub(super) fn layout_line(out: &mut String, header: &TextureHeader) {
 
 /// The byte address of each footprint texel of the path, and the sectors they fall in.
 pub(super) fn texel_addresses(out: &mut String, header: &TextureHeader, t: &GatherTrace) {
-    let lay = Layout::of(header);
+    let lay = tld4_gpu_memory::layout_of(header);
     let _ = writeln!(out, "  texel addresses (footprint in gather order):");
     let mut sectors: Vec<u64> = Vec::new();
     for (k, tx) in t.texels.iter().enumerate() {

@@ -3,7 +3,8 @@
 //! the trace, the drawn texels for a picture), so that a memory texture of any size is
 //! explained without being copied out of memory.
 
-use tld4_textures::{MemoryError, MemoryTexels, Shape, TexelSource, Texture};
+use tld4_gpu_memory::MemoryTexels;
+use tld4_textures::{MemoryError, Shape, TexelSource, Texture};
 
 /// Where a lane's texels come from.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs NVIDIA's ptxas, nvcc, fatbinary, nvdisasm and cuobjdump (PyPI packages
 # nvidia-cuda-nvcc, nvidia-cuda-nvdisasm and nvidia-cuda-cuobjdump) into the virtual environment target/ptxas-venv (the one
-# tests/hw-probe/build-kernels.sh uses), unless they are there already, and prints the
+# oracles/hw-probe/build-kernels.sh uses), unless they are there already, and prints the
 # directory of the binaries.
 #
 #   bash tests/cubins/install.sh        # prints .../nvidia/cu13/bin

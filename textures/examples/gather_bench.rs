@@ -14,6 +14,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use tld4_gpu_memory::*;
 use tld4_textures::*;
 
 fn xorshift(state: &mut u64) -> u64 {

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-#[cfg(feature = "json")]
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// How a component's raw bits are read.
@@ -190,8 +190,8 @@ macro_rules! formats {
         /// The formats and their layouts are the rows of one table in `format.rs`; every
         /// property below is read from it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
-        #[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+        #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
         #[non_exhaustive]
         pub enum Format {
             $( $(#[$attr])* $variant, )*
@@ -289,14 +289,14 @@ formats! {
     /// Vulkan B10G11R11_UFLOAT_PACK32: R (11 bits) in 0-10, G (11) in 11-21, B (10) in 22-31.
     R11g11b10Float => packed(3, &[(11, 0, Float), (11, 11, Float), (10, 22, Float)]);
     /// Vulkan E5B9G9R9_UFLOAT_PACK32: R, G, B mantissas in 0-8, 9-17, 18-26, exponent in 27-31.
-    #[cfg_attr(feature = "json", serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat"))]
+    #[cfg_attr(feature = "serde", serde(alias = "rgb9e5_float", alias = "e5b9g9r9_ufloat"))]
     Rgb9e5 => packed(3, &[(9, 0, SharedExp), (9, 9, SharedExp), (9, 18, SharedExp), (5, 27, SharedExp)]);
     /// 16-bit UNORM depth.
     D16Unorm => depth(plain(1, 16, Unorm), true);
     /// binary32 depth.
     D32Float => depth(plain(1, 32, Float), false);
     /// Depth in the low 24 bits, stencil in the high 8 (only depth is sampled).
-    #[cfg_attr(feature = "json", serde(alias = "d24_unorm_s8"))]
+    #[cfg_attr(feature = "serde", serde(alias = "d24_unorm_s8"))]
     D24UnormS8Uint => depth(packed(1, &[(24, 0, Unorm), (8, 24, Unorm)]), true);
 }
 
@@ -407,6 +407,11 @@ impl Format {
     /// Storage elements per texel: the component count, or 1 for packed formats.
     pub fn words(self) -> usize {
         self.info().words
+    }
+
+    /// Bytes per texel: storage elements times their width (packed formats: 4).
+    pub fn texel_bytes(self) -> u32 {
+        self.storage().bytes() * self.words() as u32
     }
 
     /// D16, D32 and D24S8.

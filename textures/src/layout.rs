@@ -1,7 +1,7 @@
 //! Where texel (x, y) of a layer lies in memory: pitch-linear and block-linear layouts
-//! (docs/sources.md, Block-linear layout).
-
-use crate::descriptor::tic::{clamped_block_height_log2, HeaderLayout, TextureHeader};
+//! (docs/sources.md, Block-linear layout). The texture unit reads texels in place with these
+//! rules; which layout a texture has is the texture header's to say (the `tld4-gpu-memory`
+//! crate's `layout_of`).
 
 /// Bytes in a GOB row (a GOB is 64 bytes x 8 rows).
 pub const GOB_WIDTH_BYTES: u64 = 64;
@@ -62,45 +62,13 @@ pub enum LayoutKind {
     BlockLinear {
         /// Width of a row in bytes (texels times bytes per texel; rounded up to 64 inside).
         width_bytes: u64,
-        /// log2 GOBs per block down, clamped ([`clamped_block_height_log2`]).
+        /// log2 GOBs per block down, after the hardware's clamp (the header's value,
+        /// clamped to the texture's height by the `tld4-gpu-memory` crate).
         block_height_log2: u8,
     },
 }
 
 impl Layout {
-    /// The layout a header describes. Layers are `layer_size` apart, the size of one layer's
-    /// level 0 rounded up to whole blocks (block-linear; NVK's array stride is the layer size
-    /// aligned to the block size, and headers with several levels and layers are refused by
-    /// the decoder) or `pitch * height` (pitch-linear, one layer only).
-    pub fn of(h: &TextureHeader) -> Self {
-        let texel_bytes = h.texel_bytes();
-        match h.layout {
-            HeaderLayout::Pitch { pitch } => Layout {
-                address: h.address,
-                texel_bytes,
-                layer_stride: pitch as u64 * h.height as u64,
-                kind: LayoutKind::Pitch {
-                    pitch: pitch as u64,
-                },
-            },
-            HeaderLayout::BlockLinear {
-                gobs_per_block_height_log2,
-            } => {
-                let k = clamped_block_height_log2(gobs_per_block_height_log2, h.height);
-                let width_bytes = h.width as u64 * texel_bytes as u64;
-                Layout {
-                    address: h.address,
-                    texel_bytes,
-                    layer_stride: block_linear_layer_bytes(width_bytes, h.height, k),
-                    kind: LayoutKind::BlockLinear {
-                        width_bytes,
-                        block_height_log2: k,
-                    },
-                }
-            }
-        }
-    }
-
     /// Byte offset of texel (x, y) of storage layer `layer` from the address (wrapping: the
     /// inputs are in range by construction, and the texture's total size is checked when the
     /// layout is made).

@@ -12,9 +12,14 @@
 //! * [`Gatherer`]: the fast path. Build one per warp (or per distinct handle) with
 //!   [`Gatherer::new`] or [`TexturePool::gatherer`], which does every check, then call
 //!   [`Gatherer::gather`] per lane: no allocation, no failure.
-//! * [`reference`](mod@reference): the same gather straight from the Vulkan formulas, in f64, for tests and
-//!   comparisons.
-//! * `cases` (cargo feature `json`, on by default): the JSON model of `tld4 gather CASES.json`.
+//! * [`SiteGatherer`]: the same gather over any [`TexelSource`] read texel by texel, each
+//!   read fallible, with the byte address of every texel on request.
+//! * [`trace`](mod@trace): one lane's gather step by step, for `tld4 explain`.
+//!
+//! Elsewhere: textures in GPU memory (descriptors, memory, pools) are the `tld4-gpu-memory`
+//! crate; the f64 reference gather written from the Vulkan formulas is `tld4-reference`;
+//! the JSON model of `tld4 gather CASES.json` is `tld4-gather-cases`. Cargo feature `serde`
+//! (off by default) derives serde on the public value types for them.
 //!
 //! Sources: the Vulkan specification (texel selection, wrapping, conversions, cube maps,
 //! depth compare), docs/sources.md (what NVIDIA's tools and Mesa's NAK show, what
@@ -63,17 +68,16 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
-#[cfg(feature = "json")]
-pub mod cases;
 pub mod cube;
 mod error;
 mod format;
 mod gather;
 pub mod lane;
+pub mod layout;
+mod memory_error;
 mod op;
 mod placement;
 mod pool;
-pub mod reference;
 mod sampler;
 #[allow(unsafe_code)]
 mod simd;
@@ -83,28 +87,16 @@ pub mod trace;
 
 pub use error::{Error, InvalidInput, NotModeled};
 
-// Textures in GPU memory: descriptors, memory, layouts, the gather over any texel source.
-pub mod descriptor;
-pub mod layout;
-mod mem_error;
-mod mem_pool;
-pub mod memory;
 mod sites;
 mod source;
 mod storage;
-mod to_memory;
-pub use descriptor::tic::{HeaderLayout, TextureHeader};
-pub use descriptor::tsc::{HwAddressMode, SamplerState};
-pub use descriptor::DescriptorError;
 pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,
 };
 pub use gather::{Gatherer, KernelTexels, LaneProbe, LaneQueries, LaneResults, LANES};
 pub use lane::{LaneAddress, Probe, Site};
-pub use mem_error::MemTexError;
-pub use mem_pool::{MemoryPool, PreparedTexture};
-pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
+pub use memory_error::MemoryError;
 pub use op::{
     GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Rounding, MAX_FRACTION_BITS,
 };
@@ -114,7 +106,7 @@ pub use simd::{
     avx2_available, detected_simd_level, run_at, set_simd_level, simd_env_error, simd_level,
     AtLevel, SimdLevel,
 };
-pub use sites::{LaneMemoryError, LaneTexels, MemoryTexels, SiteGatherer, TexelAddress};
+pub use sites::{LaneMemoryError, LaneTexels, SiteGatherer, TexelAddress};
 pub use source::{Shape, TexelSource};
 pub use stages::{
     array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
@@ -123,16 +115,3 @@ pub use stages::{
 pub use storage::TexelData;
 pub use texture::MAX_TEXTURE_BYTES;
 pub use texture::{Residency, Source, Swizzle, Texture, TextureDesc, TextureKind, MAX_SIZE};
-pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};
-
-#[cfg(all(test, feature = "json"))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn format_names_are_the_json_names() {
-        for f in Format::ALL {
-            assert_eq!(serde_json::to_value(f).unwrap(), f.name().as_str(), "{f:?}");
-        }
-    }
-}

@@ -50,15 +50,15 @@ impl GatherOp {
 
 /// How u = s * width becomes a fixed-point number before the footprint's floor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Rounding {
     /// Round to nearest, ties to even.
     #[default]
-    #[cfg_attr(feature = "json", serde(alias = "nearest"))]
+    #[cfg_attr(feature = "serde", serde(alias = "nearest"))]
     NearestEven,
     /// Truncate toward zero.
-    #[cfg_attr(feature = "json", serde(alias = "truncate"))]
+    #[cfg_attr(feature = "serde", serde(alias = "truncate"))]
     TowardZero,
     /// Round toward negative infinity.
     Floor,

@@ -1,26 +1,26 @@
 //! Samplers: address modes, border colour, depth compare, seamless cube edges.
 
-#[cfg(feature = "json")]
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Address (wrap) mode of one axis, in Vulkan's numbering (VkSamplerAddressMode).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[repr(u8)]
 pub enum AddressMode {
     /// Wrap: i mod size.
-    #[cfg_attr(feature = "json", serde(alias = "wrap"))]
+    #[cfg_attr(feature = "serde", serde(alias = "wrap"))]
     Repeat = 0,
     /// Mirror: (size - 1) - mirror((i mod 2size) - size).
-    #[cfg_attr(feature = "json", serde(alias = "mirror"))]
+    #[cfg_attr(feature = "serde", serde(alias = "mirror"))]
     MirroredRepeat = 1,
     /// clamp(i, 0, size - 1).
     ClampToEdge = 2,
     /// Texels outside the texture read the border colour.
     ClampToBorder = 3,
     /// Mirror once, then clamp to edge: clamp(mirror(i), 0, size - 1).
-    #[cfg_attr(feature = "json", serde(alias = "mirror_once"))]
+    #[cfg_attr(feature = "serde", serde(alias = "mirror_once"))]
     MirrorClampToEdge = 4,
 }
 
@@ -43,8 +43,8 @@ impl AddressMode {
 /// Depth compare function, in Vulkan's numbering (VkCompareOp), which NVIDIA's sampler uses
 /// (docs/sources.md, NAK conventions). The comparison is `dref OP texel` (Vulkan: reference OP test).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum CompareOp {
@@ -100,7 +100,7 @@ impl CompareOp {
 /// formats, as raw integers for UINT/SINT formats. They are not swizzled, and components the
 /// format lacks read (0, 0, 1) as Vulkan's rule for such formats gives (docs/sources.md, Decisions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct BorderColor {
     /// R, G, B, A words.
     pub words: [u32; 4],

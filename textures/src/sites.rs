@@ -1,14 +1,13 @@
-//! The gather over texels in GPU memory read one by one (a memory without contiguous views),
-//! with the byte address of every footprint texel on request: [`MemoryTexels`] (the texels
-//! a texture header places in memory) and [`SiteGatherer`] (the one per-lane composition,
-//! [`crate::lane`], over any [`TexelSource`]; texel addresses recorded by a probe).
+//! The gather over any [`TexelSource`] read texel by texel (texels in a memory without
+//! contiguous views; the `tld4-gpu-memory` crate's `MemoryTexels`), with the byte address of
+//! every footprint texel on request: [`SiteGatherer`] (the one per-lane composition,
+//! [`crate::lane`]; texel addresses recorded by a probe).
 
-use crate::descriptor::tic::{texel_bytes, TextureHeader};
-use crate::error::{Error, InvalidInput};
+use crate::error::Error;
 use crate::gather::Prepared;
 use crate::lane::{compose, LanePlan, Probe, Site};
-use crate::layout::{sector_of, Layout};
-use crate::memory::{Memory, MemoryError};
+use crate::layout::sector_of;
+use crate::memory_error::MemoryError;
 use crate::op::{GatherOp, GatherQuery, GatherResult, Precision, Value};
 use crate::sampler::Sampler;
 use crate::source::{Shape, SourceReader, TexelSource};
@@ -56,81 +55,6 @@ impl LaneTexels {
             }
         }
         out
-    }
-}
-
-/// Texels in GPU memory, as a texture header places them.
-#[derive(Clone, Copy)]
-pub struct MemoryTexels<'m> {
-    memory: &'m dyn Memory,
-    shape: Shape,
-    layout: Layout,
-    element_bytes: u32,
-}
-
-impl std::fmt::Debug for MemoryTexels<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MemoryTexels")
-            .field("shape", &self.shape)
-            .field("layout", &self.layout)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<'m> MemoryTexels<'m> {
-    /// The texels `header` describes in `memory`. Errors: a texture whose bytes pass the end
-    /// of the 64-bit address space (invalid input).
-    pub fn new(memory: &'m dyn Memory, header: &TextureHeader) -> Result<Self, Error> {
-        let layout = Layout::of(header);
-        let storage_layers = header.depth as u64 * if header.kind.is_cube() { 6 } else { 1 };
-        let fits = layout
-            .layer_stride
-            .checked_mul(storage_layers)
-            .and_then(|n| n.checked_add(header.address));
-        if fits.is_none() {
-            return Err(InvalidInput::BadSize {
-                width: header.width,
-                height: header.height,
-                layers: header.depth,
-                why: "the texture passes the end of the 64-bit address space",
-            }
-            .into());
-        }
-        Ok(MemoryTexels {
-            memory,
-            shape: Shape {
-                kind: header.kind,
-                format: header.format,
-                width: header.width,
-                height: header.height,
-                layers: header.depth,
-                swizzle: header.swizzle,
-            },
-            layout,
-            element_bytes: header.format.storage().bytes(),
-        })
-    }
-
-    /// The layout.
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-}
-
-impl TexelSource for MemoryTexels<'_> {
-    fn shape(&self) -> Shape {
-        self.shape
-    }
-    #[inline]
-    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError> {
-        let n = self.element_bytes as usize;
-        let at = self.layout.texel_address(layer, x, y) + (element * n) as u64;
-        let mut b = [0u8; 4];
-        self.memory.read(at, &mut b[..n])?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn address(&self, layer: u32, x: u32, y: u32) -> Option<u64> {
-        Some(self.layout.texel_address(layer, x, y))
     }
 }
 
@@ -194,7 +118,7 @@ impl<S: TexelSource> SiteGatherer<S> {
     pub fn addresses(&self, q: &GatherQuery) -> LaneTexels {
         let mut record = AddressProbe {
             source: &self.source,
-            bytes: texel_bytes(self.shape.format),
+            bytes: self.shape.format.texel_bytes(),
             texels: LaneTexels::default(),
         };
         self.plan.sites(q, &mut record);
@@ -214,7 +138,7 @@ impl<S: TexelSource> SiteGatherer<S> {
     ) -> Result<GatherResult, MemoryError> {
         let mut record = AddressProbe {
             source: &self.source,
-            bytes: texel_bytes(self.shape.format),
+            bytes: self.shape.format.texel_bytes(),
             texels: LaneTexels::default(),
         };
         let r = compose(&self.plan, &self.reader(q), q, &mut record);

@@ -1,11 +1,11 @@
 //! Where texels come from: a [`TexelSource`] hands out storage elements of texel (x, y) of a
 //! storage layer, owned ([`Texture`], infallible) or in GPU memory
-//! ([`crate::MemoryTexels`], each read may fail), and [`SourceReader`] reads a gather's
+//! (the `tld4-gpu-memory` crate's `MemoryTexels`, each read may fail), and [`SourceReader`] reads a gather's
 //! values from any source for the one per-lane composition ([`crate::lane`]).
 
 use crate::format::Format;
 use crate::lane::TexelReader;
-use crate::memory::MemoryError;
+use crate::memory_error::MemoryError;
 use crate::op::Value;
 use crate::stages::depth_compare;
 use crate::texture::{Swizzle, Texture, TextureKind};

@@ -63,7 +63,7 @@ impl TexelData {
     }
 
     /// Element `e` of texel (layer, y, x), widened to u32.
-    pub(crate) fn element(&self, layer: usize, y: usize, x: usize, e: usize) -> Option<u32> {
+    pub fn element(&self, layer: usize, y: usize, x: usize, e: usize) -> Option<u32> {
         match self {
             TexelData::U8(a) => a.get([layer, y, x, e]).map(|&v| v as u32),
             TexelData::U16(a) => a.get([layer, y, x, e]).map(|&v| v as u32),

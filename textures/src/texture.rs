@@ -2,7 +2,7 @@
 //! an optional sparse residency map.
 
 use ndarray::{Array3, Array4};
-#[cfg(feature = "json")]
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, InvalidInput};
@@ -11,19 +11,19 @@ use crate::storage::{ApronCache, ApronTexels, TexelData};
 
 /// The four kinds of texture TLD4 accepts (the instruction's dimension field names the same four).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub enum TextureKind {
     /// 2D, one layer.
-    #[cfg_attr(feature = "json", serde(rename = "2d"))]
+    #[cfg_attr(feature = "serde", serde(rename = "2d"))]
     Tex2D,
     /// 2D array: `layers` layers.
-    #[cfg_attr(feature = "json", serde(rename = "2d_array"))]
+    #[cfg_attr(feature = "serde", serde(rename = "2d_array"))]
     Tex2DArray,
     /// Cube: six faces, stored as layers +X, -X, +Y, -Y, +Z, -Z.
-    #[cfg_attr(feature = "json", serde(rename = "cube"))]
+    #[cfg_attr(feature = "serde", serde(rename = "cube"))]
     Cube,
     /// Cube array: `layers` whole cubes; storage layer = cube * 6 + face.
-    #[cfg_attr(feature = "json", serde(rename = "cube_array"))]
+    #[cfg_attr(feature = "serde", serde(rename = "cube_array"))]
     CubeArray,
 }
 
@@ -42,26 +42,26 @@ impl TextureKind {
 /// Where a post-swizzle component comes from (Vulkan VkComponentSwizzle; NVIDIA's texture
 /// header X/Y/Z/W_SOURCE fields).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
-#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Source {
     /// Component 0 of the converted texel.
-    #[cfg_attr(feature = "json", serde(alias = "x"))]
+    #[cfg_attr(feature = "serde", serde(alias = "x"))]
     R,
     /// Component 1.
-    #[cfg_attr(feature = "json", serde(alias = "y"))]
+    #[cfg_attr(feature = "serde", serde(alias = "y"))]
     G,
     /// Component 2.
-    #[cfg_attr(feature = "json", serde(alias = "z"))]
+    #[cfg_attr(feature = "serde", serde(alias = "z"))]
     B,
     /// Component 3.
-    #[cfg_attr(feature = "json", serde(alias = "w"))]
+    #[cfg_attr(feature = "serde", serde(alias = "w"))]
     A,
     /// Constant 0.
-    #[cfg_attr(feature = "json", serde(alias = "0"))]
+    #[cfg_attr(feature = "serde", serde(alias = "0"))]
     Zero,
     /// Constant 1 (1.0, or integer 1 for integer formats).
-    #[cfg_attr(feature = "json", serde(alias = "1"))]
+    #[cfg_attr(feature = "serde", serde(alias = "1"))]
     One,
 }
 
@@ -79,7 +79,7 @@ impl Source {
 
 /// A component swizzle: post-swizzle component `c` reads `self.0[c]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "json", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Swizzle(pub [Source; 4]);
 
 impl Swizzle {

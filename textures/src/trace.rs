@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::format::Format;
 use crate::gather::{Gatherer, Prepared};
 use crate::lane::{compose, LaneAddress, Probe, Site, TexelReader};
-use crate::memory::MemoryError;
+use crate::memory_error::MemoryError;
 use crate::op::{GatherOp, GatherQuery, OffsetMode, Precision, Rounding, Value};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::source::{SourceReader, TexelSource};

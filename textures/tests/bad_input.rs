@@ -1,6 +1,7 @@
 //! Pool images near the top of the address space are refused, never wrapped to address 0;
 //! header addresses at or above 2^57 say where texels must lie.
 
+use tld4_gpu_memory::*;
 use tld4_textures::*;
 
 fn texture() -> Texture {
@@ -49,8 +50,8 @@ fn pool_images_near_2_to_the_64_are_refused() {
 /// docs/sources.md, Decisions): the header and sampler read as without them.
 #[test]
 fn reserved_descriptor_fields_are_ignored() {
-    use tld4_textures::descriptor::tic::TextureHeader;
-    use tld4_textures::descriptor::tsc::SamplerState;
+    use tld4_gpu_memory::descriptor::tic::TextureHeader;
+    use tld4_gpu_memory::descriptor::tsc::SamplerState;
     let s = Sampler::with_address(AddressMode::Repeat);
     let form = to_memory(
         &texture(),

@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use tld4_reference as reference;
 use tld4_textures::*;
 
 /// id of texel (x, y) of storage layer l (= cube * 6 + face).

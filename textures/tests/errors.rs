@@ -2,6 +2,7 @@
 
 mod common;
 use common::*;
+use tld4_reference as reference;
 use tld4_textures::*;
 
 fn tex2d() -> Texture {

@@ -9,6 +9,8 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use std::collections::HashMap;
+use tld4_gather_cases as cases;
+use tld4_gpu_memory::*;
 use tld4_textures::*;
 
 /// The levels compared with the reference (Avx2 runs as Portable where the CPU lacks it,

@@ -8,6 +8,7 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
+use tld4_reference as reference;
 use tld4_textures::*;
 
 /// Everything a random case needs, as plain numbers.

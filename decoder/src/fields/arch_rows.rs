@@ -3,7 +3,7 @@
 //!
 //! A family's layout is the base table with its rows applied over it, in order: the rows
 //! are the only place a family's difference is written. Measured with nvdisasm 13.5 by
-//! `tests/nvdisasm-oracle/arches.py` (docs/sources.md, TLD4 on every architecture) and
+//! `oracles/nvdisasm/arches.py` (docs/sources.md, TLD4 on every architecture) and
 //! checked by the per-family golden corpora (`tests/golden/nvdisasm_arch_sm_80.tsv` and its siblings).
 
 use super::FieldEffect;

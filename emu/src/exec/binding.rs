@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
+use tld4_gpu_memory::{MemoryPool, PreparedTexture};
 use tld4_textures::{
-    Gatherer, Handle, LaneQueries, LaneResults, LaneTexels, MemoryPool, PreparedTexture, SimdLevel,
-    TexelSource, TexturePool,
+    Gatherer, Handle, LaneQueries, LaneResults, LaneTexels, SimdLevel, TexelSource, TexturePool,
 };
 
 use super::{texture_fault, Tld4Exec};

@@ -1,7 +1,8 @@
 //! A [`Tld4Exec`] bound to its textures (an owned pool or pools in GPU memory): the texture
 //! unit prepared once per handle, not once per warp. The one executor of both.
 
-use tld4_textures::{LaneQueries, LaneResults, LaneTexels, MemoryPool, TexturePool};
+use tld4_gpu_memory::MemoryPool;
+use tld4_textures::{LaneQueries, LaneResults, LaneTexels, TexturePool};
 
 use super::binding::{Binding, Run};
 use super::{ExecReport, Tld4Exec};
@@ -66,11 +67,12 @@ impl Tld4Exec {
     /// This instruction bound to the header and sampler pools of a GPU memory, for executing
     /// many warps: each handle's descriptors are read and decoded once for the life of the
     /// binding (the memory is borrowed, so it cannot change meanwhile), and where the memory
-    /// hands out a texture's bytes as one slice ([`tld4_textures::Memory::view`]) its texels
+    /// hands out a texture's bytes as one slice ([`tld4_gpu_memory::Memory::view`]) its texels
     /// are read in place by the lane-parallel texture unit, as owned textures are.
     ///
     /// ```
     /// use tld4_emu::{decoder, ExecConfig, Tld4Exec, WarpState};
+    /// use tld4_emu::gpu_memory::{pool_image, LayoutChoice, MemoryPool};
     /// use tld4_emu::textures::*;
     /// let desc = TextureDesc { kind: TextureKind::Tex2D, format: Format::R32Uint, width: 2, height: 2, layers: 1 };
     /// let (tex, smp) = (Texture::from_fields(desc, &[1, 2, 3, 4])?, Sampler::default());

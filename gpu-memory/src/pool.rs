@@ -1,0 +1,237 @@
+//! A texture header pool and a sampler pool in GPU memory: a handle's header index (bits
+//! 0-19) selects the 32-byte header at `header_pool + 32 * index`, its sampler index (bits
+//! 20-31) the 32-byte sampler at `sampler_pool + 32 * index`, each eight little-endian
+//! 32-bit words (docs/sources.md, Descriptors; the handle split:
+//! docs/sources.md, NAK conventions).
+
+use crate::descriptor::tic::TextureHeader;
+use crate::descriptor::tsc::SamplerState;
+use std::ops::Range;
+
+use crate::error::MemTexError;
+use crate::layout::layout_of;
+use crate::memory::{Memory, MemoryError};
+use crate::texels::MemoryTexels;
+use tld4_textures::Error;
+use tld4_textures::{
+    GatherOp, Gatherer, Handle, KernelTexels, LaneProbe, LaneQueries, LaneResults, LaneTexels,
+    Precision, Sampler, SimdLevel, SiteGatherer, TexelAddress, LANES,
+};
+
+/// The two pools, in a memory.
+#[derive(Clone, Copy)]
+pub struct MemoryPool<'m> {
+    /// The memory the pools and texels are in.
+    pub memory: &'m dyn Memory,
+    /// Address of texture header 0.
+    pub header_pool: u64,
+    /// Address of sampler 0.
+    pub sampler_pool: u64,
+}
+
+impl std::fmt::Debug for MemoryPool<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryPool")
+            .field("header_pool", &self.header_pool)
+            .field("sampler_pool", &self.sampler_pool)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The address of entry `index` of the pool at `pool` (`what` names it in the error); its
+/// 32 bytes may end at 2^64, not past it.
+fn entry(what: &'static str, pool: u64, index: u32) -> Result<u64, MemoryError> {
+    let start = pool as u128 + 32 * index as u128;
+    if start + 32 > 1u128 << 64 {
+        return Err(MemoryError::EntryPastEnd { what, pool, index });
+    }
+    Ok(start as u64)
+}
+
+impl<'m> MemoryPool<'m> {
+    /// The pools at these addresses.
+    pub fn new(memory: &'m dyn Memory, header_pool: u64, sampler_pool: u64) -> Self {
+        MemoryPool {
+            memory,
+            header_pool,
+            sampler_pool,
+        }
+    }
+
+    /// The raw words of header `index`.
+    pub fn header_words(&self, index: u32) -> Result<[u32; 8], MemoryError> {
+        self.memory
+            .read_words8(entry("texture header", self.header_pool, index)?)
+    }
+
+    /// The raw words of sampler `index`.
+    pub fn sampler_words(&self, index: u32) -> Result<[u32; 8], MemoryError> {
+        self.memory
+            .read_words8(entry("sampler", self.sampler_pool, index)?)
+    }
+
+    /// Read and decode the handle's header and sampler.
+    pub fn resolve(&self, handle: Handle) -> Result<(TextureHeader, Sampler), MemTexError> {
+        let header = TextureHeader::decode(&self.header_words(handle.header_index())?)?;
+        let sampler =
+            SamplerState::decode(&self.sampler_words(handle.sampler_index())?).sampler()?;
+        Ok((header, sampler))
+    }
+
+    /// The handle prepared for gathering (decode once, gather many lanes): texel by texel
+    /// through the memory, and where the memory hands out the texture's bytes
+    /// ([`Memory::view`]), in place by the lane-parallel texture unit too.
+    pub fn prepare(
+        &self,
+        handle: Handle,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<PreparedTexture<'m>, MemTexError> {
+        let (header, sampler) = self.resolve(handle)?;
+        let per_read = self.per_read(&header, &sampler, op, precision)?;
+        let layout = layout_of(&header);
+        let desc = header.desc();
+        // (MemoryTexels::new checked that the extent does not pass 2^64)
+        let extent = layout.layer_stride * desc.storage_layers() as u64;
+        let in_place = match self.memory.view(header.address, extent) {
+            Some(bytes) => Gatherer::in_memory(
+                bytes,
+                &layout,
+                desc,
+                header.swizzle,
+                &sampler,
+                op,
+                precision,
+            )?,
+            None => None,
+        };
+        Ok(PreparedTexture {
+            per_read,
+            in_place,
+            address: header.address,
+            texel_bytes: header.texel_bytes(),
+            element_bytes: header.format.storage().bytes(),
+        })
+    }
+
+    /// A gatherer for the handle (decode once per warp, gather every lane).
+    pub fn gatherer(
+        &self,
+        handle: Handle,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<SiteGatherer<MemoryTexels<'m>>, MemTexError> {
+        let (header, sampler) = self.resolve(handle)?;
+        self.per_read(&header, &sampler, op, precision)
+    }
+
+    /// The texel-by-texel gatherer of a decoded header and sampler.
+    fn per_read(
+        &self,
+        header: &TextureHeader,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<SiteGatherer<MemoryTexels<'m>>, MemTexError> {
+        let texels = MemoryTexels::new(self.memory, header)?;
+        Ok(SiteGatherer::new(texels, sampler, op, precision)?)
+    }
+}
+
+/// A handle prepared for gathering from memory ([`MemoryPool::prepare`]).
+#[derive(Debug, Clone)]
+pub struct PreparedTexture<'m> {
+    /// Texel by texel through [`Memory::read`]: always there; the texel addresses, and the
+    /// gather where the memory hands out no view of the texture.
+    pub per_read: SiteGatherer<MemoryTexels<'m>>,
+    /// In place, by the lane-parallel texture unit, where the memory hands out the texture's
+    /// bytes as one slice (then every texel is mapped, and no read can fail); the same results
+    /// as `per_read`.
+    pub in_place: Option<Gatherer<'m>>,
+    /// The texture's first byte, and the sizes of a texel and of a storage element.
+    address: u64,
+    texel_bytes: u32,
+    element_bytes: u32,
+}
+
+impl PreparedTexture<'_> {
+    /// Gathers lanes `range` of `queries` in place (None without an in-place gatherer),
+    /// and writes query k's texel addresses into `texels[k]`: those the kernels read, as they
+    /// computed them ([`LaneProbe`]); for the lanes the per-lane path gathered, from the
+    /// per-read path's footprint ([`SiteGatherer::addresses`]). The results are
+    /// [`Gatherer::gather_lane_range`]'s.
+    pub fn gather_lanes_with_addresses(
+        &self,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+        texels: &mut [LaneTexels],
+    ) -> Option<Result<(), Error>> {
+        let g = self.in_place.as_ref()?;
+        let mut probe = Addresses {
+            base: self.address,
+            texel_bytes: self.texel_bytes,
+            element_bytes: self.element_bytes as u64,
+            texels,
+            unreported: 0,
+        };
+        if let Err(e) = g.gather_lane_range_probed(level, queries, range, out, &mut probe) {
+            return Some(Err(e));
+        }
+        let mut m = probe.unreported;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let (Some(q), Some(t)) = (queries.get(k), probe.texels.get_mut(k)) {
+                *t = self.per_read.addresses(&q);
+            }
+        }
+        Some(Ok(()))
+    }
+}
+
+/// The probe that turns the kernels' storage indices into byte addresses.
+struct Addresses<'t> {
+    base: u64,
+    texel_bytes: u32,
+    element_bytes: u64,
+    texels: &'t mut [LaneTexels],
+    unreported: u32,
+}
+
+impl LaneProbe for Addresses<'_> {
+    const ACTIVE: bool = true;
+
+    #[inline(always)]
+    fn texels(&mut self, t: &KernelTexels<'_>) {
+        // (the index is the element the value rule reads: back to the texel's first; one
+        // loop over the warp, which vectorizes, then the records)
+        let mut addr = [[0u64; LANES]; 4];
+        for (a, index) in addr.iter_mut().zip(t.index) {
+            for (a, &i) in a.iter_mut().zip(index) {
+                let first = i.wrapping_sub(t.element) as u64;
+                *a = self.base.wrapping_add(first * self.element_bytes);
+            }
+        }
+        let n = self.texels.len().min(LANES);
+        let bytes = self.texel_bytes;
+        for (k, lane) in self.texels[..n].iter_mut().enumerate() {
+            if t.lanes >> k & 1 == 0 {
+                continue;
+            }
+            for (c, slot) in lane.texels.iter_mut().enumerate() {
+                let address = addr[c][k];
+                *slot = match t.real {
+                    Some(real) if !real[c][k] => TexelAddress::Border,
+                    _ => TexelAddress::Texel { address, bytes },
+                };
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn unreported(&mut self, lanes: u32) {
+        self.unreported |= lanes;
+    }
+}

@@ -1,0 +1,810 @@
+//! `tld4-lavapipe bench`: lavapipe and tld4's executor side by side, in one process run, on
+//! the same textures, samplers and gathers.
+//!
+//! * lavapipe: one compute dispatch of N invocations doing [`GATHERS`] (K) gathers each
+//!   (`shaders/gather.comp` with `GATHERS` defined: gather k moves the query's coordinates by
+//!   `delta(k)` and the invocation stores the XOR of the K results' bits, so no gather is
+//!   dead and no two share coordinates), and the same dispatch of its no-gather twin (the same
+//!   source with `NO_GATHER`: the same query loads, coordinate math, accumulation and stores,
+//!   no texture access). Each dispatch also creates and uploads the texture and the query
+//!   buffer; the twin does the same, so the difference is the cost of the N x K gathers.
+//!   `LP_NUM_THREADS=1` (one thread) unless the environment sets it.
+//! * tld4: `Tld4Exec::execute` (bound to the pool once a round, `Tld4Exec::bind`, as a
+//!   simulator binds a launch's instruction) over the same N x K gathers, 32 to a warp (two queries' K
+//!   gathers), on one thread; each warp's source registers (those the TLD4 reads,
+//!   `Tld4::used_registers`) are made on the fly from the N queries as the shader makes its
+//!   coordinates (gather k adds k * step in f32, bit for bit [`moved`]; checked against the
+//!   moved queries for every gather when the row is prepared), written in place in the
+//!   register file (`WarpState::reg_lanes_mut`); this counts as tld4's time, as lavapipe's
+//!   dispatch counts its shader's loads and coordinate math.
+//! * Check: the K-gather dispatch must equal, invocation by invocation, the XOR over k of a
+//!   one-gather dispatch (the plain shader) of the N x K moved queries; the line says how many
+//!   invocations match and the command exits 1 if any does not.
+//! * Both sides run on one CPU (`--pin`, by default the CPU the process starts on; set before
+//!   lavapipe's worker thread exists, which inherits it): lavapipe computes on its worker
+//!   thread while the main thread waits, tld4 on the main thread, so the two would otherwise
+//!   be timed on whichever CPUs the system put them on, which on this project's shared
+//!   2-vCPU machine can differ in speed for seconds at a time. `--pin none` leaves the
+//!   placement to the system.
+//! * Rounds alternate the order of the sides; each figure is the median over the rounds, its
+//!   spread (max - min) / median. Two ratios per row, both tld4's rate over lavapipe's: the
+//!   whole-dispatch ratio (lavapipe's rate counting its whole K-gather dispatch, the project's
+//!   goal) and the net ratio (lavapipe's rate as 1 / net gather cost, K-gather dispatch minus
+//!   twin, the harder comparison). `min ratio vs lavapipe: X` is the smallest whole-dispatch
+//!   ratio; `min net ratio vs lavapipe: Y` the smallest net one.
+//! * tld4's texture unit alone: `Gatherer::gather_lanes` over the same gathers, each warp's
+//!   `LaneQueries` read from its registers before timing (`Tld4Exec::lane_query`), so no
+//!   register work counts, and copied into a small reused block before the block's time
+//!   starts (the queries of all warps, about 30 MB, would otherwise stream from memory,
+//!   while a warp's registers on the executor's side are in the cache); its results must
+//!   equal the executor's, lane for lane. Its cost
+//!   a gather is set beside lavapipe's net cost: `min texture-unit ratio vs lavapipe net: Z`
+//!   is the smallest ratio lavapipe net / tld4 texture unit (above 1: the texture unit is the
+//!   faster).
+//! * tld4's results are compared with the one-gather dispatch's (within 1 ulp of the f32
+//!   bits): the share that agree is printed; a few differ at ambiguous spots
+//!   (docs/sources.md, Agreement rules).
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use tld4_emu::{
+    decoder, gather_op, ExecConfig, Handle, TexturePool, Tld4Exec, WarpState, WARP_SIZE,
+};
+use tld4_gather_cases as cases;
+use tld4_lavapipe::rng::Rng;
+
+use crate::pack;
+use crate::vulkan::{Gpu, GpuQuery, Job};
+use tld4_textures::{GatherOp, Gatherer, LaneQueries, LaneResults, Precision, TextureKind};
+
+/// The gather shader's source; the bench compiles it with its own defines put in front.
+const SHADER: &str = include_str!("../shaders/gather.comp");
+
+/// K, the gathers per invocation on lavapipe's side (and per query on tld4's).
+pub const GATHERS: usize = 16;
+
+/// `gather.comp` with `#define GATHERS K` (and `NO_GATHER` for the twin) after `#version`.
+fn shader(gathers: usize, twin: bool) -> String {
+    let (version, rest) = SHADER.split_once('\n').unwrap_or((SHADER, ""));
+    format!(
+        "{version}\n#define GATHERS {gathers}\n{}{rest}",
+        if twin { "#define NO_GATHER\n" } else { "" }
+    )
+}
+
+/// The coordinates of gather `k` of a query, as the shader's `delta(k)` moves them: s (x) by
+/// k/64, t (y) by -k/128 and, on cubes, z by k/256; the layer stays. Each product is exact and
+/// a shader's f32 add is correctly rounded, so the result is the shader's bit for bit
+/// (docs/sources.md, lavapipe); `bench` checks it on every invocation.
+pub fn moved(kind: TextureKind, coord: [f32; 4], k: usize) -> [f32; 4] {
+    let f = k as f32;
+    let mut c = coord;
+    c[0] += f * 0.015625;
+    c[1] += f * -0.0078125;
+    if matches!(kind, TextureKind::Cube | TextureKind::CubeArray) {
+        c[2] += f * 0.003_906_25;
+    }
+    c
+}
+
+/// The job with each query repeated K times at its moved coordinates (query i, gather k at
+/// index i * K + k): what a one-gather dispatch runs to check the K-gather one.
+fn expand(job: &Job, gathers: usize) -> Job {
+    let queries = job
+        .queries
+        .iter()
+        .flat_map(|q| {
+            (0..gathers).map(move |k| GpuQuery {
+                coord: moved(job.kind, q.coord, k),
+                ..*q
+            })
+        })
+        .collect();
+    Job {
+        queries,
+        ..job.clone()
+    }
+}
+
+/// Registers each lane loads before a TLD4, from R20 up.
+const FIRST_REG: u8 = 20;
+
+/// One row: a cases-file case (texture, sampler, N queries) and the TLD4 doing the same.
+struct Row {
+    name: &'static str,
+    /// The cases JSON of one case.
+    json: String,
+    /// nvdisasm text of the TLD4 (handle in UR4, sources from R20, results in R8..R11).
+    insn: &'static str,
+    /// A gather's values of R20, R21, ... from its query (as the shader reads it).
+    regs: fn(&GpuQuery) -> [u32; 6],
+    /// (register index from R20, coordinate) of the registers holding a coordinate that
+    /// [`moved`] moves: tld4's side moves them itself, as the shader does (checked against
+    /// `regs` of the moved query for every gather).
+    moves: &'static [(usize, usize)],
+}
+
+/// R20.. of a 2D gather: s, t.
+fn regs_2d(q: &GpuQuery) -> [u32; 6] {
+    [q.coord[0].to_bits(), q.coord[1].to_bits(), 0, 0, 0, 0]
+}
+
+/// R20.. of a cube-array depth-compare gather: the layer (an integer), x, y, z, the reference.
+fn regs_cube_array_dc(q: &GpuQuery) -> [u32; 6] {
+    let [x, y, z, layer] = q.coord;
+    [
+        layer as u32,
+        x.to_bits(),
+        y.to_bits(),
+        z.to_bits(),
+        q.dref.to_bits(),
+        0,
+    ]
+}
+
+/// R20.. of a 2D PTP gather: s, t, then the four offsets in R24 and R25, one byte each, the
+/// low 6 bits (NAK's PTP packing).
+fn regs_2d_ptp(q: &GpuQuery) -> [u32; 6] {
+    let byte = |v: i32| (v as u32) & 0x3f;
+    let word = |o: [i32; 4]| byte(o[0]) | byte(o[1]) << 8 | byte(o[2]) << 16 | byte(o[3]) << 24;
+    [
+        q.coord[0].to_bits(),
+        q.coord[1].to_bits(),
+        0,
+        0,
+        word(q.off01),
+        word(q.off23),
+    ]
+}
+
+/// JSON of an f32 that parses back to the same f32 (the shortest f64 text of its value).
+fn num(v: f32) -> String {
+    format!("{:?}", v as f64)
+}
+
+fn texels(n: usize, mut f: impl FnMut() -> String) -> String {
+    (0..n).map(|_| f()).collect::<Vec<_>>().join(",")
+}
+
+/// The three rows: RGBA8 2D clamp to edge; D32 cube array with depth compare; 2D with PTP.
+fn rows(n: usize) -> Vec<Row> {
+    let mut rng = Rng::new(20260602);
+    let rgba8 = texels(256 * 256 * 4, || rng.below(256).to_string());
+    let rgba8_tex = format!(
+        r#""texture": {{"dim": "2d", "format": "rgba8_unorm", "width": 256, "height": 256, "texels": [{rgba8}]}}"#
+    );
+    let coord = |rng: &mut Rng| rng.uniform(-0.1, 1.1) as f32;
+
+    let mut q2d = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (s, t) = (coord(&mut rng), coord(&mut rng));
+        q2d.push(format!(
+            r#"{{"coord": [{}, {}], "component": 0}}"#,
+            num(s),
+            num(t)
+        ));
+    }
+
+    let depth = texels(64 * 64 * 6 * 4, || num(rng.unit() as f32));
+    let mut qdc = Vec::with_capacity(n);
+    for _ in 0..n {
+        let layer = rng.below(4) as u32;
+        let [x, y, z] = [(); 3].map(|_| rng.uniform(-1.0, 1.0) as f32);
+        let dref = rng.unit() as f32;
+        qdc.push(format!(
+            r#"{{"coord": [{}, {}, {}, {layer}], "component": 0, "dref": {}}}"#,
+            num(x),
+            num(y),
+            num(z),
+            num(dref)
+        ));
+    }
+
+    let mut qptp = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (s, t) = (coord(&mut rng), coord(&mut rng));
+        // Offsets within -8..=7, inside every Vulkan device's gather offset range.
+        let o: [i64; 8] = std::array::from_fn(|_| rng.range(-8, 7));
+        qptp.push(format!(
+            r#"{{"coord": [{}, {}], "component": 1, "offsets": [[{}, {}], [{}, {}], [{}, {}], [{}, {}]]}}"#,
+            num(s),
+            num(t),
+            o[0],
+            o[1],
+            o[2],
+            o[3],
+            o[4],
+            o[5],
+            o[6],
+            o[7]
+        ));
+    }
+    let case = |tex: &str, sampler: &str, queries: &[String]| {
+        format!(
+            r#"{{"cases": [{{{tex}, "sampler": {sampler}, "queries": [{}]}}]}}"#,
+            queries.join(",")
+        )
+    };
+    vec![
+        Row {
+            name: "RGBA8 UNORM 2D, clamp to edge",
+            json: case(
+                &rgba8_tex,
+                r#"{"address_u": "clamp_to_edge", "address_v": "clamp_to_edge"}"#,
+                &q2d,
+            ),
+            insn: "TLD4.R R10, R8, R20, UR4, 2D ;",
+            regs: regs_2d,
+            moves: &[(0, 0), (1, 1)],
+        },
+        Row {
+            name: "D32 FLOAT cube array, depth compare",
+            json: case(
+                &format!(
+                    r#""texture": {{"dim": "cube_array", "format": "d32_float", "width": 64, "height": 64, "layers": 4, "texels": [{depth}]}}"#
+                ),
+                r#"{"address_u": "clamp_to_edge", "address_v": "clamp_to_edge", "compare": "less_or_equal"}"#,
+                &qdc,
+            ),
+            insn: "TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;",
+            regs: regs_cube_array_dc,
+            moves: &[(1, 0), (2, 1), (3, 2)],
+        },
+        Row {
+            name: "RGBA8 UNORM 2D, PTP, repeat",
+            json: case(
+                &rgba8_tex,
+                r#"{"address_u": "repeat", "address_v": "repeat"}"#,
+                &qptp,
+            ),
+            insn: "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
+            regs: regs_2d_ptp,
+            moves: &[(0, 0), (1, 1)],
+        },
+    ]
+}
+
+/// Queries a warp holds: its 32 gathers are K moved gathers of each.
+const QUERIES_PER_WARP: usize = WARP_SIZE / GATHERS;
+const _: () = assert!(
+    WARP_SIZE.is_multiple_of(GATHERS),
+    "a warp holds whole queries"
+);
+
+/// A row made ready for both sides.
+struct Ready {
+    name: &'static str,
+    /// N queries, for the K-gather dispatch and its twin.
+    job: Job,
+    /// The N x K moved queries, for the one-gather dispatch that checks it.
+    expanded: Job,
+    exec: Tld4Exec,
+    pool: TexturePool,
+    handle: u32,
+    /// R20.. of each of the N queries, unmoved.
+    query_regs: Vec<[u32; 6]>,
+    /// Per register: whether gather k moves it, and by how much (`delta[r][k]`, the
+    /// shader's exact product k * step).
+    moved: [bool; 6],
+    delta: [[f32; GATHERS]; 6],
+    /// Per register: whether the TLD4 reads it (`Tld4::used_registers`); tld4's side makes
+    /// only those, as a shader computes only the values it uses.
+    read: [bool; 6],
+    /// The texture unit alone: the pool's texture and sampler, the instruction's gather and
+    /// the precision model, and each warp's queries as the executor reads them.
+    texture: u32,
+    sampler: u32,
+    op: GatherOp,
+    precision: Precision,
+    lane_queries: Vec<LaneQueries>,
+}
+
+/// The coordinate steps of [`moved`]: s, t, and z on cubes.
+const STEPS: [f32; 3] = [0.015625, -0.0078125, 0.003_906_25];
+
+fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
+    let file = cases::parse(&row.json).with_context(|| format!("{}: the cases JSON", row.name))?;
+    let case = &file.cases[0];
+    let prepared = cases::prepare(case, 0).with_context(|| row.name.to_string())?;
+    gpu.format_supported(
+        pack::vk_format(case.texture.format)?,
+        case.sampler.compare.is_some(),
+    )
+    .map_err(anyhow::Error::msg)?;
+    let job = pack::job(case, &prepared, &gpu.caps).with_context(|| row.name.to_string())?;
+    let expanded = expand(&job, GATHERS);
+    let mut moved_regs = [false; 6];
+    let mut delta = [[0f32; GATHERS]; 6];
+    for &(r, a) in row.moves {
+        moved_regs[r] = true;
+        for (k, d) in delta[r].iter_mut().enumerate() {
+            *d = k as f32 * STEPS[a];
+        }
+    }
+    let mut pool = TexturePool::new();
+    let t = pool.add_texture(prepared.texture).unwrap();
+    let s = pool.add_sampler(prepared.sampler).unwrap();
+    let insn = decoder::parse(row.insn).with_context(|| format!("{}: {}", row.name, row.insn))?;
+    let used = insn.used_registers();
+    let read: [bool; 6] = std::array::from_fn(|k| used.reads_reg(FIRST_REG + k as u8));
+    let config = ExecConfig {
+        precision: prepared.precision,
+        ..ExecConfig::default()
+    };
+    let op = gather_op(&insn).with_context(|| format!("{}: no gather: {}", row.name, row.insn))?;
+    let mut ready = Ready {
+        name: row.name,
+        query_regs: job.queries.iter().map(row.regs).collect(),
+        job,
+        expanded,
+        exec: Tld4Exec::new(&insn, config),
+        pool,
+        handle: Handle::new(t, s).context("handle")?.0,
+        moved: moved_regs,
+        delta,
+        read,
+        texture: t,
+        sampler: s,
+        op,
+        precision: prepared.precision,
+        lane_queries: Vec::new(),
+    };
+    // The registers tld4's side makes must be the moved queries' registers, bit for bit.
+    let mut warp = WarpState::new();
+    for w in 0..ready.warps() {
+        let lanes = ready.fill(w, &mut warp);
+        let queries = &ready.expanded.queries[w * WARP_SIZE..];
+        for (lane, query) in queries.iter().take(lanes).enumerate() {
+            let want = (row.regs)(query);
+            if let Some(r) = (0..6).find(|&r| !ready.read[r] && want[r] != 0) {
+                anyhow::bail!(
+                    "{}: the row gives R{} a value, but {} does not read it",
+                    row.name,
+                    FIRST_REG as usize + r,
+                    row.insn
+                );
+            }
+            let got: [u32; 6] = std::array::from_fn(|r| {
+                if ready.read[r] {
+                    warp.reg(lane, FIRST_REG + r as u8)
+                } else {
+                    0
+                }
+            });
+            if got != want {
+                anyhow::bail!(
+                    "{}: gather {}: the moved registers {got:08x?} differ from the moved query's {want:08x?}",
+                    row.name,
+                    w * WARP_SIZE + lane
+                );
+            }
+        }
+        let mut lane_queries = LaneQueries::new();
+        for lane in 0..lanes {
+            lane_queries
+                .push(&ready.exec.lane_query(&warp, lane))
+                .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", row.name))?;
+        }
+        ready.lane_queries.push(lane_queries);
+    }
+    texture_unit_matches(&ready)?;
+    Ok(ready)
+}
+
+impl Ready {
+    /// Gathers on tld4's side.
+    fn gathers(&self) -> usize {
+        self.query_regs.len() * GATHERS
+    }
+
+    /// Warps on tld4's side.
+    fn warps(&self) -> usize {
+        self.gathers().div_ceil(WARP_SIZE)
+    }
+
+    /// Writes the registers of R20.. that the TLD4 reads, of warp `w` (gathers 32w..,
+    /// query-major: gather k of query q at qK + k), in place in the register file, as the
+    /// shader computes its coordinates: each moved register is the query's value plus
+    /// k * step in f32, the others the query's. Returns the number of gathers the warp
+    /// holds (lanes past them get zeros).
+    #[inline]
+    fn fill(&self, w: usize, warp: &mut WarpState) -> usize {
+        let first = w * QUERIES_PER_WARP;
+        let queries = self
+            .query_regs
+            .len()
+            .saturating_sub(first)
+            .min(QUERIES_PER_WARP);
+        for r in (0..6).filter(|&r| self.read[r]) {
+            let Some(row) = warp.reg_lanes_mut(FIRST_REG + r as u8) else {
+                continue;
+            };
+            for h in 0..QUERIES_PER_WARP {
+                let lanes = &mut row[h * GATHERS..(h + 1) * GATHERS];
+                let Some(q) = self.query_regs.get(first + h).filter(|_| h < queries) else {
+                    lanes.fill(0);
+                    continue;
+                };
+                if self.moved[r] {
+                    let base = f32::from_bits(q[r]);
+                    for (v, d) in lanes.iter_mut().zip(&self.delta[r]) {
+                        *v = (base + d).to_bits();
+                    }
+                } else {
+                    lanes.fill(q[r]);
+                }
+            }
+        }
+        queries * GATHERS
+    }
+}
+
+/// Runs every gather through tld4, one warp of 32 gathers at a time: the warp's source
+/// registers are computed in place in the register file (the shader's coordinate moves;
+/// [`WarpState::reg_lanes_mut`]), then the TLD4 executes (bound to the row's pool once for
+/// all warps: [`Tld4Exec::bind`]). Calls `out` with each warp's first gather index and the
+/// warp after execution.
+fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpState)) -> Result<()> {
+    warp.set_ureg(4, r.handle);
+    // bound once, as a simulator binds a launch's TLD4 to its pool (`Tld4Exec::bind`)
+    let mut exec = r.exec.bind(&r.pool);
+    for w in 0..r.warps() {
+        let lanes = r.fill(w, warp);
+        warp.active_mask = if lanes == WARP_SIZE {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
+        exec.execute(warp)
+            .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
+        out(w * WARP_SIZE, warp);
+    }
+    Ok(())
+}
+
+/// Warps a block of the texture unit's timing: their queries (about 900 bytes a warp) are
+/// copied into a reused block before its time starts, so they come from the cache as a
+/// warp's registers do on the executor's side, not from the 30 MB of all warps' queries.
+const UNIT_BLOCK: usize = 16;
+
+/// Runs every warp's queries through the texture unit alone ([`Gatherer::gather_lanes`]),
+/// calling `out` with each warp's index and results. Returns the seconds spent in the
+/// gathers (and `out`), block by block ([`UNIT_BLOCK`]).
+fn run_texture_unit(r: &Ready, mut out: impl FnMut(usize, &LaneResults)) -> Result<f64> {
+    let g = Gatherer::new(
+        r.pool.texture(r.texture)?,
+        r.pool.sampler(r.sampler)?,
+        &r.op,
+        r.precision,
+    )
+    .with_context(|| r.name.to_string())?;
+    let mut results = LaneResults::new();
+    let mut block = Vec::with_capacity(UNIT_BLOCK);
+    let mut secs = 0.0;
+    for (b, warps) in r.lane_queries.chunks(UNIT_BLOCK).enumerate() {
+        block.clear();
+        block.extend_from_slice(warps);
+        let start = Instant::now();
+        for (k, q) in block.iter().enumerate() {
+            g.gather_lanes(q, &mut results);
+            out(b * UNIT_BLOCK + k, &results);
+        }
+        secs += start.elapsed().as_secs_f64();
+    }
+    Ok(secs)
+}
+
+/// The texture unit alone must return what the executor writes, lane for lane.
+fn texture_unit_matches(r: &Ready) -> Result<()> {
+    let mut executed = Vec::with_capacity(r.gathers());
+    run_tld4(r, &mut WarpState::new(), |_, warp| {
+        executed.extend((0..WARP_SIZE).map(|lane| gathered(warp, lane)));
+    })?;
+    let mut mismatch = None;
+    run_texture_unit(r, |w, results| {
+        for lane in 0..r.lane_queries[w].len() {
+            let unit = results.get(lane).map(|g| g.values);
+            if mismatch.is_none() && unit != Some(executed[w * WARP_SIZE + lane]) {
+                mismatch = Some((w, lane, unit));
+            }
+        }
+    })?;
+    if let Some((w, lane, unit)) = mismatch {
+        anyhow::bail!(
+            "{}: warp {w} lane {lane}: the texture unit alone returned {unit:08x?}, the executor wrote {:08x?}",
+            r.name,
+            executed[w * WARP_SIZE + lane]
+        );
+    }
+    Ok(())
+}
+
+/// The four values lane `lane`'s TLD4 wrote: R8..R11, where every row's instruction puts
+/// its results.
+fn gathered(warp: &WarpState, lane: usize) -> [u32; 4] {
+    [8u8, 9, 10, 11].map(|reg| warp.reg(lane, reg))
+}
+
+/// How many gathers tld4 and lavapipe's one-gather dispatch agree on, within 1 ulp of each
+/// result's f32 bits.
+fn agreement(r: &Ready, lavapipe: &[[u32; 4]]) -> Result<usize> {
+    let mut warp = WarpState::new();
+    let mut agree = 0;
+    run_tld4(r, &mut warp, |first, warp| {
+        for (lane, theirs) in lavapipe[first..].iter().take(WARP_SIZE).enumerate() {
+            let ours = gathered(warp, lane);
+            if ours
+                .iter()
+                .zip(theirs)
+                .all(|(&a, &b)| (a as i64 - b as i64).abs() <= 1)
+            {
+                agree += 1;
+            }
+        }
+    })?;
+    Ok(agree)
+}
+
+/// How many invocations of the K-gather dispatch equal the XOR of their K gathers in the
+/// one-gather dispatch of the expanded queries.
+fn k_gather_matches(k_results: &[[u32; 4]], one_results: &[[u32; 4]], gathers: usize) -> usize {
+    k_results
+        .iter()
+        .zip(one_results.chunks(gathers))
+        .filter(|(acc, singles)| {
+            let xor = singles
+                .iter()
+                .fold([0u32; 4], |a, r| std::array::from_fn(|c| a[c] ^ r[c]));
+            **acc == xor
+        })
+        .count()
+}
+
+/// Median and spread ((max - min) / median) of `v`.
+fn median_spread(v: &mut [f64]) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let m = v[v.len() / 2];
+    (m, (v[v.len() - 1] - v[0]) / m.abs().max(f64::MIN_POSITIVE))
+}
+
+fn secs(f: impl FnOnce() -> Result<()>) -> Result<f64> {
+    let t = Instant::now();
+    f()?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// The smaller of a running minimum and a new ratio.
+fn lower(min: &mut Option<f64>, ratio: f64) {
+    *min = Some(min.map_or(ratio, |m: f64| m.min(ratio)));
+}
+
+/// Where the bench runs ([`bench`]'s `pin`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pin {
+    /// The CPU the process is on when the bench starts.
+    Auto,
+    /// This CPU.
+    Cpu(usize),
+    /// Not pinned.
+    None,
+}
+
+impl std::str::FromStr for Pin {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "auto" => Ok(Pin::Auto),
+            "none" => Ok(Pin::None),
+            n => n
+                .parse()
+                .map(Pin::Cpu)
+                .map_err(|_| format!("`{n}`: expected auto, none or a CPU number")),
+        }
+    }
+}
+
+/// Pins the calling thread (and the threads it creates later) to the CPU `pin` names;
+/// returns that CPU, or `None` when not pinned.
+fn pin_thread(pin: Pin) -> Result<Option<usize>> {
+    let cpu = match pin {
+        Pin::None => return Ok(None),
+        Pin::Cpu(c) => c,
+        // SAFETY: sched_getcpu takes no arguments and only reads the calling thread's state.
+        Pin::Auto => match unsafe { libc::sched_getcpu() } {
+            c if c >= 0 => c as usize,
+            _ => return Err(std::io::Error::last_os_error()).context("sched_getcpu"),
+        },
+    };
+    if cpu >= libc::CPU_SETSIZE as usize {
+        anyhow::bail!(
+            "--pin {cpu}: CPU numbers go up to {}",
+            libc::CPU_SETSIZE - 1
+        );
+    }
+    // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET writes bit `cpu` (< CPU_SETSIZE,
+    // checked above) of it; sched_setaffinity reads size_of::<cpu_set_t>() bytes of `set`.
+    let r = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set)
+    };
+    if r != 0 {
+        return Err(std::io::Error::last_os_error())
+            .with_context(|| format!("pinning to CPU {cpu}"));
+    }
+    Ok(Some(cpu))
+}
+
+/// `tld4-lavapipe bench`: prints one line per row, `min net ratio vs lavapipe: Y` and last
+/// `min ratio vs lavapipe: X`; exits 1 if a K-gather dispatch differs from its one-gather
+/// check.
+pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode> {
+    // before lavapipe creates its worker thread, which inherits the pin
+    let pinned = pin_thread(pin)?;
+    if std::env::var_os("LP_NUM_THREADS").is_none() {
+        // lavapipe reads it when the device is created (Mesa's llvmpipe: its thread count).
+        std::env::set_var("LP_NUM_THREADS", "1");
+    }
+    let n = n.max(WARP_SIZE);
+    let rounds = rounds.max(1);
+    let mut single = Gpu::new(driver)?;
+    let mut gather = Gpu::with_shader(driver, &shader(GATHERS, false))?;
+    let mut twin = Gpu::with_shader(driver, &shader(GATHERS, true))?;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "tld4-lavapipe bench: {} ({}), LP_NUM_THREADS={}; {n} invocations a dispatch, K = {GATHERS} gathers each ({} gathers), median of {rounds} rounds (spread = (max - min) / median); tld4: the same gathers, one thread; both sides {}; load average {}",
+        gather.info.device_name,
+        gather.info.driver_info,
+        std::env::var("LP_NUM_THREADS").unwrap_or_default(),
+        n * GATHERS,
+        pinned.map_or("not pinned".to_string(), |c| format!("pinned to CPU {c}")),
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+    );
+    let (mut min_whole, mut min_net, mut min_unit) = (None, None, None);
+    let mut mismatched = Vec::new();
+    for row in rows(n) {
+        let r = prepare(row, &gather)?;
+        let gathers = r.gathers();
+        // Warm-up: compiles the pipelines; the one-gather dispatch checks the K-gather one
+        // and gives lavapipe's result of every gather for the agreement.
+        let k_results = gather.run(std::slice::from_ref(&r.job))?.remove(0);
+        twin.run(std::slice::from_ref(&r.job))?;
+        let singles = single.run(std::slice::from_ref(&r.expanded))?.remove(0);
+        let same = k_gather_matches(&k_results, &singles, GATHERS);
+        if same != n {
+            mismatched.push(r.name);
+        }
+        let agree = agreement(&r, &singles)?;
+        let mut warp = WarpState::new();
+        let (mut tg, mut tt, mut t4, mut tu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let mut lp = |tg: &mut Vec<f64>, tt: &mut Vec<f64>| -> Result<()> {
+                tg.push(secs(|| gather.run(std::slice::from_ref(&r.job)).map(drop))?);
+                tt.push(secs(|| twin.run(std::slice::from_ref(&r.job)).map(drop))?);
+                Ok(())
+            };
+            if round % 2 == 0 {
+                lp(&mut tg, &mut tt)?;
+            }
+            t4.push(secs(|| {
+                run_tld4(&r, &mut warp, |_, w| {
+                    std::hint::black_box(w.reg(0, 8));
+                })
+            })?);
+            tu.push(run_texture_unit(&r, |_, results| {
+                std::hint::black_box(results);
+            })?);
+            if round % 2 == 1 {
+                lp(&mut tg, &mut tt)?;
+            }
+        }
+        let nets: Vec<f64> = tg.iter().zip(&tt).map(|(g, t)| g - t).collect();
+        let (g, g_spread) = median_spread(&mut tg);
+        let (t, _) = median_spread(&mut tt);
+        let (net, net_spread) = median_spread(&mut nets.clone());
+        let (ours, ours_spread) = median_spread(&mut t4);
+        let (unit, unit_spread) = median_spread(&mut tu);
+        let per = |s: f64| s / gathers as f64;
+        let ours_rate = gathers as f64 / ours;
+        let whole_rate = gathers as f64 / g;
+        let whole = ours_rate / whole_rate;
+        lower(&mut min_whole, whole);
+        let mut line = format!(
+            "{:<38} tld4 {:>7.1} M gathers/s (spread {:>3.0}%) | lavapipe whole dispatch {:>6.1} M gathers/s (spread {:>3.0}%): whole-dispatch tld4/lavapipe {whole:.2} | lavapipe net {:>6.1} ns/gather (dispatch {:.1} - twin {:.1} ns, spread {:>3.0}%): net tld4/lavapipe ",
+            r.name,
+            ours_rate / 1e6,
+            ours_spread * 100.0,
+            whole_rate / 1e6,
+            g_spread * 100.0,
+            per(net) * 1e9,
+            per(g) * 1e9,
+            per(t) * 1e9,
+            net_spread * 100.0,
+        );
+        if net > 0.0 {
+            let ratio = ours_rate * per(net);
+            lower(&mut min_net, ratio);
+            let _ = write!(line, "{ratio:.2}");
+        } else {
+            line.push_str("n/a (net cost not positive: noise; raise --n)");
+        }
+        let _ = write!(
+            line,
+            " | tld4 texture unit alone {:.1} ns/gather (spread {:>3.0}%): lavapipe net/texture unit ",
+            per(unit) * 1e9,
+            unit_spread * 100.0
+        );
+        if net > 0.0 {
+            let ratio = net / unit;
+            lower(&mut min_unit, ratio);
+            let _ = write!(line, "{ratio:.2}");
+        } else {
+            line.push_str("n/a");
+        }
+        let _ = write!(
+            line,
+            " | K-gather = one-gather {same}/{n} | results agree {agree}/{gathers}"
+        );
+        println!("{line}");
+    }
+    let show = |m: Option<f64>| m.map_or("n/a".to_string(), |m| format!("{m:.2}"));
+    println!("min texture-unit ratio vs lavapipe net: {}", show(min_unit));
+    println!("min net ratio vs lavapipe: {}", show(min_net));
+    println!("min ratio vs lavapipe: {}", show(min_whole));
+    if !mismatched.is_empty() {
+        eprintln!(
+            "the K-gather dispatch differs from the XOR of its one-gather dispatch for: {}",
+            mismatched.join("; ")
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gather_k_moves_exactly_as_written() {
+        let c = [0.5f32, 0.25, -0.75, 3.0];
+        assert_eq!(moved(TextureKind::Tex2D, c, 0), c);
+        // k = 4: s + 4/64, t - 4/128; z and the layer of a 2D array stay.
+        assert_eq!(
+            moved(TextureKind::Tex2DArray, c, 4),
+            [0.5625, 0.21875, -0.75, 3.0]
+        );
+        // Cubes move z too (by 4/256); a cube array's layer stays.
+        assert_eq!(
+            moved(TextureKind::CubeArray, c, 4),
+            [0.5625, 0.21875, -0.734375, 3.0]
+        );
+    }
+
+    #[test]
+    fn the_shader_variants_put_their_defines_after_the_version() {
+        let k = shader(16, false);
+        assert!(k.starts_with("#version 450\n#define GATHERS 16\n"), "{k}");
+        assert!(!k.contains("#define NO_GATHER"));
+        let twin = shader(8, true);
+        assert!(twin.starts_with("#version 450\n#define GATHERS 8\n#define NO_GATHER\n"));
+        // The plain shader has the one-gather main and both K-mode switches.
+        assert!(SHADER.contains("#ifdef GATHERS") && SHADER.contains("#ifdef NO_GATHER"));
+    }
+
+    #[test]
+    fn the_xor_check_counts_matching_invocations() {
+        let results = [[1u32, 2, 3, 4], [1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 3, 4]];
+        // Gathers 0..3 of one invocation XOR to [0, 0, 0, 0]; the second invocation's to [1, 2, 3, 4].
+        let k = vec![[0u32, 0, 0, 0], [1, 2, 3, 4]];
+        let singles = [results, [[1, 2, 3, 4], [0; 4], [0; 4], [0; 4]]].concat();
+        assert_eq!(k_gather_matches(&k, &singles, 4), 2);
+        assert_eq!(
+            k_gather_matches(&[[0, 0, 0, 1], [1, 2, 3, 4]], &singles, 4),
+            1
+        );
+    }
+}
