@@ -11,7 +11,9 @@
 
 use crate::exec::{ExecReport, Tld4Exec};
 use crate::fault::WarpFault;
+use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
+use tld4_gpu_memory::{Memory, MemoryPool};
 use tld4_textures::TexturePool;
 
 /// What executing one warp gave: [`Tld4Exec::execute`]'s result.
@@ -51,6 +53,42 @@ pub fn execute_batch_sequential<R: RegisterFile>(
     results.clear();
     let mut bound = exec.bind(pool);
     results.extend(warps.iter_mut().map(|w| bound.execute(w)));
+}
+
+/// What executing one warp against textures in GPU memory gave.
+pub type MemoryWarpOutcome = Result<ExecReport, MemoryExecError>;
+
+/// [`execute_batch`] for textures in GPU memory: the header pool at `header_pool` and the
+/// sampler pool at `sampler_pool` of `memory` ([`MemoryPool`]). Each worker binds once
+/// ([`Tld4Exec::bind_memory`]), so a handle's descriptors are read and decoded once per
+/// worker, and texels are read in place where the memory hands out views. The memory is
+/// shared by the workers, hence `Sync`; executing only reads it. Warp `i`'s result, exactly
+/// what [`Tld4Exec::execute_memory`] gives it alone, goes to `results[i]`.
+pub fn execute_batch_memory<R: RegisterFile + Send>(
+    exec: &Tld4Exec,
+    warps: &mut [R],
+    memory: &(dyn Memory + Sync),
+    header_pool: u64,
+    sampler_pool: u64,
+    results: &mut Vec<MemoryWarpOutcome>,
+) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        warps
+            .par_iter_mut()
+            .map_init(
+                || exec.bind_memory(MemoryPool::new(memory, header_pool, sampler_pool)),
+                |bound, w| bound.execute(w),
+            )
+            .collect_into_vec(results);
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        results.clear();
+        let mut bound = exec.bind_memory(MemoryPool::new(memory, header_pool, sampler_pool));
+        results.extend(warps.iter_mut().map(|w| bound.execute(w)));
+    }
 }
 
 #[cfg(test)]
@@ -141,6 +179,69 @@ mod tests {
         // The batch did work: lanes executed, registers changed, and the faulting warps faulted.
         assert!(results.iter().filter(|r| r.is_err()).count() == 60);
         assert!(results.iter().flatten().any(|r| r.executed != 0));
+        assert_ne!(batched, start);
+    }
+
+    #[test]
+    fn a_memory_batch_gives_each_warp_what_it_gets_alone_and_what_the_owned_pool_gives() {
+        use tld4_gpu_memory::{pool_image, LayoutChoice};
+        let pool = pool(3);
+        let tex = pool.texture(0).expect("texture 0");
+        let smp = pool.sampler(0).expect("sampler 0");
+        let layout = LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 1,
+        };
+        let image = pool_image(&[(tex, smp, layout)], 0x4_0000).expect("image");
+        let exec = Tld4Exec::from_word(
+            tld4_decoder::assemble("TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;").expect("text"),
+            ExecConfig::default(),
+        )
+        .expect("word");
+        let start = warps(4, 200);
+        let mem = MemoryPool::new(&image.memory, image.header_pool, image.sampler_pool);
+        let mut alone = start.clone();
+        let alone_results: Vec<MemoryWarpOutcome> = alone
+            .iter_mut()
+            .map(|w| exec.execute_memory(w, &mem, None))
+            .collect();
+        let mut batched = start.clone();
+        let mut results = vec![Ok(ExecReport::default()); 3]; // stale entries are dropped
+        let run = |batched: &mut Vec<WarpState>, results: &mut Vec<MemoryWarpOutcome>| {
+            execute_batch_memory(
+                &exec,
+                batched,
+                &image.memory,
+                image.header_pool,
+                image.sampler_pool,
+                results,
+            )
+        };
+        #[cfg(feature = "parallel")]
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("thread pool")
+            .install(|| run(&mut batched, &mut results));
+        #[cfg(not(feature = "parallel"))]
+        run(&mut batched, &mut results);
+        assert_eq!(results, alone_results);
+        assert_eq!(batched, alone, "registers written alike");
+        // The same texels owned: the same registers; the faulting warps fault in both.
+        let mut owned = start.clone();
+        let mut owned_results = Vec::new();
+        execute_batch_sequential(&exec, &mut owned, &pool, &mut owned_results);
+        assert_eq!(batched, owned);
+        assert_eq!(
+            results
+                .iter()
+                .map(|r| r.as_ref().err().map(|e| e.kind()))
+                .collect::<Vec<_>>(),
+            owned_results
+                .iter()
+                .map(|r| r.as_ref().err().map(|e| e.kind()))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(results.iter().filter(|r| r.is_err()).count(), 40);
         assert_ne!(batched, start);
     }
 }

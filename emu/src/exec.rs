@@ -9,7 +9,7 @@ use tld4_textures::{
     TextureKind, TexturePool,
 };
 
-use crate::fault::{ConfigError, NotModeledReason, Operand, WarpFault};
+use crate::fault::{ConfigError, IllegalEncoding, NotModeledReason, Operand, WarpFault};
 use crate::pack::{planned_value, write_plan, OutputMode};
 use crate::regfile::RegisterFile;
 use crate::warp::{RZ, WARP_SIZE};
@@ -71,8 +71,23 @@ pub struct ExecReport {
     pub nonresident: u32,
 }
 
-/// An operand vector the instruction reads or writes: (operand, first register, count).
-type Vector = (Operand, u8, u8);
+/// An operand vector the instruction reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OperandSpan {
+    operand: Operand,
+    /// Its first register.
+    first: u8,
+    /// Registers in it.
+    count: u8,
+}
+
+/// One register an executing lane writes, and which result components go into it (32-bit
+/// output: the first; F16 output: the low and high halves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RegisterWrite {
+    register: u8,
+    components: [u8; 2],
+}
 
 /// A decoded TLD4, checked and prepared for execution.
 ///
@@ -106,13 +121,13 @@ pub struct Tld4Exec {
     /// Why the config is invalid, if it is.
     config_fault: Option<ConfigError>,
     /// The fault the instruction alone raises (illegal encoding), if any.
-    illegal: Option<String>,
+    illegal: Option<IllegalEncoding>,
     op: GatherOp,
     output: OutputMode,
-    vectors: [Vector; 4],
+    vectors: [OperandSpan; 4],
     nvectors: usize,
-    /// (register, components) of each write, in order; RZ destinations left out.
-    writes: [(u8, [u8; 2]); 4],
+    /// Each write, in order; RZ destinations left out.
+    writes: [RegisterWrite; 4],
     nwrites: usize,
     /// Where the query's parts are read from.
     sources: Sources,
@@ -148,14 +163,10 @@ pub fn gather_op(insn: &Tld4) -> Option<GatherOp> {
     })
 }
 
-/// Why the hardware cannot execute this encoding, if it cannot: an INVALID value of a field
-/// (nvdisasm prints them as INVALIDn), or an operand vector that would start at register
-/// 255 (nvdisasm prints `???255` there; docs/sources.md, Decisions).
-pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
-    let field = |name: &str, value: &str| {
-        Some(format!(
-            "the {name} field holds {value}, which has no meaning"
-        ))
+/// Why the hardware cannot execute this encoding, if it cannot ([`IllegalEncoding`]).
+pub fn illegal_encoding(insn: &Tld4) -> Option<IllegalEncoding> {
+    let field = |field: &'static str, value: &'static str| {
+        Some(IllegalEncoding::InvalidValue { field, value })
     };
     if insn.dimension.is_invalid() {
         return field("dimension", insn.dimension.name());
@@ -170,16 +181,12 @@ pub fn illegal_encoding(insn: &Tld4) -> Option<String> {
         return field("eviction", insn.eviction.name());
     }
     if insn.ra.is_rz() {
-        return Some(
-            "Ra is register 255 (nvdisasm prints ???255): the coordinate vector cannot start at RZ"
-                .into(),
-        );
+        return Some(IllegalEncoding::RaIsRz);
     }
     if insn.rb.is_rz() && !insn.rb_layout().is_empty() {
-        return Some(format!(
-            "Rb is register 255 (RZ) but this form reads {} Rb register(s) (handle, offsets, depth reference)",
-            insn.rb_layout().len()
-        ));
+        return Some(IllegalEncoding::RbIsRz {
+            reads: insn.rb_layout().len(),
+        });
     }
     None
 }
@@ -198,7 +205,11 @@ impl Tld4Exec {
         let ra = insn.ra_layout();
         let rb = insn.rb_layout();
         // The operand vectors, as the decoder lists them (the one place of the rule).
-        let mut vectors = [(Operand::Ra, 0, 0); 4];
+        let mut vectors = [OperandSpan {
+            operand: Operand::Ra,
+            first: 0,
+            count: 0,
+        }; 4];
         let mut n = 0;
         for v in insn.operand_vectors().iter() {
             let operand = match v.role {
@@ -207,19 +218,29 @@ impl Tld4Exec {
                 OperandRole::Rd2 => Operand::Rd2,
                 _ => Operand::Ra,
             };
-            vectors[n] = (operand, v.first, v.count);
+            vectors[n] = OperandSpan {
+                operand,
+                first: v.first,
+                count: v.count,
+            };
             n += 1;
         }
         // INVALIDn dimensions never execute (an illegal encoding): any op will do.
         let op = gather_op(insn).unwrap_or(GatherOp::new(TextureKind::Tex2D, 0));
         let plan = write_plan(insn.write_mask.0, output);
-        let mut writes = [(RZ, [0u8; 2]); 4];
+        let mut writes = [RegisterWrite {
+            register: RZ,
+            components: [0; 2],
+        }; 4];
         let mut nwrites = 0;
         for &(dest, comps) in &plan.slots[..plan.len as usize] {
             // Rd or Rd2 = RZ discards.
             let base = if dest < 2 { insn.rd } else { insn.rd2 };
             if !base.is_rz() {
-                writes[nwrites] = (base.0.wrapping_add(dest & 1), comps);
+                writes[nwrites] = RegisterWrite {
+                    register: base.0.wrapping_add(dest & 1),
+                    components: comps,
+                };
                 nwrites += 1;
             }
         }
@@ -240,7 +261,7 @@ impl Tld4Exec {
         // The fewest registers per thread with which `static_fault` finds nothing.
         let need = exec.vectors[..n]
             .iter()
-            .map(|&(_, first, count)| first as u16 + count as u16)
+            .map(|v| v.first as u16 + v.count as u16)
             .max()
             .unwrap_or(0);
         if exec.static_fault(255).is_none() {
@@ -272,7 +293,10 @@ impl Tld4Exec {
     /// The registers an executing lane writes, in write order (Rd, Rd+1, Rd2, Rd2+1; RZ
     /// destinations left out), as [`write_plan`] lays the values out.
     pub fn destinations(&self) -> Vec<u8> {
-        self.writes[..self.nwrites].iter().map(|w| w.0).collect()
+        self.writes[..self.nwrites]
+            .iter()
+            .map(|w| w.register)
+            .collect()
     }
 
     /// How the results are written (32-bit, or binary16 rounded to nearest or toward zero).
@@ -289,9 +313,14 @@ impl Tld4Exec {
             return Some(WarpFault::InvalidConfig(e.clone()));
         }
         if let Some(why) = &self.illegal {
-            return Some(WarpFault::IllegalEncoding(why.clone()));
+            return Some(WarpFault::IllegalEncoding(*why));
         }
-        for &(operand, first, count) in &self.vectors[..self.nvectors] {
+        for &OperandSpan {
+            operand,
+            first,
+            count,
+        } in &self.vectors[..self.nvectors]
+        {
             let last = first as u16 + count as u16 - 1;
             if last > 254 {
                 return Some(WarpFault::RegisterOutOfRange {
@@ -313,7 +342,12 @@ impl Tld4Exec {
             }
         }
         if self.config.require_aligned_pairs {
-            for &(operand, first, count) in &self.vectors[..self.nvectors] {
+            for &OperandSpan {
+                operand,
+                first,
+                count,
+            } in &self.vectors[..self.nvectors]
+            {
                 if matches!(operand, Operand::Rd | Operand::Rd2) && count == 2 && first % 2 == 1 {
                     return Some(WarpFault::MisalignedRegister {
                         operand,
@@ -493,7 +527,11 @@ impl Tld4Exec {
                 .fold(0u32, |m, &lane| m | 1 << (lane as usize & (WARP_SIZE - 1)))
         };
         let mut buf = [0u32; WARP_SIZE];
-        for &(reg, comps) in writes {
+        for &RegisterWrite {
+            register: reg,
+            components: comps,
+        } in writes
+        {
             if self.output == OutputMode::F32 {
                 // 32-bit output: each register takes one component (the hot case).
                 let values = &results.values[comps[0] as usize & 3];

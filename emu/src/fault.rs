@@ -48,6 +48,33 @@ pub enum ConfigError {
     },
 }
 
+/// Why the hardware cannot execute an encoding: an INVALID value of a field (nvdisasm prints
+/// them as INVALIDn), or an operand vector that would start at register 255 (nvdisasm prints
+/// `???255` there; docs/sources.md, Decisions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum IllegalEncoding {
+    /// A field holds a value with no meaning.
+    #[error("the {field} field holds {value}, which has no meaning")]
+    InvalidValue {
+        /// The field (`dimension`, `offset`, `F16`, `eviction`).
+        field: &'static str,
+        /// nvdisasm's name of the value (`INVALID3`, ...).
+        value: &'static str,
+    },
+    /// Ra is register 255.
+    #[error(
+        "Ra is register 255 (nvdisasm prints ???255): the coordinate vector cannot start at RZ"
+    )]
+    RaIsRz,
+    /// Rb is register 255 but the form reads Rb registers.
+    #[error("Rb is register 255 (RZ) but this form reads {reads} Rb register(s) (handle, offsets, depth reference)")]
+    RbIsRz {
+        /// Rb registers the form reads.
+        reads: u8,
+    },
+}
+
 /// A warp exception raised by TLD4.
 #[derive(Clone, Debug, PartialEq, Error)]
 #[non_exhaustive]
@@ -55,7 +82,7 @@ pub enum WarpFault {
     /// The encoding is one the hardware cannot execute (an INVALID value, or an operand
     /// vector that starts at register 255).
     #[error("illegal instruction encoding: {0}")]
-    IllegalEncoding(String),
+    IllegalEncoding(IllegalEncoding),
     /// An operand vector runs past R254 or past the registers a thread has.
     #[error(
         "register out of range: {operand} = R{first} spans R{first}..R{last}, beyond {limit_name} (R{limit})"

@@ -60,13 +60,17 @@ pub use tld4_gpu_memory as gpu_memory;
 /// The texture unit crate (`tld4-textures`): textures, samplers, pools, gathers.
 pub use tld4_textures as textures;
 
-pub use batch::{execute_batch, execute_batch_sequential, WarpOutcome};
+pub use batch::{
+    execute_batch, execute_batch_memory, execute_batch_sequential, MemoryWarpOutcome, WarpOutcome,
+};
 pub use constants::{ArchExec, ArchExecError, ConstantBank, ConstantBanks, NoConstants};
 pub use exec::{
     aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, Binding, BoundExec,
     ExecConfig, ExecReport, Tld4Exec,
 };
-pub use fault::{ConfigError, FaultKind, NotModeledReason, Operand, UnknownFaultKind, WarpFault};
+pub use fault::{
+    ConfigError, FaultKind, IllegalEncoding, NotModeledReason, Operand, UnknownFaultKind, WarpFault,
+};
 pub use memory_exec::{MemoryExecError, MemoryRead};
 pub use pack::{destination_counts, OutputMode};
 /// The packing internals at the root, kept (hidden) so that older paths still compile; use

@@ -61,8 +61,8 @@ pub struct Scenario {
     pub handles: BTreeMap<String, u32>,
     /// Per lane, what is expected (empty lists without expectations).
     pub expect: Vec<Vec<Check>>,
-    /// The expected fault kind, if any (a [`tld4_emu::FaultKind`] name).
-    pub expect_fault: Option<String>,
+    /// The expected fault kind, if any.
+    pub expect_fault: Option<tld4_emu::FaultKind>,
     /// Whether the scenario states expectations (lanes or a fault).
     pub has_expect: bool,
 }
@@ -213,7 +213,7 @@ pub struct ScenarioBuilder {
     config: ExecConfig,
     warp: WarpState,
     expect: Vec<Vec<Check>>,
-    expect_fault: Option<String>,
+    expect_fault: Option<tld4_emu::FaultKind>,
     has_expect: bool,
 }
 
@@ -527,14 +527,20 @@ impl ScenarioBuilder {
         )
     }
 
-    /// Expects the execution to fault with `kind` (a [`tld4_emu::FaultKind`] name).
+    /// Expects the execution to fault with `kind` (a [`tld4_emu::FaultKind`] name; an
+    /// unknown name is an error listing the known ones).
     pub fn expect_fault(&mut self, kind: &str) -> Result<&mut Self, ScenarioError> {
-        if let Err(e) = kind.parse::<tld4_emu::FaultKind>() {
-            return Err(err("expect_fault", e.to_string()));
-        }
+        let kind = kind
+            .parse::<tld4_emu::FaultKind>()
+            .map_err(|e| err("expect_fault", e.to_string()))?;
+        Ok(self.expect_fault_kind(kind))
+    }
+
+    /// Expects the execution to fault with `kind`.
+    pub fn expect_fault_kind(&mut self, kind: tld4_emu::FaultKind) -> &mut Self {
         self.has_expect = true;
-        self.expect_fault = Some(kind.to_string());
-        Ok(self)
+        self.expect_fault = Some(kind);
+        self
     }
 
     /// Marks the scenario as checked even without expectations (an `expect` section with

@@ -152,7 +152,7 @@ impl Scenario {
             textures: Textures::Memory(memory_image(pool, layout, base)?),
             handles: self.handles.clone(),
             expect: self.expect.clone(),
-            expect_fault: self.expect_fault.clone(),
+            expect_fault: self.expect_fault,
             has_expect: self.has_expect,
         })
     }

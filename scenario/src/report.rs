@@ -110,14 +110,14 @@ pub fn describe(
         Err(fault) => {
             lines.push(format!("fault ({}): {fault}", fault_kind(fault)));
             if s.has_expect {
-                let ok = s.expect_fault.as_deref() == Some(fault_kind(fault));
+                let ok = s.expect_fault == Some(fault.kind());
                 lines.push(format!(
                     "{}: expected {}",
                     if ok { "pass" } else { "FAIL" },
                     s.expect_fault
-                        .as_deref()
                         .map_or("results, not a fault".to_string(), |f| format!(
-                            "the fault {f}"
+                            "the fault {}",
+                            f.name()
                         ))
                 ));
                 if ok {
@@ -128,9 +128,10 @@ pub fn describe(
             }
         }
         Ok(run) => {
-            if let Some(f) = &s.expect_fault {
+            if let Some(f) = s.expect_fault {
                 lines.push(format!(
-                    "FAIL: expected the fault {f}, but the instruction executed"
+                    "FAIL: expected the fault {}, but the instruction executed",
+                    f.name()
                 ));
                 failed += 1;
             }
