@@ -11,7 +11,6 @@ use crate::memory_error::MemoryError;
 use crate::op::{GatherOp, GatherQuery, GatherResult, Precision, Value};
 use crate::sampler::Sampler;
 use crate::source::{Shape, SourceReader, TexelSource};
-use crate::stages::clamp_dref;
 
 /// Where one footprint texel lives in memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -116,11 +115,7 @@ impl<S: TexelSource> SiteGatherer<S> {
     /// The byte address of each of the lane's texels, without reading them: what
     /// [`SiteGatherer::gather_with_addresses`] records.
     pub fn addresses(&self, q: &GatherQuery) -> LaneTexels {
-        let mut record = AddressProbe {
-            source: &self.source,
-            bytes: self.shape.format.texel_bytes(),
-            texels: LaneTexels::default(),
-        };
+        let mut record = self.address_probe();
         self.plan.sites(q, &mut record);
         record.texels
     }
@@ -136,11 +131,7 @@ impl<S: TexelSource> SiteGatherer<S> {
         q: &GatherQuery,
         texels: &mut LaneTexels,
     ) -> Result<GatherResult, MemoryError> {
-        let mut record = AddressProbe {
-            source: &self.source,
-            bytes: self.shape.format.texel_bytes(),
-            texels: LaneTexels::default(),
-        };
+        let mut record = self.address_probe();
         let r = compose(&self.plan, &self.reader(q), q, &mut record);
         *texels = record.texels;
         r
@@ -164,21 +155,18 @@ impl<S: TexelSource> SiteGatherer<S> {
         Ok(())
     }
 
-    /// The lane's reader: the value rule, the border, and the lane's depth reference
-    /// (clamped for UNORM depth formats, [`clamp_dref`]).
-    fn reader(&self, q: &GatherQuery) -> SourceReader<'_, S> {
-        let dref = match self.value {
-            Value::Compare {
-                clamp_dref: true, ..
-            } => clamp_dref(q.dref),
-            _ => q.dref,
-        };
-        SourceReader {
+    /// A probe recording the byte address of each texel the lane reads.
+    fn address_probe(&self) -> AddressProbe<'_, S> {
+        AddressProbe {
             source: &self.source,
-            value: self.value,
-            border: self.border,
-            dref,
+            bytes: self.shape.format.texel_bytes(),
+            texels: LaneTexels::default(),
         }
+    }
+
+    /// The lane's reader: the value rule, the border, and the lane's depth reference.
+    fn reader(&self, q: &GatherQuery) -> SourceReader<'_, S> {
+        SourceReader::for_lane(&self.source, self.value, self.border, q.dref)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::format::Format;
 use crate::lane::TexelReader;
 use crate::memory_error::MemoryError;
 use crate::op::Value;
-use crate::stages::depth_compare;
+use crate::stages::{clamp_dref, depth_compare};
 use crate::texture::{Swizzle, Texture, TextureKind};
 
 /// Texels a gather can read: storage element `element` of texel (x, y) of a storage layer,
@@ -95,6 +95,25 @@ pub(crate) struct SourceReader<'s, S: ?Sized> {
     /// The border's value: the border word, or its depth's bits under compare.
     pub(crate) border: u32,
     pub(crate) dref: f32,
+}
+
+impl<'s, S: ?Sized> SourceReader<'s, S> {
+    /// The reader of a lane whose depth reference is `dref`: compared as given, or clamped
+    /// to [0, 1] where the format clamps it (UNORM depth formats, [`clamp_dref`]).
+    pub(crate) fn for_lane(source: &'s S, value: Value, border: u32, dref: f32) -> Self {
+        let dref = match value {
+            Value::Compare {
+                clamp_dref: true, ..
+            } => clamp_dref(dref),
+            _ => dref,
+        };
+        SourceReader {
+            source,
+            value,
+            border,
+            dref,
+        }
+    }
 }
 
 impl<S: TexelSource + ?Sized> TexelReader for SourceReader<'_, S> {

@@ -22,7 +22,7 @@ use crate::memory_error::MemoryError;
 use crate::op::{GatherOp, GatherQuery, OffsetMode, Precision, Rounding, Value};
 use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::source::{SourceReader, TexelSource};
-use crate::stages::{clamp_dref, footprint, resolve_value, texel_origin, COORD_LIMIT};
+use crate::stages::{footprint, resolve_value, texel_origin, COORD_LIMIT};
 use crate::texture::{Source, Texture, TextureKind};
 use std::convert::Infallible;
 
@@ -147,7 +147,7 @@ pub struct CompareTrace {
     pub op: CompareOp,
     /// The depth reference as given.
     pub dref: f32,
-    /// The reference compared: clamped to [0, 1] for UNORM depth formats ([`clamp_dref`]).
+    /// The reference compared: clamped to [0, 1] for UNORM depth formats ([`clamp_dref`](crate::clamp_dref)).
     pub used: f32,
     /// True for UNORM depth formats (the clamp applies).
     pub clamps: bool,
@@ -360,24 +360,15 @@ pub fn trace_in<S: TexelSource + ?Sized>(
     } = Prepared::new(&shape, sampler, op, precision)?;
     let (kind, format) = (shape.kind, shape.format);
     let (w, h) = (shape.width, shape.height);
+    let reader = SourceReader::for_lane(source, value, border, q.dref);
     let compare = match value {
         Value::Compare { op, clamp_dref, .. } => Some(CompareTrace {
             op,
             dref: q.dref,
-            used: if clamp_dref {
-                self::clamp_dref(q.dref)
-            } else {
-                q.dref
-            },
+            used: reader.dref,
             clamps: clamp_dref,
         }),
         _ => None,
-    };
-    let reader = SourceReader {
-        source,
-        value,
-        border,
-        dref: compare.map_or(q.dref, |c| c.used),
     };
     // The one composition, watched; a failed read counts as 0 there and is recorded below.
     let mut seen = TraceProbe::default();
