@@ -13,8 +13,8 @@
 //! F16 packing decision (docs/sources.md, Decisions); the predicate destination is ptxas
 //! output (docs/sources.md, What ptxas emits).
 
+use crate::fields::Tld4;
 use crate::values::*;
-use crate::Tld4;
 
 /// The number of registers written at Rd and at Rd2 for a write mask.
 ///

@@ -5,8 +5,8 @@
 //! register-handle form (the handle first). ptxas never emits the 0xd64 form, so the
 //! position of the handle there is NAK's, not a measurement.
 
+use crate::fields::Tld4;
 use crate::values::*;
-use crate::Tld4;
 
 /// The registers of the Ra vector, starting at Ra.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 //! Encoding). The executor changes no value for any of them: it runs one instruction at a
 //! time, so scheduling cannot be observed there; a timing model reads them from here.
 
+use crate::fields::Tld4;
 use crate::opex::opex_value;
-use crate::Tld4;
 
 /// `usched_info`, bits 109:105: stall and yield control (docs/sources.md, Encoding).
 ///

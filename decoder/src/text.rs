@@ -16,8 +16,8 @@
 use core::fmt::{self, Write};
 
 use crate::error::ParseError;
+use crate::fields::Tld4;
 use crate::values::*;
-use crate::Tld4;
 
 /// The values [`parse`] gives the fields that nvdisasm's text does not show.
 ///

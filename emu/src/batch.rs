@@ -94,7 +94,8 @@ pub fn execute_batch_memory<R: RegisterFile + Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ExecConfig, WarpState, WARP_SIZE};
+    use crate::exec::ExecConfig;
+    use crate::warp::{WarpState, WARP_SIZE};
     use rand::{Rng, SeedableRng};
     use tld4_textures::{
         AddressMode, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
