@@ -93,6 +93,7 @@ mod sites;
 mod source;
 mod storage;
 mod to_memory;
+pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};
 pub use descriptor::DescriptorError;
