@@ -161,7 +161,7 @@ fn per_class(out: &mut String) {
     writeln!(
         out,
         "\nV1 `BORDER_SIZE` {} (`BORDER_SAMPLER_COLOR`) is V2 `BORDER_SOURCE` 1; 0-3 are \
-         texture borders (not modeled). Dropped: {}.",
+         texture borders (not modeled). Dropped where the V2 layout has no such field: {}.",
         tic_v1::BORDER_SAMPLER_COLOR,
         tic_v1::DROPPED
             .iter()

@@ -500,6 +500,49 @@ fn v1_headers_the_texture_unit_does_not_model_name_v1_fields() {
 }
 
 #[test]
+fn v1_fields_without_a_typed_member_are_carried_or_dropped_as_documented() {
+    let ada = ClassDescriptors::new(AdaA);
+    // block-linear: USE_HEADER_OPT_CONTROL (bit 122) and MIN_LOD_CLAMP (247:236) are carried;
+    // RESOURCE_VIEW_COHERENCY_HASH (92:89) is dropped.
+    let mut w = v1_words();
+    set(&mut w, 122, 122, 1);
+    set(&mut w, 247, 236, 0x5a5);
+    set(&mut w, 92, 89, 0xa);
+    let h = ada.decode_tic(&w).unwrap();
+    assert_eq!(h.field("USE_HEADER_OPT_CONTROL"), Some(1));
+    let again = ada.encode_tic(&h).unwrap();
+    assert_eq!(bits(&again, 122, 122), 1);
+    assert_eq!(bits(&again, 247, 236), 0x5a5);
+    assert_eq!(bits(&again, 92, 89), 0);
+    // pitch: V2's pitch layout has no USE_HEADER_OPT_CONTROL: dropped; a depth is refused.
+    let p = header(
+        HeaderLayout::Pitch { pitch: 64 },
+        TextureKind::Tex2D,
+        Format::R32Float,
+        4,
+        4,
+        1,
+    );
+    let mut w = ada.encode_tic(&p).unwrap();
+    set(&mut w, 122, 122, 1);
+    let again = ada.encode_tic(&ada.decode_tic(&w).unwrap()).unwrap();
+    assert_eq!(bits(&again, 122, 122), 0);
+    set(&mut w, 189, 176, 2);
+    let e = ada.decode_tic(&w).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DescriptorError::NotModeled {
+                field: "DEPTH_MINUS_ONE",
+                value: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
 fn hoppers_two_layouts_describe_the_same_texture() {
     let h = header(
         HeaderLayout::BlockLinear {

@@ -190,8 +190,9 @@ pub const V1_DATA_TYPES: &[(u64, &str, Option<u64>)] = &[
 /// borders.
 pub const BORDER_SAMPLER_COLOR: u64 = 7;
 
-/// V1 fields dropped in the transcription: the coherency hash (a cache hint) and the pitch
-/// layout's `USE_HEADER_OPT_CONTROL` (V2's pitch layout has no such field).
+/// V1 fields dropped in the transcription where the V2 layout has no such field: the
+/// coherency hash (a cache hint) and the pitch layout's `USE_HEADER_OPT_CONTROL` (the
+/// block-linear one is carried: V2's block-linear layout has it).
 pub const DROPPED: &[&str] = &["RESOURCE_VIEW_COHERENCY_HASH", "USE_HEADER_OPT_CONTROL"];
 
 const DATA_TYPE_FIELDS: [&str; 4] = ["R_DATA_TYPE", "G_DATA_TYPE", "B_DATA_TYPE", "A_DATA_TYPE"];
@@ -246,7 +247,6 @@ fn is_mapped(name: &str) -> bool {
         || name == "BORDER_SIZE"
         || DATA_TYPE_FIELDS.contains(&name)
         || SPLITS.iter().any(|s| s.v1.contains(&name))
-        || DROPPED.contains(&name)
 }
 
 /// The two tables of a V1 `HEADER_VERSION`, or the error for a version the texture unit
@@ -354,14 +354,14 @@ pub fn to_v2(words: &[u32; 8]) -> Result<[u32; 8], DescriptorError> {
         let v = f.get(words);
         match field(v2, f.name) {
             Some(_) => out.set(f.name, v)?,
-            None if v != 0 => {
+            None if v == 0 || DROPPED.contains(&f.name) => {}
+            None => {
                 return Err(not_modeled(
                     f.name,
                     v,
                     "a field the texture unit's header does not have",
                 ))
             }
-            None => {}
         }
     }
     Ok(out.words)
