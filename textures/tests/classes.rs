@@ -348,6 +348,28 @@ proptest! {
         prop_assert_eq!(TextureHeader { words: back.words, ..v2 }, back);
     }
 
+    /// Any word a class reads, a valid header with random bits flipped included, decodes
+    /// without panicking; what decodes re-encodes to words that decode to the same header.
+    #[test]
+    fn flipped_headers_decode_or_name_a_field(
+        class in 0usize..7, pitch in any::<bool>(), flips in proptest::collection::vec(0u32..256, 0..4),
+    ) {
+        let c = GpuClass::ALL[class];
+        for &fmt in c.header_formats() {
+            let cd = ClassDescriptors::with_format(c, fmt).unwrap();
+            let layout = if pitch { HeaderLayout::Pitch { pitch: 256 } } else { HeaderLayout::BlockLinear { gobs_per_block_height_log2: 1 } };
+            let mut w = cd.encode_tic(&header(layout, TextureKind::Tex2D, Format::Rgba16Float, 20, 9, 1)).unwrap();
+            for &b in &flips {
+                w[(b / 32) as usize] ^= 1 << (b % 32);
+            }
+            if let Ok(h) = cd.decode_tic(&w) {
+                let again = cd.encode_tic(&h).unwrap();
+                let h2 = cd.decode_tic(&again).unwrap();
+                prop_assert_eq!(TextureHeader { words: h2.words, ..h }, h2);
+            }
+        }
+    }
+
     /// Samplers: words -> state -> words is exact in every class.
     #[test]
     fn every_class_round_trips_samplers(class in 0usize..7, words in proptest::array::uniform8(any::<u32>())) {
