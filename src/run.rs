@@ -59,23 +59,59 @@ pub struct RunArgs {
     pub layout: LayoutArgs,
 }
 
-/// `tld4 run`.
+/// `tld4 run`. A scenario naming `arch` (or `constants`) is read by `load_arch` and run for
+/// its architecture.
 pub fn run(args: &RunArgs) -> CmdResult {
     let name = output::name(&args.scenario);
     let text = output::read_text(&args.scenario)?;
     let options = tld4_scenario::LoadOptions::default().confine(args.confine);
+    // A document that does not parse is reported by the plain reader below.
+    if tld4_scenario::names_arch(&text).unwrap_or(false) {
+        return run_arch(args, &name, &text, &options);
+    }
     let s = tld4_scenario::load_with(&text, output::base_dir(&args.scenario), &options)
         .map_err(|e| format!("{name}: {e}"))?;
     for w in tld4_scenario::warnings(&s) {
         crate::output::elog!("{name}: {w}");
     }
     let outcome = tld4_scenario::run(&s);
+    print_outcome(&outcome, args.addresses.then_some(&s), &args.layout)
+}
+
+/// `tld4 run` of a scenario for an architecture (`arch`, `constants`).
+fn run_arch(
+    args: &RunArgs,
+    name: &str,
+    text: &str,
+    options: &tld4_scenario::LoadOptions,
+) -> CmdResult {
+    if args.addresses {
+        return Err(format!(
+            "{name}: --addresses is not available for scenarios naming `arch` or `constants` yet"
+        )
+        .into());
+    }
+    let a = tld4_scenario::load_arch(text, output::base_dir(&args.scenario), options)
+        .map_err(|e| format!("{name}: {e}"))?;
+    for w in tld4_scenario::warnings(&a.scenario) {
+        crate::output::elog!("{name}: {w}");
+    }
+    print_outcome(&tld4_scenario::run_arch(&a), None, &args.layout)
+}
+
+/// Prints the outcome's lines (then, given a scenario, its address lines) and returns the
+/// exit code: [`EXIT_CHECK_FAILED`] when a check failed.
+fn print_outcome(
+    outcome: &tld4_scenario::Outcome,
+    addresses: Option<&Scenario>,
+    layout: &LayoutArgs,
+) -> CmdResult {
     let mut out = output::out();
     for line in &outcome.lines {
         writeln!(out, "{line}")?;
     }
-    if args.addresses {
-        for line in address_lines(&s, &args.layout)? {
+    if let Some(s) = addresses {
+        for line in address_lines(s, layout)? {
             writeln!(out, "{line}")?;
         }
     }

@@ -147,3 +147,139 @@ fn explain_takes_the_architecture() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("sm_70"));
 }
+
+/// `tld4 run` runs scenarios naming `arch` (the library's `load_arch`): the committed
+/// constant-bank scenario gathers as the SM100 uniform form of the same texture, names the
+/// architecture's GPU class, and textures in memory are read in that class's header layout
+/// (docs/sources.md, Descriptors per GPU class).
+#[test]
+fn run_executes_arch_scenarios() {
+    use serde_json::{json, Value};
+    use tld4_gpu_memory::{ClassDescriptors, GpuClass};
+    let dir = std::env::temp_dir().join(format!("tld4-arch-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let committed = format!("{root}/scenario/tests/arch/constant_bank_sm90.json");
+    let run = |path: &str, extra: &[&str]| {
+        let mut args = vec!["run", path];
+        args.extend_from_slice(extra);
+        common::tld4(&args)
+    };
+    let lanes = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| l.starts_with("lane "))
+            .map(str::to_string)
+            .collect()
+    };
+    let out = run(&committed, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
+    let head: Vec<&str> = o.lines().take(2).collect();
+    assert_eq!(
+        head,
+        [
+            "instruction (sm_90): TLD4.G.AOFFI R10, R8, R20, R24, 0x3, 0x10, 2D ;  (00000000009e1f0a20c0101814087b63)",
+            "GPU class: HOPPER_A (clcb97tex.h, texture headers V2)",
+        ]
+    );
+    // The same texture and coordinates, SM100's uniform form, through the plain reader.
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&committed).unwrap()).unwrap();
+    let mut plain = doc.clone();
+    let p = plain.as_object_mut().unwrap();
+    p.remove("arch");
+    p.remove("constants");
+    p.insert(
+        "instruction".into(),
+        json!("TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;"),
+    );
+    p.insert("uniform".into(), json!({"UR4": "albedo"}));
+    let plain_path = dir.join("plain.json");
+    std::fs::write(&plain_path, plain.to_string()).unwrap();
+    let want = run(plain_path.to_str().unwrap(), &[]);
+    assert!(want.status.success(), "{}", text(&want.stderr));
+    let got = lanes(&o);
+    assert_eq!(got.len(), 32);
+    assert_eq!(got, lanes(&text(&want.stdout)));
+    assert_ne!(got[0]["lane  0:".len()..], got[16]["lane 16:".len()..]);
+    // Without its constants the warp faults with no_constant.
+    let mut bare = doc.clone();
+    bare.as_object_mut().unwrap().remove("constants");
+    let bare_path = dir.join("bare.json");
+    std::fs::write(&bare_path, bare.to_string()).unwrap();
+    let o = text(&run(bare_path.to_str().unwrap(), &[]).stdout);
+    assert!(
+        o.contains("fault (no_constant): no constant at c[0x3][0x40]"),
+        "{o}"
+    );
+    // --addresses is not offered for them yet: an error, not a silent plain run.
+    let out = run(&committed, &["--addresses"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--addresses"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Textures in memory: the committed pitch example (a V2 header, expectations included),
+    // run as sm_89 (ADA_A reads V1 headers) with its header rewritten in the V1 layout.
+    let example = format!("{root}/examples/scenarios/memory_pitch_rgba8.json");
+    let mut mem: Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    mem["arch"] = json!("sm_89");
+    mem["instruction"] = json!("TLD4.R R10, R8, R20, UR4, 0x0, 2D ;");
+    let v2_path = dir.join("ada_v2_header.json");
+    std::fs::write(&v2_path, mem.to_string()).unwrap();
+    let region = mem["memory"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r["address"] == mem["texture_header_pool"])
+        .unwrap();
+    let hex = mem["memory"][region]["hex"].as_str().unwrap().to_string();
+    let bytes: Vec<u8> = hex
+        .split_whitespace()
+        .flat_map(|g| {
+            (0..g.len())
+                .step_by(2)
+                .map(move |i| u8::from_str_radix(&g[i..i + 2], 16).unwrap())
+        })
+        .collect();
+    let words: [u32; 8] =
+        std::array::from_fn(|i| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()));
+    let header = ClassDescriptors::default().decode_tic(&words).unwrap();
+    let v1 = ClassDescriptors::new(GpuClass::AdaA)
+        .encode_tic(&header)
+        .unwrap();
+    assert_ne!(v1, words);
+    let v1_hex: Vec<String> = v1
+        .iter()
+        .map(|w| w.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect())
+        .collect();
+    mem["memory"][region]["hex"] = json!(v1_hex.join(" "));
+    let v1_path = dir.join("ada_v1_header.json");
+    std::fs::write(&v1_path, mem.to_string()).unwrap();
+    let out = run(v1_path.to_str().unwrap(), &[]);
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}{}", text(&out.stderr));
+    assert!(
+        o.contains("GPU class: ADA_A (clc997tex.h, texture headers V1)"),
+        "{o}"
+    );
+    assert!(o.contains("32 passed, 0 failed"), "{o}");
+    // The V2 header read as ADA_A's is no texture: a fault, and the expectations fail.
+    let out = run(v2_path.to_str().unwrap(), &[]);
+    let o = text(&out.stdout);
+    assert!(!out.status.success());
+    assert!(o.contains("fault ("), "{o}");
+    // sm_88 names no class: its textures in memory cannot be read.
+    mem["arch"] = json!("sm_88");
+    let p88 = dir.join("sm88.json");
+    std::fs::write(&p88, mem.to_string()).unwrap();
+    let out = run(p88.to_str().unwrap(), &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no 3-D class is known for sm_88"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

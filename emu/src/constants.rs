@@ -17,10 +17,12 @@ use thiserror::Error;
 use tld4_decoder::{
     decode_arch, Arch, ArchTld4, BClear, Change, DecodeError, Family, HandleForm, UReg,
 };
+use tld4_gpu_memory::MemoryPool;
 use tld4_textures::TexturePool;
 
 use crate::exec::{ExecConfig, ExecReport, Tld4Exec};
 use crate::fault::{NotModeledReason, WarpFault};
+use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
@@ -91,6 +93,11 @@ pub enum ArchExecError {
     /// A warp fault of the base executor, of the same kinds as on SM100.
     #[error(transparent)]
     Fault(#[from] WarpFault),
+    /// Textures in GPU memory: a descriptor holding a value no hardware accepts, or a failed
+    /// descriptor or texel read ([`ArchExec::execute_memory`]; never its `Fault` variant,
+    /// which is [`ArchExecError::Fault`]).
+    #[error(transparent)]
+    Memory(MemoryExecError),
 }
 
 impl ArchExecError {
@@ -100,6 +107,7 @@ impl ArchExecError {
         match self {
             ArchExecError::NoConstant { .. } => "no_constant",
             ArchExecError::Fault(f) => f.kind().name(),
+            ArchExecError::Memory(e) => e.kind().name(),
         }
     }
 }
@@ -207,23 +215,63 @@ impl ArchExec {
         constants: &C,
         pool: &TexturePool,
     ) -> Result<ExecReport, ArchExecError> {
+        match self.constant_handle(warp, constants)? {
+            None => Ok(self.exec.execute(warp, pool)?),
+            Some(handle) => Ok(self.exec.execute(
+                &mut ConstantHandle {
+                    inner: warp,
+                    handle,
+                },
+                pool,
+            )?),
+        }
+    }
+
+    /// [`ArchExec::execute`] against textures in GPU memory ([`Tld4Exec::execute_memory`]):
+    /// the pool reads its descriptors as its class does
+    /// ([`MemoryPool::with_descriptors`]); a failed descriptor or texel read is
+    /// [`ArchExecError::Memory`].
+    pub fn execute_memory<R: RegisterFile + ?Sized, C: ConstantBank + ?Sized>(
+        &self,
+        warp: &mut R,
+        constants: &C,
+        pool: &MemoryPool<'_>,
+    ) -> Result<ExecReport, ArchExecError> {
+        let run = match self.constant_handle(warp, constants)? {
+            None => self.exec.execute_memory(warp, pool, None),
+            Some(handle) => self.exec.execute_memory(
+                &mut ConstantHandle {
+                    inner: warp,
+                    handle,
+                },
+                pool,
+                None,
+            ),
+        };
+        run.map_err(|e| match e {
+            MemoryExecError::Fault(f) => ArchExecError::Fault(f),
+            other => ArchExecError::Memory(other),
+        })
+    }
+
+    /// The static faults, then the handle: `None` where the base form reads it itself (or no
+    /// lane executes), the constant at the form's slot otherwise.
+    fn constant_handle<R: RegisterFile + ?Sized, C: ConstantBank + ?Sized>(
+        &self,
+        warp: &R,
+        constants: &C,
+    ) -> Result<Option<u32>, ArchExecError> {
         let (_, executed) = self.exec.executing(warp)?;
         match self.source {
-            HandleSource::Base => Ok(self.exec.execute(warp, pool)?),
+            HandleSource::Base => Ok(None),
             HandleSource::NotModeled(what) => {
                 Err(WarpFault::not_modeled(None, NotModeledReason::Form(what)).into())
             }
-            HandleSource::Constant { .. } if executed == 0 => Ok(self.exec.execute(warp, pool)?),
-            HandleSource::Constant { bank, offset } => {
-                let handle = constants
-                    .read_u32(bank, offset)
-                    .ok_or(ArchExecError::NoConstant { bank, offset })?;
-                let mut with = ConstantHandle {
-                    inner: warp,
-                    handle,
-                };
-                Ok(self.exec.execute(&mut with, pool)?)
-            }
+            HandleSource::Constant { .. } if executed == 0 => Ok(None),
+            HandleSource::Constant { bank, offset } => constants
+                .read_u32(bank, offset)
+                .map(Some)
+                .ok_or(ArchExecError::NoConstant { bank, offset }),
         }
     }
 }

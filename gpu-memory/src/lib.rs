@@ -31,6 +31,7 @@ pub mod pool;
 pub mod texels;
 pub mod to_memory;
 
+pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};
 pub use descriptor::DescriptorError;

@@ -4,8 +4,8 @@
 //! 32-bit words (docs/sources.md, Descriptors; the handle split:
 //! docs/sources.md, NAK conventions).
 
+use crate::descriptor::class::ClassDescriptors;
 use crate::descriptor::tic::TextureHeader;
-use crate::descriptor::tsc::SamplerState;
 use std::ops::Range;
 
 use crate::error::MemTexError;
@@ -27,6 +27,9 @@ pub struct MemoryPool<'m> {
     pub header_pool: u64,
     /// Address of sampler 0.
     pub sampler_pool: u64,
+    /// How the GPU reads the entries: its class and header layout (default BLACKWELL_A,
+    /// V2; docs/sources.md, Descriptors per GPU class).
+    pub descriptors: ClassDescriptors,
 }
 
 impl std::fmt::Debug for MemoryPool<'_> {
@@ -34,6 +37,7 @@ impl std::fmt::Debug for MemoryPool<'_> {
         f.debug_struct("MemoryPool")
             .field("header_pool", &self.header_pool)
             .field("sampler_pool", &self.sampler_pool)
+            .field("descriptors", &self.descriptors)
             .finish_non_exhaustive()
     }
 }
@@ -55,6 +59,15 @@ impl<'m> MemoryPool<'m> {
             memory,
             header_pool,
             sampler_pool,
+            descriptors: ClassDescriptors::default(),
+        }
+    }
+
+    /// The same pools read as a GPU of another class reads them.
+    pub fn with_descriptors(self, descriptors: ClassDescriptors) -> Self {
+        MemoryPool {
+            descriptors,
+            ..self
         }
     }
 
@@ -72,9 +85,11 @@ impl<'m> MemoryPool<'m> {
 
     /// Read and decode the handle's header and sampler.
     pub fn resolve(&self, handle: Handle) -> Result<(TextureHeader, Sampler), MemTexError> {
-        let header = TextureHeader::decode(&self.header_words(handle.header_index())?)?;
-        let sampler =
-            SamplerState::decode(&self.sampler_words(handle.sampler_index())?).sampler()?;
+        let d = &self.descriptors;
+        let header = d.decode_tic(&self.header_words(handle.header_index())?)?;
+        let sampler = d
+            .decode_tsc(&self.sampler_words(handle.sampler_index())?)
+            .sampler()?;
         Ok((header, sampler))
     }
 

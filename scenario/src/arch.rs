@@ -15,6 +15,12 @@
 //! floats or handle names), little-endian, from byte `offset` (default 0) of bank `bank`
 //! (0..31, the 5 bits 0xb63 holds); a bank is at most 64 KiB. Everything else is read as in
 //! [`crate::load_with`].
+//!
+//! The architecture also names the GPU class whose texture header and sampler layouts
+//! textures in memory (`memory`) are read with ([`GpuClass::for_arch`]; docs/sources.md, Descriptors per GPU class):
+//! an `sm_75` .. `sm_89` scenario's headers are in the V1 layout (TURING_A .. ADA_A),
+//! `sm_90` onwards V2. An architecture without a known class (sm_88, sm_107) takes owned
+//! textures only.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -22,6 +28,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use tld4_decoder::{decode_arch, looks_like_word, parse_arch, parse_word, Arch, ArchTld4};
+use tld4_emu::gpu_memory::{ClassDescriptors, GpuClass};
 use tld4_emu::{ArchExec, ArchExecError, ConstantBanks};
 
 use crate::builder::{Executed, Scenario, Textures};
@@ -49,6 +56,9 @@ pub struct ArchScenario {
     pub exec: ArchExec,
     /// The constant banks (`constants`; empty when the scenario gives none).
     pub constants: ConstantBanks,
+    /// How the architecture's GPU reads descriptors in memory (`None`: no class is known for
+    /// it, and the scenario's textures are owned).
+    pub descriptors: Option<ClassDescriptors>,
 }
 
 impl ArchScenario {
@@ -57,8 +67,15 @@ impl ArchScenario {
         let mut warp = self.scenario.warp.clone();
         let report = match &self.scenario.textures {
             Textures::Owned(pool) => self.exec.execute(&mut warp, &self.constants, pool)?,
-            // Refused by `load_arch`.
-            Textures::Memory(_) => unreachable!("load_arch takes owned textures only"),
+            Textures::Memory(m) => {
+                // `load_arch` refuses memory without a class; a hand-built scenario without
+                // one reads as the default class (BLACKWELL_A).
+                let pool = m
+                    .pool()
+                    .with_descriptors(self.descriptors.unwrap_or_default());
+                self.exec
+                    .execute_memory(&mut warp, &self.constants, &pool)?
+            }
         };
         Ok(Executed { warp, report })
     }
@@ -74,8 +91,9 @@ struct ConstantDoc {
 }
 
 /// Reads a scenario of any architecture (`arch`, default `sm_100`) with its `constants`;
-/// every error names its JSON path. Textures are owned (`textures`, `samplers`); textures
-/// in GPU memory are not modeled here yet (an error at `memory`).
+/// every error names its JSON path. Textures are owned (`textures`, `samplers`) or in GPU
+/// memory (`memory`), read as the architecture's GPU class reads them (an architecture
+/// without a known class takes owned textures only: an error at `arch`).
 pub fn load_arch(
     text: &str,
     dir: &Path,
@@ -104,10 +122,11 @@ pub fn load_arch(
     let constants_doc = parts.constants.clone();
     let base = format!("\"{:032x}\"", insn.insn.encode());
     let scenario = build_arch_parts(parts, &base, dir, options)?;
-    if matches!(scenario.textures, Textures::Memory(_)) {
+    let class = GpuClass::for_arch(arch.name());
+    if let (Textures::Memory(_), Err(e)) = (&scenario.textures, &class) {
         return Err(err(
-            "memory",
-            "not modeled: a scenario with `arch` takes owned textures (`textures`, `samplers`)",
+            "arch",
+            format!("{e}: its texture headers in `memory` cannot be read (owned textures can)"),
         ));
     }
     let constants = match constants_doc {
@@ -120,7 +139,46 @@ pub fn load_arch(
         insn,
         exec,
         constants,
+        descriptors: class.ok().map(ClassDescriptors::new),
     })
+}
+
+/// Whether a scenario document is one for [`load_arch`]: it names an `arch` or
+/// `constants` (the plain reader refuses both).
+pub fn names_arch(text: &str) -> Result<bool, ScenarioError> {
+    let parts = arch_parts(text)?;
+    Ok(parts.arch.is_some() || parts.constants.is_some())
+}
+
+/// Runs an architecture's scenario (on a copy of its warp) and describes each lane, as
+/// [`crate::run`] does; the first lines name the instruction as its architecture prints
+/// it and the GPU class its descriptors are read as.
+pub fn run_arch(a: &ArchScenario) -> crate::report::Outcome {
+    let arch = a.insn.arch;
+    let class = match a.descriptors {
+        Some(d) => format!(
+            "{} ({}, texture headers {:?})",
+            d.class,
+            d.class.tex_header(),
+            d.format
+        ),
+        None => "none known (owned textures only)".to_string(),
+    };
+    let head = vec![
+        format!(
+            "instruction ({}): {}  ({:032x})",
+            arch.name(),
+            a.insn,
+            a.insn.encode()
+        ),
+        format!("GPU class: {class}"),
+    ];
+    let result = a.execute();
+    crate::report::describe_lines(
+        &a.scenario,
+        head,
+        result.as_ref().map_err(|e| (e.kind_name(), e.to_string())),
+    )
 }
 
 /// The `constants` section.

@@ -59,7 +59,9 @@ mod report;
 pub mod value;
 
 pub use addresses::{address_lines, texel_text, BORDER_TEXT, CORNER_TEXT};
-pub use arch::{load_arch, ArchScenario, CONSTANT_BANKS, MAX_CONSTANT_BANK_BYTES};
+pub use arch::{
+    load_arch, names_arch, run_arch, ArchScenario, CONSTANT_BANKS, MAX_CONSTANT_BANK_BYTES,
+};
 pub use builder::{
     Check, Executed, Scenario, ScenarioBuilder, Textures, MAX_SAMPLERS, MAX_TEXTURES,
 };

@@ -104,13 +104,28 @@ pub fn describe(
     s: &Scenario,
     result: &Result<crate::builder::Executed, MemoryExecError>,
 ) -> Outcome {
-    let mut lines = vec![format!("instruction: {}  ({:032x})", s.insn, s.word)];
+    let head = vec![format!("instruction: {}  ({:032x})", s.insn, s.word)];
+    describe_lines(
+        s,
+        head,
+        result.as_ref().map_err(|f| (fault_kind(f), f.to_string())),
+    )
+}
+
+/// [`describe`] after the lines `head`, for a result whose fault is given as its kind name
+/// and sentence.
+pub(crate) fn describe_lines(
+    s: &Scenario,
+    head: Vec<String>,
+    result: Result<&crate::builder::Executed, (&'static str, String)>,
+) -> Outcome {
+    let mut lines = head;
     let (mut passed, mut failed) = (0, 0);
     match result {
-        Err(fault) => {
-            lines.push(format!("fault ({}): {fault}", fault_kind(fault)));
+        Err((kind, fault)) => {
+            lines.push(format!("fault ({kind}): {fault}"));
             if s.has_expect {
-                let ok = s.expect_fault == Some(fault.kind());
+                let ok = s.expect_fault.map(|k| k.name()) == Some(kind);
                 lines.push(format!(
                     "{}: expected {}",
                     if ok { "pass" } else { "FAIL" },

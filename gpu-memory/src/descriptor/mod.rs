@@ -6,8 +6,11 @@
 //! (docs/sources.md, Descriptors). Each descriptor is restated once, as a table of
 //! [`DescField`] rows (name as in clcd97tex.h, bit range over the 256-bit entry, meaning),
 //! in [`tic`] and [`tsc`]; decoding, encoding and the tests read the bits from there.
+//! [`class`] says which layout each GPU class reads ([`tic_v1`]: TURING_A to HOPPER_A's).
 
+pub mod class;
 pub mod tic;
+pub mod tic_v1;
 pub mod tsc;
 
 use thiserror::Error;

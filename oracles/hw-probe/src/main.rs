@@ -159,13 +159,15 @@ fn run(cli: Cli) -> Result<(), String> {
             bases.dedup();
             // Four bases are enough for the structured words (one per dimension where possible).
             let mut picked: Vec<u128> = Vec::new();
+            // (dimensions read through the SM90 tables, as every probe word is)
+            let dim = |w: u128| patch::decode_sm90(w).map(|d| d.insn.dimension);
             for b in &bases {
-                let dim = tld4_decoder::field::dimension.get(*b);
-                if picked.len() < 4
-                    && !picked
-                        .iter()
-                        .any(|p| tld4_decoder::field::dimension.get(*p) == dim)
-                {
+                let d = dim(*b)?;
+                let mut seen = false;
+                for p in &picked {
+                    seen |= dim(*p)? == d;
+                }
+                if picked.len() < 4 && !seen {
                     picked.push(*b);
                 }
             }

@@ -1,7 +1,7 @@
 //! The committed kernels agree with their generator, their layout and their variants. Runs
 //! everywhere: nvdisasm's listing of the cubin is committed (`kernels/tld4_probe.sm90.sass`).
 
-use tld4_decoder::decode;
+use tld4_hw_probe::patch::decode_sm90;
 use tld4_hw_probe::{elf, kernels, layout, nvdisasm, patch, ptx, sm90};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels");
@@ -27,7 +27,7 @@ fn layout_belongs_to_the_cubin_and_to_its_listing() {
     // One kernel per native PTX kernel, plus raw; each TLD4 decodes.
     assert_eq!(l.kernels.len(), ptx::nat_kernels().len() + 1);
     for k in &l.kernels {
-        decode(layout::parse_word(&k.tld4_word).unwrap()).unwrap();
+        decode_sm90(layout::parse_word(&k.tld4_word).unwrap()).unwrap();
     }
     // The raw kernel's quads, as nvdisasm showed them for ptxas 11.8: A = R8, B = R4, C = R12.
     assert_eq!((l.raw.a_reg, l.raw.b_reg, l.raw.c_reg), (8, 4, 12));
@@ -43,9 +43,15 @@ fn dtype_does_not_change_the_word() {
     let l = kernels::layout().unwrap();
     let w = |n: &str| kernels::kernel(&l, n).unwrap().tld4_word.clone();
     let (f, s, u) = (
-        decode(layout::parse_word(&w("nat_2d_r")).unwrap()).unwrap(),
-        decode(layout::parse_word(&w("nat_2d_r_s32")).unwrap()).unwrap(),
-        decode(layout::parse_word(&w("nat_2d_r_u32")).unwrap()).unwrap(),
+        decode_sm90(layout::parse_word(&w("nat_2d_r")).unwrap())
+            .unwrap()
+            .insn,
+        decode_sm90(layout::parse_word(&w("nat_2d_r_s32")).unwrap())
+            .unwrap()
+            .insn,
+        decode_sm90(layout::parse_word(&w("nat_2d_r_u32")).unwrap())
+            .unwrap()
+            .insn,
     );
     assert_eq!(
         (f.component, f.offset_mode, f.f16_mode, f.write_mask),
@@ -71,15 +77,16 @@ fn variants_tsv_is_what_patch_makes() {
         let sec = elf::kernel_text(kernels::CUBIN, "raw").unwrap();
         let at = sec.offset + kernels::kernel(&l, "raw").unwrap().tld4_index * 16;
         assert!(diff.iter().all(|&i| (at..at + 16).contains(&i)), "{name}");
-        // nvdisasm SM90's text (recorded) is the decoder's, immediate aside.
-        let (stripped, imm) = sm90::strip_sm90_immediate(text);
-        let dec = decode(w).unwrap().text();
+        // nvdisasm SM90's text (recorded) is the SM90 tables' text, immediate included.
+        let dec = decode_sm90(w).unwrap();
         assert_eq!(
-            stripped,
-            nvdisasm::collapse(dec.trim_end_matches(';').trim_end()),
+            nvdisasm::collapse(text),
+            nvdisasm::collapse(dec.text().trim_end_matches(';').trim_end()),
             "{name}"
         );
+        let (_, imm) = sm90::strip_sm90_immediate(text);
         assert_eq!(imm, Some(0));
+        assert_eq!(dec.imm8, 0, "{name}");
     }
 }
 
@@ -88,7 +95,7 @@ fn ptp_variant_reads_two_offset_registers_from_b() {
     let l = kernels::layout().unwrap();
     let v = patch::variant("2d_ptp_dc").unwrap();
     let (_, w) = kernels::patched_cubin(&l, &v).unwrap();
-    let d = decode(w).unwrap();
+    let d = decode_sm90(w).unwrap().insn;
     let rb = d.rb_layout();
     assert_eq!((rb.offsets, rb.depth_ref, rb.len()), (2, true, 3));
     // Rb = B's quad, which holds the query's B[0..3]: ptp0, ptp1, dref.

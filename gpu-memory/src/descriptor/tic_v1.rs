@@ -1,0 +1,440 @@
+//! The texture header layout of TURING_A, AMPERE_A, AMPERE_B and ADA_A, which HOPPER_A also
+//! publishes beside its V2 layout: `TEXHEAD_BL` (block-linear) and `TEXHEAD_PITCH`
+//! (pitch-linear) of clc597tex.h, clc697tex.h, clc797tex.h, clc997tex.h and clcb97tex.h
+//! (NVIDIA/open-gpu-doc, classes/3d; docs/sources.md, Descriptors per GPU class).
+//!
+//! Words 0 to 5 are laid out otherwise than in V2 ([`super::tic::TEXHEAD_V2_BL`]); words 6
+//! and 7 (bits 255:192) are V2's, row for row, so the tables here restate words 0 to 5 only
+//! and take the rest from V2. A header of this layout is read by transcribing it, field by
+//! field, into the V2 layout ([`to_v2`]) and decoding that; [`SPLITS`] lists the fields V1
+//! splits in two, [`V1_DATA_TYPES`] and `BORDER_SIZE` the values it numbers otherwise.
+
+use std::sync::LazyLock;
+
+use super::tic::{components, header_version, FORMATS, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
+use super::{field, DescField, DescriptorError, Reader, Writer};
+
+const D: &str = "texture header";
+
+macro_rules! rows {
+    ($($name:literal $hi:literal : $lo:literal $meaning:literal;)*) => {
+        &[$(DescField { name: $name, lo: $lo, hi: $hi, meaning: $meaning }),*]
+    };
+}
+
+/// `TEXHEAD_BL_*` bits 191:0 (clc597tex.h, identical in clc697tex.h, clc797tex.h,
+/// clc997tex.h and clcb97tex.h; docs/sources.md, Descriptors per GPU class).
+pub const TEXHEAD_BL_WORDS_0_TO_5: &[DescField] = rows! {
+    "COMPONENTS" 6:0 "component sizes (A8B8G8R8, R32, ...)";
+    "R_DATA_TYPE" 9:7 "data type of component R (NUM_SNORM 1 .. NUM_FLOAT 7)";
+    "G_DATA_TYPE" 12:10 "data type of component G";
+    "B_DATA_TYPE" 15:13 "data type of component B";
+    "A_DATA_TYPE" 18:16 "data type of component A";
+    "X_SOURCE" 21:19 "swizzle: source of result x";
+    "Y_SOURCE" 24:22 "swizzle: source of result y";
+    "Z_SOURCE" 27:25 "swizzle: source of result z";
+    "W_SOURCE" 30:28 "swizzle: source of result w";
+    "PACK_COMPONENTS" 31:31 "pack components";
+    "RESERVED1Y" 36:32 "reserved";
+    "GOB_DEPTH_OFFSET" 38:37 "first GOB slice of a 3-D view (2 bits)";
+    "RESERVED1X" 40:39 "reserved";
+    "ADDRESS_BITS31TO9" 63:41 "texel address bits 31:9 (512-byte aligned)";
+    "ADDRESS_BITS48TO32" 80:64 "texel address bits 48:32";
+    "RESERVED_ADDRESS" 84:81 "reserved";
+    "HEADER_VERSION" 87:85 "header version: 1-D buffer, pitch, block-linear, colour-key";
+    "RESERVED_HEADER_VERSION" 88:88 "reserved";
+    "RESOURCE_VIEW_COHERENCY_HASH" 92:89 "resource view coherency hash (not kept)";
+    "RESERVED2A" 95:93 "reserved";
+    "GOBS_PER_BLOCK_WIDTH" 98:96 "log2 GOBs per block across (ONE_GOB only)";
+    "GOBS_PER_BLOCK_HEIGHT" 101:99 "log2 GOBs per block down (ONE_GOB .. THIRTYTWO_GOBS)";
+    "GOBS_PER_BLOCK_DEPTH" 104:102 "log2 GOBs per block in depth (3-D)";
+    "RESERVED3Y" 105:105 "reserved";
+    "TILE_WIDTH_IN_GOBS" 108:106 "log2 tile width in GOBs";
+    "GOB3D" 109:109 "3-D GOBs";
+    "RESERVED3Z" 111:110 "reserved";
+    "LOD_ANISO_QUALITY2" 112:112 "anisotropic LOD quality 2";
+    "LOD_ANISO_QUALITY" 113:113 "anisotropic LOD quality (low/high)";
+    "LOD_ISO_QUALITY" 114:114 "isotropic LOD quality (low/high)";
+    "ANISO_COARSE_SPREAD_MODIFIER" 116:115 "anisotropic coarse spread modifier";
+    "ANISO_SPREAD_SCALE" 121:117 "anisotropic spread scale";
+    "USE_HEADER_OPT_CONTROL" 122:122 "use the header's optimization controls";
+    "DEPTH_TEXTURE" 123:123 "depth texture (NVK leaves it 0)";
+    "MAX_MIP_LEVEL" 127:124 "last mip level of the image";
+    "WIDTH_MINUS_ONE" 144:128 "width in texels - 1";
+    "DEPTH_MINUS_ONE_BIT14" 145:145 "bit 14 of depth - 1";
+    "HEIGHT_MINUS_ONE_BIT16" 146:146 "bit 16 of height - 1";
+    "ANISO_SPREAD_MAX_LOG2" 149:147 "log2 maximum anisotropic spread";
+    "S_R_G_B_CONVERSION" 150:150 "sRGB to linear conversion of colour components";
+    "TEXTURE_TYPE" 154:151 "1D, 2D, 3D, CUBEMAP, arrays, buffer, ...";
+    "SECTOR_PROMOTION" 156:155 "L1 sector promotion";
+    "BORDER_SIZE" 159:157 "texture border size, or 7 (BORDER_SAMPLER_COLOR): the sampler's colour";
+    "HEIGHT_MINUS_ONE" 175:160 "height in texels - 1, bits 15:0";
+    "DEPTH_MINUS_ONE" 189:176 "depth, or array size, - 1, bits 13:0";
+    "RESERVED5A" 190:190 "reserved";
+    "NORMALIZED_COORDS" 191:191 "coordinates are normalized";
+};
+
+/// `TEXHEAD_PITCH_*` bits 191:0 (clc597tex.h, identical in clc697tex.h, clc797tex.h,
+/// clc997tex.h and clcb97tex.h; docs/sources.md, Descriptors per GPU class).
+pub const TEXHEAD_PITCH_WORDS_0_TO_5: &[DescField] = rows! {
+    "COMPONENTS" 6:0 "component sizes (A8B8G8R8, R32, ...)";
+    "R_DATA_TYPE" 9:7 "data type of component R (NUM_SNORM 1 .. NUM_FLOAT 7)";
+    "G_DATA_TYPE" 12:10 "data type of component G";
+    "B_DATA_TYPE" 15:13 "data type of component B";
+    "A_DATA_TYPE" 18:16 "data type of component A";
+    "X_SOURCE" 21:19 "swizzle: source of result x";
+    "Y_SOURCE" 24:22 "swizzle: source of result y";
+    "Z_SOURCE" 27:25 "swizzle: source of result z";
+    "W_SOURCE" 30:28 "swizzle: source of result w";
+    "PACK_COMPONENTS" 31:31 "pack components";
+    "RESERVED1A" 36:32 "reserved";
+    "ADDRESS_BITS31TO5" 63:37 "texel address bits 31:5 (32-byte aligned)";
+    "ADDRESS_BITS48TO32" 80:64 "texel address bits 48:32";
+    "RESERVED_ADDRESS" 84:81 "reserved";
+    "HEADER_VERSION" 87:85 "header version: 1-D buffer, pitch, block-linear, colour-key";
+    "RESERVED_HEADER_VERSION" 88:88 "reserved";
+    "RESOURCE_VIEW_COHERENCY_HASH" 92:89 "resource view coherency hash (not kept)";
+    "RESERVED2A" 95:93 "reserved";
+    "PITCH_BITS20TO5" 111:96 "row pitch in bytes, bits 20:5";
+    "LOD_ANISO_QUALITY2" 112:112 "anisotropic LOD quality 2";
+    "LOD_ANISO_QUALITY" 113:113 "anisotropic LOD quality (low/high)";
+    "LOD_ISO_QUALITY" 114:114 "isotropic LOD quality (low/high)";
+    "ANISO_COARSE_SPREAD_MODIFIER" 116:115 "anisotropic coarse spread modifier";
+    "ANISO_SPREAD_SCALE" 121:117 "anisotropic spread scale";
+    "USE_HEADER_OPT_CONTROL" 122:122 "use the header's optimization controls (not kept: V2 pitch has none)";
+    "DEPTH_TEXTURE" 123:123 "depth texture (NVK leaves it 0)";
+    "MAX_MIP_LEVEL" 127:124 "last mip level of the image";
+    "WIDTH_MINUS_ONE" 144:128 "width in texels - 1";
+    "PITCH_BIT21" 145:145 "row pitch in bytes, bit 21";
+    "HEIGHT_MINUS_ONE_BIT16" 146:146 "bit 16 of height - 1";
+    "ANISO_SPREAD_MAX_LOG2" 149:147 "log2 maximum anisotropic spread";
+    "S_R_G_B_CONVERSION" 150:150 "sRGB to linear conversion of colour components";
+    "TEXTURE_TYPE" 154:151 "1D, 2D, 3D, CUBEMAP, arrays, buffer, ...";
+    "SECTOR_PROMOTION" 156:155 "L1 sector promotion";
+    "BORDER_SIZE" 159:157 "texture border size, or 7 (BORDER_SAMPLER_COLOR): the sampler's colour";
+    "HEIGHT_MINUS_ONE" 175:160 "height in texels - 1, bits 15:0";
+    "DEPTH_MINUS_ONE" 189:176 "depth, or array size, - 1, bits 13:0 (must be 0: a pitch header of the texture unit has no depth)";
+    "RESERVED5A" 190:190 "reserved";
+    "NORMALIZED_COORDS" 191:191 "coordinates are normalized";
+};
+
+/// Words 0 to 5 of `own`, then words 6 and 7 of the V2 table `v2` (docs/sources.md,
+/// Descriptors per GPU class: bits 255:192 are the same rows in both layouts).
+fn with_v2_tail(own: &[DescField], v2: &[DescField]) -> Vec<DescField> {
+    own.iter()
+        .chain(v2.iter().filter(|f| f.lo >= 192))
+        .copied()
+        .collect()
+}
+
+static BL: LazyLock<Vec<DescField>> =
+    LazyLock::new(|| with_v2_tail(TEXHEAD_BL_WORDS_0_TO_5, TEXHEAD_V2_BL));
+static PITCH: LazyLock<Vec<DescField>> =
+    LazyLock::new(|| with_v2_tail(TEXHEAD_PITCH_WORDS_0_TO_5, TEXHEAD_V2_PITCH));
+
+/// The whole `TEXHEAD_BL` table (words 0 to 5 restated here, 6 and 7 V2's).
+pub fn texhead_bl() -> &'static [DescField] {
+    &BL
+}
+
+/// The whole `TEXHEAD_PITCH` table (words 0 to 5 restated here, 6 and 7 V2's).
+pub fn texhead_pitch() -> &'static [DescField] {
+    &PITCH
+}
+
+/// A V2 field that this layout holds in parts, lowest part first (clc597tex.h against
+/// clcd97tex.h; docs/sources.md, Descriptors per GPU class).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// The V2 field.
+    pub v2: &'static str,
+    /// The parts, low bits first; a part missing from a table is not in that layout.
+    pub v1: &'static [&'static str],
+}
+
+/// The fields V1 holds otherwise than V2, besides the renumbered ones below.
+pub const SPLITS: &[Split] = &[
+    Split {
+        v2: "ADDRESS_BITS56TO32",
+        v1: &["ADDRESS_BITS48TO32"],
+    },
+    Split {
+        v2: "HEIGHT_MINUS_ONE",
+        v1: &["HEIGHT_MINUS_ONE", "HEIGHT_MINUS_ONE_BIT16"],
+    },
+    Split {
+        v2: "DEPTH_MINUS_ONE",
+        v1: &["DEPTH_MINUS_ONE", "DEPTH_MINUS_ONE_BIT14"],
+    },
+    Split {
+        v2: "PITCH_BITS21TO5",
+        v1: &["PITCH_BITS20TO5", "PITCH_BIT21"],
+    },
+];
+
+/// `R/G/B/A_DATA_TYPE` values (clc597tex.h `*_DATA_TYPE_NUM_*`) and the V2 `DATA_TYPE` each
+/// is (clcd97tex.h `TEX_DATA_TYPE_*`); `None`: no V2 counterpart (not modeled). 0 is
+/// undefined.
+pub const V1_DATA_TYPES: &[(u64, &str, Option<u64>)] = &[
+    (1, "NUM_SNORM", Some(1)),
+    (2, "NUM_UNORM", Some(0)),
+    (3, "NUM_SINT", Some(7)),
+    (4, "NUM_UINT", Some(6)),
+    (5, "NUM_SNORM_FORCE_FP16", None),
+    (6, "NUM_UNORM_FORCE_FP16", None),
+    (7, "NUM_FLOAT", Some(2)),
+];
+
+/// `BORDER_SIZE_BORDER_SAMPLER_COLOR` (clc597tex.h): the sampler's border colour, V2's
+/// `BORDER_SOURCE_BORDER_COLOR` (1). 0 to 3 (`BORDER_SIZE_ONE` .. `_EIGHT`) are texture
+/// borders.
+pub const BORDER_SAMPLER_COLOR: u64 = 7;
+
+/// V1 fields dropped in the transcription where the V2 layout has no such field: the
+/// coherency hash (a cache hint) and the pitch layout's `USE_HEADER_OPT_CONTROL` (the
+/// block-linear one is carried: V2's block-linear layout has it).
+pub const DROPPED: &[&str] = &["RESOURCE_VIEW_COHERENCY_HASH", "USE_HEADER_OPT_CONTROL"];
+
+const DATA_TYPE_FIELDS: [&str; 4] = ["R_DATA_TYPE", "G_DATA_TYPE", "B_DATA_TYPE", "A_DATA_TYPE"];
+const NUM_UINT: u64 = 4;
+
+/// The four V1 data types of a format with these components and V1 type `r`: NIL's format
+/// table writes one type for every component except S8Z24's stencil (G: NUM_UINT)
+/// (Mesa, src/nouveau/nil/nil_formats.csv; docs/sources.md, Descriptors per GPU class).
+fn component_types(comps: u64, r: u64) -> [u64; 4] {
+    let mut t = [r; 4];
+    if comps == components::S8Z24 {
+        t[1] = NUM_UINT;
+    }
+    t
+}
+
+/// How many components of a COMPONENTS layout carry a data type the gather reads: the
+/// raw fields of the formats using it ([`Format::fields`](tld4_textures::Format::fields)); 4 for layouts no
+/// modeled format uses (the V2 decoder refuses those).
+fn typed_components(comps: u64) -> usize {
+    FORMATS
+        .iter()
+        .find(|f| f.1 == comps)
+        .map_or(4, |f| f.0.fields())
+}
+
+fn invalid(field: &'static str, value: u64, why: &'static str) -> DescriptorError {
+    DescriptorError::Invalid {
+        descriptor: D,
+        field,
+        value,
+        why,
+    }
+}
+
+fn not_modeled(field: &'static str, value: u64, why: &'static str) -> DescriptorError {
+    DescriptorError::NotModeled {
+        descriptor: D,
+        field,
+        value,
+        why,
+    }
+}
+
+fn is_reserved(name: &str) -> bool {
+    name.starts_with("RESERVED")
+}
+
+/// Fields with their own rule in [`to_v2`] and [`from_v2`].
+fn is_mapped(name: &str) -> bool {
+    name == "HEADER_VERSION"
+        || name == "BORDER_SIZE"
+        || DATA_TYPE_FIELDS.contains(&name)
+        || SPLITS.iter().any(|s| s.v1.contains(&name))
+}
+
+/// The two tables of a V1 `HEADER_VERSION`, or the error for a version the texture unit
+/// does not gather from.
+fn tables(version: u64) -> Result<(&'static [DescField], &'static [DescField]), DescriptorError> {
+    match version {
+        header_version::PITCH => Ok((texhead_pitch(), TEXHEAD_V2_PITCH)),
+        header_version::BLOCKLINEAR => Ok((texhead_bl(), TEXHEAD_V2_BL)),
+        0 => Err(not_modeled("HEADER_VERSION", 0, "1-D buffer headers")),
+        1 | 4 => Err(not_modeled("HEADER_VERSION", version, "colour-key headers")),
+        _ => Err(invalid("HEADER_VERSION", version, "no such header version")),
+    }
+}
+
+/// The name a V2 field has in V1 (for errors found while decoding the transcription).
+pub fn v1_name(v2: &'static str) -> &'static str {
+    match v2 {
+        "DATA_TYPE" => "R_DATA_TYPE",
+        "BORDER_SOURCE" => "BORDER_SIZE",
+        _ => SPLITS.iter().find(|s| s.v2 == v2).map_or(v2, |s| s.v1[0]),
+    }
+}
+
+/// A V1 header transcribed into the V2 layout: the same texture, field by field (reserved
+/// fields and [`DROPPED`] ones are not carried). Errors name V1's fields: a version, data
+/// type or border the texture unit does not model, a component typed otherwise than R, a
+/// field without a V2 counterpart that is not 0.
+pub fn to_v2(words: &[u32; 8]) -> Result<[u32; 8], DescriptorError> {
+    let version = Reader {
+        table: texhead_bl(),
+        words,
+    }
+    .get("HEADER_VERSION");
+    let (v1, v2) = tables(version)?;
+    let r = Reader { table: v1, words };
+    let mut out = Writer {
+        table: v2,
+        words: [0; 8],
+        descriptor: D,
+    };
+    out.set("HEADER_VERSION", version)?;
+    // Data types: R's selects the V2 type; the other typed components must agree.
+    let comps = r.get("COMPONENTS");
+    let rt = r.get("R_DATA_TYPE");
+    let dt = match V1_DATA_TYPES.iter().find(|t| t.0 == rt) {
+        None => return Err(invalid("R_DATA_TYPE", rt, "no such data type")),
+        Some((_, _, None)) => return Err(not_modeled("R_DATA_TYPE", rt, "FORCE_FP16 data types")),
+        Some((_, _, Some(v))) => *v,
+    };
+    let want = component_types(comps, rt);
+    for (k, name) in DATA_TYPE_FIELDS
+        .into_iter()
+        .enumerate()
+        .take(typed_components(comps))
+    {
+        let v = r.get(name);
+        if v != want[k] {
+            return Err(not_modeled(
+                name,
+                v,
+                "a component typed otherwise than the format's (NIL's types: one for all, S8Z24's stencil UINT)",
+            ));
+        }
+    }
+    out.set("DATA_TYPE", dt)?;
+    let border = r.get("BORDER_SIZE");
+    match border {
+        BORDER_SAMPLER_COLOR => out.set("BORDER_SOURCE", 1)?,
+        0..=3 => {
+            return Err(not_modeled(
+                "BORDER_SIZE",
+                border,
+                "texture borders: only the sampler's border colour is modeled",
+            ))
+        }
+        _ => return Err(invalid("BORDER_SIZE", border, "no such border size")),
+    }
+    for s in SPLITS {
+        let mut value = 0u64;
+        let mut shift = 0;
+        let mut present = None;
+        for part in s.v1 {
+            if let Some(f) = field(v1, part) {
+                value |= f.get(words) << shift;
+                shift += f.width();
+                present = present.or(Some(f.name));
+            }
+        }
+        let Some(first) = present else { continue };
+        if field(v2, s.v2).is_some() {
+            out.set(s.v2, value)
+                .map_err(|_| invalid(first, value, "does not fit in V2"))?;
+        } else if value != 0 {
+            return Err(not_modeled(
+                first,
+                value,
+                "the texture unit's header of this layout has no such field",
+            ));
+        }
+    }
+    for f in v1 {
+        if is_reserved(f.name) || is_mapped(f.name) {
+            continue;
+        }
+        let v = f.get(words);
+        match field(v2, f.name) {
+            Some(_) => out.set(f.name, v)?,
+            None if v == 0 || DROPPED.contains(&f.name) => {}
+            None => {
+                return Err(not_modeled(
+                    f.name,
+                    v,
+                    "a field the texture unit's header does not have",
+                ))
+            }
+        }
+    }
+    Ok(out.words)
+}
+
+/// A V2 header (as [`super::tic::TextureHeader::encode`] writes it) in the V1 layout. Errors
+/// name V1's fields: a value past its V1 field (an address at or above 2^49, a 3-D GOB
+/// offset past 3), a data type or border V1 cannot say.
+pub fn from_v2(v2words: &[u32; 8]) -> Result<[u32; 8], DescriptorError> {
+    let version = Reader {
+        table: TEXHEAD_V2_BL,
+        words: v2words,
+    }
+    .get("HEADER_VERSION");
+    let (v1, v2) = tables(version)?;
+    let r = Reader {
+        table: v2,
+        words: v2words,
+    };
+    let mut out = Writer {
+        table: v1,
+        words: [0; 8],
+        descriptor: D,
+    };
+    out.set("HEADER_VERSION", version)?;
+    let comps = r.get("COMPONENTS");
+    let dt = r.get("DATA_TYPE");
+    let rt = V1_DATA_TYPES
+        .iter()
+        .find(|t| t.2 == Some(dt))
+        .map(|t| t.0)
+        .ok_or(not_modeled(
+            "R_DATA_TYPE",
+            dt,
+            "a V2 data type V1 has no number for",
+        ))?;
+    for (name, t) in DATA_TYPE_FIELDS.into_iter().zip(component_types(comps, rt)) {
+        out.set(name, t)?;
+    }
+    if r.get("BORDER_SOURCE") != 1 {
+        return Err(not_modeled(
+            "BORDER_SIZE",
+            0,
+            "BORDER_TEXTURE: only the sampler's border colour is modeled",
+        ));
+    }
+    out.set("BORDER_SIZE", BORDER_SAMPLER_COLOR)?;
+    for s in SPLITS {
+        let Some(f2) = field(v2, s.v2) else { continue };
+        let mut value = f2.get(v2words);
+        let mut last = None;
+        for part in s.v1 {
+            if let Some(f) = field(v1, part) {
+                out.set(f.name, value & f.max())?;
+                value >>= f.width();
+                last = Some(f.name);
+            }
+        }
+        if let (Some(name), true) = (last, value != 0) {
+            return Err(invalid(
+                name,
+                f2.get(v2words),
+                "does not fit in this class's header (V1 addresses end at 2^49)",
+            ));
+        }
+    }
+    for f in v1 {
+        if is_reserved(f.name) || is_mapped(f.name) {
+            continue;
+        }
+        if let Some(f2) = field(v2, f.name) {
+            out.set(f.name, f2.get(v2words))?;
+        }
+    }
+    Ok(out.words)
+}
