@@ -15,7 +15,7 @@ mod robustness;
 #[path = "explain_cli/question.rs"]
 mod question;
 
-/// The picture's layout constants, as `src/explain/geometry.rs` and the README document them.
+/// The picture's layout constants, as `explain/src/geometry.rs` and the README document them.
 const TITLE: u32 = 32;
 const MARGIN: u32 = 48;
 /// Texel size for textures up to 12 texels across.

@@ -400,7 +400,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         }
     };
     legend.push(colour_rule);
-    // What the picture rests on that is not measured (src/explain/provenance.rs).
+    // What the picture rests on that is not measured (explain/src/provenance.rs).
     if let Some(tr) = trace {
         let keys = [
             ("sub_texel", tr.u.fixed.is_some()),
