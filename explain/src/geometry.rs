@@ -1,21 +1,36 @@
 //! The picture's geometry: sizes, colours, marks and text runs, in pixels.
 //!
 //! Layout (pixels; the tests compute positions from these):
-//! - a title band TITLE px high at the top, then MARGIN px around every panel;
+//! - a title band TITLE px high at the top, then a caption band CAPTION px high holding each
+//!   panel's caption (at y = TITLE + 2), then MARGIN px (room for a ring of border texels,
+//!   T <= 40, and a gap) above every panel: panels start at y = PANEL_TOP;
 //! - each texel is a T x T square, T = texel_px(max(width, height));
-//! - panels side by side: panel p's top-left corner is (MARGIN + p * (PW + MARGIN), TITLE +
-//!   MARGIN), PW = W * T (a cube cross: 4 * W * T wide, 3 * W * T high);
+//! - panels side by side: panel p's top-left corner is (MARGIN + p * P, PANEL_TOP), with the
+//!   pitch P = [`panel_pitch`] (PW + MARGIN, or wider where a caption is wider than its panel),
+//!   PW = W * T (a cube cross: 4 * W * T wide, 3 * W * T high);
 //! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); in a cube
 //!   cross, face f sits at cell CROSS[f] (column, row), so its texel (x, y) is at
 //!   (ox + (col * W + x) * T, oy + (row * W + y) * T);
 //! - the sample point (u * W, v * H) in texels, after the sub-texel rounding, is the pixel
 //!   (ox + u * W * T, oy + v * H * T);
-//! - the legend starts at oy + PH + MARGIN / 2.
+//! - the legend starts at oy + PH + MARGIN (below the ring of border texels under a panel).
 
 /// Title band height.
 pub const TITLE: u32 = 32;
-/// Margin around each panel (room for a ring of border texels and the captions).
+/// Margin around each panel (room for a ring of border texels, at most 40 px, and a gap).
 pub const MARGIN: u32 = 48;
+/// The caption band under the title.
+pub const CAPTION: u32 = 12;
+/// The y of every panel's top-left corner.
+pub const PANEL_TOP: u32 = TITLE + CAPTION + MARGIN;
+/// Pixels a character of scale-1 text takes (the 8x8 font).
+pub const CHAR_PX: u32 = 8;
+
+/// The distance between panels' left edges: the panel's width `pw` or its widest caption of
+/// `caption_chars` characters (and a gap), whichever is wider, plus MARGIN.
+pub fn panel_pitch(pw: u32, caption_chars: u32) -> u32 {
+    pw.max(caption_chars * CHAR_PX + CHAR_PX) + MARGIN
+}
 /// Footprint outline band width (inside the texel square).
 pub const OUTLINE: u32 = 3;
 /// Outline colour of footprint texels.
@@ -70,6 +85,33 @@ pub(super) struct Mark {
     pub(super) size: u32,
     pub(super) k: usize,
     pub(super) style: MarkStyle,
+    /// The colour inside the mark, for a border texel (the border colour as the texels are
+    /// coloured); None leaves what is under it.
+    pub(super) fill: Option<[u8; 3]>,
+    /// The label's scale ([`assign_labels`]; 0: no label).
+    pub(super) label: u32,
+}
+
+/// Gives each mark the largest label scale, up to [`label_scale`] of its size, whose label box
+/// overlaps no earlier mark's label: marks on one square (all four texels clamped to one, or
+/// two offsets reaching one border texel) have their labels side by side, smaller where
+/// needed, and none where none fits.
+pub(super) fn assign_labels(marks: &mut [Mark]) {
+    let mut placed: Vec<(i64, i64, i64)> = Vec::new();
+    for m in marks.iter_mut() {
+        m.label = (1..=label_scale(m.size))
+            .rev()
+            .find(|&ls| {
+                let (x, y, s) = label_box(m, ls as i64);
+                placed
+                    .iter()
+                    .all(|&(px, py, ps)| x + s <= px || px + ps <= x || y + s <= py || py + ps <= y)
+            })
+            .unwrap_or(0);
+        if m.label > 0 {
+            placed.push(label_box(m, m.label as i64));
+        }
+    }
 }
 
 /// Where a mark's label goes: its top-left corner and side, inside the mark's corner given
@@ -113,17 +155,34 @@ pub(super) struct Picture {
     pub(super) marks: Vec<Mark>,
     pub(super) sample: Option<(f64, f64)>,
     pub(super) texts: Vec<Text>,
-    pub(super) key: Vec<(i64, i64, MarkStyle)>,
+    /// The key's marks: position, style and fill (as [`Mark::fill`]).
+    pub(super) key: Vec<(i64, i64, MarkStyle, Option<[u8; 3]>)>,
     pub(super) key_sample: Option<(i64, i64)>,
     /// What the picture leaves out and why (printed with the `picture:` lines).
     pub(super) notes: Vec<String>,
 }
 
+/// True where pixel (dx, dy) of a T x T mark lies on its outline band.
+pub(super) fn on_edge(dx: u32, dy: u32, t: u32) -> bool {
+    let band = OUTLINE.min(t / 4).max(1);
+    dx < band || dy < band || dx >= t - band || dy >= t - band
+}
+
+/// The hatching's colour over a border texel filled with `fill`: black on light colours,
+/// white on dark ones, so the border colour stays visible under it.
+pub(super) fn hatch_rgb(fill: [u8; 3]) -> [u8; 3] {
+    let luma = 299 * fill[0] as u32 + 587 * fill[1] as u32 + 114 * fill[2] as u32;
+    if luma > 140_000 {
+        [0, 0, 0]
+    } else {
+        [255, 255, 255]
+    }
+}
+
 /// True where a mark's outline covers pixel (dx, dy) of its T x T square.
 pub(super) fn outline_at(style: MarkStyle, dx: u32, dy: u32, t: u32) -> bool {
     let band = OUTLINE.min(t / 4).max(1);
-    let on_edge = dx < band || dy < band || dx >= t - band || dy >= t - band;
-    if !on_edge {
+    if !on_edge(dx, dy, t) {
         return style == MarkStyle::Hatched && (dx + dy) % 8 < 2;
     }
     match style {

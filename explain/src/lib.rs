@@ -29,6 +29,8 @@ mod bridge;
 mod geometry;
 mod instruction;
 mod lane;
+#[cfg(test)]
+mod layout_tests;
 mod load;
 mod memory;
 mod path;
@@ -342,7 +344,7 @@ fn lane_picture(
     insn: &Tld4,
     lane_no: u32,
 ) -> Result<Picture, NoPicture> {
-    let Some((texture, _, header, _)) = &lane.texture else {
+    let Some((texture, sampler, header, _)) = &lane.texture else {
         let why = lane
             .no_texture
             .as_deref()
@@ -360,6 +362,7 @@ fn lane_picture(
     Ok(Picture(picture::picture(
         texture,
         *header,
+        &sampler.border,
         lane.trace.as_ref(),
         insn,
         lane_no as usize,

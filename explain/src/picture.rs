@@ -5,10 +5,11 @@ use tld4_decoder::Tld4;
 use tld4_textures::trace::{
     texel_components_in, texel_depth_in, texel_selected_in, GatherTrace, TexelSite, FACE_NAMES,
 };
-use tld4_textures::{Class, TexelSource, ValueKind};
+use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::geometry::{
-    texel_px, Mark, MarkStyle, Picture, Text, CROSS, MARGIN, MAX_CUBES, MAX_PANELS, TEXT_RGB, TITLE,
+    assign_labels, panel_pitch, texel_px, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX, CROSS,
+    MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
 };
 use super::show::{serde_name, short, show_value};
 use super::GATHER_ORDER;
@@ -105,10 +106,55 @@ pub(super) fn colours<S: TexelSource + ?Sized>(
     (cells, (hi > lo).then_some((lo, hi)))
 }
 
+/// The colour a border texel is drawn in: the border colour as [`colours`] colours texels
+/// (its RGB for colour formats, else the gathered value, or the border's depth with depth
+/// compare, on the same grey ramp `range`).
+fn border_rgb(
+    border: &BorderColor,
+    tr: &GatherTrace,
+    value: u32,
+    range: Option<(f64, f64)>,
+) -> [u8; 3] {
+    let f = tr.format;
+    let compare = tr.compare.is_some();
+    let channel = |bits: u32| {
+        let v = f32::from_bits(bits) as f64;
+        if v.is_finite() {
+            (v.clamp(0.0, 1.0) * 255.0).round() as u8
+        } else {
+            0
+        }
+    };
+    if f.components() >= 3 && !f.is_integer() && !f.is_depth() && !compare {
+        return [
+            channel(border.words[0]),
+            channel(border.words[1]),
+            channel(border.words[2]),
+        ];
+    }
+    let v = if compare {
+        f32::from_bits(border.words[0]) as f64
+    } else {
+        match f.value_kind() {
+            ValueKind::Uint => value as f64,
+            ValueKind::Sint => value as i32 as f64,
+            _ => f32::from_bits(value) as f64,
+        }
+    };
+    let g = match range {
+        Some((lo, hi)) if v.is_finite() => {
+            (((v - lo) / (hi - lo)).clamp(0.0, 1.0) * 255.0).round() as u8
+        }
+        _ => 128,
+    };
+    [g, g, g]
+}
+
 /// Builds the picture of `texture` (header index `header`), with the lane's footprint.
 pub(super) fn picture<S: TexelSource + ?Sized>(
     texture: &S,
     header: u32,
+    border: &BorderColor,
     trace: Option<&GatherTrace>,
     insn: &Tld4,
     lane: usize,
@@ -135,8 +181,30 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     } else {
         (w * t, h * t)
     };
-    let ox = |p: u32| (MARGIN + p * (pw + MARGIN)) as i64;
-    let oy = (TITLE + MARGIN) as i64;
+    // Each panel's caption; the panels are spaced so that no caption runs into the next.
+    let captions: Vec<String> = panels
+        .iter()
+        .map(|&panel| {
+            let name = if kind.is_array() {
+                format!("{} {panel}", if cube { "cube" } else { "layer" })
+            } else {
+                format!(
+                    "texture {header}: {} {} {w}x{h}",
+                    serde_name(&kind),
+                    shape.format.name()
+                )
+            };
+            if panel == sampled && trace.is_some() && kind.is_array() {
+                format!("{name} (sampled)")
+            } else {
+                name
+            }
+        })
+        .collect();
+    let widest = captions.iter().map(|c| c.len() as u32).max().unwrap_or(0);
+    let pitch = panel_pitch(pw, widest);
+    let ox = |p: u32| (MARGIN + p * pitch) as i64;
+    let oy = PANEL_TOP as i64;
     // Texel position of (storage layer, x, y) in pixels.
     let place = |layer: u32, x: i64, y: i64| -> Option<(i64, i64)> {
         let (panel, face) = if cube {
@@ -198,42 +266,17 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     }
     // Captions and the sampled panel's frame.
     for (p, &panel) in panels.iter().enumerate() {
-        let name = if kind.is_array() {
-            format!("{} {panel}", if cube { "cube" } else { "layer" })
-        } else {
-            format!(
-                "texture {header}: {} {} {w}x{h}",
-                serde_name(&kind),
-                shape.format.name()
-            )
-        };
         let sampled_here = panel == sampled && trace.is_some();
         pic.texts.push(Text {
             x: ox(p as u32),
-            y: TITLE as i64 - 2,
+            y: TITLE as i64 + 2,
             scale: 1,
-            text: if sampled_here && kind.is_array() {
-                format!("{name} (sampled)")
-            } else {
-                name
-            },
+            text: captions[p].clone(),
             rgb: TEXT_RGB,
             boxed: false,
         });
         if sampled_here && kind.is_array() {
             pic.frames.push((ox(p as u32), oy, pw, ph));
-        }
-        if cube {
-            for (f, &(cx, cy)) in CROSS.iter().enumerate() {
-                pic.texts.push(Text {
-                    x: ox(p as u32) + (cx * w * t) as i64 + 2,
-                    y: oy + (cy * h * t) as i64 + 2,
-                    scale: 1,
-                    text: FACE_NAMES[f].to_string(),
-                    rgb: [255, 255, 255],
-                    boxed: true,
-                });
-            }
         }
     }
     // The footprint and the sample point.
@@ -245,6 +288,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         let ring = |i: i64, n: u32| i.clamp(-1, n as i64);
         for (k, x) in tr.texels.iter().enumerate() {
             let mut size = t;
+            let mut fill = None;
             let (px, py, style) = match x.site {
                 TexelSite::Texel {
                     layer,
@@ -280,6 +324,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
                     let Some((px, py)) = place(base_layer, 0, 0) else {
                         continue;
                     };
+                    fill = Some(border_rgb(border, tr, x.value, range));
                     (
                         px + ring(x.position.0, w) * t as i64,
                         py + ring(x.position.1, h) * t as i64,
@@ -293,8 +338,11 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
                 size,
                 k,
                 style,
+                fill,
+                label: 0,
             });
         }
+        assign_labels(&mut pic.marks);
         if tr.u.texels.is_nan() || tr.v.texels.is_nan() {
             // A NaN coordinate has no place on the texture: no disc is drawn.
             let note = format!(
@@ -351,6 +399,15 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
                 _ => String::new(),
             }
         ));
+        if let Some(l) = tr.layer.as_ref().filter(|l| l.given != l.used) {
+            legend.push(format!(
+                "{} {} clamped to {} (the last is {})",
+                if cube { "cube" } else { "layer" },
+                l.given,
+                l.used,
+                l.last
+            ));
+        }
         for (k, x) in tr.texels.iter().enumerate() {
             let site = match x.site {
                 TexelSite::Texel {
@@ -379,6 +436,65 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
                 x.position.1,
                 show_value(tr.values[k], vk)
             ));
+        }
+    }
+    // Face names, each in the first corner of its face that no footprint mark covers (a
+    // name under a mark's label could not be read).
+    if cube {
+        let tag_w = 2 * CHAR_PX as i64 + 2;
+        let tag_h = CHAR_PX as i64 + 2;
+        for p in 0..panels.len() as u32 {
+            for (f, &(cx, cy)) in CROSS.iter().enumerate() {
+                let (fx, fy) = (ox(p) + (cx * w * t) as i64, oy + (cy * h * t) as i64);
+                let side = (w * t) as i64;
+                let inside = [
+                    (fx + 2, fy + 2),
+                    (fx + side - tag_w - 2, fy + 2),
+                    (fx + 2, fy + side - tag_h - 2),
+                    (fx + side - tag_w - 2, fy + side - tag_h - 2),
+                ];
+                // Beside the face (above, below, left, right), where no texel is drawn.
+                let outside = [
+                    (fx + 2, fy - tag_h - 2),
+                    (fx + 2, fy + side + 2),
+                    (fx - tag_w - 2, fy + 2),
+                    (fx + side + 2, fy + 2),
+                ];
+                let clear = |x: i64, y: i64, bx: i64, by: i64, bs: i64| {
+                    x + tag_w <= bx || bx + bs <= x || y + tag_h <= by || by + bs <= y
+                };
+                let off_marks = |x: i64, y: i64| {
+                    pic.marks
+                        .iter()
+                        .all(|m| clear(x, y, m.x, m.y, m.size as i64))
+                };
+                let off_cells = |x: i64, y: i64| {
+                    y >= (TITLE + CAPTION) as i64
+                        && pic
+                            .cells
+                            .iter()
+                            .all(|&(cx, cy, _)| clear(x, y, cx, cy, t as i64))
+                };
+                let (x, y) = inside
+                    .iter()
+                    .copied()
+                    .find(|&(x, y)| off_marks(x, y))
+                    .or_else(|| {
+                        outside
+                            .iter()
+                            .copied()
+                            .find(|&(x, y)| off_marks(x, y) && off_cells(x, y))
+                    })
+                    .unwrap_or(inside[0]);
+                pic.texts.push(Text {
+                    x,
+                    y,
+                    scale: 1,
+                    text: FACE_NAMES[f].to_string(),
+                    rgb: [255, 255, 255],
+                    boxed: true,
+                });
+            }
         }
     }
     let colour_rule = {
@@ -425,7 +541,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         }
     }
     // Layout of the canvas.
-    let panels_w = MARGIN + panels.len() as u32 * (pw + MARGIN);
+    let panels_w = MARGIN + panels.len() as u32 * pitch;
     let legend_scale = 2;
     let line_h = 8 * legend_scale + 6;
     let key_w = 40 * 16 + 4 * 48;
@@ -442,7 +558,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     );
     let title_w = title.len() as u32 * 16 + 16;
     pic.width = panels_w.max(legend_w).max(title_w);
-    let legend_y = oy + ph as i64 + (MARGIN / 2) as i64;
+    let legend_y = oy + ph as i64 + MARGIN as i64;
     // Key: solid, dashed, hatched, sample point.
     let key_y = legend_y;
     let mut kx = MARGIN as i64;
@@ -451,7 +567,9 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         (MarkStyle::Dashed, "redirected"),
         (MarkStyle::Hatched, if cube { "corner" } else { "border" }),
     ] {
-        pic.key.push((kx, key_y, style));
+        // The border key is filled as a border texel is (with a neutral grey).
+        let fill = (style == MarkStyle::Hatched && !cube).then_some([200, 200, 200]);
+        pic.key.push((kx, key_y, style, fill));
         pic.texts.push(Text {
             x: kx + 24,
             y: key_y + 2,

@@ -1,0 +1,300 @@
+//! The picture's layout, checked on the boxes it is drawn from and on the pixels drawn:
+//! captions, the title, face names, labels, the key and the legend never overlap each other
+//! or the texels and marks; a border texel shows the border colour; a clamped layer is said.
+
+use super::geometry::{label_box, MarkStyle, Picture, CHAR_PX, FOOTPRINT_RGB};
+use super::question::Question;
+use super::{explain, Subject};
+
+/// A drawn rectangle: left, top, width, height, and what it is (for messages).
+#[derive(Debug, Clone)]
+struct Rect {
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+    what: String,
+}
+
+impl Rect {
+    fn overlaps(&self, o: &Rect) -> bool {
+        self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
+    }
+}
+
+/// The picture of `insn` on the question `q`, lane 0.
+fn picture_of(insn: &str, q: &Question) -> Picture {
+    let e = explain(
+        insn,
+        tld4_decoder::Arch::Sm100,
+        &Subject::Question(q),
+        0,
+        true,
+    )
+    .unwrap_or_else(|e| panic!("{insn}: {e}"));
+    match e.picture {
+        Ok(p) => p.0,
+        Err(e) => panic!("{insn}: {e}\n{}", e),
+    }
+}
+
+/// Every text run's box (boxed runs one pixel wider and taller, as drawn).
+fn text_boxes(p: &Picture) -> Vec<Rect> {
+    p.texts
+        .iter()
+        .map(|t| {
+            // The glyphs start one pixel in (png::draw_text), so a run and its box take its
+            // characters' width and height plus two.
+            let c = (CHAR_PX * t.scale) as i64;
+            Rect {
+                x: t.x,
+                y: t.y,
+                w: t.text.chars().count() as i64 * c + 2,
+                h: c + 2,
+                what: format!("text {:?}", t.text),
+            }
+        })
+        .collect()
+}
+
+/// Every texel square, footprint mark and key mark.
+fn shape_boxes(p: &Picture) -> Vec<Rect> {
+    let t = p.t as i64;
+    let cells = p.cells.iter().map(|&(x, y, _)| Rect {
+        x,
+        y,
+        w: t,
+        h: t,
+        what: format!("texel at ({x}, {y})"),
+    });
+    let marks = p.marks.iter().map(|m| Rect {
+        x: m.x,
+        y: m.y,
+        w: m.size as i64,
+        h: m.size as i64,
+        what: format!("mark {}", m.k),
+    });
+    let key = p.key.iter().map(|&(x, y, _, _)| Rect {
+        x,
+        y,
+        w: 16,
+        h: 16,
+        what: "key mark".into(),
+    });
+    cells.chain(marks).chain(key).collect()
+}
+
+/// Asserts that no two text runs overlap, that no text other than a face name (drawn on its
+/// face, clear of the marks) overlaps a texel or mark, that no face name overlaps a mark, that
+/// labels of distinct marks do not overlap, and that everything lies inside the picture.
+fn assert_disjoint(p: &Picture, case: &str) {
+    let texts = text_boxes(p);
+    for (i, a) in texts.iter().enumerate() {
+        for b in &texts[i + 1..] {
+            assert!(!a.overlaps(b), "{case}: {a:?} overlaps {b:?}");
+        }
+    }
+    let shapes = shape_boxes(p);
+    for (a, t) in texts.iter().zip(&p.texts) {
+        for b in &shapes {
+            let face_on_texel = t.boxed && b.what.starts_with("texel");
+            assert!(
+                face_on_texel || !a.overlaps(b),
+                "{case}: {a:?} overlaps {b:?}"
+            );
+        }
+        assert!(
+            a.x >= 0 && a.y >= 0 && a.x + a.w <= p.width as i64 && a.y + a.h <= p.height as i64,
+            "{case}: {a:?} outside the {}x{} picture",
+            p.width,
+            p.height
+        );
+    }
+    let labels: Vec<Rect> = p
+        .marks
+        .iter()
+        .filter(|m| m.label > 0)
+        .map(|m| {
+            let (x, y, s) = label_box(m, m.label as i64);
+            Rect {
+                x,
+                y,
+                w: s,
+                h: s,
+                what: format!("label of mark {}", m.k),
+            }
+        })
+        .collect();
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!(!a.overlaps(b), "{case}: {a:?} overlaps {b:?}");
+        }
+    }
+    for b in &shapes {
+        assert!(
+            b.x >= 0 && b.y >= 0 && b.x + b.w <= p.width as i64 && b.y + b.h <= p.height as i64,
+            "{case}: {b:?} outside the {}x{} picture",
+            p.width,
+            p.height
+        );
+    }
+}
+
+/// A question on a `size` texture at `coord` with the address mode `address`.
+fn question(size: &str, coord: &str, address: &str) -> Question {
+    Question {
+        texture: Some(size.into()),
+        coord: Some(coord.into()),
+        address: Some(address.into()),
+        ..Question::default()
+    }
+}
+
+#[test]
+fn border_texels_above_and_below_clear_the_captions_and_the_key() {
+    // The footprint crosses the top edge (z, w in the ring above, under the caption) and,
+    // in the second case, the bottom edge (x, y in the ring below, above the key).
+    for (coord, offset) in [
+        ("0.95,0.02", "1,-1"),
+        ("0.5,0.99", "0,1"),
+        ("0.02,0.5", "-1,0"),
+    ] {
+        let mut q = question("4x4", coord, "clamp_to_border");
+        q.offset = Some(offset.into());
+        let p = picture_of("TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D", &q);
+        assert!(
+            p.marks.iter().any(|m| m.style == MarkStyle::Hatched),
+            "{coord}: the footprint reads the border"
+        );
+        assert_disjoint(&p, coord);
+    }
+}
+
+#[test]
+fn captions_of_small_array_layers_do_not_collide() {
+    for size in ["1x1x8", "2x2x8", "3x1x5", "2x2x2"] {
+        let mut q = question(size, "0.5,0.5", "clamp_to_edge");
+        q.layer = Some("1".into());
+        let p = picture_of("TLD4.R R8, R20, R24, UR4, ARRAY_2D", &q);
+        let captions = p
+            .texts
+            .iter()
+            .filter(|t| t.text.starts_with("layer"))
+            .count();
+        assert!(captions >= 2, "{size}: {captions} captions");
+        assert_disjoint(&p, size);
+    }
+}
+
+#[test]
+fn cube_face_names_stay_clear_of_the_footprint() {
+    // Directions whose footprint covers a corner texel of the face they hit, on faces of 2
+    // and 4 texels: the face's name moves to a corner no mark covers.
+    for size in ["2x2", "4x4"] {
+        for coord in [
+            "0.1,0.1,-1",
+            "-0.9,0.9,-1",
+            "1,0.9,0.9",
+            "0.9,1,-0.9",
+            "-1,-0.99,0.99",
+        ] {
+            let q = question(size, coord, "clamp_to_edge");
+            let p = picture_of("TLD4.R R8, R20, R24, UR4, CUBE", &q);
+            assert!(!p.marks.is_empty(), "{size} {coord}: no footprint");
+            assert_disjoint(&p, &format!("{size} {coord}"));
+        }
+    }
+}
+
+#[test]
+fn a_clamped_layer_is_said_in_the_legend() {
+    let mut q = question("2x2x3", "0.5,0.5", "clamp_to_edge");
+    q.layer = Some("9".into());
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, ARRAY_2D", &q);
+    assert!(
+        p.texts
+            .iter()
+            .any(|t| t.text == "layer 9 clamped to 2 (the last is 2)"),
+        "{:?}",
+        p.texts.iter().map(|t| &t.text).collect::<Vec<_>>()
+    );
+    assert!(p.texts.iter().any(|t| t.text == "layer 2 (sampled)"));
+    assert_disjoint(&p, "layer 9");
+}
+
+#[test]
+fn border_texels_show_the_border_colour_in_the_png() {
+    // Opaque red border on an RGBA8 texture: the border texels' squares are red inside, with
+    // hatching (white on red) and the footprint's outline.
+    let mut q = question("4x4", "0.02,0.02", "clamp_to_border");
+    q.format = Some("rgba8_unorm".into());
+    q.border = Some("1,0,0,1".into());
+    let pic = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let border: Vec<_> = pic
+        .marks
+        .iter()
+        .filter(|m| m.style == MarkStyle::Hatched)
+        .collect();
+    assert_eq!(
+        border.len(),
+        3,
+        "x, z and w read the border at (0.02, 0.02)"
+    );
+    assert!(border.iter().all(|m| m.fill == Some([255, 0, 0])));
+    let img = super::png::render(&pic);
+    for m in border {
+        let (x, y) = (m.x as u32, m.y as u32);
+        let mut counts = std::collections::HashMap::new();
+        for dy in 4..m.size - 4 {
+            for dx in 4..m.size - 4 {
+                *counts
+                    .entry(img.get_pixel(x + dx, y + dy).0)
+                    .or_insert(0u32) += 1;
+            }
+        }
+        let red = counts.get(&[255, 0, 0]).copied().unwrap_or(0);
+        let inside = (m.size - 8) * (m.size - 8);
+        assert!(red * 2 > inside, "mark {}: {counts:?}", m.k);
+        assert_eq!(
+            counts.get(&FOOTPRINT_RGB),
+            None,
+            "mark {}: no magenta inside",
+            m.k
+        );
+        assert_eq!(
+            img.get_pixel(x + m.size / 2, y).0,
+            FOOTPRINT_RGB,
+            "its outline"
+        );
+    }
+}
+
+#[test]
+fn text_boxes_are_where_the_png_draws_text() {
+    // The boxes the layout test uses are the pixels the font draws into: every dark pixel of
+    // the title band lies inside the title's box.
+    let q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    let pic = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let img = super::png::render(&pic);
+    let title = text_boxes(&pic)
+        .into_iter()
+        .zip(&pic.texts)
+        .find(|(_, t)| t.text.starts_with("TLD4.R"))
+        .map(|(b, _)| b)
+        .expect("a title");
+    let mut dark = 0;
+    for y in 0..title.y + title.h + 4 {
+        for x in 0..pic.width as i64 {
+            if img.get_pixel(x as u32, y as u32).0 == super::geometry::TEXT_RGB {
+                dark += 1;
+                let inside =
+                    x >= title.x && x < title.x + title.w && y >= title.y && y < title.y + title.h;
+                assert!(
+                    inside,
+                    "text pixel ({x}, {y}) outside the title's box {title:?}"
+                );
+            }
+        }
+    }
+    assert!(dark > 100, "{dark} title pixels");
+}
