@@ -102,8 +102,7 @@ pub struct QuestionArgs {
     pub non_seamless: bool,
 }
 
-/// The texture's size: width, height and layers (cubes for cube arrays).
-
+/// The flags, as the engine's question (the same names and text).
 impl From<&QuestionArgs> for Question {
     fn from(a: &QuestionArgs) -> Self {
         Question {

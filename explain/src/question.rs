@@ -196,7 +196,7 @@ fn index_field(format: Format, i: usize, n: u64) -> Value {
 
 /// The texels of the `index` pattern, as the scenario's flat `texels` list (layer-major, then
 /// rows, then the format's fields): R = x, G = y, B = storage layer, A = the texel's number
-/// `layer * W * H + y * W + x`, each field as [`index_field`] holds it.
+/// `layer * W * H + y * W + x`, each field as `index_field` holds it.
 pub fn index_texels(format: Format, w: u32, h: u32, storage_layers: u32) -> Vec<Value> {
     let fields = format.fields();
     let mut out = Vec::with_capacity((w * h * storage_layers) as usize * fields);
