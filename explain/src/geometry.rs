@@ -145,6 +145,16 @@ pub(super) struct Text {
     pub(super) boxed: bool,
 }
 
+/// A filled rectangle of a panel (a depth compared, an F16 half), drawn under its text.
+#[derive(Clone, Debug)]
+pub(super) struct Swatch {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) w: u32,
+    pub(super) h: u32,
+    pub(super) rgb: [u8; 3],
+}
+
 /// Everything drawn, in pixels.
 pub(super) struct Picture {
     pub(super) width: u32,
@@ -158,6 +168,8 @@ pub(super) struct Picture {
     /// The key's marks: position, style and fill (as [`Mark::fill`]).
     pub(super) key: Vec<(i64, i64, MarkStyle, Option<[u8; 3]>)>,
     pub(super) key_sample: Option<(i64, i64)>,
+    /// The panels' cells (depth compare, F16 halves), under the legend.
+    pub(super) swatches: Vec<Swatch>,
     /// What the picture leaves out and why (printed with the `picture:` lines).
     pub(super) notes: Vec<String>,
 }

@@ -81,12 +81,20 @@ fn shape_boxes(p: &Picture) -> Vec<Rect> {
         h: 16,
         what: "key mark".into(),
     });
-    cells.chain(marks).chain(key).collect()
+    let swatches = p.swatches.iter().map(|w| Rect {
+        x: w.x,
+        y: w.y,
+        w: w.w as i64,
+        h: w.h as i64,
+        what: "panel cell".into(),
+    });
+    cells.chain(marks).chain(key).chain(swatches).collect()
 }
 
-/// Asserts that no two text runs overlap, that no text other than a face name (drawn on its
-/// face, clear of the marks) overlaps a texel or mark, that no face name overlaps a mark, that
-/// labels of distinct marks do not overlap, and that everything lies inside the picture.
+/// Asserts that no two text runs overlap, that no text overlaps a texel, mark or panel cell
+/// (except a face name on its own face's texels, clear of the marks, and a cell's text inside
+/// its cell), that labels of distinct marks do not overlap, and that everything lies inside
+/// the picture.
 fn assert_disjoint(p: &Picture, case: &str) {
     let texts = text_boxes(p);
     for (i, a) in texts.iter().enumerate() {
@@ -98,8 +106,13 @@ fn assert_disjoint(p: &Picture, case: &str) {
     for (a, t) in texts.iter().zip(&p.texts) {
         for b in &shapes {
             let face_on_texel = t.boxed && b.what.starts_with("texel");
+            let in_its_cell = b.what == "panel cell"
+                && a.x >= b.x
+                && a.y >= b.y
+                && a.x + a.w <= b.x + b.w
+                && a.y + a.h <= b.y + b.h;
             assert!(
-                face_on_texel || !a.overlaps(b),
+                face_on_texel || in_its_cell || !a.overlaps(b),
                 "{case}: {a:?} overlaps {b:?}"
             );
         }
@@ -297,4 +310,78 @@ fn text_boxes_are_where_the_png_draws_text() {
         }
     }
     assert!(dark > 100, "{dark} title pixels");
+}
+
+/// The panel cells' colours and texts, in gather order, and each cell's colour read back
+/// from the PNG (its top-right corner, clear of the text).
+fn cells(pic: &Picture) -> Vec<([u8; 3], String, [u8; 3])> {
+    let img = super::png::render(pic);
+    pic.swatches
+        .iter()
+        .map(|sw| {
+            let text = pic
+                .texts
+                .iter()
+                .find(|t| t.x == sw.x + 3 && t.y == sw.y + 3)
+                .map(|t| t.text.clone())
+                .unwrap_or_default();
+            let px = img
+                .get_pixel((sw.x + sw.w as i64 - 2) as u32, (sw.y + 1) as u32)
+                .0;
+            (sw.rgb, text, px)
+        })
+        .collect()
+}
+
+#[test]
+fn the_depth_compare_panel_shows_each_depth_pass_or_fail() {
+    // The index pattern's depth (component R) is the texel's x: at (0.3, 0.6) on 4x4 the
+    // footprint is i = 0, 1 (1.2 - 0.5 = 0.7), so x and w compare depth 0, y and z depth 1;
+    // with 0.5 <= depth only y and z pass.
+    use super::panels::{FAIL_RGB, PASS_RGB};
+    let mut q = question("4x4", "0.3,0.6", "clamp_to_edge");
+    q.format = Some("d32_float".into());
+    q.dref = Some("0.5".into());
+    let pic = picture_of("TLD4.R.DC R10, R8, R20, R24, UR4, 2D", &q);
+    let got = cells(&pic);
+    let want = [
+        (FAIL_RGB, "x depth 0 fail"),
+        (PASS_RGB, "y depth 1 pass"),
+        (PASS_RGB, "z depth 1 pass"),
+        (FAIL_RGB, "w depth 0 fail"),
+    ];
+    assert_eq!(got.len(), 4, "{got:?}");
+    for ((rgb, text, px), (want_rgb, want_text)) in got.iter().zip(want) {
+        assert_eq!((*rgb, text.as_str(), *px), (want_rgb, want_text, want_rgb));
+    }
+    assert!(pic
+        .texts
+        .iter()
+        .any(|t| t.text == "depth compare: passes when 0.5 <= depth"));
+    assert_disjoint(&pic, "depth compare");
+}
+
+#[test]
+fn the_f16_panel_shows_rn_and_rz_side_by_side() {
+    // A border of 0.7 = 1.4 * 2^-1: the binary16 mantissa 0.4 * 1024 = 409.6, so RN gives
+    // 0x3800 | 410 = 0x399a and RZ 0x3800 | 409 = 0x3999; texel (0, 0) of the index pattern
+    // holds R = 0, the same under both.
+    use super::panels::{DIFFERENT_RGB, SAME_RGB};
+    let mut q = question("4x4", "0.02,0.02", "clamp_to_border");
+    q.format = Some("r32_float".into());
+    q.border = Some("0.7,0.7,0.7,0.7".into());
+    let pic = picture_of("TLD4.R.F16.RZ R10, R8, R20, R24, UR4, 2D", &q);
+    let got = cells(&pic);
+    let want = [
+        (DIFFERENT_RGB, "x RN 399a RZ 3999"),
+        (SAME_RGB, "y RN 0000 RZ 0000"),
+        (DIFFERENT_RGB, "z RN 399a RZ 3999"),
+        (DIFFERENT_RGB, "w RN 399a RZ 3999"),
+    ];
+    assert_eq!(got.len(), 4, "{got:?}");
+    for ((rgb, text, px), (want_rgb, want_text)) in got.iter().zip(want) {
+        assert_eq!((*rgb, text.as_str(), *px), (want_rgb, want_text, want_rgb));
+    }
+    assert!(pic.texts.iter().any(|t| t.text.contains("RZ written")));
+    assert_disjoint(&pic, "f16");
 }

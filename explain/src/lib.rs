@@ -18,10 +18,11 @@
 //! own), `lane` (whether the lane runs, what it reads and writes, the check against the
 //! emulator), `memory` (for textures in GPU memory: the descriptors a lane reads and its
 //! texel addresses), `path` (the gather path of its trace), `show` (how values and names are
-//! written), `geometry` (the picture's layout and marks), `picture` (what the picture shows),
-//! `png` and `svg` (drawing it), `question` (a question without a scenario file), `answer`
-//! (the same as data, for `tld4 serve`), `provenance` (what is measured and what assumed),
-//! `words` (instruction words in text). This file reads the instruction and puts the text
+//! written), `geometry` (the picture's layout and marks), `picture` (what the picture
+//! shows), `panels` (its depth-compare and F16 panels), `png` and `svg` (drawing it),
+//! `question` (a question without a scenario file), `answer` (the same as data, for
+//! `tld4 serve`), `provenance` (what is measured and what assumed), `words` (instruction
+//! words in text). This file reads the instruction and puts the text
 //! and the picture together ([`explain`], [`explain_on`]).
 
 pub mod answer;
@@ -33,6 +34,7 @@ mod lane;
 mod layout_tests;
 mod load;
 mod memory;
+mod panels;
 mod path;
 mod picture;
 mod png;

@@ -8,9 +8,10 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX, CROSS,
-    MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
+    assign_labels, panel_pitch, texel_px, Mark, MarkStyle, Picture, Swatch, Text, CAPTION, CHAR_PX,
+    CROSS, MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
 };
+use super::panels::{depth_rows, f16_rows, Cell, Row};
 use super::show::{serde_name, short, show_value};
 use super::GATHER_ORDER;
 
@@ -242,6 +243,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         texts: Vec::new(),
         key: Vec::new(),
         key_sample: None,
+        swatches: Vec::new(),
         notes: Vec::new(),
     };
     // Texels in memory are read where drawn: say how many of the drawn ones are unmapped.
@@ -533,6 +535,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
                 tr.texels.iter().any(|x| x.site == TexelSite::Corner),
             ),
             ("dc_component", tr.compare.is_some()),
+            ("f16_packing", !f16_rows(tr, insn).is_empty()),
         ];
         for (key, shown) in keys {
             if shown {
@@ -545,12 +548,27 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let legend_scale = 2;
     let line_h = 8 * legend_scale + 6;
     let key_w = 40 * 16 + 4 * 48;
+    // The depth-compare and F16 panels, under the legend.
+    let rows: Vec<Row> = trace
+        .map(|tr| [depth_rows(tr), f16_rows(tr, insn)].concat())
+        .unwrap_or_default();
+    let cell_w =
+        |cells: &[Cell]| cells.iter().map(|c| c.text.len() as u32).max().unwrap_or(0) * CHAR_PX + 8;
+    let rows_w = rows
+        .iter()
+        .map(|r| match r {
+            Row::Line(l) => l.len() as u32 * 8 * legend_scale,
+            Row::Cells(c) => c.len() as u32 * (cell_w(c) + 8),
+        })
+        .max()
+        .unwrap_or(0);
     let legend_w = legend
         .iter()
         .map(|l| l.len() as u32 * 8 * legend_scale)
         .max()
         .unwrap_or(0)
         .max(key_w)
+        .max(rows_w)
         + 2 * MARGIN;
     let title = format!(
         "{}  lane {lane}, texture {header}",
@@ -603,6 +621,44 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             boxed: false,
         });
         y += line_h as i64;
+    }
+    for row in &rows {
+        match row {
+            Row::Line(l) => {
+                y += 6;
+                pic.texts.push(Text {
+                    x: MARGIN as i64,
+                    y,
+                    scale: legend_scale,
+                    text: l.clone(),
+                    rgb: TEXT_RGB,
+                    boxed: false,
+                });
+                y += line_h as i64;
+            }
+            Row::Cells(cells) => {
+                let cw = cell_w(cells);
+                for (k, c) in cells.iter().enumerate() {
+                    let x = MARGIN as i64 + k as i64 * (cw + 8) as i64;
+                    pic.swatches.push(Swatch {
+                        x,
+                        y,
+                        w: cw,
+                        h: CHAR_PX + 8,
+                        rgb: c.rgb,
+                    });
+                    pic.texts.push(Text {
+                        x: x + 3,
+                        y: y + 3,
+                        scale: 1,
+                        text: c.text.clone(),
+                        rgb: TEXT_RGB,
+                        boxed: false,
+                    });
+                }
+                y += (CHAR_PX + 8 + 6) as i64;
+            }
+        }
     }
     pic.height = y as u32 + 12;
     pic.texts.push(Text {

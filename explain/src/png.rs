@@ -38,6 +38,13 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
     }
     // A mark: its outline in the footprint colour; a filled mark (a border texel) shows its
     // fill inside, hatched in a colour that keeps the fill visible.
+    for sw in &pic.swatches {
+        for dy in 0..sw.h as i64 {
+            for dx in 0..sw.w as i64 {
+                put(&mut img, sw.x + dx, sw.y + dy, sw.rgb);
+            }
+        }
+    }
     let draw_mark = |img: &mut image::RgbImage,
                      x: i64,
                      y: i64,

@@ -57,6 +57,17 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(SAMPLED_FRAME_RGB)
         );
     }
+    for sw in &pic.swatches {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+            sw.x,
+            sw.y,
+            sw.w,
+            sw.h,
+            hex_rgb(sw.rgb)
+        );
+    }
     let mark = |s: &mut String,
                 x: i64,
                 y: i64,
