@@ -385,3 +385,33 @@ fn the_f16_panel_shows_rn_and_rz_side_by_side() {
     assert!(pic.texts.iter().any(|t| t.text.contains("RZ written")));
     assert_disjoint(&pic, "f16");
 }
+
+#[test]
+fn the_key_names_what_the_hatching_stands_for() {
+    // A seamless cube's hatched marks are corners; faces addressed one by one read the border
+    // instead, and the key says so (filled, as border texels are).
+    let key_of = |non_seamless: bool| {
+        let mut q = question("4x4", "1,0.99,0.99", "clamp_to_border");
+        q.non_seamless = non_seamless;
+        let p = picture_of("TLD4.R R8, R20, R24, UR4, CUBE", &q);
+        assert_disjoint(&p, &format!("non_seamless {non_seamless}"));
+        let hatched = p
+            .key
+            .iter()
+            .find(|k| k.2 == MarkStyle::Hatched)
+            .map(|k| k.3)
+            .expect("a hatched key");
+        let words: Vec<String> = p.texts.iter().map(|t| t.text.clone()).collect();
+        (hatched, words)
+    };
+    let (fill, words) = key_of(true);
+    assert_eq!(fill, Some([200, 200, 200]));
+    assert!(words.iter().any(|w| w == "border"), "{words:?}");
+    assert!(
+        words.iter().any(|w| w.starts_with("x (-1,0) border")),
+        "{words:?}"
+    );
+    let (fill, words) = key_of(false);
+    assert_eq!(fill, None);
+    assert!(words.iter().any(|w| w == "corner"), "{words:?}");
+}

@@ -19,11 +19,11 @@
 //! emulator), `memory` (for textures in GPU memory: the descriptors a lane reads and its
 //! texel addresses), `path` (the gather path of its trace), `show` (how values and names are
 //! written), `geometry` (the picture's layout and marks), `picture` (what the picture
-//! shows), `panels` (its depth-compare and F16 panels), `png` and `svg` (drawing it),
-//! `question` (a question without a scenario file), `answer` (the same as data, for
-//! `tld4 serve`), `provenance` (what is measured and what assumed), `words` (instruction
-//! words in text). This file reads the instruction and puts the text
-//! and the picture together ([`explain`], [`explain_on`]).
+//! shows), `legend` (its words and where they go), `panels` (its depth-compare and F16
+//! panels), `png` and `svg` (drawing it), `question` (a question without a scenario file),
+//! `answer` (the same as data, for `tld4 serve`), `provenance` (what is measured and what
+//! assumed), `words` (instruction words in text). This file reads the instruction and puts
+//! the text and the picture together ([`explain`], [`explain_on`]).
 
 pub mod answer;
 mod bridge;
@@ -32,6 +32,7 @@ mod instruction;
 mod lane;
 #[cfg(test)]
 mod layout_tests;
+mod legend;
 mod load;
 mod memory;
 mod panels;

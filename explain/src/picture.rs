@@ -8,12 +8,12 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, Mark, MarkStyle, Picture, Swatch, Text, CAPTION, CHAR_PX,
-    CROSS, MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
+    assign_labels, panel_pitch, texel_px, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX, CROSS,
+    MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
 };
-use super::panels::{depth_rows, f16_rows, Cell, Row};
-use super::show::{serde_name, short, show_value};
-use super::GATHER_ORDER;
+use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
+use super::panels::{depth_rows, f16_rows, Row};
+use super::show::serde_name;
 
 /// The display colour of every texel of a storage layer's (x, y): RGB from the converted
 /// components for formats with three or more non-integer components (sRGB formats show
@@ -151,6 +151,61 @@ fn border_rgb(
     [g, g, g]
 }
 
+/// Where the panels (layers, or cubes as crosses) and their texels are drawn.
+struct Panels {
+    /// The texture's width and height (a cube face's).
+    w: u32,
+    h: u32,
+    /// The texel size in pixels.
+    t: u32,
+    /// Cube kinds: each panel is a cross of six faces.
+    cube: bool,
+    /// The layers (or cubes) drawn, in order.
+    list: Vec<u32>,
+    /// A panel's width and height in pixels.
+    pw: u32,
+    ph: u32,
+    /// The distance between panels' left edges.
+    pitch: u32,
+}
+
+impl Panels {
+    /// Panel p's left edge.
+    fn ox(&self, p: u32) -> i64 {
+        (MARGIN + p * self.pitch) as i64
+    }
+
+    /// Every panel's top edge.
+    fn oy(&self) -> i64 {
+        PANEL_TOP as i64
+    }
+
+    /// The top-left pixel of face `face` (0 for non-cube kinds) of panel p.
+    fn face_origin(&self, p: u32, face: u32) -> (i64, i64) {
+        let (cx, cy) = if self.cube {
+            CROSS[face as usize]
+        } else {
+            (0, 0)
+        };
+        (
+            self.ox(p) + (cx * self.w * self.t) as i64,
+            self.oy() + (cy * self.w * self.t) as i64,
+        )
+    }
+
+    /// The top-left pixel of texel (x, y) of storage layer `layer`, if its panel is drawn.
+    fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
+        let (panel, face) = if self.cube {
+            (layer / 6, layer % 6)
+        } else {
+            (layer, 0)
+        };
+        let p = self.list.iter().position(|&q| q == panel)? as u32;
+        let (fx, fy) = self.face_origin(p, face);
+        Some((fx + x * self.t as i64, fy + y * self.t as i64))
+    }
+}
+
 /// Builds the picture of `texture` (header index `header`), with the lane's footprint.
 pub(super) fn picture<S: TexelSource + ?Sized>(
     texture: &S,
@@ -176,14 +231,14 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     });
     let count = layers.min(if cube { MAX_CUBES } else { MAX_PANELS });
     let first = sampled.saturating_sub(count / 2).min(layers - count);
-    let panels: Vec<u32> = (first..first + count).collect();
+    let list: Vec<u32> = (first..first + count).collect();
     let (pw, ph) = if cube {
         (4 * w * t, 3 * h * t)
     } else {
         (w * t, h * t)
     };
     // Each panel's caption; the panels are spaced so that no caption runs into the next.
-    let captions: Vec<String> = panels
+    let captions: Vec<String> = list
         .iter()
         .map(|&panel| {
             let name = if kind.is_array() {
@@ -203,25 +258,19 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         })
         .collect();
     let widest = captions.iter().map(|c| c.len() as u32).max().unwrap_or(0);
-    let pitch = panel_pitch(pw, widest);
-    let ox = |p: u32| (MARGIN + p * pitch) as i64;
-    let oy = PANEL_TOP as i64;
-    // Texel position of (storage layer, x, y) in pixels.
-    let place = |layer: u32, x: i64, y: i64| -> Option<(i64, i64)> {
-        let (panel, face) = if cube {
-            (layer / 6, layer % 6)
-        } else {
-            (layer, 0)
-        };
-        let p = panels.iter().position(|&q| q == panel)? as u32;
-        let (cx, cy) = if cube { CROSS[face as usize] } else { (0, 0) };
-        Some((
-            ox(p) + (cx as i64 * w as i64 + x) * t as i64,
-            oy + (cy as i64 * w as i64 + y) * t as i64,
-        ))
+    let panels = Panels {
+        w,
+        h,
+        t,
+        cube,
+        list,
+        pw,
+        ph,
+        pitch: panel_pitch(pw, widest),
     };
     let component = insn.component.raw() as u8;
     let storage: Vec<u32> = panels
+        .list
         .iter()
         .flat_map(|&p| {
             if cube {
@@ -260,17 +309,17 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     for (li, &l) in storage.iter().enumerate() {
         for y in 0..h {
             for x in 0..w {
-                if let Some((px, py)) = place(l, x as i64, y as i64) {
+                if let Some((px, py)) = panels.place(l, x as i64, y as i64) {
                     pic.cells.push((px, py, col[li][(y * w + x) as usize]));
                 }
             }
         }
     }
     // Captions and the sampled panel's frame.
-    for (p, &panel) in panels.iter().enumerate() {
+    for (p, &panel) in panels.list.iter().enumerate() {
         let sampled_here = panel == sampled && trace.is_some();
         pic.texts.push(Text {
-            x: ox(p as u32),
+            x: panels.ox(p as u32),
             y: TITLE as i64 + 2,
             scale: 1,
             text: captions[p].clone(),
@@ -278,396 +327,212 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             boxed: false,
         });
         if sampled_here && kind.is_array() {
-            pic.frames.push((ox(p as u32), oy, pw, ph));
+            pic.frames.push((panels.ox(p as u32), panels.oy(), pw, ph));
         }
     }
     // The footprint and the sample point.
     let mut legend: Vec<String> = Vec::new();
     if let Some(tr) = trace {
-        let face = tr.cube.map_or(0, |c| c.face);
-        let (cx, cy) = if cube { CROSS[face as usize] } else { (0, 0) };
-        let base_layer = tr.storage_layer;
-        let ring = |i: i64, n: u32| i.clamp(-1, n as i64);
-        for (k, x) in tr.texels.iter().enumerate() {
-            let mut size = t;
-            let mut fill = None;
-            let (px, py, style) = match x.site {
-                TexelSite::Texel {
-                    layer,
-                    x: tx,
-                    y: ty,
-                } => match place(layer, tx as i64, ty as i64) {
-                    Some((px, py)) => (
-                        px,
-                        py,
-                        if x.wrapped {
-                            MarkStyle::Dashed
-                        } else {
-                            MarkStyle::Solid
-                        },
-                    ),
-                    None => continue,
-                },
-                TexelSite::Corner => {
-                    // No face holds it: a half-size hatched square on the face's corner.
-                    let Some((px, py)) = place(base_layer, 0, 0) else {
-                        continue;
-                    };
-                    size = t / 2;
-                    let at = |i: i64| if i < 0 { 0 } else { (w * t) as i64 };
-                    (
-                        px + at(x.position.0) - (t / 4) as i64,
-                        py + at(x.position.1) - (t / 4) as i64,
-                        MarkStyle::Hatched,
-                    )
-                }
-                TexelSite::Border => {
-                    // Outside the texture: in the ring of texels around it.
-                    let Some((px, py)) = place(base_layer, 0, 0) else {
-                        continue;
-                    };
-                    fill = Some(border_rgb(border, tr, x.value, range));
-                    (
-                        px + ring(x.position.0, w) * t as i64,
-                        py + ring(x.position.1, h) * t as i64,
-                        MarkStyle::Hatched,
-                    )
-                }
-            };
-            pic.marks.push(Mark {
-                x: px,
-                y: py,
-                size,
-                k,
-                style,
-                fill,
-                label: 0,
-            });
-        }
+        footprint_marks(&mut pic, &panels, tr, border, range);
         assign_labels(&mut pic.marks);
-        if tr.u.texels.is_nan() || tr.v.texels.is_nan() {
-            // A NaN coordinate has no place on the texture: no disc is drawn.
-            let note = format!(
-                "no sample point drawn: {} = {}, {} = {} (a NaN coordinate has no place on the texture)",
-                if cube { "s*W" } else { "u*W" },
-                tr.u.texels,
-                if cube { "t*H" } else { "v*H" },
-                tr.v.texels
-            );
-            legend.push(note.clone());
-            pic.notes.push(note);
-        } else if let Some(p) = panels.iter().position(|&q| q == sampled) {
-            let ring_px = t as f64;
-            // The point the unit uses: after the sub-texel rounding, which decides i0 and j0.
-            let used = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
-                Some((n, bits, _)) => n as f64 / (1u64 << bits) as f64,
-                None => a.texels,
-            };
-            let sx = (used(&tr.u) * t as f64).clamp(-ring_px, (pw.min(w * t)) as f64 + ring_px);
-            let sy = (used(&tr.v) * t as f64).clamp(-ring_px, (ph.min(h * t)) as f64 + ring_px);
-            pic.sample = Some((
-                ox(p as u32) as f64 + (cx * w * t) as f64 + sx,
-                oy as f64 + (cy * h * t) as f64 + sy,
-            ));
+        if let Some(note) = sample_point(&mut pic, &panels, tr, sampled) {
+            legend.push(note);
         }
-        let vk = if tr.compare.is_some() {
-            ValueKind::Float
-        } else {
-            tr.format.value_kind()
-        };
-        legend.push(format!(
-            "sample point: {} = {}, {} = {} (texels){}",
-            if cube { "s*W" } else { "u*W" },
-            short(tr.u.texels),
-            if cube { "t*H" } else { "v*H" },
-            short(tr.v.texels),
-            if let Some(c) = &tr.cube {
-                format!(" on face {}", FACE_NAMES[c.face as usize % 6])
-            } else {
-                String::new()
-            }
-        ));
-        legend.push(format!(
-            "i0 = {}, j0 = {}{}",
-            tr.u.origin,
-            tr.v.origin,
-            match tr.op.offsets {
-                _ if tr.seamless => String::new(),
-                tld4_textures::OffsetMode::Aoffi => {
-                    let (dx, dy) = tr.texels[3].offset.unwrap_or((0, 0));
-                    format!(", AOFFI ({dx},{dy})")
-                }
-                tld4_textures::OffsetMode::Ptp => ", PTP".to_string(),
-                _ => String::new(),
-            }
-        ));
-        if let Some(l) = tr.layer.as_ref().filter(|l| l.given != l.used) {
-            legend.push(format!(
-                "{} {} clamped to {} (the last is {})",
-                if cube { "cube" } else { "layer" },
-                l.given,
-                l.used,
-                l.last
-            ));
-        }
-        for (k, x) in tr.texels.iter().enumerate() {
-            let site = match x.site {
-                TexelSite::Texel {
-                    layer,
-                    x: tx,
-                    y: ty,
-                } => {
-                    let on = if cube {
-                        format!("{} ", FACE_NAMES[(layer % 6) as usize])
-                    } else {
-                        String::new()
-                    };
-                    if x.wrapped {
-                        format!(" -> {on}({tx},{ty})")
-                    } else {
-                        String::new()
-                    }
-                }
-                TexelSite::Border => " border".to_string(),
-                TexelSite::Corner => " corner".to_string(),
-            };
-            legend.push(format!(
-                "{} ({},{}){site}: {}",
-                GATHER_ORDER[k].0,
-                x.position.0,
-                x.position.1,
-                show_value(tr.values[k], vk)
-            ));
-        }
+        legend.extend(trace_lines(tr, cube));
     }
-    // Face names, each in the first corner of its face that no footprint mark covers (a
-    // name under a mark's label could not be read).
     if cube {
-        let tag_w = 2 * CHAR_PX as i64 + 2;
-        let tag_h = CHAR_PX as i64 + 2;
-        for p in 0..panels.len() as u32 {
-            for (f, &(cx, cy)) in CROSS.iter().enumerate() {
-                let (fx, fy) = (ox(p) + (cx * w * t) as i64, oy + (cy * h * t) as i64);
-                let side = (w * t) as i64;
-                let inside = [
-                    (fx + 2, fy + 2),
-                    (fx + side - tag_w - 2, fy + 2),
-                    (fx + 2, fy + side - tag_h - 2),
-                    (fx + side - tag_w - 2, fy + side - tag_h - 2),
-                ];
-                // Beside the face (above, below, left, right), where no texel is drawn.
-                let outside = [
-                    (fx + 2, fy - tag_h - 2),
-                    (fx + 2, fy + side + 2),
-                    (fx - tag_w - 2, fy + 2),
-                    (fx + side + 2, fy + 2),
-                ];
-                let clear = |x: i64, y: i64, bx: i64, by: i64, bs: i64| {
-                    x + tag_w <= bx || bx + bs <= x || y + tag_h <= by || by + bs <= y
-                };
-                let off_marks = |x: i64, y: i64| {
-                    pic.marks
-                        .iter()
-                        .all(|m| clear(x, y, m.x, m.y, m.size as i64))
-                };
-                let off_cells = |x: i64, y: i64| {
-                    y >= (TITLE + CAPTION) as i64
-                        && pic
-                            .cells
-                            .iter()
-                            .all(|&(cx, cy, _)| clear(x, y, cx, cy, t as i64))
-                };
-                let (x, y) = inside
-                    .iter()
-                    .copied()
-                    .find(|&(x, y)| off_marks(x, y))
-                    .or_else(|| {
-                        outside
-                            .iter()
-                            .copied()
-                            .find(|&(x, y)| off_marks(x, y) && off_cells(x, y))
-                    })
-                    .unwrap_or(inside[0]);
-                pic.texts.push(Text {
-                    x,
-                    y,
-                    scale: 1,
-                    text: FACE_NAMES[f].to_string(),
-                    rgb: [255, 255, 255],
-                    boxed: true,
-                });
-            }
-        }
+        face_tags(&mut pic, &panels);
     }
-    let colour_rule = {
-        let f = shape.format;
-        if f.components() >= 3 && !f.is_integer() && !f.is_depth() {
-            "colour: the texel's RGB".to_string()
-        } else {
-            let what = if insn.depth_compare || f.is_depth() {
-                "depth".to_string()
-            } else {
-                insn.component.name().to_string()
-            };
-            match range {
-                Some((lo, hi)) => {
-                    format!("grey: {what}, black {} .. white {}", short(lo), short(hi))
-                }
-                None => format!("grey: {what} (the same in every texel)"),
-            }
-        }
-    };
-    legend.push(colour_rule);
-    // What the picture rests on that is not measured (explain/src/provenance.rs).
+    legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
-        let keys = [
-            ("sub_texel", tr.u.fixed.is_some()),
-            (
-                "layer_clamp",
-                tr.layer.as_ref().is_some_and(|l| l.given != l.used),
-            ),
-            (
-                "border",
-                tr.texels.iter().any(|x| x.site == TexelSite::Border),
-            ),
-            (
-                "cube_corner",
-                tr.texels.iter().any(|x| x.site == TexelSite::Corner),
-            ),
-            ("dc_component", tr.compare.is_some()),
-            ("f16_packing", !f16_rows(tr, insn).is_empty()),
-        ];
-        for (key, shown) in keys {
-            if shown {
-                legend.push(super::provenance::legend(key));
-            }
-        }
+        legend.extend(provenance_lines(tr, insn));
     }
-    // Layout of the canvas.
-    let panels_w = MARGIN + panels.len() as u32 * pitch;
-    let legend_scale = 2;
-    let line_h = 8 * legend_scale + 6;
-    let key_w = 40 * 16 + 4 * 48;
     // The depth-compare and F16 panels, under the legend.
     let rows: Vec<Row> = trace
         .map(|tr| [depth_rows(tr), f16_rows(tr, insn)].concat())
         .unwrap_or_default();
-    let cell_w =
-        |cells: &[Cell]| cells.iter().map(|c| c.text.len() as u32).max().unwrap_or(0) * CHAR_PX + 8;
-    let rows_w = rows
-        .iter()
-        .map(|r| match r {
-            Row::Line(l) => l.len() as u32 * 8 * legend_scale,
-            Row::Cells(c) => c.len() as u32 * (cell_w(c) + 8),
-        })
-        .max()
-        .unwrap_or(0);
-    let legend_w = legend
-        .iter()
-        .map(|l| l.len() as u32 * 8 * legend_scale)
-        .max()
-        .unwrap_or(0)
-        .max(key_w)
-        .max(rows_w)
-        + 2 * MARGIN;
-    let title = format!(
-        "{}  lane {lane}, texture {header}",
-        insn.text().trim_end_matches(" ;")
-    );
-    let title_w = title.len() as u32 * 16 + 16;
-    pic.width = panels_w.max(legend_w).max(title_w);
-    let legend_y = oy + ph as i64 + MARGIN as i64;
-    // Key: solid, dashed, hatched, sample point.
-    let key_y = legend_y;
-    let mut kx = MARGIN as i64;
-    for (style, label) in [
-        (MarkStyle::Solid, "read"),
-        (MarkStyle::Dashed, "redirected"),
-        (MarkStyle::Hatched, if cube { "corner" } else { "border" }),
-    ] {
-        // The border key is filled as a border texel is (with a neutral grey).
-        let fill = (style == MarkStyle::Hatched && !cube).then_some([200, 200, 200]);
-        pic.key.push((kx, key_y, style, fill));
-        pic.texts.push(Text {
-            x: kx + 24,
-            y: key_y + 2,
-            scale: legend_scale,
-            text: label.to_string(),
-            rgb: TEXT_RGB,
-            boxed: false,
-        });
-        kx += 24 + label.len() as i64 * 16 + 24;
-    }
-    pic.key_sample = Some((kx + 8, key_y + 8));
-    pic.texts.push(Text {
-        x: kx + 24,
-        y: key_y + 2,
-        scale: legend_scale,
-        text: "sample point".to_string(),
-        rgb: TEXT_RGB,
-        boxed: false,
-    });
-    let mut y = key_y + line_h as i64 + 6;
     if trace.is_none() {
         legend.insert(0, "no footprint: the lane does not gather".to_string());
     }
-    for l in &legend {
-        pic.texts.push(Text {
-            x: MARGIN as i64,
-            y,
-            scale: legend_scale,
-            text: l.clone(),
-            rgb: TEXT_RGB,
-            boxed: false,
+    let words = Words {
+        legend: &legend,
+        rows: &rows,
+        title: format!(
+            "{}  lane {lane}, texture {header}",
+            insn.text().trim_end_matches(" ;")
+        ),
+        hatched_border: !cube || trace.is_some_and(|tr| !tr.seamless),
+        panels_w: MARGIN + panels.list.len() as u32 * panels.pitch,
+        top: panels.oy() + ph as i64 + MARGIN as i64,
+    };
+    lay_out(&mut pic, &words);
+    pic
+}
+
+/// The footprint's marks: each texel where it is read (dashed when redirected), a border
+/// texel in the ring around the sampled face (filled with the border colour), a cube corner
+/// as half a texel on the face's corner.
+fn footprint_marks(
+    pic: &mut Picture,
+    panels: &Panels,
+    tr: &GatherTrace,
+    border: &BorderColor,
+    range: Option<(f64, f64)>,
+) {
+    let (w, h, t) = (panels.w, panels.h, panels.t);
+    let base_layer = tr.storage_layer;
+    let ring = |i: i64, n: u32| i.clamp(-1, n as i64);
+    for (k, x) in tr.texels.iter().enumerate() {
+        let mut size = t;
+        let mut fill = None;
+        let (px, py, style) = match x.site {
+            TexelSite::Texel {
+                layer,
+                x: tx,
+                y: ty,
+            } => match panels.place(layer, tx as i64, ty as i64) {
+                Some((px, py)) => (
+                    px,
+                    py,
+                    if x.wrapped {
+                        MarkStyle::Dashed
+                    } else {
+                        MarkStyle::Solid
+                    },
+                ),
+                None => continue,
+            },
+            TexelSite::Corner => {
+                // No face holds it: a half-size hatched square on the face's corner.
+                let Some((px, py)) = panels.place(base_layer, 0, 0) else {
+                    continue;
+                };
+                size = t / 2;
+                let at = |i: i64| if i < 0 { 0 } else { (w * t) as i64 };
+                (
+                    px + at(x.position.0) - (t / 4) as i64,
+                    py + at(x.position.1) - (t / 4) as i64,
+                    MarkStyle::Hatched,
+                )
+            }
+            TexelSite::Border => {
+                // Outside the texture: in the ring of texels around it.
+                let Some((px, py)) = panels.place(base_layer, 0, 0) else {
+                    continue;
+                };
+                fill = Some(border_rgb(border, tr, x.value, range));
+                (
+                    px + ring(x.position.0, w) * t as i64,
+                    py + ring(x.position.1, h) * t as i64,
+                    MarkStyle::Hatched,
+                )
+            }
+        };
+        pic.marks.push(Mark {
+            x: px,
+            y: py,
+            size,
+            k,
+            style,
+            fill,
+            label: 0,
         });
-        y += line_h as i64;
     }
-    for row in &rows {
-        match row {
-            Row::Line(l) => {
-                y += 6;
-                pic.texts.push(Text {
-                    x: MARGIN as i64,
-                    y,
-                    scale: legend_scale,
-                    text: l.clone(),
-                    rgb: TEXT_RGB,
-                    boxed: false,
-                });
-                y += line_h as i64;
-            }
-            Row::Cells(cells) => {
-                let cw = cell_w(cells);
-                for (k, c) in cells.iter().enumerate() {
-                    let x = MARGIN as i64 + k as i64 * (cw + 8) as i64;
-                    pic.swatches.push(Swatch {
-                        x,
-                        y,
-                        w: cw,
-                        h: CHAR_PX + 8,
-                        rgb: c.rgb,
-                    });
-                    pic.texts.push(Text {
-                        x: x + 3,
-                        y: y + 3,
-                        scale: 1,
-                        text: c.text.clone(),
-                        rgb: TEXT_RGB,
-                        boxed: false,
-                    });
-                }
-                y += (CHAR_PX + 8 + 6) as i64;
-            }
+}
+
+/// Places the sample point (after the sub-texel rounding) on the sampled face; for a NaN
+/// coordinate, which has no place, returns the note saying so instead.
+fn sample_point(
+    pic: &mut Picture,
+    panels: &Panels,
+    tr: &GatherTrace,
+    sampled: u32,
+) -> Option<String> {
+    let (w, h, t, cube) = (panels.w, panels.h, panels.t, panels.cube);
+    if tr.u.texels.is_nan() || tr.v.texels.is_nan() {
+        // A NaN coordinate has no place on the texture: no disc is drawn.
+        let note = format!(
+            "no sample point drawn: {} = {}, {} = {} (a NaN coordinate has no place on the texture)",
+            if cube { "s*W" } else { "u*W" },
+            tr.u.texels,
+            if cube { "t*H" } else { "v*H" },
+            tr.v.texels
+        );
+        pic.notes.push(note.clone());
+        return Some(note);
+    }
+    if let Some(p) = panels.list.iter().position(|&q| q == sampled) {
+        let ring_px = t as f64;
+        // The point the unit uses: after the sub-texel rounding, which decides i0 and j0.
+        let used = |a: &tld4_textures::trace::AxisTrace| match a.fixed {
+            Some((n, bits, _)) => n as f64 / (1u64 << bits) as f64,
+            None => a.texels,
+        };
+        let sx = (used(&tr.u) * t as f64).clamp(-ring_px, (panels.pw.min(w * t)) as f64 + ring_px);
+        let sy = (used(&tr.v) * t as f64).clamp(-ring_px, (panels.ph.min(h * t)) as f64 + ring_px);
+        let (fx, fy) = panels.face_origin(p as u32, tr.cube.map_or(0, |c| c.face));
+        pic.sample = Some((fx as f64 + sx, fy as f64 + sy));
+    }
+    None
+}
+
+/// Face names, each in the first corner of its face that no footprint mark covers (a name
+/// under a mark's label could not be read), else beside the face where no texel is drawn.
+fn face_tags(pic: &mut Picture, panels: &Panels) {
+    let (w, t) = (panels.w, panels.t);
+    let tag_w = 2 * CHAR_PX as i64 + 2;
+    let tag_h = CHAR_PX as i64 + 2;
+    for p in 0..panels.list.len() as u32 {
+        for f in 0..6u32 {
+            let (fx, fy) = panels.face_origin(p, f);
+            let side = (w * t) as i64;
+            let inside = [
+                (fx + 2, fy + 2),
+                (fx + side - tag_w - 2, fy + 2),
+                (fx + 2, fy + side - tag_h - 2),
+                (fx + side - tag_w - 2, fy + side - tag_h - 2),
+            ];
+            // Beside the face (above, below, left, right), where no texel is drawn.
+            let outside = [
+                (fx + 2, fy - tag_h - 2),
+                (fx + 2, fy + side + 2),
+                (fx - tag_w - 2, fy + 2),
+                (fx + side + 2, fy + 2),
+            ];
+            let clear = |x: i64, y: i64, bx: i64, by: i64, bs: i64| {
+                x + tag_w <= bx || bx + bs <= x || y + tag_h <= by || by + bs <= y
+            };
+            let off_marks = |x: i64, y: i64| {
+                pic.marks
+                    .iter()
+                    .all(|m| clear(x, y, m.x, m.y, m.size as i64))
+            };
+            let off_cells = |x: i64, y: i64| {
+                y >= (TITLE + CAPTION) as i64
+                    && pic
+                        .cells
+                        .iter()
+                        .all(|&(cx, cy, _)| clear(x, y, cx, cy, t as i64))
+            };
+            let (x, y) = inside
+                .iter()
+                .copied()
+                .find(|&(x, y)| off_marks(x, y))
+                .or_else(|| {
+                    outside
+                        .iter()
+                        .copied()
+                        .find(|&(x, y)| off_marks(x, y) && off_cells(x, y))
+                })
+                .unwrap_or(inside[0]);
+            pic.texts.push(Text {
+                x,
+                y,
+                scale: 1,
+                text: FACE_NAMES[f as usize].to_string(),
+                rgb: [255, 255, 255],
+                boxed: true,
+            });
         }
     }
-    pic.height = y as u32 + 12;
-    pic.texts.push(Text {
-        x: 8,
-        y: 8,
-        scale: 2,
-        text: title,
-        rgb: TEXT_RGB,
-        boxed: false,
-    });
-    pic
 }
