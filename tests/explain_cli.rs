@@ -657,7 +657,7 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
 }
 
 #[test]
-fn a_cube_picture_places_the_face_in_the_cross() {
+fn a_cube_picture_places_the_sampled_face_in_the_middle_of_its_unfolding() {
     let d = temp_dir("cube");
     let s = write(
         &d,
@@ -678,9 +678,10 @@ fn a_cube_picture_places_the_face_in_the_cross() {
     ]);
     assert!(o.status.success(), "{o:?}");
     let img = image::open(&png).unwrap().to_rgb8();
-    // +X sits at column 2, row 1 of the cross; direction (1, 0, 0) hits its centre
-    // (s, t) = (0.5, 0.5): texels 2, 2, so the footprint is texels 1..2 in both axes.
-    let face = (MARGIN + 2 * 4 * T, TITLE + CAPTION + MARGIN + 4 * T);
+    // The sampled face, +X, sits in the middle of the 3x3 unfolding (its four neighbours
+    // around it); direction (1, 0, 0) hits its centre (s, t) = (0.5, 0.5): texels 2, 2, so
+    // the footprint is texels 1..2 in both axes.
+    let face = (MARGIN + 4 * T, TITLE + CAPTION + MARGIN + 4 * T);
     let c = (face.0 + 2 * T, face.1 + 2 * T);
     assert_eq!(img.get_pixel(c.0, c.1).0, SAMPLE);
     // w = (i0, j0) = (1, 1): solid outline, label top-left; check its bottom edge.

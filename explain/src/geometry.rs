@@ -7,10 +7,11 @@
 //! - each texel is a T x T square, T = texel_px(max(width, height));
 //! - panels side by side: panel p's top-left corner is (MARGIN + p * P, PANEL_TOP), with the
 //!   pitch P = [`panel_pitch`] (PW + MARGIN, or wider where a caption is wider than its panel),
-//!   PW = W * T (a cube cross: 4 * W * T wide, 3 * W * T high);
-//! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); in a cube
-//!   cross, face f sits at cell CROSS[f] (column, row), so its texel (x, y) is at
-//!   (ox + (col * W + x) * T, oy + (row * W + y) * T);
+//!   PW = W * T (a cube: 3 * W * T wide, 3 * W * T high);
+//! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); a cube
+//!   panel is 3W x 3H texels: the sampled face in the middle (its texel (x, y) at
+//!   (ox + (W + x) * T, oy + (H + y) * T)) and its four neighbours around it, each turned so
+//!   the shared edge touches ([`unfold`]); the opposite face is not drawn;
 //! - the sample point (u * W, v * H) in texels, after the sub-texel rounding, is the pixel
 //!   (ox + u * W * T, oy + v * H * T);
 //! - the legend starts at oy + PH + MARGIN (below the ring of border texels under a panel).
@@ -45,10 +46,52 @@ pub const BACKGROUND_RGB: [u8; 3] = [250, 250, 250];
 pub const GRID_RGB: [u8; 3] = [90, 90, 90];
 /// Legend and caption text.
 pub const TEXT_RGB: [u8; 3] = [20, 20, 20];
-/// Cube cross: (column, row) of each face in storage order (+X, -X, +Y, -Y, +Z, -Z): the row
-/// -X +Z +X -Z with +Y above +Z and -Y below, in which every shared edge touches (Vulkan's face
-/// table).
-pub const CROSS: [(u32, u32); 6] = [(2, 1), (0, 1), (1, 0), (1, 2), (1, 1), (3, 1)];
+/// Where texel (i, j) of `face`'s plane, extended one face size beyond each edge, lies on
+/// the cube (`size` x `size` faces): the face itself, or the neighbour across the edge it is
+/// past, `d` texels in from the shared edge, turned as the texture unit joins them
+/// (`tld4_textures::cube::seamless_texel`, Vulkan "Cube Map Edge Handling", gives the texel
+/// at d = 0 and the edge's direction; the depth axis is the neighbour's other axis); None past
+/// two edges (no face lies there) or farther than one face.
+pub(super) fn unfold(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64, i64)> {
+    use tld4_textures::cube::seamless_texel;
+    let inside = |k: i64| (0..size).contains(&k);
+    if inside(i) && inside(j) {
+        return Some((face, i, j));
+    }
+    if !inside(i) && !inside(j) {
+        return None;
+    }
+    // How far past the edge, and the position one texel past it.
+    let depth = |k: i64| if k < 0 { -1 - k } else { k - size };
+    let ring = |k: i64| if k < 0 { -1 } else { size };
+    let (d, i0, j0) = if inside(i) {
+        (depth(j), i, ring(j))
+    } else {
+        (depth(i), ring(i), j)
+    };
+    if d >= size {
+        return None;
+    }
+    let (nf, x, y) = seamless_texel(face, i0, j0, size)?;
+    if d == 0 {
+        return Some((nf, x, y));
+    }
+    // The neighbour's axis along the shared edge changes with the position along it; the
+    // other one (0 or size - 1 at the edge) goes inward. d > 0 needs size > 1.
+    let (i1, j1) = if inside(i) {
+        (if i + 1 < size { i + 1 } else { i - 1 }, j0)
+    } else {
+        (i0, if j + 1 < size { j + 1 } else { j - 1 })
+    };
+    let (_, x1, _) = seamless_texel(face, i1, j1, size)?;
+    let inward = |v: i64| if v == 0 { d } else { v - d };
+    Some(if x1 == x {
+        (nf, inward(x), y)
+    } else {
+        (nf, x, inward(y))
+    })
+}
+
 /// The most array layers (or cubes) drawn: a window around the sampled one.
 pub const MAX_PANELS: u32 = 8;
 /// The most cubes of a cube array drawn.
@@ -242,5 +285,47 @@ mod tests {
         assert!(outline_at(MarkStyle::Dashed, 5, 0, 40));
         assert!(!outline_at(MarkStyle::Dashed, 7, 0, 40));
         assert!(outline_at(MarkStyle::Hatched, 20, 20, 40));
+    }
+
+    #[test]
+    fn the_unfolding_joins_each_neighbour_as_the_texture_unit_does() {
+        use std::collections::HashSet;
+        use tld4_textures::cube::seamless_texel;
+        // Texels A and B touch on the cube when B is one step from A, on A's face or across
+        // its edge (the texture unit's own rule).
+        let touch = |a: (u32, i64, i64), b: (u32, i64, i64), n: i64| {
+            [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|&(dx, dy)| seamless_texel(a.0, a.1 + dx, a.2 + dy, n) == Some(b))
+        };
+        for n in 1..=5i64 {
+            for face in 0..6u32 {
+                let mut seen = HashSet::new();
+                for j in -n..2 * n {
+                    for i in -n..2 * n {
+                        let Some(a) = unfold(face, i, j, n) else {
+                            continue;
+                        };
+                        assert!(seen.insert(a), "n {n} face {face}: {a:?} drawn twice");
+                        // The first ring is the texture unit's rule itself.
+                        let ring = |k: i64| k == -1 || k == n;
+                        if ring(i) || ring(j) {
+                            assert_eq!(Some(a), seamless_texel(face, i, j, n));
+                        }
+                        for (di, dj) in [(1, 0), (0, 1)] {
+                            if let Some(b) = unfold(face, i + di, j + dj, n) {
+                                assert!(
+                                    touch(a, b, n),
+                                    "n {n} face {face}: ({i},{j}) {a:?} and its neighbour {b:?} do not touch"
+                                );
+                            }
+                        }
+                    }
+                }
+                // The face and its four neighbours, whole; the opposite face not at all.
+                assert_eq!(seen.len() as i64, 5 * n * n, "n {n} face {face}");
+                assert!(seen.iter().all(|&(f, _, _)| f != face ^ 1));
+            }
+        }
     }
 }

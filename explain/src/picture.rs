@@ -1,6 +1,8 @@
 //! What the picture shows: the texels' colours, the panels, the footprint marks, the
 //! sample point and the legend, in the geometry of `geometry`.
 
+use std::collections::HashMap;
+
 use tld4_decoder::Tld4;
 use tld4_textures::trace::{
     texel_components_in, texel_depth_in, texel_selected_in, GatherTrace, TexelSite, FACE_NAMES,
@@ -8,7 +10,7 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX, CROSS,
+    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
     MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
 };
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
@@ -151,14 +153,15 @@ fn border_rgb(
     [g, g, g]
 }
 
-/// Where the panels (layers, or cubes as crosses) and their texels are drawn.
+/// Where the panels (layers, or cubes unfolded around the sampled face) and their texels are
+/// drawn.
 struct Panels {
     /// The texture's width and height (a cube face's).
     w: u32,
     h: u32,
     /// The texel size in pixels.
     t: u32,
-    /// Cube kinds: each panel is a cross of six faces.
+    /// Cube kinds: each panel is the sampled face with its four neighbours ([`unfold`]).
     cube: bool,
     /// The layers (or cubes) drawn, in order.
     list: Vec<u32>,
@@ -167,9 +170,44 @@ struct Panels {
     ph: u32,
     /// The distance between panels' left edges.
     pitch: u32,
+    /// Cube kinds: where each drawn texel (face, x, y) sits in a panel, in texels from its
+    /// top-left corner.
+    unfolded: HashMap<(u32, i64, i64), (i64, i64)>,
 }
 
 impl Panels {
+    /// The panels of `list` for a w x h texture, with texels of t px; for cube kinds the
+    /// faces are unfolded around face `centre`.
+    fn new(w: u32, h: u32, t: u32, cube: bool, centre: u32, list: Vec<u32>, widest: u32) -> Self {
+        let (pw, ph) = if cube {
+            (3 * w * t, 3 * h * t)
+        } else {
+            (w * t, h * t)
+        };
+        let mut unfolded = HashMap::new();
+        if cube {
+            let n = w as i64;
+            for j in -n..2 * n {
+                for i in -n..2 * n {
+                    if let Some(at) = unfold(centre, i, j, n) {
+                        unfolded.insert(at, (i + n, j + n));
+                    }
+                }
+            }
+        }
+        Panels {
+            w,
+            h,
+            t,
+            cube,
+            list,
+            pw,
+            ph,
+            pitch: panel_pitch(pw, widest),
+            unfolded,
+        }
+    }
+
     /// Panel p's left edge.
     fn ox(&self, p: u32) -> i64 {
         (MARGIN + p * self.pitch) as i64
@@ -180,20 +218,36 @@ impl Panels {
         PANEL_TOP as i64
     }
 
-    /// The top-left pixel of face `face` (0 for non-cube kinds) of panel p.
-    fn face_origin(&self, p: u32, face: u32) -> (i64, i64) {
+    /// The top-left pixel of texel (x, y) of face `face` (0 for non-cube kinds) of panel p,
+    /// if the face is drawn; a cube face's (x, y) may lie past its edges (the ring around the
+    /// sampled face), placed from its texel (0, 0).
+    fn face_texel(&self, p: u32, face: u32, x: i64, y: i64) -> Option<(i64, i64)> {
+        let t = self.t as i64;
         let (cx, cy) = if self.cube {
-            CROSS[face as usize]
+            let &(i, j) = self.unfolded.get(&(face, 0, 0))?;
+            let (ix, jx) = self
+                .unfolded
+                .get(&(face, x, y))
+                .copied()
+                .unwrap_or((i + x, j + y));
+            (ix, jx)
         } else {
-            (0, 0)
+            (x, y)
         };
-        (
-            self.ox(p) + (cx * self.w * self.t) as i64,
-            self.oy() + (cy * self.w * self.t) as i64,
-        )
+        Some((self.ox(p) + cx * t, self.oy() + cy * t))
     }
 
-    /// The top-left pixel of texel (x, y) of storage layer `layer`, if its panel is drawn.
+    /// The top-left pixel of face `face`'s square in panel p (turned or not), if it is drawn.
+    fn face_cell(&self, p: u32, face: u32) -> Option<(i64, i64)> {
+        let last = self.w as i64 - 1;
+        let corners = [(0, 0), (last, 0), (0, last), (last, last)]
+            .map(|(x, y)| self.face_texel(p, face, x, y));
+        let x = corners.iter().flatten().map(|c| c.0).min()?;
+        let y = corners.iter().flatten().map(|c| c.1).min()?;
+        Some((x, y))
+    }
+
+    /// The top-left pixel of texel (x, y) of storage layer `layer`, if it is drawn.
     fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
         let (panel, face) = if self.cube {
             (layer / 6, layer % 6)
@@ -201,8 +255,7 @@ impl Panels {
             (layer, 0)
         };
         let p = self.list.iter().position(|&q| q == panel)? as u32;
-        let (fx, fy) = self.face_origin(p, face);
-        Some((fx + x * self.t as i64, fy + y * self.t as i64))
+        self.face_texel(p, face, x, y)
     }
 }
 
@@ -232,11 +285,6 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let count = layers.min(if cube { MAX_CUBES } else { MAX_PANELS });
     let first = sampled.saturating_sub(count / 2).min(layers - count);
     let list: Vec<u32> = (first..first + count).collect();
-    let (pw, ph) = if cube {
-        (4 * w * t, 3 * h * t)
-    } else {
-        (w * t, h * t)
-    };
     // Each panel's caption; the panels are spaced so that no caption runs into the next.
     let captions: Vec<String> = list
         .iter()
@@ -258,16 +306,10 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         })
         .collect();
     let widest = captions.iter().map(|c| c.len() as u32).max().unwrap_or(0);
-    let panels = Panels {
-        w,
-        h,
-        t,
-        cube,
-        list,
-        pw,
-        ph,
-        pitch: panel_pitch(pw, widest),
-    };
+    // Cubes are unfolded around the sampled face (+X without a footprint).
+    let centre = trace.and_then(|tr| tr.cube).map_or(0, |c| c.face % 6);
+    let panels = Panels::new(w, h, t, cube, centre, list, widest);
+    let (pw, ph) = (panels.pw, panels.ph);
     let component = insn.component.raw() as u8;
     let storage: Vec<u32> = panels
         .list
@@ -470,7 +512,8 @@ fn sample_point(
         };
         let sx = (used(&tr.u) * t as f64).clamp(-ring_px, (panels.pw.min(w * t)) as f64 + ring_px);
         let sy = (used(&tr.v) * t as f64).clamp(-ring_px, (panels.ph.min(h * t)) as f64 + ring_px);
-        let (fx, fy) = panels.face_origin(p as u32, tr.cube.map_or(0, |c| c.face));
+        let face = tr.cube.map_or(0, |c| c.face);
+        let (fx, fy) = panels.face_texel(p as u32, face, 0, 0)?;
         pic.sample = Some((fx as f64 + sx, fy as f64 + sy));
     }
     None
@@ -484,7 +527,9 @@ fn face_tags(pic: &mut Picture, panels: &Panels) {
     let tag_h = CHAR_PX as i64 + 2;
     for p in 0..panels.list.len() as u32 {
         for f in 0..6u32 {
-            let (fx, fy) = panels.face_origin(p, f);
+            let Some((fx, fy)) = panels.face_cell(p, f) else {
+                continue;
+            };
             let side = (w * t) as i64;
             let inside = [
                 (fx + 2, fy + 2),
@@ -492,12 +537,17 @@ fn face_tags(pic: &mut Picture, panels: &Panels) {
                 (fx + 2, fy + side - tag_h - 2),
                 (fx + side - tag_w - 2, fy + side - tag_h - 2),
             ];
-            // Beside the face (above, below, left, right), where no texel is drawn.
+            // Beside the face (above, below, left, right, then off its corners), where no
+            // texel is drawn.
             let outside = [
                 (fx + 2, fy - tag_h - 2),
                 (fx + 2, fy + side + 2),
                 (fx - tag_w - 2, fy + 2),
                 (fx + side + 2, fy + 2),
+                (fx - tag_w - 2, fy - tag_h - 2),
+                (fx + side + 2, fy - tag_h - 2),
+                (fx - tag_w - 2, fy + side + 2),
+                (fx + side + 2, fy + side + 2),
             ];
             let clear = |x: i64, y: i64, bx: i64, by: i64, bs: i64| {
                 x + tag_w <= bx || bx + bs <= x || y + tag_h <= by || by + bs <= y
