@@ -415,3 +415,71 @@ fn the_key_names_what_the_hatching_stands_for() {
     assert_eq!(fill, None);
     assert!(words.iter().any(|w| w == "corner"), "{words:?}");
 }
+
+#[test]
+fn cube_face_tags_point_along_each_face_s_and_t() {
+    // The sampled face is drawn as is (s right, t down). For the neighbour above it, the
+    // texture unit's own edge rule (seamless_texel) says which of its axes runs to the right
+    // along the shared edge: the tag's arrow for that axis must point right (or left, if the
+    // axis decreases); likewise for the neighbour on the left, going down.
+    use tld4_textures::cube::seamless_texel;
+    use tld4_textures::trace::FACE_NAMES;
+    let dirs = [
+        "1,0.1,0.2",
+        "-1,0.2,0.1",
+        "0.1,1,0.2",
+        "0.2,-1,0.1",
+        "0.1,0.2,1",
+        "0.2,0.1,-1",
+    ];
+    for (centre, coord) in dirs.iter().enumerate() {
+        let q = question("4x4", coord, "clamp_to_edge");
+        let p = picture_of("TLD4.R R8, R20, R24, UR4, CUBE", &q);
+        assert_disjoint(&p, coord);
+        let tag = |face: u32| {
+            let name = FACE_NAMES[face as usize];
+            p.texts
+                .iter()
+                .find(|t| t.boxed && t.text.starts_with(&format!("{name} ")))
+                .map(|t| t.text.clone())
+                .unwrap_or_else(|| panic!("{coord}: no tag for {name}"))
+        };
+        assert!(
+            tag(centre as u32).ends_with(" s> tv"),
+            "{coord}: {}",
+            tag(centre as u32)
+        );
+        // (axis, step) of neighbour coordinates from texel a to texel b.
+        let step = |a: (u32, i64, i64), b: (u32, i64, i64)| {
+            assert_eq!(a.0, b.0);
+            if a.1 != b.1 {
+                ('s', b.1 - a.1)
+            } else {
+                ('t', b.2 - a.2)
+            }
+        };
+        let c = centre as u32;
+        let above = (
+            seamless_texel(c, 0, -1, 4).unwrap(),
+            seamless_texel(c, 1, -1, 4).unwrap(),
+        );
+        let (axis, d) = step(above.0, above.1);
+        let want = format!("{axis}{}", if d > 0 { '>' } else { '<' });
+        assert!(
+            tag(above.0 .0).contains(&want),
+            "{coord}: {} lacks {want}",
+            tag(above.0 .0)
+        );
+        let left = (
+            seamless_texel(c, -1, 0, 4).unwrap(),
+            seamless_texel(c, -1, 1, 4).unwrap(),
+        );
+        let (axis, d) = step(left.0, left.1);
+        let want = format!("{axis}{}", if d > 0 { 'v' } else { '^' });
+        assert!(
+            tag(left.0 .0).contains(&want),
+            "{coord}: {} lacks {want}",
+            tag(left.0 .0)
+        );
+    }
+}

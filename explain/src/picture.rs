@@ -247,6 +247,24 @@ impl Panels {
         Some((x, y))
     }
 
+    /// Where face `face`'s texel x and y grow in panel p, as arrows (`>`, `<`, `v`, `^`); None
+    /// for faces of one texel (no direction to read) or faces not drawn.
+    fn axes(&self, p: u32, face: u32) -> Option<(char, char)> {
+        let arrow = |from: (i64, i64), to: (i64, i64)| match (to.0 - from.0).signum() {
+            1 => '>',
+            -1 => '<',
+            _ if to.1 > from.1 => 'v',
+            _ => '^',
+        };
+        let o = self.face_texel(p, face, 0, 0)?;
+        if self.w < 2 {
+            return None;
+        }
+        let sx = self.face_texel(p, face, 1, 0)?;
+        let ty = self.face_texel(p, face, 0, 1)?;
+        Some((arrow(o, sx), arrow(o, ty)))
+    }
+
     /// The top-left pixel of texel (x, y) of storage layer `layer`, if it is drawn.
     fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
         let (panel, face) = if self.cube {
@@ -523,20 +541,32 @@ fn sample_point(
 /// under a mark's label could not be read), else beside the face where no texel is drawn.
 fn face_tags(pic: &mut Picture, panels: &Panels) {
     let (w, t) = (panels.w, panels.t);
-    let tag_w = 2 * CHAR_PX as i64 + 2;
     let tag_h = CHAR_PX as i64 + 2;
     for p in 0..panels.list.len() as u32 {
         for f in 0..6u32 {
             let Some((fx, fy)) = panels.face_cell(p, f) else {
                 continue;
             };
+            // The name, and where the face's s and t (its texel x and y) grow in the unfolding.
+            let text = match panels.axes(p, f) {
+                Some((s_arrow, t_arrow)) => {
+                    format!("{} s{s_arrow} t{t_arrow}", FACE_NAMES[f as usize])
+                }
+                None => FACE_NAMES[f as usize].to_string(),
+            };
+            let tag_w = text.len() as i64 * CHAR_PX as i64 + 2;
             let side = (w * t) as i64;
-            let inside = [
+            // In a corner of the face, where the tag fits.
+            let fits = tag_w + 4 <= side && tag_h + 4 <= side;
+            let inside: Vec<(i64, i64)> = [
                 (fx + 2, fy + 2),
                 (fx + side - tag_w - 2, fy + 2),
                 (fx + 2, fy + side - tag_h - 2),
                 (fx + side - tag_w - 2, fy + side - tag_h - 2),
-            ];
+            ]
+            .into_iter()
+            .filter(|_| fits)
+            .collect();
             // Beside the face (above, below, left, right, then off its corners), where no
             // texel is drawn.
             let outside = [
@@ -564,22 +594,29 @@ fn face_tags(pic: &mut Picture, panels: &Panels) {
                         .iter()
                         .all(|&(cx, cy, _)| clear(x, y, cx, cy, t as i64))
             };
+            // Clear of the other tags placed so far.
+            let off_tags = |x: i64, y: i64| {
+                pic.texts.iter().filter(|t| t.boxed).all(|t| {
+                    let tw = t.text.len() as i64 * CHAR_PX as i64 + 2;
+                    x + tag_w <= t.x || t.x + tw <= x || y + tag_h <= t.y || t.y + tag_h <= y
+                })
+            };
             let (x, y) = inside
                 .iter()
                 .copied()
-                .find(|&(x, y)| off_marks(x, y))
+                .find(|&(x, y)| off_marks(x, y) && off_tags(x, y))
                 .or_else(|| {
                     outside
                         .iter()
                         .copied()
-                        .find(|&(x, y)| off_marks(x, y) && off_cells(x, y))
+                        .find(|&(x, y)| off_marks(x, y) && off_cells(x, y) && off_tags(x, y))
                 })
-                .unwrap_or(inside[0]);
+                .unwrap_or((fx + 2, fy + 2));
             pic.texts.push(Text {
                 x,
                 y,
                 scale: 1,
-                text: FACE_NAMES[f as usize].to_string(),
+                text,
                 rgb: [255, 255, 255],
                 boxed: true,
             });
