@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tld4_emu::WARP_SIZE;
-use tld4_explain::{read_arch_instruction, Explanation, Question, Subject};
+use tld4_explain::{read_arch_instruction, Explanation, Question, ReadInstruction, Subject};
 
 use crate::CmdResult;
 
@@ -134,7 +134,8 @@ pub fn explain(args: &ExplainArgs) -> CmdResult {
 /// say) is returned as that `std::io::Error`, so the caller can tell it apart.
 pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     let text = args.instruction.join(" ");
-    let (insn, word, from) = read_arch_instruction(&text, args.arch, args.scenario.is_some())?;
+    let ReadInstruction { insn, word, from } =
+        read_arch_instruction(&text, args.arch, args.scenario.is_some())?;
     if let Some(from) = &from {
         out.write_all(from.as_bytes())?;
     }

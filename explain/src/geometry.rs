@@ -198,6 +198,15 @@ pub(super) struct Swatch {
     pub(super) rgb: [u8; 3],
 }
 
+/// A mark of the key (16 px square): its top-left corner, style and fill (as [`Mark::fill`]).
+#[derive(Clone, Debug)]
+pub(super) struct KeyMark {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) style: MarkStyle,
+    pub(super) fill: Option<[u8; 3]>,
+}
+
 /// Everything drawn, in pixels.
 pub(super) struct Picture {
     pub(super) width: u32,
@@ -208,8 +217,8 @@ pub(super) struct Picture {
     pub(super) marks: Vec<Mark>,
     pub(super) sample: Option<(f64, f64)>,
     pub(super) texts: Vec<Text>,
-    /// The key's marks: position, style and fill (as [`Mark::fill`]).
-    pub(super) key: Vec<(i64, i64, MarkStyle, Option<[u8; 3]>)>,
+    /// The key's marks.
+    pub(super) key: Vec<KeyMark>,
     pub(super) key_sample: Option<(i64, i64)>,
     /// The panels' cells (depth compare, F16 halves), under the legend.
     pub(super) swatches: Vec<Swatch>,

@@ -74,9 +74,9 @@ fn shape_boxes(p: &Picture) -> Vec<Rect> {
         h: m.size as i64,
         what: format!("mark {}", m.k),
     });
-    let key = p.key.iter().map(|&(x, y, _, _)| Rect {
-        x,
-        y,
+    let key = p.key.iter().map(|k| Rect {
+        x: k.x,
+        y: k.y,
         w: 16,
         h: 16,
         what: "key mark".into(),
@@ -398,8 +398,8 @@ fn the_key_names_what_the_hatching_stands_for() {
         let hatched = p
             .key
             .iter()
-            .find(|k| k.2 == MarkStyle::Hatched)
-            .map(|k| k.3)
+            .find(|k| k.style == MarkStyle::Hatched)
+            .map(|k| k.fill)
             .expect("a hatched key");
         let words: Vec<String> = p.texts.iter().map(|t| t.text.clone()).collect();
         (hatched, words)

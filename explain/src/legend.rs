@@ -6,7 +6,7 @@ use tld4_decoder::Tld4;
 use tld4_textures::trace::{GatherTrace, TexelSite, FACE_NAMES};
 use tld4_textures::{Format, ValueKind};
 
-use super::geometry::{MarkStyle, Picture, Swatch, Text, CHAR_PX, MARGIN, TEXT_RGB};
+use super::geometry::{KeyMark, MarkStyle, Picture, Swatch, Text, CHAR_PX, MARGIN, TEXT_RGB};
 use super::panels::{f16_rows, Cell, Row};
 use super::show::{short, show_value};
 use super::GATHER_ORDER;
@@ -195,7 +195,12 @@ pub(super) fn lay_out(pic: &mut Picture, words: &Words<'_>) {
     ] {
         // The border key is filled as a border texel is (with a neutral grey).
         let fill = (style == MarkStyle::Hatched && border).then_some([200, 200, 200]);
-        pic.key.push((kx, key_y, style, fill));
+        pic.key.push(KeyMark {
+            x: kx,
+            y: key_y,
+            style,
+            fill,
+        });
         pic.texts.push(Text {
             x: kx + 24,
             y: key_y + 2,

@@ -140,7 +140,8 @@ pub fn explain(
     picture: bool,
 ) -> Result<Explanation, ExplainError> {
     let with_scenario = matches!(subject, Subject::Document { .. });
-    let (insn, word, from) = read_arch_instruction(instruction, arch, with_scenario)?;
+    let ReadInstruction { insn, word, from } =
+        read_arch_instruction(instruction, arch, with_scenario)?;
     if lane >= WARP_SIZE as u32 {
         return Err(format!("lane {lane}: a warp has lanes 0..31").into());
     }
@@ -212,7 +213,7 @@ pub fn read_arch_instruction(
     text: &str,
     arch: tld4_decoder::Arch,
     with_scenario: bool,
-) -> Result<(Tld4, u128, Option<String>), String> {
+) -> Result<ReadInstruction, String> {
     if arch.family() == tld4_decoder::Family::Sm100 {
         return read_instruction(text);
     }
@@ -238,7 +239,25 @@ pub fn read_arch_instruction(
             "uniform"
         }
     );
-    Ok((insn.insn, insn.insn.encode(), Some(line)))
+    Ok(ReadInstruction {
+        insn: insn.insn,
+        word: insn.insn.encode(),
+        from: Some(line),
+    })
+}
+
+/// An instruction argument, read: the instruction, its word (the base table's, for another
+/// architecture's form), and the line `tld4 explain` prints first when the word came from
+/// compiled code or another architecture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadInstruction {
+    /// The instruction.
+    pub insn: Tld4,
+    /// Its 128-bit word.
+    pub word: u128,
+    /// Where it came from (`from: FILE ...` or `sm_90: ...`), a whole line, if it says more
+    /// than the argument.
+    pub from: Option<String>,
 }
 
 /// Gather-order names of the four results, and their footprint positions (Vulkan "Texel
@@ -255,7 +274,7 @@ pub const GATHER_ORDER: [(&str, &str); 4] = [
 /// TLD4 word or text holds one, docs/sources.md, Encoding; the file is relative to the
 /// current directory; the split rule is `CubinRef::parse`'s). With a reference, also the line
 /// saying where the word came from (file, fat-binary entry, kernel, offset).
-pub fn read_instruction(text: &str) -> Result<(Tld4, u128, Option<String>), String> {
+pub fn read_instruction(text: &str) -> Result<ReadInstruction, String> {
     let t = text.trim();
     if t.contains(':') {
         let r = CubinRef::parse(t).map_err(|e| e.to_string())?;
@@ -277,7 +296,11 @@ pub fn read_instruction(text: &str) -> Result<(Tld4, u128, Option<String>), Stri
             r.kernel,
             r.offset
         );
-        return Ok((found.insn, found.word, Some(from)));
+        return Ok(ReadInstruction {
+            insn: found.insn,
+            word: found.word,
+            from: Some(from),
+        });
     }
     let word = if t.contains("/*") {
         let words = words::parse_words(t);
@@ -300,11 +323,19 @@ pub fn read_instruction(text: &str) -> Result<(Tld4, u128, Option<String>), Stri
     match word {
         Some(w) => {
             let insn = decode(w).map_err(|e| format!("{w:032x}: {e}"))?;
-            Ok((insn, w, None))
+            Ok(ReadInstruction {
+                insn,
+                word: w,
+                from: None,
+            })
         }
         None => {
             let insn = parse(t).map_err(|e| format!("`{t}`: {e}"))?;
-            Ok((insn, insn.encode(), None))
+            Ok(ReadInstruction {
+                insn,
+                word: insn.encode(),
+                from: None,
+            })
         }
     }
 }
@@ -379,17 +410,17 @@ mod tests {
     #[test]
     fn instructions_read_in_every_spelling() {
         let text = "TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;";
-        let (insn, word, _) = read_instruction(text).unwrap();
+        let ReadInstruction { insn, word, .. } = read_instruction(text).unwrap();
         assert_eq!(insn.to_string(), text);
         let hex = format!("{word:032x}");
-        assert_eq!(read_instruction(&hex).unwrap().1, word);
-        assert_eq!(read_instruction(&format!("0x{hex}")).unwrap().1, word);
+        assert_eq!(read_instruction(&hex).unwrap().word, word);
+        assert_eq!(read_instruction(&format!("0x{hex}")).unwrap().word, word);
         let halves = format!(
             "/* {:#018x} */ /* {:#018x} */",
             word as u64,
             (word >> 64) as u64
         );
-        assert_eq!(read_instruction(&halves).unwrap().1, word);
+        assert_eq!(read_instruction(&halves).unwrap().word, word);
         let e = read_instruction("TLD4.Q R1").unwrap_err();
         assert!(e.contains("column"), "{e}");
         let e = read_instruction("00000000000000000000000000000d64").unwrap_err();

@@ -1,8 +1,8 @@
 //! The picture drawn as a PNG.
 
 use super::geometry::{
-    hatch_rgb, label_box, on_edge, outline_at, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB,
-    GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, on_edge, outline_at, KeyMark, MarkStyle, Picture, BACKGROUND_RGB,
+    FOOTPRINT_RGB, GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
 use super::GATHER_ORDER;
 
@@ -95,7 +95,7 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
             );
         }
     }
-    for &(x, y, style, fill) in &pic.key {
+    for &KeyMark { x, y, style, fill } in &pic.key {
         for dy in 0..16 {
             for dx in 0..16 {
                 put(&mut img, x + dx, y + dy, [200, 200, 200]);

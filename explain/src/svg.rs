@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::geometry::{
-    hatch_rgb, label_box, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB, OUTLINE,
-    SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, KeyMark, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB,
+    OUTLINE, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
 use super::GATHER_ORDER;
 
@@ -126,7 +126,7 @@ pub(super) fn svg(pic: &Picture) -> String {
             GATHER_ORDER[m.k].0
         );
     }
-    for &(x, y, style, fill) in &pic.key {
+    for &KeyMark { x, y, style, fill } in &pic.key {
         let _ = writeln!(
             s,
             r#"<rect x="{x}" y="{y}" width="16" height="16" fill="rgb(200,200,200)"/>"#

@@ -288,7 +288,7 @@ fn respond_json(params: Result<Params, String>) -> Response<std::io::Cursor<Vec<
     }
     // (a file reference is refused by `answer`, before anything is read)
     let cube = !p.insn.contains(':')
-        && tld4_explain::read_instruction(&p.insn).is_ok_and(|(i, _, _)| i.dimension.is_cube());
+        && tld4_explain::read_instruction(&p.insn).is_ok_and(|r| r.insn.dimension.is_cube());
     if let Err(e) = check_bounds(&q, if cube { 6 } else { 1 }) {
         return error(413, &e);
     }
