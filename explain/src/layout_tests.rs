@@ -483,3 +483,20 @@ fn cube_face_tags_point_along_each_face_s_and_t() {
         );
     }
 }
+
+#[test]
+fn the_legend_says_when_the_rounding_decided_the_texel() {
+    // u*W = 0.62475 * 4 = 2.499: exact floor(2.499 - 0.5) = 1, but 2.499 * 256 = 639.74
+    // rounds to 640 = 2.5 * 256, so the unit's i0 is 2. v = 0.5 decides nothing.
+    let q = question("4x4", "0.62475,0.5", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let lines: Vec<&str> = p.texts.iter().map(|t| t.text.as_str()).collect();
+    assert!(
+        lines.contains(&"the rounding decided: u*W = 2.499: exact i0 = 1, rounded 2"),
+        "{lines:?}"
+    );
+    assert_disjoint(&p, "rounding");
+    let q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    assert!(!p.texts.iter().any(|t| t.text.starts_with("the rounding decided")));
+}

@@ -15,7 +15,7 @@ use super::geometry::{
 };
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
-use super::show::serde_name;
+use super::show::{serde_name, short};
 
 /// The display colour of every texel of a storage layer's (x, y): RGB from the converted
 /// components for formats with three or more non-integer components (sRGB formats show
@@ -399,6 +399,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             legend.push(note);
         }
         legend.extend(trace_lines(tr, cube));
+        legend.extend(unrounded_line(tr, cube));
     }
     if cube {
         face_tags(&mut pic, &panels);
@@ -535,6 +536,29 @@ fn sample_point(
         pic.sample = Some((fx as f64 + sx, fy as f64 + sy));
     }
     None
+}
+
+/// The legend's line for the sub-texel rounding when it chose another texel than exact
+/// arithmetic would (the disc is drawn where the unit puts the point, a fraction of a pixel
+/// from the exact one): both origins, on each axis concerned.
+fn unrounded_line(tr: &GatherTrace, cube: bool) -> Option<String> {
+    let axes = [
+        (if cube { "s*W" } else { "u*W" }, "i0", &tr.u),
+        (if cube { "t*H" } else { "v*H" }, "j0", &tr.v),
+    ];
+    let moved: Vec<String> = axes
+        .iter()
+        .filter(|(_, _, a)| a.rounding_decided())
+        .map(|(name, origin, a)| {
+            format!(
+                "{name} = {}: exact {origin} = {}, rounded {}",
+                short(a.texels),
+                a.exact_origin,
+                a.origin
+            )
+        })
+        .collect();
+    (!moved.is_empty()).then(|| format!("the rounding decided: {}", moved.join("; ")))
 }
 
 /// Face names, each in the first corner of its face that no footprint mark covers (a name
