@@ -449,6 +449,10 @@ fn cube_face_tags_point_along_each_face_s_and_t() {
             "{coord}: {}",
             tag(centre as u32)
         );
+        assert!(p
+            .texts
+            .iter()
+            .any(|t| t.text.starts_with("axes: s and i grow to the right")));
         // (axis, step) of neighbour coordinates from texel a to texel b.
         let step = |a: (u32, i64, i64), b: (u32, i64, i64)| {
             assert_eq!(a.0, b.0);
@@ -496,7 +500,12 @@ fn the_legend_says_when_the_rounding_decided_the_texel() {
         "{lines:?}"
     );
     assert_disjoint(&p, "rounding");
+    assert!(lines
+        .contains(&"axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left"));
     let q = question("4x4", "0.5,0.5", "clamp_to_edge");
     let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
-    assert!(!p.texts.iter().any(|t| t.text.starts_with("the rounding decided")));
+    assert!(!p
+        .texts
+        .iter()
+        .any(|t| t.text.starts_with("the rounding decided")));
 }

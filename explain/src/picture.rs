@@ -404,6 +404,11 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     if cube {
         face_tags(&mut pic, &panels);
     }
+    legend.push(if cube {
+        "axes: s and i grow to the right, t and j down on the sampled face; others: see tags".into()
+    } else {
+        "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
+    });
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
         legend.extend(provenance_lines(tr, insn));
