@@ -226,6 +226,26 @@ pub(super) struct Picture {
     pub(super) notes: Vec<String>,
 }
 
+impl Picture {
+    /// Nothing drawn yet, with texels of `t` px.
+    pub(super) fn empty(t: u32) -> Self {
+        Picture {
+            width: 0,
+            height: 0,
+            t,
+            cells: Vec::new(),
+            frames: Vec::new(),
+            marks: Vec::new(),
+            sample: None,
+            texts: Vec::new(),
+            key: Vec::new(),
+            key_sample: None,
+            swatches: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
 /// True where pixel (dx, dy) of a T x T mark lies on its outline band.
 pub(super) fn on_edge(dx: u32, dy: u32, t: u32) -> bool {
     let band = OUTLINE.min(t / 4).max(1);

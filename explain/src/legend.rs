@@ -160,16 +160,13 @@ pub(super) fn lay_out(pic: &mut Picture, words: &Words<'_>) {
         words.hatched_border,
         words.panels_w,
     );
-    let legend_scale = 2;
-    let line_h = 8 * legend_scale + 6;
+    let (legend_scale, line_h) = (LEGEND_SCALE, LINE_H);
     let key_w = 40 * 16 + 4 * 48;
-    let cell_w =
-        |cells: &[Cell]| cells.iter().map(|c| c.text.len() as u32).max().unwrap_or(0) * CHAR_PX + 8;
     let rows_w = rows
         .iter()
         .map(|r| match r {
             Row::Line(l) => l.len() as u32 * 8 * legend_scale,
-            Row::Cells(c) => c.len() as u32 * (cell_w(c) + 8),
+            Row::Cells(c) => c.len() as u32 * (cell_width(c) + 8),
         })
         .max()
         .unwrap_or(0);
@@ -185,8 +182,45 @@ pub(super) fn lay_out(pic: &mut Picture, words: &Words<'_>) {
     let title_w = title.len() as u32 * 16 + 16;
     pic.width = panels_w.max(legend_w).max(title_w);
     let legend_y = words.top;
-    // Key: solid, dashed, hatched, sample point.
     let key_y = legend_y;
+    key_row(pic, key_y, border);
+    let mut y = key_y + line_h as i64 + 6;
+    for l in legend {
+        pic.texts.push(Text {
+            x: MARGIN as i64,
+            y,
+            scale: legend_scale,
+            text: l.clone(),
+            rgb: TEXT_RGB,
+            boxed: false,
+        });
+        y += line_h as i64;
+    }
+    let y = panel_rows(pic, rows, y);
+    pic.height = y as u32 + 12;
+    pic.texts.push(Text {
+        x: 8,
+        y: 8,
+        scale: 2,
+        text: title,
+        rgb: TEXT_RGB,
+        boxed: false,
+    });
+}
+
+/// The legend's text scale and line height.
+const LEGEND_SCALE: u32 = 2;
+const LINE_H: u32 = 8 * LEGEND_SCALE + 6;
+
+/// A panel cell's width: its row's longest text, and a margin.
+fn cell_width(cells: &[Cell]) -> u32 {
+    cells.iter().map(|c| c.text.len() as u32).max().unwrap_or(0) * CHAR_PX + 8
+}
+
+/// The key at y = `key_y`: solid, dashed, hatched (border texels when `border`, else cube
+/// corners), sample point.
+fn key_row(pic: &mut Picture, key_y: i64, border: bool) {
+    let legend_scale = LEGEND_SCALE;
     let mut kx = MARGIN as i64;
     for (style, label) in [
         (MarkStyle::Solid, "read"),
@@ -220,18 +254,11 @@ pub(super) fn lay_out(pic: &mut Picture, words: &Words<'_>) {
         rgb: TEXT_RGB,
         boxed: false,
     });
-    let mut y = key_y + line_h as i64 + 6;
-    for l in legend {
-        pic.texts.push(Text {
-            x: MARGIN as i64,
-            y,
-            scale: legend_scale,
-            text: l.clone(),
-            rgb: TEXT_RGB,
-            boxed: false,
-        });
-        y += line_h as i64;
-    }
+}
+
+/// The depth-compare and F16 panels' rows from y on; returns the y under them.
+fn panel_rows(pic: &mut Picture, rows: &[Row], mut y: i64) -> i64 {
+    let (legend_scale, line_h) = (LEGEND_SCALE, LINE_H);
     for row in rows {
         match row {
             Row::Line(l) => {
@@ -247,7 +274,7 @@ pub(super) fn lay_out(pic: &mut Picture, words: &Words<'_>) {
                 y += line_h as i64;
             }
             Row::Cells(cells) => {
-                let cw = cell_w(cells);
+                let cw = cell_width(cells);
                 for (k, c) in cells.iter().enumerate() {
                     let x = MARGIN as i64 + k as i64 * (cw + 8) as i64;
                     pic.swatches.push(Swatch {
@@ -270,13 +297,5 @@ pub(super) fn lay_out(pic: &mut Picture, words: &Words<'_>) {
             }
         }
     }
-    pic.height = y as u32 + 12;
-    pic.texts.push(Text {
-        x: 8,
-        y: 8,
-        scale: 2,
-        text: title,
-        rgb: TEXT_RGB,
-        boxed: false,
-    });
+    y
 }

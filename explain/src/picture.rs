@@ -208,6 +208,20 @@ impl Panels {
         }
     }
 
+    /// The storage layers drawn: each panel's layer, or its cube's six faces.
+    fn storage_layers(&self) -> Vec<u32> {
+        self.list
+            .iter()
+            .flat_map(|&p| {
+                if self.cube {
+                    (p * 6..p * 6 + 6).collect::<Vec<_>>()
+                } else {
+                    vec![p]
+                }
+            })
+            .collect()
+    }
+
     /// Panel p's left edge.
     fn ox(&self, p: u32) -> i64 {
         (MARGIN + p * self.pitch) as i64
@@ -304,89 +318,28 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let first = sampled.saturating_sub(count / 2).min(layers - count);
     let list: Vec<u32> = (first..first + count).collect();
     // Each panel's caption; the panels are spaced so that no caption runs into the next.
-    let captions: Vec<String> = list
-        .iter()
-        .map(|&panel| {
-            let name = if kind.is_array() {
-                format!("{} {panel}", if cube { "cube" } else { "layer" })
-            } else {
-                format!(
-                    "texture {header}: {} {} {w}x{h}",
-                    serde_name(&kind),
-                    shape.format.name()
-                )
-            };
-            if panel == sampled && trace.is_some() && kind.is_array() {
-                format!("{name} (sampled)")
-            } else {
-                name
-            }
-        })
-        .collect();
+    let captions = captions(&shape, header, &list, trace.map(|_| sampled));
     let widest = captions.iter().map(|c| c.len() as u32).max().unwrap_or(0);
     // Cubes are unfolded around the sampled face (+X without a footprint).
     let centre = trace.and_then(|tr| tr.cube).map_or(0, |c| c.face % 6);
     let panels = Panels::new(w, h, t, cube, centre, list, widest);
     let (pw, ph) = (panels.pw, panels.ph);
     let component = insn.component.raw() as u8;
-    let storage: Vec<u32> = panels
-        .list
-        .iter()
-        .flat_map(|&p| {
-            if cube {
-                (p * 6..p * 6 + 6).collect::<Vec<_>>()
-            } else {
-                vec![p]
-            }
-        })
-        .collect();
+    let storage = panels.storage_layers();
     let (col, range) = colours(texture, component, insn.depth_compare, &storage);
-    let mut pic = Picture {
-        width: 0,
-        height: 0,
-        t,
-        cells: Vec::new(),
-        frames: Vec::new(),
-        marks: Vec::new(),
-        sample: None,
-        texts: Vec::new(),
-        key: Vec::new(),
-        key_sample: None,
-        swatches: Vec::new(),
-        notes: Vec::new(),
-    };
-    // Texels in memory are read where drawn: say how many of the drawn ones are unmapped.
-    let unreadable = storage
-        .iter()
-        .flat_map(|&l| (0..h).flat_map(move |y| (0..w).map(move |x| (l, x, y))))
-        .filter(|&(l, x, y)| texture.element(l, x, y, 0).is_err())
-        .count();
-    if unreadable > 0 {
-        pic.notes.push(format!(
-            "{unreadable} drawn texel(s) cannot be read from memory (unmapped): drawn as 0"
-        ));
-    }
-    for (li, &l) in storage.iter().enumerate() {
-        for y in 0..h {
-            for x in 0..w {
-                if let Some((px, py)) = panels.place(l, x as i64, y as i64) {
-                    pic.cells.push((px, py, col[li][(y * w + x) as usize]));
-                }
-            }
-        }
-    }
-    // Captions and the sampled panel's frame.
-    for (p, &panel) in panels.list.iter().enumerate() {
-        let sampled_here = panel == sampled && trace.is_some();
+    let mut pic = Picture::empty(t);
+    draw_texels(&mut pic, texture, &panels, &storage, &col);
+    // Captions and the sampled layer's (or cube's) frame.
+    for (p, caption) in captions.into_iter().enumerate() {
         pic.texts.push(Text {
             x: panels.ox(p as u32),
             y: TITLE as i64 + 2,
             scale: 1,
-            text: captions[p].clone(),
+            text: caption,
             rgb: TEXT_RGB,
             boxed: false,
         });
-        if sampled_here && kind.is_array() {
+        if kind.is_array() && trace.is_some() && panels.list[p] == sampled {
             pic.frames.push((panels.ox(p as u32), panels.oy(), pw, ph));
         }
     }
@@ -433,6 +386,69 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     };
     lay_out(&mut pic, &words);
     pic
+}
+
+/// Each panel's caption: the texture (a 2D or cube texture) or its layer or cube, the sampled
+/// one marked (`sampled`: the lane's layer or cube, when it gathers).
+fn captions(
+    shape: &tld4_textures::Shape,
+    header: u32,
+    list: &[u32],
+    sampled: Option<u32>,
+) -> Vec<String> {
+    let kind = shape.kind;
+    let cube = kind.is_cube();
+    let (w, h) = (shape.width, shape.height);
+    list.iter()
+        .map(|&panel| {
+            let name = if kind.is_array() {
+                format!("{} {panel}", if cube { "cube" } else { "layer" })
+            } else {
+                format!(
+                    "texture {header}: {} {} {w}x{h}",
+                    serde_name(&kind),
+                    shape.format.name()
+                )
+            };
+            if sampled == Some(panel) && kind.is_array() {
+                format!("{name} (sampled)")
+            } else {
+                name
+            }
+        })
+        .collect()
+}
+
+/// The texels of the storage layers drawn (`col`: their colours, layer by layer), and a note
+/// for those in memory that cannot be read.
+fn draw_texels<S: TexelSource + ?Sized>(
+    pic: &mut Picture,
+    texture: &S,
+    panels: &Panels,
+    storage: &[u32],
+    col: &[Vec<[u8; 3]>],
+) {
+    let (w, h) = (panels.w, panels.h);
+    // Texels in memory are read where drawn: say how many of the drawn ones are unmapped.
+    let unreadable = storage
+        .iter()
+        .flat_map(|&l| (0..h).flat_map(move |y| (0..w).map(move |x| (l, x, y))))
+        .filter(|&(l, x, y)| texture.element(l, x, y, 0).is_err())
+        .count();
+    if unreadable > 0 {
+        pic.notes.push(format!(
+            "{unreadable} drawn texel(s) cannot be read from memory (unmapped): drawn as 0"
+        ));
+    }
+    for (li, &l) in storage.iter().enumerate() {
+        for y in 0..h {
+            for x in 0..w {
+                if let Some((px, py)) = panels.place(l, x as i64, y as i64) {
+                    pic.cells.push((px, py, col[li][(y * w + x) as usize]));
+                }
+            }
+        }
+    }
 }
 
 /// The footprint's marks: each texel where it is read (dashed when redirected), a border
