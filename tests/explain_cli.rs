@@ -15,8 +15,10 @@ mod robustness;
 #[path = "explain_cli/question.rs"]
 mod question;
 
-/// The picture's layout constants, as `src/explain/geometry.rs` and the README document them.
+/// The picture's layout constants, as `explain/src/geometry.rs` and the README document them.
 const TITLE: u32 = 32;
+/// The caption band between the title and the panels' margin.
+const CAPTION: u32 = 12;
 const MARGIN: u32 = 48;
 /// Texel size for textures up to 12 texels across.
 const T: u32 = 40;
@@ -584,7 +586,7 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     let img = image::open(&png).expect("a PNG").to_rgb8();
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;
     // The texture's top-left corner.
-    let (ox, oy) = (MARGIN, TITLE + MARGIN);
+    let (ox, oy) = (MARGIN, TITLE + CAPTION + MARGIN);
     // The corner of texel (i, j), which may lie in the ring of border texels (i or j = -1 or 4).
     let at = |i: i32, j: i32| {
         (
@@ -608,14 +610,27 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
         [255, 255, 255],
         "texel 33 is white, between dashes"
     );
-    // y = (4, 0) reads the border: hatched, drawn in the ring right of the texture.
+    // y = (4, 0) reads the border: drawn in the ring right of the texture, outlined, filled
+    // with the border colour on the grey ramp (99 is past the ramp's 0..33: white) and hatched
+    // in black over it.
     let (x4, y0) = at(4, 0);
     assert_eq!(px(x4 + T / 2, y0 + 1), FOOTPRINT);
-    assert_eq!(px(x4 + 8, y0 + 8), FOOTPRINT, "a hatch line");
-    assert_eq!(px(x4 + 8, y0 + 11), BACKGROUND, "between hatch lines");
+    assert_eq!(px(x4 + 8, y0 + 8), [0, 0, 0], "a hatch line");
+    assert_eq!(px(x4 + 8, y0 + 11), [255, 255, 255], "the border colour");
     // z = (4, -1): border too, above the ring's corner.
     let (x4, ym1) = at(4, -1);
     assert_eq!(px(x4 + 1, ym1 + T / 2), FOOTPRINT);
+    // Between the caption (its glyphs end at y = TITLE + 2 + 1 + 8) and that ring texel, a
+    // clear band: the border texel does not touch the caption above it.
+    for y in TITLE + 2 + 1 + 8..ym1 {
+        for x in x4..x4 + T {
+            assert_eq!(
+                px(x, y),
+                BACKGROUND,
+                "({x}, {y}) between the caption and the ring"
+            );
+        }
+    }
     // The sample point the unit uses: (u*W, v*H) = (3.2, 0.25) texels after the 8-bit
     // rounding, 819/256 and 64/256.
     let sx = ox as f64 + fixed(0.8, 4).2 * T as f64;
@@ -634,7 +649,7 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
         2,
         "w and the key"
     );
-    assert!(text.contains("fill=\"url(#hatch)\""));
+    assert!(text.contains("fill=\"url(#hatch-black)\""));
     assert!(
         text.contains(&format!("<circle cx=\"{sx}\" cy=\"{sy}\"")),
         "{text}"
@@ -642,7 +657,7 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
 }
 
 #[test]
-fn a_cube_picture_places_the_face_in_the_cross() {
+fn a_cube_picture_places_the_sampled_face_in_the_middle_of_its_unfolding() {
     let d = temp_dir("cube");
     let s = write(
         &d,
@@ -663,9 +678,10 @@ fn a_cube_picture_places_the_face_in_the_cross() {
     ]);
     assert!(o.status.success(), "{o:?}");
     let img = image::open(&png).unwrap().to_rgb8();
-    // +X sits at column 2, row 1 of the cross; direction (1, 0, 0) hits its centre
-    // (s, t) = (0.5, 0.5): texels 2, 2, so the footprint is texels 1..2 in both axes.
-    let face = (MARGIN + 2 * 4 * T, TITLE + MARGIN + 4 * T);
+    // The sampled face, +X, sits in the middle of the 3x3 unfolding (its four neighbours
+    // around it); direction (1, 0, 0) hits its centre (s, t) = (0.5, 0.5): texels 2, 2, so
+    // the footprint is texels 1..2 in both axes.
+    let face = (MARGIN + 4 * T, TITLE + CAPTION + MARGIN + 4 * T);
     let c = (face.0 + 2 * T, face.1 + 2 * T);
     assert_eq!(img.get_pixel(c.0, c.1).0, SAMPLE);
     // w = (i0, j0) = (1, 1): solid outline, label top-left; check its bottom edge.

@@ -99,6 +99,30 @@ cells = [
         "print(c[0])\n"
         "assert set(c[0]) == {0, 5}"
     ),
+    new_markdown_cell(
+        "## Explain one lane, with its picture\n\n"
+        "`tld4.explain` returns what `tld4 explain` prints: every field and operand of the "
+        "instruction and one lane's whole path through the texture unit (the rounding that "
+        "decides i0 and j0, what the address modes did, the values and the registers written). "
+        "`.png()` is its picture: the texture, the sample point, the footprint x, y, z, w."
+    ),
+    new_code_cell(
+        "from IPython.display import Image\n\n"
+        "scenario = tld4.Scenario.from_json(\"\"\"{\n"
+        "  \"textures\": [{\"dim\": \"2d\", \"format\": \"rgba8_unorm\", \"width\": 4, \"height\": 4,\n"
+        "                \"generate\": {\"pattern\": \"gradient\"}}],\n"
+        "  \"samplers\": [{\"address_u\": \"clamp_to_border\", \"address_v\": \"repeat\"}],\n"
+        "  \"handles\": {\"t\": {\"texture\": 0, \"sampler\": 0}},\n"
+        "  \"instruction\": \"TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D ;\",\n"
+        "  \"uniform\": {\"UR4\": \"t\"},\n"
+        "  \"lanes\": [{\"lanes\": \"all\", \"R20\": 0.8, \"R21\": 0.0625, \"R24\": \"0x00000001\"}]\n"
+        "}\"\"\")\n"
+        "e = tld4.explain(scenario.instruction, scenario, lane=0)\n"
+        "# The four texels of the footprint, as the text names them\n"
+        "print('\\n'.join(l for l in e.text.splitlines() if l.lstrip().startswith(('x (', 'y (', 'z (', 'w ('))))\n"
+        "assert 'redirected by v repeat' in e.text and e.consistent\n"
+        "Image(e.png())"
+    ),
 ]
 
 nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})

@@ -31,6 +31,12 @@ pyo3::create_exception!(
 );
 pyo3::create_exception!(
     _native,
+    ExplainError,
+    PyValueError,
+    "An instruction, scenario or lane `tld4 explain` refuses (the message is the CLI's), or a picture asked of an explanation that has none."
+);
+pyo3::create_exception!(
+    _native,
     ScanError,
     PyValueError,
     "A file `tld4 scan` cannot read (or an entry of it): the message is the CLI's."

@@ -1,6 +1,7 @@
 //! The `tld4` Python package's native module (`tld4._native`): the decoder, the texture
-//! unit, the executor, scenarios and cubin scanning, with numpy arrays in and out. It decides
-//! no rule: every value comes from the workspace's crates, and errors carry their messages.
+//! unit, the executor, scenarios, explanations and cubin scanning, with numpy arrays in and
+//! out. It decides no rule: every value comes from the workspace's crates, and errors carry
+//! their messages.
 //! The Python names, signatures and docs the users see are in `tld4/__init__.py` and the
 //! committed stub `tld4/_native.pyi`.
 
@@ -9,6 +10,7 @@ use pyo3::prelude::*;
 mod decode;
 mod errors;
 mod exec;
+mod explain;
 mod gather;
 mod memory;
 mod names;
@@ -25,6 +27,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WarpFault", py.get_type::<errors::WarpFault>())?;
     m.add("ScenarioError", py.get_type::<errors::ScenarioError>())?;
     m.add("ScanError", py.get_type::<errors::ScanError>())?;
+    m.add("ExplainError", py.get_type::<errors::ExplainError>())?;
     m.add_class::<decode::Instruction>()?;
     m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
     m.add_function(wrap_pyfunction!(decode::assemble, m)?)?;
@@ -42,6 +45,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::Scenario>()?;
     m.add_class::<scenario::ScenarioResult>()?;
     m.add_function(wrap_pyfunction!(scan::scan, m)?)?;
+    m.add_class::<explain::Explanation>()?;
+    m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     let fault_kinds: Vec<&str> = tld4_emu::FaultKind::ALL.iter().map(|k| k.name()).collect();
     m.add("FAULT_KINDS", fault_kinds)?;
     Ok(())

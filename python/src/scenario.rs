@@ -26,6 +26,21 @@ fn load_error(py: Python<'_>, name: &str, e: tld4_scenario::ScenarioError) -> Py
 #[pyclass(module = "tld4", frozen)]
 pub struct Scenario {
     inner: RustScenario,
+    /// The document as read, where relative file names are read from, its name and how it
+    /// was loaded: what `tld4.explain` loads again with its own instruction.
+    pub(crate) source: Source,
+}
+
+/// A scenario's document, as `tld4.explain` needs it.
+pub(crate) struct Source {
+    /// The JSON text.
+    pub(crate) text: String,
+    /// Where its relative file names are read from.
+    pub(crate) base: PathBuf,
+    /// Its name in messages (the path given, or `scenario`).
+    pub(crate) name: String,
+    /// How it was loaded.
+    pub(crate) options: LoadOptions,
 }
 
 /// What running a scenario gave, as `tld4 run` computes it.
@@ -69,9 +84,15 @@ impl Scenario {
             .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{name}: {e}")))?;
         let base = path.parent().unwrap_or(Path::new(""));
         let options = LoadOptions::default().confine(confine);
-        tld4_scenario::load_with(&text, base, &options)
-            .map(|inner| Scenario { inner })
-            .map_err(|e| load_error(py, &name, e))
+        let inner = tld4_scenario::load_with(&text, base, &options)
+            .map_err(|e| load_error(py, &name, e))?;
+        let source = Source {
+            text,
+            base: base.to_path_buf(),
+            name,
+            options,
+        };
+        Ok(Scenario { inner, source })
     }
 
     /// A scenario from its JSON text (`base_dir`: where relative file names are read).
@@ -79,9 +100,16 @@ impl Scenario {
     #[pyo3(signature = (text, base_dir = None))]
     fn from_json(py: Python<'_>, text: &str, base_dir: Option<PathBuf>) -> PyResult<Self> {
         let base = base_dir.unwrap_or_default();
-        tld4_scenario::load_with(text, &base, &LoadOptions::default())
-            .map(|inner| Scenario { inner })
-            .map_err(|e| load_error(py, "scenario", e))
+        let options = LoadOptions::default();
+        let inner = tld4_scenario::load_with(text, &base, &options)
+            .map_err(|e| load_error(py, "scenario", e))?;
+        let source = Source {
+            text: text.to_string(),
+            base,
+            name: "scenario".into(),
+            options,
+        };
+        Ok(Scenario { inner, source })
     }
 
     /// The instruction.

@@ -2,8 +2,9 @@
 
 Decode, assemble and disassemble TLD4 words exactly as nvdisasm does; gather from textures
 held in numpy arrays with the lane-parallel software texture unit; execute an instruction
-for a warp whose registers are a numpy array; run the JSON scenarios of ``tld4 run``; scan
-compiled code for TLD4s. Every value comes from the Rust crates of the tld4 workspace.
+for a warp whose registers are a numpy array; run the JSON scenarios of ``tld4 run``; explain
+an instruction and one lane's path as ``tld4 explain`` does, with its picture; scan compiled
+code for TLD4s. Every value comes from the Rust crates of the tld4 workspace.
 
 >>> import numpy as np, tld4
 >>> tld4.decode(tld4.assemble("TLD4.R R10, R8, R4, UR4, 2D ;")).text
@@ -20,6 +21,8 @@ from ._native import (
     AsmError,
     DecodeError,
     Exec,
+    ExplainError,
+    Explanation,
     Instruction,
     Memory,
     Pool,
@@ -34,6 +37,7 @@ from ._native import (
     assemble,
     decode,
     disasm,
+    explain,
     gather,
     sampler_descriptor,
     texture_descriptors,
@@ -45,6 +49,8 @@ __all__ = [
     "AsmError",
     "DecodeError",
     "Exec",
+    "ExplainError",
+    "Explanation",
     "Instruction",
     "Memory",
     "Pool",
@@ -60,6 +66,7 @@ __all__ = [
     "assemble",
     "decode",
     "disasm",
+    "explain",
     "gather",
     "sampler_descriptor",
     "scan",

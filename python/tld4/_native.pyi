@@ -39,6 +39,10 @@ class ScenarioError(ValueError):
 class ScanError(ValueError):
     """A file (or an entry of it) ``tld4 scan`` cannot read."""
 
+class ExplainError(ValueError):
+    """An instruction, scenario or lane ``tld4 explain`` refuses (the message is the CLI's),
+    or a picture asked of an explanation that has none."""
+
 class Instruction:
     """A decoded TLD4 of one architecture."""
 
@@ -244,3 +248,29 @@ class Scenario:
     def run(self) -> ScenarioResult: ...
 
 def scan(path: str) -> list[tuple[str, str, int, int, str, str]]: ...
+
+class Explanation:
+    """What ``tld4 explain`` prints for one TLD4, and the picture ``--png``/``--svg`` draw."""
+
+    @property
+    def text(self) -> str:
+        """The text, exactly as ``tld4 explain`` prints it."""
+    @property
+    def consistent(self) -> bool:
+        """False when the lane's predicted writes differ from the emulator's (a bug of tld4)."""
+    @property
+    def notes(self) -> list[str]:
+        """What the picture leaves out and why; empty without a picture."""
+    def png(self) -> bytes:
+        """The picture as PNG bytes; raises ``ExplainError`` when there is none."""
+    def svg(self) -> str:
+        """The picture as an SVG document; raises ``ExplainError`` when there is none."""
+
+def explain(
+    instruction: Union[str, int, Instruction],
+    scenario: Union[Scenario, _Path, None] = None,
+    lane: int = 0,
+    arch: str = "sm_100",
+) -> Explanation:
+    """``tld4 explain INSTRUCTION [--scenario S.json --lane N] [--arch ARCH]``: its text and
+    picture. Raises ``ExplainError`` with the CLI's message for bad input."""

@@ -1,7 +1,7 @@
 //! `tld4 serve`: a self-contained teaching page and its JSON API, on the project's own texture
 //! unit. The page's files are built into the binary (`include_str!`; no CDN, works offline);
 //! the API answers one gather question at a time with `tld4 explain`'s text and numbers
-//! (`explain::answer`), its parameters named as `explain`'s flags.
+//! (`tld4_explain::answer`), its parameters named as `explain`'s flags.
 //!
 //! Served to a classroom it must stay up, so every request is bounded: the URL and the body
 //! (at most [`MAX_URL`] and [`MAX_BODY`] bytes), the texture ([`MAX_SIDE`] texels a side,
@@ -18,9 +18,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use crate::explain::answer::answer;
-use crate::explain::question::{parse_size, Question};
 use crate::CmdResult;
+use tld4_explain::answer::answer;
+use tld4_explain::question::{parse_size, Question};
 
 /// The longest request URL accepted, in bytes.
 pub const MAX_URL: usize = 8 * 1024;
@@ -288,7 +288,7 @@ fn respond_json(params: Result<Params, String>) -> Response<std::io::Cursor<Vec<
     }
     // (a file reference is refused by `answer`, before anything is read)
     let cube = !p.insn.contains(':')
-        && crate::explain::read_instruction(&p.insn).is_ok_and(|(i, _, _)| i.dimension.is_cube());
+        && tld4_explain::read_instruction(&p.insn).is_ok_and(|r| r.insn.dimension.is_cube());
     if let Err(e) = check_bounds(&q, if cube { 6 } else { 1 }) {
         return error(413, &e);
     }

@@ -173,7 +173,7 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
     if lane_no >= tld4_emu::WARP_SIZE as u32 {
         return Err(format!("lane {lane_no}: a warp has lanes 0..31"));
     }
-    let (insn, word, _) = read_instruction(insn_text)?;
+    let super::ReadInstruction { insn, word, .. } = read_instruction(insn_text)?;
     let sass = insn.to_string();
     let doc = scenario_json(&insn, sass.trim_end_matches(" ;"), q)?;
     let options = tld4_scenario::LoadOptions::default().confine(true);

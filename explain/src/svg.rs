@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::geometry::{
-    label_box, label_scale, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB, OUTLINE,
-    SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, KeyMark, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB,
+    OUTLINE, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
 use super::GATHER_ORDER;
 
@@ -30,7 +30,7 @@ pub(super) fn svg(pic: &Picture) -> String {
     );
     let _ = writeln!(
         s,
-        r#"<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="8" fill="{}"/></pattern></defs>"#,
+        r#"<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="8" fill="{}"/></pattern><pattern id="hatch-black" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="8" fill="black"/></pattern><pattern id="hatch-white" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="8" fill="white"/></pattern></defs>"#,
         hex_rgb(FOOTPRINT_RGB)
     );
     let _ = writeln!(
@@ -57,12 +57,40 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(SAMPLED_FRAME_RGB)
         );
     }
-    let mark = |s: &mut String, x: i64, y: i64, size: i64, style: MarkStyle| {
+    for sw in &pic.swatches {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+            sw.x,
+            sw.y,
+            sw.w,
+            sw.h,
+            hex_rgb(sw.rgb)
+        );
+    }
+    let mark = |s: &mut String,
+                x: i64,
+                y: i64,
+                size: i64,
+                style: MarkStyle,
+                fill: Option<[u8; 3]>| {
         let b = OUTLINE as f64;
-        if style == MarkStyle::Hatched {
+        if let Some(f) = fill {
             let _ = writeln!(
                 s,
-                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#hatch)"/>"#
+                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}"/>"#,
+                hex_rgb(f)
+            );
+        }
+        if style == MarkStyle::Hatched {
+            let hatch = match fill.map(hatch_rgb) {
+                None => "hatch",
+                Some([0, 0, 0]) => "hatch-black",
+                Some(_) => "hatch-white",
+            };
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#{hatch})"/>"#
             );
         }
         let dash = if style == MarkStyle::Dashed {
@@ -81,10 +109,13 @@ pub(super) fn svg(pic: &Picture) -> String {
         );
     };
     for m in &pic.marks {
-        mark(&mut s, m.x, m.y, m.size as i64, m.style);
+        mark(&mut s, m.x, m.y, m.size as i64, m.style, m.fill);
     }
     for m in &pic.marks {
-        let ls = label_scale(m.size).max(1) as i64;
+        if m.label == 0 {
+            continue;
+        }
+        let ls = m.label as i64;
         let (lx, ly, size) = label_box(m, ls);
         let _ = writeln!(
             s,
@@ -95,12 +126,12 @@ pub(super) fn svg(pic: &Picture) -> String {
             GATHER_ORDER[m.k].0
         );
     }
-    for &(x, y, style) in &pic.key {
+    for &KeyMark { x, y, style, fill } in &pic.key {
         let _ = writeln!(
             s,
             r#"<rect x="{x}" y="{y}" width="16" height="16" fill="rgb(200,200,200)"/>"#
         );
-        mark(&mut s, x, y, 16, style);
+        mark(&mut s, x, y, 16, style, fill);
     }
     for (sx, sy) in pic
         .sample

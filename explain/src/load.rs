@@ -1,4 +1,4 @@
-//! Reading the scenario file with the command line's instruction in place of its own.
+//! Reading a scenario document with the given instruction in place of its own.
 
 use std::path::Path;
 
@@ -6,17 +6,6 @@ use tld4_gather_cases::PrecisionSpec;
 use tld4_textures::Precision;
 
 use tld4_scenario as scenario;
-
-/// The scenario with the command line's instruction in place of its own.
-pub(super) fn load_scenario(
-    path: &Path,
-    word: u128,
-    options: &scenario::LoadOptions,
-) -> Result<(scenario::Scenario, Precision), String> {
-    let text = crate::output::read_text(path)?;
-    let dir = crate::output::base_dir(path);
-    load_text(&text, dir, word, options, &path.display().to_string())
-}
 
 /// The scenario document `text` (named `name` in errors; files relative to `dir`) with the
 /// instruction `word` in place of its own. The document may leave its `instruction` out:

@@ -1,8 +1,8 @@
 //! The picture drawn as a PNG.
 
 use super::geometry::{
-    label_box, label_scale, outline_at, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB,
-    GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, on_edge, outline_at, KeyMark, MarkStyle, Picture, BACKGROUND_RGB,
+    FOOTPRINT_RGB, GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
 use super::GATHER_ORDER;
 
@@ -36,16 +36,31 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
             }
         }
     }
-    let draw_mark = |img: &mut image::RgbImage, x: i64, y: i64, size: u32, style: MarkStyle| {
+    // A mark: its outline in the footprint colour; a filled mark (a border texel) shows its
+    // fill inside, hatched in a colour that keeps the fill visible.
+    for sw in &pic.swatches {
+        for dy in 0..sw.h as i64 {
+            for dx in 0..sw.w as i64 {
+                put(&mut img, sw.x + dx, sw.y + dy, sw.rgb);
+            }
+        }
+    }
+    let draw_mark = |img: &mut image::RgbImage,
+                     x: i64,
+                     y: i64,
+                     size: u32,
+                     style: MarkStyle,
+                     fill: Option<[u8; 3]>| {
         for dy in 0..size {
             for dx in 0..size {
-                if outline_at(style, dx, dy, size) {
-                    let (px, py) = (x + dx as i64, y + dy as i64);
-                    if px >= 0 && py >= 0 && (px as u32) < img.width() && (py as u32) < img.height()
-                    {
-                        img.put_pixel(px as u32, py as u32, image::Rgb(FOOTPRINT_RGB));
-                    }
-                }
+                let edge = on_edge(dx, dy, size);
+                let rgb = match (outline_at(style, dx, dy, size), fill) {
+                    (true, Some(f)) if !edge => hatch_rgb(f),
+                    (true, _) => FOOTPRINT_RGB,
+                    (false, Some(f)) if !edge => f,
+                    (false, _) => continue,
+                };
+                put(img, x + dx as i64, y + dy as i64, rgb);
             }
         }
     };
@@ -62,11 +77,11 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
         );
     }
     for m in &pic.marks {
-        draw_mark(&mut img, m.x, m.y, m.size, m.style);
+        draw_mark(&mut img, m.x, m.y, m.size, m.style, m.fill);
     }
     // Labels, after every outline, so that no outline covers a label.
     for m in &pic.marks {
-        let ls = label_scale(m.size);
+        let ls = m.label;
         if ls > 0 {
             let (lx, ly, _) = label_box(m, ls as i64);
             draw_text(
@@ -80,13 +95,13 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
             );
         }
     }
-    for &(x, y, style) in &pic.key {
+    for &KeyMark { x, y, style, fill } in &pic.key {
         for dy in 0..16 {
             for dx in 0..16 {
                 put(&mut img, x + dx, y + dy, [200, 200, 200]);
             }
         }
-        draw_mark(&mut img, x, y, 16, style);
+        draw_mark(&mut img, x, y, 16, style, fill);
     }
     let samples = pic
         .sample

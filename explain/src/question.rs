@@ -15,67 +15,54 @@ pub const MAX_INDEX_TEXELS: u64 = 1 << 20;
 
 /// A gather question: the texture, sampler and one lane's operands, named as `tld4 explain`'s
 /// flags (and `tld4 serve`'s query parameters) name them. Every field is text, as typed.
-#[derive(clap::Args, Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
     /// A texture WxH (2D, cube: the face size) or WxHxL (L layers, or L cubes for a cube
     /// array) of the instruction's dimension, instead of a scenario file.
-    #[arg(long, value_name = "WxH[xL]", conflicts_with = "scenario")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub texture: Option<String>,
     /// The texture's format (`tld4 gather`'s names: rgba8_unorm, r32_float, ...; default
     /// rgba32_float, whose values print as the indices themselves).
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// The texels: `index` (default: R = x, G = y, B = storage layer, A = the texel's number
     /// layer*W*H + y*W + x), `checker`, `checker:CELL`, `gradient` or `random:SEED`.
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// The coordinate: u,v (normalized) for 2D forms, x,y,z (a direction) for cubes.
-    #[arg(long, requires = "texture", allow_hyphen_values = true)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coord: Option<String>,
     /// The address mode of both axes, or u,v: repeat, mirrored_repeat, clamp_to_edge
     /// (default), clamp_to_border, mirror_clamp_to_edge.
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
     /// The border colour: a name (float_transparent_black, float_opaque_white, ...), four
     /// floats r,g,b,a, or four raw words 0x..,0x..,0x..,0x...
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub border: Option<String>,
     /// The AOFFI offset dx,dy (-32..31 each; the instruction must be .AOFFI).
-    #[arg(long, requires = "texture", allow_hyphen_values = true)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<String>,
     /// The four PTP offsets x0,y0,x1,y1,x2,y2,x3,y3 in gather order x, y, z, w (-32..31
     /// each; the instruction must be .PTP).
-    #[arg(long, requires = "texture", allow_hyphen_values = true)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offsets: Option<String>,
     /// The depth reference (the instruction must be .DC; default 0.5).
-    #[arg(long, requires = "texture", allow_hyphen_values = true)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dref: Option<String>,
     /// The sampler's compare function for .DC (default less_or_equal): never, less, equal,
     /// less_or_equal, greater, not_equal, greater_or_equal, always.
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<String>,
     /// The layer (array forms; for a cube array, the cube), an integer (default 0).
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer: Option<String>,
     /// The texture unit's precision: `default` (8 fractional bits, round to nearest even) or
     /// `exact`.
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<String>,
     /// Cube faces addressed one by one (the sampler's seamless_cube off).
-    #[arg(long, requires = "texture")]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub non_seamless: bool,
 }
@@ -209,7 +196,7 @@ fn index_field(format: Format, i: usize, n: u64) -> Value {
 
 /// The texels of the `index` pattern, as the scenario's flat `texels` list (layer-major, then
 /// rows, then the format's fields): R = x, G = y, B = storage layer, A = the texel's number
-/// `layer * W * H + y * W + x`, each field as [`index_field`] holds it.
+/// `layer * W * H + y * W + x`, each field as `index_field` holds it.
 pub fn index_texels(format: Format, w: u32, h: u32, storage_layers: u32) -> Vec<Value> {
     let fields = format.fields();
     let mut out = Vec::with_capacity((w * h * storage_layers) as usize * fields);

@@ -1,0 +1,360 @@
+//! The picture's geometry: sizes, colours, marks and text runs, in pixels.
+//!
+//! Layout (pixels; the tests compute positions from these):
+//! - a title band TITLE px high at the top, then a caption band CAPTION px high holding each
+//!   panel's caption (at y = TITLE + 2), then MARGIN px (room for a ring of border texels,
+//!   T <= 40, and a gap) above every panel: panels start at y = PANEL_TOP;
+//! - each texel is a T x T square, T = texel_px(max(width, height));
+//! - panels side by side: panel p's top-left corner is (MARGIN + p * P, PANEL_TOP), with the
+//!   pitch P = [`panel_pitch`] (PW + MARGIN, or wider where a caption is wider than its panel),
+//!   PW = W * T (a cube: 3 * W * T wide, 3 * W * T high);
+//! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); a cube
+//!   panel is 3W x 3H texels: the sampled face in the middle (its texel (x, y) at
+//!   (ox + (W + x) * T, oy + (H + y) * T)) and its four neighbours around it, each turned so
+//!   the shared edge touches ([`unfold`]); the opposite face is not drawn;
+//! - the sample point (u * W, v * H) in texels, after the sub-texel rounding, is the pixel
+//!   (ox + u * W * T, oy + v * H * T);
+//! - the legend starts at oy + PH + MARGIN (below the ring of border texels under a panel).
+
+/// Title band height.
+pub const TITLE: u32 = 32;
+/// Margin around each panel (room for a ring of border texels, at most 40 px, and a gap).
+pub const MARGIN: u32 = 48;
+/// The caption band under the title.
+pub const CAPTION: u32 = 12;
+/// The y of every panel's top-left corner.
+pub const PANEL_TOP: u32 = TITLE + CAPTION + MARGIN;
+/// Pixels a character of scale-1 text takes (the 8x8 font).
+pub const CHAR_PX: u32 = 8;
+
+/// The distance between panels' left edges: the panel's width `pw` or its widest caption of
+/// `caption_chars` characters (and a gap), whichever is wider, plus MARGIN.
+pub fn panel_pitch(pw: u32, caption_chars: u32) -> u32 {
+    pw.max(caption_chars * CHAR_PX + CHAR_PX) + MARGIN
+}
+/// Footprint outline band width (inside the texel square).
+pub const OUTLINE: u32 = 3;
+/// Outline colour of footprint texels.
+pub const FOOTPRINT_RGB: [u8; 3] = [255, 0, 255];
+/// The sample point's colour (a disc of radius 5 with a black rim).
+pub const SAMPLE_RGB: [u8; 3] = [0, 255, 255];
+/// The frame around the sampled layer or cube.
+pub const SAMPLED_FRAME_RGB: [u8; 3] = [255, 210, 0];
+/// Background.
+pub const BACKGROUND_RGB: [u8; 3] = [250, 250, 250];
+/// Grid lines between texels.
+pub const GRID_RGB: [u8; 3] = [90, 90, 90];
+/// Legend and caption text.
+pub const TEXT_RGB: [u8; 3] = [20, 20, 20];
+/// Where texel (i, j) of `face`'s plane, extended one face size beyond each edge, lies on
+/// the cube (`size` x `size` faces): the face itself, or the neighbour across the edge it is
+/// past, `d` texels in from the shared edge, turned as the texture unit joins them
+/// (`tld4_textures::cube::seamless_texel`, Vulkan "Cube Map Edge Handling", gives the texel
+/// at d = 0 and the edge's direction; the depth axis is the neighbour's other axis); None past
+/// two edges (no face lies there) or farther than one face.
+pub(super) fn unfold(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64, i64)> {
+    use tld4_textures::cube::seamless_texel;
+    let inside = |k: i64| (0..size).contains(&k);
+    if inside(i) && inside(j) {
+        return Some((face, i, j));
+    }
+    if !inside(i) && !inside(j) {
+        return None;
+    }
+    // How far past the edge, and the position one texel past it.
+    let depth = |k: i64| if k < 0 { -1 - k } else { k - size };
+    let ring = |k: i64| if k < 0 { -1 } else { size };
+    let (d, i0, j0) = if inside(i) {
+        (depth(j), i, ring(j))
+    } else {
+        (depth(i), ring(i), j)
+    };
+    if d >= size {
+        return None;
+    }
+    let (nf, x, y) = seamless_texel(face, i0, j0, size)?;
+    if d == 0 {
+        return Some((nf, x, y));
+    }
+    // The neighbour's axis along the shared edge changes with the position along it; the
+    // other one (0 or size - 1 at the edge) goes inward. d > 0 needs size > 1.
+    let (i1, j1) = if inside(i) {
+        (if i + 1 < size { i + 1 } else { i - 1 }, j0)
+    } else {
+        (i0, if j + 1 < size { j + 1 } else { j - 1 })
+    };
+    let (_, x1, _) = seamless_texel(face, i1, j1, size)?;
+    let inward = |v: i64| if v == 0 { d } else { v - d };
+    Some(if x1 == x {
+        (nf, inward(x), y)
+    } else {
+        (nf, x, inward(y))
+    })
+}
+
+/// The most array layers (or cubes) drawn: a window around the sampled one.
+pub const MAX_PANELS: u32 = 8;
+/// The most cubes of a cube array drawn.
+pub const MAX_CUBES: u32 = 4;
+/// The largest texture side drawn (a larger texture is refused with an error).
+pub const MAX_DRAWN: u32 = 256;
+
+/// Texel size in pixels for a texture whose larger side is `n` texels: 40 up to 12 texels,
+/// else 480 / n, at least 1.
+pub fn texel_px(n: u32) -> u32 {
+    if n <= 12 {
+        40
+    } else {
+        (480 / n).max(1)
+    }
+}
+
+/// How a footprint texel is outlined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkStyle {
+    /// Read where the footprint put it: a solid outline.
+    Solid,
+    /// Moved by wrapping or a cube face hop: a dashed outline.
+    Dashed,
+    /// The border colour or a cube corner (no texel): hatched, drawn outside the texture.
+    Hatched,
+}
+
+/// A footprint texel mark.
+#[derive(Clone, Debug)]
+pub(super) struct Mark {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) size: u32,
+    pub(super) k: usize,
+    pub(super) style: MarkStyle,
+    /// The colour inside the mark, for a border texel (the border colour as the texels are
+    /// coloured); None leaves what is under it.
+    pub(super) fill: Option<[u8; 3]>,
+    /// The label's scale ([`assign_labels`]; 0: no label).
+    pub(super) label: u32,
+}
+
+/// Gives each mark the largest label scale, up to [`label_scale`] of its size, whose label box
+/// overlaps no earlier mark's label: marks on one square (all four texels clamped to one, or
+/// two offsets reaching one border texel) have their labels side by side, smaller where
+/// needed, and none where none fits.
+pub(super) fn assign_labels(marks: &mut [Mark]) {
+    let mut placed: Vec<(i64, i64, i64)> = Vec::new();
+    for m in marks.iter_mut() {
+        m.label = (1..=label_scale(m.size))
+            .rev()
+            .find(|&ls| {
+                let (x, y, s) = label_box(m, ls as i64);
+                placed
+                    .iter()
+                    .all(|&(px, py, ps)| x + s <= px || px + ps <= x || y + s <= py || py + ps <= y)
+            })
+            .unwrap_or(0);
+        if m.label > 0 {
+            placed.push(label_box(m, m.label as i64));
+        }
+    }
+}
+
+/// Where a mark's label goes: its top-left corner and side, inside the mark's corner given
+/// by [`label_corner`], clear of the outline.
+pub(super) fn label_box(m: &Mark, label_scale: i64) -> (i64, i64, i64) {
+    let (right, bottom) = label_corner(m.k);
+    let size = 8 * label_scale + 2;
+    let inset = OUTLINE as i64 + 1;
+    let ms = m.size as i64;
+    let lx = if right {
+        m.x + ms - inset - size
+    } else {
+        m.x + inset
+    };
+    let ly = if bottom {
+        m.y + ms - inset - size
+    } else {
+        m.y + inset
+    };
+    (lx, ly, size)
+}
+
+/// A text run.
+#[derive(Clone, Debug)]
+pub(super) struct Text {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) scale: u32,
+    pub(super) text: String,
+    pub(super) rgb: [u8; 3],
+    pub(super) boxed: bool,
+}
+
+/// A filled rectangle of a panel (a depth compared, an F16 half), drawn under its text.
+#[derive(Clone, Debug)]
+pub(super) struct Swatch {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) w: u32,
+    pub(super) h: u32,
+    pub(super) rgb: [u8; 3],
+}
+
+/// A mark of the key (16 px square): its top-left corner, style and fill (as [`Mark::fill`]).
+#[derive(Clone, Debug)]
+pub(super) struct KeyMark {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) style: MarkStyle,
+    pub(super) fill: Option<[u8; 3]>,
+}
+
+/// Everything drawn, in pixels.
+pub(super) struct Picture {
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) t: u32,
+    pub(super) cells: Vec<(i64, i64, [u8; 3])>,
+    pub(super) frames: Vec<(i64, i64, u32, u32)>,
+    pub(super) marks: Vec<Mark>,
+    pub(super) sample: Option<(f64, f64)>,
+    pub(super) texts: Vec<Text>,
+    /// The key's marks.
+    pub(super) key: Vec<KeyMark>,
+    pub(super) key_sample: Option<(i64, i64)>,
+    /// The panels' cells (depth compare, F16 halves), under the legend.
+    pub(super) swatches: Vec<Swatch>,
+    /// What the picture leaves out and why (printed with the `picture:` lines).
+    pub(super) notes: Vec<String>,
+}
+
+impl Picture {
+    /// Nothing drawn yet, with texels of `t` px.
+    pub(super) fn empty(t: u32) -> Self {
+        Picture {
+            width: 0,
+            height: 0,
+            t,
+            cells: Vec::new(),
+            frames: Vec::new(),
+            marks: Vec::new(),
+            sample: None,
+            texts: Vec::new(),
+            key: Vec::new(),
+            key_sample: None,
+            swatches: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// True where pixel (dx, dy) of a T x T mark lies on its outline band.
+pub(super) fn on_edge(dx: u32, dy: u32, t: u32) -> bool {
+    let band = OUTLINE.min(t / 4).max(1);
+    dx < band || dy < band || dx >= t - band || dy >= t - band
+}
+
+/// The hatching's colour over a border texel filled with `fill`: black on light colours,
+/// white on dark ones, so the border colour stays visible under it.
+pub(super) fn hatch_rgb(fill: [u8; 3]) -> [u8; 3] {
+    let luma = 299 * fill[0] as u32 + 587 * fill[1] as u32 + 114 * fill[2] as u32;
+    if luma > 140_000 {
+        [0, 0, 0]
+    } else {
+        [255, 255, 255]
+    }
+}
+
+/// True where a mark's outline covers pixel (dx, dy) of its T x T square.
+pub(super) fn outline_at(style: MarkStyle, dx: u32, dy: u32, t: u32) -> bool {
+    let band = OUTLINE.min(t / 4).max(1);
+    if !on_edge(dx, dy, t) {
+        return style == MarkStyle::Hatched && (dx + dy) % 8 < 2;
+    }
+    match style {
+        MarkStyle::Solid | MarkStyle::Hatched => true,
+        // Dashes of 6 px on, 4 px off, along each edge from the square's corners.
+        MarkStyle::Dashed => {
+            let along = if dy < band || dy >= t - band { dx } else { dy };
+            along % 10 < 6
+        }
+    }
+}
+
+/// The label's corner for result k: x bottom-left, y bottom-right, z top-right, w top-left,
+/// as the footprint places them (j grows downwards).
+pub(super) fn label_corner(k: usize) -> (bool, bool) {
+    // (right, bottom)
+    match k {
+        0 => (false, true),
+        1 => (true, true),
+        2 => (true, false),
+        _ => (false, false),
+    }
+}
+
+/// The label scale for texel size t (0: no label).
+pub(super) fn label_scale(t: u32) -> u32 {
+    if t >= 32 {
+        2
+    } else if t >= 14 {
+        1
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outlines_and_dashes() {
+        assert!(outline_at(MarkStyle::Solid, 0, 20, 40));
+        assert!(outline_at(MarkStyle::Solid, 20, 39, 40));
+        assert!(!outline_at(MarkStyle::Solid, 20, 20, 40));
+        assert!(outline_at(MarkStyle::Dashed, 5, 0, 40));
+        assert!(!outline_at(MarkStyle::Dashed, 7, 0, 40));
+        assert!(outline_at(MarkStyle::Hatched, 20, 20, 40));
+    }
+
+    #[test]
+    fn the_unfolding_joins_each_neighbour_as_the_texture_unit_does() {
+        use std::collections::HashSet;
+        use tld4_textures::cube::seamless_texel;
+        // Texels A and B touch on the cube when B is one step from A, on A's face or across
+        // its edge (the texture unit's own rule).
+        let touch = |a: (u32, i64, i64), b: (u32, i64, i64), n: i64| {
+            [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|&(dx, dy)| seamless_texel(a.0, a.1 + dx, a.2 + dy, n) == Some(b))
+        };
+        for n in 1..=5i64 {
+            for face in 0..6u32 {
+                let mut seen = HashSet::new();
+                for j in -n..2 * n {
+                    for i in -n..2 * n {
+                        let Some(a) = unfold(face, i, j, n) else {
+                            continue;
+                        };
+                        assert!(seen.insert(a), "n {n} face {face}: {a:?} drawn twice");
+                        // The first ring is the texture unit's rule itself.
+                        let ring = |k: i64| k == -1 || k == n;
+                        if ring(i) || ring(j) {
+                            assert_eq!(Some(a), seamless_texel(face, i, j, n));
+                        }
+                        for (di, dj) in [(1, 0), (0, 1)] {
+                            if let Some(b) = unfold(face, i + di, j + dj, n) {
+                                assert!(
+                                    touch(a, b, n),
+                                    "n {n} face {face}: ({i},{j}) {a:?} and its neighbour {b:?} do not touch"
+                                );
+                            }
+                        }
+                    }
+                }
+                // The face and its four neighbours, whole; the opposite face not at all.
+                assert_eq!(seen.len() as i64, 5 * n * n, "n {n} face {face}");
+                assert!(seen.iter().all(|&(f, _, _)| f != face ^ 1));
+            }
+        }
+    }
+}
