@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 
 use tld4_decoder::HandleForm;
 use tld4_emu::{
-    aoffi_offsets, f16_rn, f16_rz, gather_op, planned_value, ptp_offsets, write_plan,
-    MemoryExecError, OutputMode, WarpState, NO_COMPONENT,
+    f16_rn, f16_rz, gather_op, planned_value, write_plan, MemoryExecError, OutputMode, WarpState,
+    NO_COMPONENT,
 };
+use tld4_gpu_memory::TextureHeader;
 use tld4_textures::trace::{self, GatherTrace};
 use tld4_textures::{GatherQuery, Handle, Precision, Sampler, TexelSource, ValueKind};
 
@@ -47,7 +48,6 @@ pub fn explain_lane<'s>(
     source: &str,
 ) -> LaneOutcome<'s> {
     let insn = &s.insn;
-    let warp = &s.warp;
     let mut outcome = LaneOutcome {
         texture: None,
         trace: None,
@@ -58,19 +58,114 @@ pub fn explain_lane<'s>(
     // Run the warp as `tld4 run` would, on a copy.
     let (after, result): (WarpState, Result<(), MemoryExecError>) = match s.execute() {
         Ok(run) => (run.warp, Ok(())),
-        Err(e) => (warp.clone(), Err(e)),
+        Err(e) => (s.warp.clone(), Err(e)),
     };
+    if let Err(why) = executes(out, s, lane) {
+        outcome.no_texture = Some(why);
+        return outcome;
+    }
+    // With a per-lane handle (0xd64), a fault of another lane leaves this lane's path to show;
+    // with the warp's one uniform handle, the fault is every lane's.
+    let other_fault = match &result {
+        Err(f)
+            if insn.form == HandleForm::Register
+                && fault_lane(f).is_some_and(|l| l as usize != lane) =>
+        {
+            Some(f.clone())
+        }
+        _ => None,
+    };
+    let own_fault = match &result {
+        Err(f) if other_fault.is_none() => Some(f.clone()),
+        _ => None,
+    };
+    let resolved = resolve(out, s, lane, &mut outcome);
+    let q = registers_read(out, s, lane);
+    if let Some(f) = &own_fault {
+        // A fault of the uniform handle names the lowest executing lane (docs/sources.md, Decisions).
+        let why = match fault_lane(f) {
+            Some(l) if l as usize != lane => {
+                " (the handle is the warp's: the fault names the lowest executing lane)"
+            }
+            _ => "",
+        };
+        let _ = writeln!(
+            out,
+            "  fault: {f}{why}\n  the warp raises this exception: nothing is written in any lane"
+        );
+        if outcome.texture.is_none() {
+            outcome.no_texture = Some(format!("lane {lane} faults: {f}"));
+        }
+        return outcome;
+    }
+    if let Some(f) = &other_fault {
+        let _ = writeln!(
+            out,
+            "  note: the warp faults in another lane ({f}), so nothing is written; this lane's path would be:"
+        );
+    }
+    let Some(Resolved {
+        texels,
+        sampler,
+        header,
+    }) = &resolved
+    else {
+        if outcome.no_texture.is_none() {
+            let _ = writeln!(
+                out,
+                "  the handle names no texture and sampler of the scenario"
+            );
+            outcome.no_texture = Some(format!(
+                "lane {lane}'s handle names no texture and sampler of the scenario"
+            ));
+        }
+        return outcome;
+    };
+    let Some(op) = gather_op(insn) else {
+        return outcome;
+    };
+    // (owned textures: the fast path's own checks, storage included)
+    let traced = match texels {
+        LaneTexels::Owned(tex) => trace::trace(tex, sampler, &op, precision, &q),
+        LaneTexels::Memory(_) => trace::trace_in(texels, sampler, &op, precision, &q),
+    };
+    let t = match traced {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(out, "  the texture unit refuses: {e}");
+            return outcome;
+        }
+    };
+    path(out, &t, insn);
+    if let Some(hd) = header {
+        memory::texel_addresses(out, hd, &t);
+    }
+    let mode = output_mode(insn);
+    if mode != OutputMode::F32 {
+        f16_lines(out, s, &t);
+    }
+    let writes = lane_writes(s, &t, mode);
+    let last = print_writes(out, s, &t, &writes, other_fault.is_some());
+    if other_fault.is_none() && !matches_emulator(out, s, lane, &t, &last, &after) {
+        outcome.consistent = false;
+    }
+    outcome.trace = Some(t);
+    outcome
+}
+
+/// Whether the lane executes (no static fault, active, guard true), said in a line; `Err`
+/// says why not, for the picture.
+fn executes(out: &mut String, s: &scenario::Scenario, lane: usize) -> Result<(), String> {
+    let (insn, warp) = (&s.insn, &s.warp);
     if let Some(f) = s.exec.static_fault(warp.regs_per_thread) {
         let _ = writeln!(
             out,
             "  the instruction faults before any lane runs: {f}\n  nothing is read or written in any lane"
         );
-        outcome.no_texture = Some(format!(
+        return Err(format!(
             "lane {lane} does not execute: the instruction faults before any lane runs ({f})"
         ));
-        return outcome;
     }
-    // Does the lane execute?
     let active = warp.active_mask >> lane & 1 != 0;
     let g = insn.guard_pred;
     let guard = if g.is_pt() {
@@ -95,48 +190,48 @@ pub fn explain_lane<'s>(
             "  does not execute: the lane is inactive (bit {lane} of the active mask {:#010x} is clear); it reads and writes nothing",
             warp.active_mask
         );
-        outcome.no_texture = Some(format!(
+        return Err(format!(
             "lane {lane} does not execute: it is inactive (bit {lane} of the active mask {:#010x} is clear)",
             warp.active_mask
         ));
-        return outcome;
     }
     if !guard {
         let _ = writeln!(
             out,
             "  does not execute: {guard_text}, so the guard is false; it reads and writes nothing"
         );
-        outcome.no_texture = Some(format!(
+        return Err(format!(
             "lane {lane} does not execute: {guard_text}, so the guard is false"
         ));
-        return outcome;
     }
     let _ = writeln!(
         out,
         "  executes: active (bit {lane} of the active mask {:#010x}), {guard_text}",
         warp.active_mask
     );
-    // With a per-lane handle (0xd64), a fault of another lane leaves this lane's path to show;
-    // with the warp's one uniform handle, the fault is every lane's.
-    let other_fault = match &result {
-        Err(f)
-            if insn.form == HandleForm::Register
-                && fault_lane(f).is_some_and(|l| l as usize != lane) =>
-        {
-            Some(f.clone())
-        }
-        _ => None,
-    };
-    let own_fault = match &result {
-        Err(f) if other_fault.is_none() => Some(f.clone()),
-        _ => None,
-    };
+    Ok(())
+}
 
-    // The handle.
-    let handle = match insn.form {
-        HandleForm::Uniform => warp.ureg(insn.ur.0),
-        HandleForm::Register => warp.reg(lane, insn.rb.0),
-    };
+/// The texels and sampler a lane's handle names, with the texture header where they are in
+/// memory.
+struct Resolved<'s> {
+    texels: LaneTexels<'s>,
+    sampler: Sampler,
+    header: Option<TextureHeader>,
+}
+
+/// The lane's handle, the texture and sampler it names (owned textures resolve in the pool;
+/// textures in memory are read, and their descriptors shown, first), said in lines; the
+/// texture goes to `outcome` for the picture.
+fn resolve<'s>(
+    out: &mut String,
+    s: &'s scenario::Scenario,
+    lane: usize,
+    outcome: &mut LaneOutcome<'s>,
+) -> Option<Resolved<'s>> {
+    let insn = &s.insn;
+    // (the handle as the executor reads it: the uniform register, URZ reading 0, or Rb)
+    let handle = s.exec.lane_handle(&s.warp, lane);
     let hname = match insn.form {
         HandleForm::Uniform if insn.ur.is_urz() => "URZ".to_string(),
         HandleForm::Uniform => format!("UR{}", insn.ur.0),
@@ -149,18 +244,18 @@ pub fn explain_lane<'s>(
         h.header_index(),
         h.sampler_index()
     );
-    // Owned textures resolve in the pool; textures in memory are read (and shown) first.
-    let mut header = None;
-    let resolved: Option<(LaneTexels<'s>, Sampler)> = match (s.pool(), s.memory()) {
-        (Some(pool), _) => pool
-            .resolve(h)
-            .ok()
-            .map(|(t, smp)| (LaneTexels::Owned(t), *smp)),
+    let resolved = match (s.pool(), s.memory()) {
+        (Some(pool), _) => pool.resolve(h).ok().map(|(t, smp)| Resolved {
+            texels: LaneTexels::Owned(t),
+            sampler: *smp,
+            header: None,
+        }),
         (None, Some(m)) => match memory::resolve(out, m, h) {
-            Ok((t, smp, hd)) => {
-                header = Some(hd);
-                Some((LaneTexels::Memory(t), smp))
-            }
+            Ok((t, sampler, hd)) => Some(Resolved {
+                texels: LaneTexels::Memory(t),
+                sampler,
+                header: Some(hd),
+            }),
             Err(why) => {
                 outcome.no_texture = Some(format!("lane {lane}: {why}"));
                 None
@@ -168,64 +263,73 @@ pub fn explain_lane<'s>(
         },
         (None, None) => None,
     };
-    if let Some((t, smp)) = &resolved {
-        let d = t.shape();
-        let layers = if d.kind.is_array() {
-            format!(
-                ", {} {}",
-                d.layers,
-                match (d.kind.is_cube(), d.layers) {
-                    (true, 1) => "cube",
-                    (true, _) => "cubes",
-                    (false, 1) => "layer",
-                    (false, _) => "layers",
-                }
-            )
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            out,
-            "  texture {}: {} {} {}x{}{layers}, swizzle {}",
-            h.header_index(),
-            serde_name(&d.kind),
-            d.format.name(),
-            d.width,
-            d.height,
-            swizzle_text(d.swizzle)
-        );
-        let border: Vec<String> = smp.border.words.iter().map(|w| format!("{w:#x}")).collect();
-        let _ = writeln!(
-            out,
-            "  sampler {}: address u {}, v {}, border words ({}), compare {}{}",
-            h.sampler_index(),
-            serde_name(&smp.address_u),
-            serde_name(&smp.address_v),
-            border.join(", "),
-            smp.compare.map_or("off".to_string(), |c| serde_name(&c)),
-            if d.kind.is_cube() {
-                if smp.seamless_cube {
-                    ", seamless cube edges"
-                } else {
-                    ", cube faces addressed one by one (not seamless)"
-                }
-            } else {
-                ""
-            }
-        );
-        if let Some(hd) = &header {
+    if let Some(r) = &resolved {
+        texture_lines(out, h, &r.texels, &r.sampler);
+        if let Some(hd) = &r.header {
             memory::layout_line(out, hd);
         }
-        outcome.texture = Some((*t, *smp, h.header_index(), h.sampler_index()));
+        outcome.texture = Some((r.texels, r.sampler, h.header_index(), h.sampler_index()));
     }
+    resolved
+}
 
-    // The registers read (the layout of Tld4Exec's query: ptxas output, NAK; docs/sources.md).
+/// The texture's kind, format, size and swizzle, and the sampler's settings.
+fn texture_lines(out: &mut String, h: Handle, t: &LaneTexels<'_>, smp: &Sampler) {
+    let d = t.shape();
+    let layers = if d.kind.is_array() {
+        format!(
+            ", {} {}",
+            d.layers,
+            match (d.kind.is_cube(), d.layers) {
+                (true, 1) => "cube",
+                (true, _) => "cubes",
+                (false, 1) => "layer",
+                (false, _) => "layers",
+            }
+        )
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "  texture {}: {} {} {}x{}{layers}, swizzle {}",
+        h.header_index(),
+        serde_name(&d.kind),
+        d.format.name(),
+        d.width,
+        d.height,
+        swizzle_text(d.swizzle)
+    );
+    let border: Vec<String> = smp.border.words.iter().map(|w| format!("{w:#x}")).collect();
+    let _ = writeln!(
+        out,
+        "  sampler {}: address u {}, v {}, border words ({}), compare {}{}",
+        h.sampler_index(),
+        serde_name(&smp.address_u),
+        serde_name(&smp.address_v),
+        border.join(", "),
+        smp.compare.map_or("off".to_string(), |c| serde_name(&c)),
+        if d.kind.is_cube() {
+            if smp.seamless_cube {
+                ", seamless cube edges"
+            } else {
+                ", cube faces addressed one by one (not seamless)"
+            }
+        } else {
+            ""
+        }
+    );
+}
+
+/// The registers the lane reads, each with what it holds, and the query they make: the
+/// executor's own ([`tld4_emu::Tld4Exec::lane_query`]; the layout is ptxas output and NAK's,
+/// docs/sources.md, What ptxas emits).
+fn registers_read(out: &mut String, s: &scenario::Scenario, lane: usize) -> GatherQuery {
+    let insn = &s.insn;
     let _ = writeln!(out, "  registers read:");
-    let regs = warp.lane_regs(lane);
-    let ra = insn.ra_layout();
-    let rb = insn.rb_layout();
-    let mut q = GatherQuery::default();
-    let mut at = insn.ra.0 as usize;
+    let regs = s.warp.lane_regs(lane);
+    let q = s.exec.lane_query(&s.warp, lane);
+    let (ra, rb) = (insn.ra_layout(), insn.rb_layout());
     let line = |out: &mut String, r: usize, what: String| {
         let _ = writeln!(
             out,
@@ -234,10 +338,10 @@ pub fn explain_lane<'s>(
             regs[r & 255]
         );
     };
+    let mut at = insn.ra.0 as usize;
     if ra.layer {
-        q.layer = regs[at] & 0xffff;
         line(out, at, format!("layer: bits 15:0 = {}", q.layer));
-        if let Some(w) = layer_warning(regs[at], q.layer) {
+        if let Some(w) = layer_warning(regs[at & 255], q.layer) {
             let _ = writeln!(out, "    warning: {} {w}", reg(at as u8));
         }
         at += 1;
@@ -248,7 +352,6 @@ pub fn explain_lane<'s>(
         &["u", "v"]
     };
     for (k, n) in names.iter().enumerate() {
-        q.coords[k] = f32::from_bits(regs[at + k]);
         line(out, at + k, format!("{n} = {:?}", q.coords[k]));
     }
     let rb0 = insn.rb.0 as usize;
@@ -257,22 +360,18 @@ pub fn explain_lane<'s>(
     }
     let o = rb0 + rb.offsets_at() as usize;
     match rb.offsets {
-        1 => {
-            q.offsets[0] = aoffi_offsets(regs[o]);
-            line(
-                out,
-                o,
-                format!(
-                    "AOFFI: dx = {} (bits 5:0 = {:#04x}), dy = {} (bits 13:8 = {:#04x})",
-                    q.offsets[0][0],
-                    regs[o] & 0x3f,
-                    q.offsets[0][1],
-                    regs[o] >> 8 & 0x3f
-                ),
-            );
-        }
+        1 => line(
+            out,
+            o,
+            format!(
+                "AOFFI: dx = {} (bits 5:0 = {:#04x}), dy = {} (bits 13:8 = {:#04x})",
+                q.offsets[0][0],
+                regs[o & 255] & 0x3f,
+                q.offsets[0][1],
+                regs[o & 255] >> 8 & 0x3f
+            ),
+        ),
         2 => {
-            q.offsets = ptp_offsets(regs[o], regs[o + 1]);
             let p = q.offsets;
             line(
                 out,
@@ -295,102 +394,52 @@ pub fn explain_lane<'s>(
     }
     if rb.depth_ref {
         let r = rb0 + rb.depth_ref_at() as usize;
-        q.dref = f32::from_bits(regs[r]);
         line(out, r, format!("depth reference = {:?}", q.dref));
     }
+    q
+}
 
-    if let Some(f) = &own_fault {
-        // A fault of the uniform handle names the lowest executing lane (docs/sources.md, Decisions).
-        let why = match fault_lane(f) {
-            Some(l) if l as usize != lane => {
-                " (the handle is the warp's: the fault names the lowest executing lane)"
+/// Each written component rounded to binary16 both ways, and whether the mode matters.
+fn f16_lines(out: &mut String, s: &scenario::Scenario, t: &GatherTrace) {
+    let insn = &s.insn;
+    let _ = writeln!(
+        out,
+        "  F16 rounding (f32 -> binary16 bits; {} is used):",
+        insn.f16_mode.name()
+    );
+    let _ = writeln!(out, "    {}", super::provenance::tag("f16_rounding"));
+    let _ = writeln!(out, "    {}", super::provenance::tag("f16_packing"));
+    for (k, &v) in t.values.iter().enumerate() {
+        if insn.write_mask.0 >> k & 1 == 0 {
+            continue;
+        }
+        let x = f32::from_bits(v);
+        let (rn, rz) = (f16_rn(x), f16_rz(x));
+        let hv = |b: u16| half::f16::from_bits(b).to_f32();
+        let _ = writeln!(
+            out,
+            "    {}: {:?} -> RN {rn:#06x} ({:?}), RZ {rz:#06x} ({:?}){}",
+            GATHER_ORDER[k].0,
+            x,
+            hv(rn),
+            hv(rz),
+            if rn == rz {
+                ""
+            } else {
+                ": the rounding mode matters"
             }
-            _ => "",
-        };
-        let _ = writeln!(
-            out,
-            "  fault: {f}{why}\n  the warp raises this exception: nothing is written in any lane"
-        );
-        if outcome.texture.is_none() {
-            outcome.no_texture = Some(format!("lane {lane} faults: {f}"));
-        }
-        return outcome;
-    }
-    if let Some(f) = &other_fault {
-        let _ = writeln!(
-            out,
-            "  note: the warp faults in another lane ({f}), so nothing is written; this lane's path would be:"
         );
     }
-    let Some((texture, sampler)) = &resolved else {
-        if outcome.no_texture.is_none() {
-            let _ = writeln!(
-                out,
-                "  the handle names no texture and sampler of the scenario"
-            );
-            outcome.no_texture = Some(format!(
-                "lane {lane}'s handle names no texture and sampler of the scenario"
-            ));
-        }
-        return outcome;
-    };
-    let Some(op) = gather_op(insn) else {
-        return outcome;
-    };
-    // (owned textures: the fast path's own checks, storage included)
-    let traced = match texture {
-        LaneTexels::Owned(tex) => trace::trace(tex, sampler, &op, precision, &q),
-        LaneTexels::Memory(_) => trace::trace_in(texture, sampler, &op, precision, &q),
-    };
-    let t = match traced {
-        Ok(t) => t,
-        Err(e) => {
-            let _ = writeln!(out, "  the texture unit refuses: {e}");
-            return outcome;
-        }
-    };
-    path(out, &t, insn);
-    if let Some(hd) = &header {
-        memory::texel_addresses(out, hd, &t);
-    }
+}
 
-    // Packing and writes.
-    let mode = output_mode(insn);
-    let vk = if t.compare.is_some() {
-        ValueKind::Float
-    } else {
-        t.format.value_kind()
-    };
-    if mode != OutputMode::F32 {
-        let _ = writeln!(
-            out,
-            "  F16 rounding (f32 -> binary16 bits; {} is used):",
-            insn.f16_mode.name()
-        );
-        let _ = writeln!(out, "    {}", super::provenance::tag("f16_rounding"));
-        let _ = writeln!(out, "    {}", super::provenance::tag("f16_packing"));
-        for (k, &v) in t.values.iter().enumerate() {
-            if insn.write_mask.0 >> k & 1 == 0 {
-                continue;
-            }
-            let x = f32::from_bits(v);
-            let (rn, rz) = (f16_rn(x), f16_rz(x));
-            let hv = |b: u16| half::f16::from_bits(b).to_f32();
-            let _ = writeln!(
-                out,
-                "    {}: {:?} -> RN {rn:#06x} ({:?}), RZ {rz:#06x} ({:?}){}",
-                GATHER_ORDER[k].0,
-                x,
-                hv(rn),
-                hv(rz),
-                if rn == rz {
-                    ""
-                } else {
-                    ": the rounding mode matters"
-                }
-            );
-        }
-    }
+/// The lane's register writes in order (register, value, the components it holds), RZ
+/// destinations left out, as the executor's write plan lays them out.
+fn lane_writes(
+    s: &scenario::Scenario,
+    t: &GatherTrace,
+    mode: OutputMode,
+) -> Vec<(u8, u32, String)> {
+    let insn = &s.insn;
     let plan = write_plan(insn.write_mask.0, mode);
     let mut writes = Vec::new();
     for &(dest, comps) in &plan.slots[..plan.len as usize] {
@@ -407,11 +456,26 @@ pub fn explain_lane<'s>(
             .collect();
         writes.push((r, v, names.join(" | ")));
     }
-    let verb = if other_fault.is_some() {
-        "would write"
+    writes
+}
+
+/// Prints the writes (and the predicate destination, and how overlapping destinations end);
+/// returns each register's final value.
+fn print_writes(
+    out: &mut String,
+    s: &scenario::Scenario,
+    t: &GatherTrace,
+    writes: &[(u8, u32, String)],
+    would: bool,
+) -> Vec<(u8, u32)> {
+    let insn = &s.insn;
+    let mode = output_mode(insn);
+    let vk = if t.compare.is_some() {
+        ValueKind::Float
     } else {
-        "writes"
+        t.format.value_kind()
     };
+    let verb = if would { "would write" } else { "writes" };
     if writes.is_empty() && insn.pred_dst.is_pt() {
         let _ = writeln!(
             out,
@@ -420,7 +484,7 @@ pub fn explain_lane<'s>(
     } else {
         let _ = writeln!(out, "  {verb}:");
     }
-    for (r, v, names) in &writes {
+    for (r, v, names) in writes {
         let shown = match mode {
             OutputMode::F32 => show_value(*v, vk),
             _ => {
@@ -444,7 +508,7 @@ pub fn explain_lane<'s>(
         );
     }
     // Overlapping destinations: the writes land in order, and a later one wins.
-    let last = final_writes(&writes);
+    let last = final_writes(writes);
     if last.len() < writes.len() {
         let shown: Vec<String> = last
             .iter()
@@ -456,42 +520,51 @@ pub fn explain_lane<'s>(
             shown.join(", ")
         );
     }
-    // The same as the emulator?
-    if other_fault.is_none() {
-        let mut same = true;
-        for &(r, v) in &last {
-            same &= after.reg(lane, r) == v;
-        }
-        if !insn.pred_dst.is_pt() {
-            same &= after.pred(lane, insn.pred_dst.0) != t.resident;
-        }
-        if same {
-            let _ = writeln!(
-                out,
-                "  check: the emulator (tld4 run) writes the same values in lane {lane}"
-            );
-        } else {
-            let mut got: Vec<String> = last
-                .iter()
-                .map(|&(r, _)| format!("{} = {:#010x}", reg(r), after.reg(lane, r)))
-                .collect();
-            if !insn.pred_dst.is_pt() {
-                got.push(format!(
-                    "P{} = {}",
-                    insn.pred_dst.0,
-                    after.pred(lane, insn.pred_dst.0)
-                ));
-            }
-            let _ = writeln!(
-                out,
-                "  MISMATCH: the emulator writes {} in lane {lane}",
-                got.join(", ")
-            );
-            outcome.consistent = false;
-        }
+    last
+}
+
+/// Whether the emulator (`tld4 run`, whose warp is `after`) wrote what the explanation
+/// predicts in this lane, said in a line.
+fn matches_emulator(
+    out: &mut String,
+    s: &scenario::Scenario,
+    lane: usize,
+    t: &GatherTrace,
+    last: &[(u8, u32)],
+    after: &WarpState,
+) -> bool {
+    let insn = &s.insn;
+    let mut same = true;
+    for &(r, v) in last {
+        same &= after.reg(lane, r) == v;
     }
-    outcome.trace = Some(t);
-    outcome
+    if !insn.pred_dst.is_pt() {
+        same &= after.pred(lane, insn.pred_dst.0) != t.resident;
+    }
+    if same {
+        let _ = writeln!(
+            out,
+            "  check: the emulator (tld4 run) writes the same values in lane {lane}"
+        );
+        return true;
+    }
+    let mut got: Vec<String> = last
+        .iter()
+        .map(|&(r, _)| format!("{} = {:#010x}", reg(r), after.reg(lane, r)))
+        .collect();
+    if !insn.pred_dst.is_pt() {
+        got.push(format!(
+            "P{} = {}",
+            insn.pred_dst.0,
+            after.pred(lane, insn.pred_dst.0)
+        ));
+    }
+    let _ = writeln!(
+        out,
+        "  MISMATCH: the emulator writes {} in lane {lane}",
+        got.join(", ")
+    );
+    false
 }
 
 /// Each register a lane's writes leave behind, once, with the value of the last write to it
