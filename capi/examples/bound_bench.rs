@@ -156,14 +156,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             r
         })
         .collect();
+    let mut preds = vec![[0u32; 7]; regs.len()];
     let mut flats: Vec<tld4_warp_flat> = regs
         .iter_mut()
-        .map(|r| tld4_warp_flat {
+        .zip(preds.iter_mut())
+        .map(|(r, p)| tld4_warp_flat {
             regs: r.as_mut_ptr(),
             num_regs: 32,
             reg_stride: 32,
             lane_stride: 1,
-            preds: [0; 7],
+            preds: p.as_mut_ptr(),
             uregs: uregs.as_ptr(),
             num_uregs: 8,
             active_mask: u32::MAX,

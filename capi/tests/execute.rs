@@ -198,12 +198,13 @@ fn execution_equals_tld4_emus_in_every_form() {
 
             let mut outcomes = Vec::new();
             for (regs, rs, ls) in [(&mut rm, 32usize, 1usize), (&mut lm, 1, nregs)] {
+                let mut preds = preds; // each layout from the same predicates
                 let mut flat = tld4_warp_flat {
                     regs: regs.as_mut_ptr(),
                     num_regs: nregs as u32,
                     reg_stride: rs,
                     lane_stride: ls,
-                    preds,
+                    preds: preds.as_mut_ptr(),
                     uregs: uregs.as_ptr(),
                     num_uregs: uregs.len() as u32,
                     active_mask: warp.active_mask,
@@ -223,7 +224,7 @@ fn execution_equals_tld4_emus_in_every_form() {
                     }
                     for p in 0..7 {
                         assert_eq!(
-                            flat.preds[p] >> lane & 1 != 0,
+                            preds[p] >> lane & 1 != 0,
                             warp.pred(lane, p as u8),
                             "{text}: lane {lane} P{p}"
                         );
@@ -276,12 +277,13 @@ fn a_fault_names_its_kind_and_lane_and_writes_nothing() {
     let exec = exec_of("TLD4.R R10, R8, R20, UR4, 2D ;");
     let mut regs = vec![7u32; 32 * 32];
     let uregs = [0u32, 0, 0, 0, 9]; // UR4: header 9, which the pool lacks
+    let mut preds = [0u32; 7];
     let mut flat = tld4_warp_flat {
         regs: regs.as_mut_ptr(),
         num_regs: 32,
         reg_stride: 32,
         lane_stride: 1,
-        preds: [0; 7],
+        preds: preds.as_mut_ptr(),
         uregs: uregs.as_ptr(),
         num_uregs: 5,
         active_mask: 0xffff_0000,

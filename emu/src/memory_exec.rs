@@ -50,17 +50,27 @@ pub enum MemoryRead {
     TextureHeader,
     /// The handle's 32-byte sampler.
     Sampler,
-    /// A footprint texel.
-    Texel,
+    /// The footprint texel at (`x`, `y`) of storage layer `layer` (cube kinds: cube * 6 +
+    /// face), after wrapping.
+    Texel {
+        /// Storage layer.
+        layer: u32,
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+    },
 }
 
 impl std::fmt::Display for MemoryRead {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            MemoryRead::TextureHeader => "texture header",
-            MemoryRead::Sampler => "sampler",
-            MemoryRead::Texel => "texel",
-        })
+        match self {
+            MemoryRead::TextureHeader => f.write_str("texture header"),
+            MemoryRead::Sampler => f.write_str("sampler"),
+            MemoryRead::Texel { layer, x, y } => {
+                write!(f, "texel (layer {layer}, x {x}, y {y})")
+            }
+        }
     }
 }
 
@@ -98,7 +108,7 @@ impl MemoryExecError {
             MemoryExecError::Memory { read, .. } => match read {
                 MemoryRead::TextureHeader => FaultKind::UnknownTextureHeader,
                 MemoryRead::Sampler => FaultKind::UnknownSampler,
-                MemoryRead::Texel => FaultKind::InvalidTexture,
+                MemoryRead::Texel { .. } => FaultKind::InvalidTexture,
             },
         }
     }
@@ -169,8 +179,8 @@ pub(crate) fn classify(
 
 impl Tld4Exec {
     /// [`Tld4Exec::execute`] against textures in memory. With `texels`, entry `lane` receives
-    /// the texel addresses of each executed lane (others are left as they are); without it,
-    /// nothing is recorded. Each handle's descriptors are read and decoded once per execution;
+    /// the texel addresses of each executed lane, and `LaneTexels::default()` (no texels, no
+    /// sectors) each lane that did not execute; without it, nothing is recorded. Each handle's descriptors are read and decoded once per execution;
     /// for many warps, [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
     pub fn execute_memory<R: RegisterFile + ?Sized>(
         &self,

@@ -51,13 +51,14 @@ int main(void) {
   EXPECT(tld4_exec_new(insn, NULL, &exec, &err), TLD4_OK);
   static uint32_t regs[32 * 32];
   const uint32_t uregs[8] = {0};
+  uint32_t preds[7] = {0};
   const struct { uint32_t num_regs; size_t reg_stride, lane_stride; } bad[] = {
       {32, 1, (size_t)1 << 59}, {32, 1, SIZE_MAX}, {32, SIZE_MAX, 1},
       {32, SIZE_MAX / 16, SIZE_MAX / 8}, {256, 32, 1}, {UINT32_MAX, 32, 1},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     tld4_warp_flat w = {regs, bad[k].num_regs, bad[k].reg_stride, bad[k].lane_stride,
-                        {0}, uregs, 8, 0xffffffffu};
+                        preds, uregs, 8, 0xffffffffu};
     EXPECT(tld4_exec_run_flat(exec, pool, &w, NULL, &err), TLD4_ERR_INVALID_ARGUMENT);
   }
 

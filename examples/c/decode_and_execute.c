@@ -111,7 +111,8 @@ int main(void) {
   }
   tld4_exec *exec = NULL;
   CHECK(tld4_exec_new(insn, NULL, &exec, &err) == TLD4_OK, "exec: %s", err.message);
-  tld4_warp_flat warp = {&regs[0][0], NREGS, 32, 1, {0}, uregs, 8, ~0u ^ (1u << 5)};
+  uint32_t preds[7] = {0}; /* P0..P6, bit l for lane l */
+  tld4_warp_flat warp = {&regs[0][0], NREGS, 32, 1, preds, uregs, 8, ~0u ^ (1u << 5)};
   tld4_exec_report report;
   CHECK(tld4_exec_run_flat(exec, pool, &warp, &report, &err) == TLD4_OK, "run: %s",
         err.message);

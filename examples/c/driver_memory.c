@@ -45,6 +45,7 @@ static float coord(int warp, int lane, int axis) {
 }
 
 static uint32_t regs_owned[NWARPS][NREGS][32], regs_mem[NWARPS][NREGS][32];
+static uint32_t preds_owned[NWARPS][7], preds_mem[NWARPS][7]; /* P0..P6 of each warp */
 
 int main(void) {
   tld4_error err;
@@ -100,9 +101,10 @@ int main(void) {
       memcpy(&regs_owned[w][21][l], &v, 4);
     }
     memcpy(regs_mem[w], regs_owned[w], sizeof regs_owned[w]);
-    tld4_warp_flat f = {&regs_owned[w][0][0], NREGS, 32, 1, {0}, uregs, 8, 0xffffffffu};
+    tld4_warp_flat f = {&regs_owned[w][0][0], NREGS, 32, 1, preds_owned[w], uregs, 8, 0xffffffffu};
     warps_owned[w] = f;
     f.regs = &regs_mem[w][0][0];
+    f.preds = preds_mem[w];
     warps_mem[w] = f;
   }
 
