@@ -9,19 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tld4.h"
-
-static int failures = 0;
-
-#define EXPECT(call, status)                                                            \
-  do {                                                                                  \
-    tld4_status got_ = (call);                                                          \
-    if (got_ != (status)) {                                                             \
-      fprintf(stderr, "FAIL %s:%d: %s gave %d, expected %d: %s\n", __FILE__, __LINE__, \
-              #call, (int)got_, (int)(status), err.message);                            \
-      failures++;                                                                       \
-    }                                                                                   \
-  } while (0)
 
 int main(void) {
   tld4_error err;
@@ -35,7 +24,7 @@ int main(void) {
   for (int k = 0; k < 4096; k++) EXPECT(tld4_pool_add_sampler(pool, &s, &index, &err), TLD4_OK);
   index = 77;
   EXPECT(tld4_pool_add_sampler(pool, &s, &index, &err), TLD4_ERR_INVALID_ARGUMENT);
-  if (index != 77) { fprintf(stderr, "FAIL: index written\n"); failures++; }
+  CHECK(index == 77, "index written");
 
   /* A texture at the last header index: the next append is refused. */
   tld4_texture_desc desc = {TLD4_KIND_2D, "rgba8_unorm", 1, 1, 1};
@@ -90,10 +79,5 @@ int main(void) {
   tld4_exec_free(exec);
   tld4_insn_free(insn);
   tld4_pool_free(pool);
-  if (failures) {
-    printf("FAIL: %d\n", failures);
-    return 1;
-  }
-  printf("PASS: every hostile argument has its typed status\n");
-  return 0;
+  return finish("every hostile argument has its typed status");
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "tld4.h"
 
 #define W 16
@@ -23,17 +24,6 @@
 #define TEXELS (BASE + 0x1000)
 #define TEX_INDEX 9
 #define SMP_INDEX 3
-
-static int failures = 0;
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
-      fprintf(stderr, __VA_ARGS__);                               \
-      fprintf(stderr, "\n");                                      \
-      failures++;                                                 \
-    }                                                             \
-  } while (0)
 
 static void put_words(uint8_t *image, uint64_t addr, const uint32_t w[8]) {
   for (int k = 0; k < 8; k++)
@@ -163,6 +153,5 @@ int main(void) {
   tld4_exec_free(exec);
   tld4_pool_free(pool);
   free(image);
-  printf(failures ? "FAIL\n" : "PASS\n");
-  return failures ? 1 : 0;
+  return finish("the driver's image executes as the owned pool; failures mapped by kind");
 }
