@@ -8,8 +8,11 @@
 // then bound to the memory image; every lane is checked against values and addresses this
 // program computes itself (texel_formula.hpp), and every failure case is mapped to the SM's
 // own fault kinds from the error record alone (faults.cpp).
-// Usage: simulator CUBIN. Prints PASS or FAIL; exits 1 on failure.
+// Usage: simulator CUBIN [ROUNDS]: ROUNDS (default 1) runs of each form, their median rate
+// printed with the range. Prints PASS or FAIL; exits 1 on failure.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -37,16 +40,34 @@ std::vector<uint32_t> fields_of(uint32_t t) {
   return f;
 }
 
-void print(const char *form, const FormStats &s) {
-  std::printf("%-24s: %llu warps, %llu lanes checked, %llu wrong; %.0f warps/s in tld4 "
-              "(%.0f warps/s for the SM's whole loop, checks included)\n",
-              form, static_cast<unsigned long long>(s.warps),
-              static_cast<unsigned long long>(s.lanes_checked),
-              static_cast<unsigned long long>(s.failures), s.warps / s.tld4_seconds,
-              s.warps / s.total_seconds);
+// One form's rounds: the last round's counts, and the rate in tld4 over every round.
+struct Rounds {
+  FormStats last;
+  uint64_t failures = 0;
+  std::vector<double> rates;  // warps/s in tld4, one a round
+};
+
+void add(Rounds &r, const FormStats &s) {
+  r.last = s;
+  r.failures += s.failures;
+  r.rates.push_back(s.warps / s.tld4_seconds);
 }
 
-int run(const char *cubin) {
+void print(const char *form, Rounds r) {
+  std::sort(r.rates.begin(), r.rates.end());
+  const double median = r.rates[r.rates.size() / 2];
+  std::printf("%-24s: %llu warps, %llu lanes checked, %llu wrong; %.0f warps/s in tld4",
+              form, static_cast<unsigned long long>(r.last.warps),
+              static_cast<unsigned long long>(r.last.lanes_checked),
+              static_cast<unsigned long long>(r.failures), median);
+  if (r.rates.size() > 1)
+    std::printf(" (median of %zu rounds, %.0f-%.0f)", r.rates.size(), r.rates.front(),
+                r.rates.back());
+  std::printf(", %.0f for the SM's whole loop with checks\n",
+              r.last.warps / r.last.total_seconds);
+}
+
+int run(const char *cubin, int rounds) {
   tld4_error e;
   std::printf("tld4 %s (header %d.%d.%d)\n", tld4_version(), TLD4_VERSION_MAJOR,
               TLD4_VERSION_MINOR, TLD4_VERSION_PATCH);
@@ -101,12 +122,17 @@ int run(const char *cubin) {
      e, "bind memory");
   Bound in_memory(raw);
 
-  const FormStats o = run_form(owned.get(), false, false, op);
-  const FormStats m = run_form(in_memory.get(), true, false, op);
-  const FormStats a = run_form(in_memory.get(), true, true, op);
+  // The forms in turn, round after round, so that the machine's load falls on each alike.
+  Rounds o, m, r;
+  for (int k = 0; k < rounds; k++) {
+    add(o, run_form(owned.get(), false, false, op));
+    add(m, run_form(in_memory.get(), true, false, op));
+    add(r, run_form(in_memory.get(), true, true, op));
+  }
   print("owned", o);
   print("memory", m);
-  print("memory, texel addresses", a);
+  print("memory, texel addresses", r);
+  const FormStats &a = r.last;
   std::printf("memory traffic: %llu lane-sector references -> %llu warp sectors (%.1f a warp); "
               "cache (8 KiB, 4-way): %llu hits, %llu misses\n",
               static_cast<unsigned long long>(a.lane_sectors),
@@ -120,7 +146,7 @@ int run(const char *cubin) {
 
   std::printf("failures, mapped to the SM's fault kinds:\n");
   const int wrong = check_faults(exec.get(), pool.get(), mem, driver, op);
-  const bool pass = o.failures == 0 && m.failures == 0 && a.failures == 0 && wrong == 0;
+  const bool pass = o.failures == 0 && m.failures == 0 && r.failures == 0 && wrong == 0;
   std::printf(pass ? "PASS\n" : "FAIL\n");
   return pass ? 0 : 1;
 }
@@ -128,12 +154,13 @@ int run(const char *cubin) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s CUBIN\n", argv[0]);
+  const int rounds = argc == 3 ? std::atoi(argv[2]) : 1;
+  if ((argc != 2 && argc != 3) || rounds < 1) {
+    std::fprintf(stderr, "usage: %s CUBIN [ROUNDS]\n", argv[0]);
     return 2;
   }
   try {
-    return run(argv[1]);
+    return run(argv[1], rounds);
   } catch (const sim::Tld4Failure &f) {
     std::printf("FAIL: %s (%s)\n", f.what(), sim::name(sim::classify(f.record.status, f.record)));
     return 1;
