@@ -204,19 +204,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let one_shot = time(total, |n| {
         for i in 0..n {
-            unsafe { tld4_exec_run_flat(cexec, cpool, &mut flats[i % N], null_mut(), null_mut()) };
+            unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
         }
     });
     let bound_c = time(total, |n| {
         for i in 0..n {
             unsafe {
-                tld4_bound_run_flat(
-                    cb_owned,
-                    &mut flats[i % N],
-                    null_mut(),
-                    null_mut(),
-                    null_mut(),
-                )
+                tld4_bound_run_flat(cb_owned, &flats[i % N], null_mut(), null_mut(), null_mut())
             };
         }
     });
@@ -243,7 +237,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     &cmem,
                     hp,
                     sp,
-                    &mut flats[i % N],
+                    &flats[i % N],
                     null_mut(),
                     null_mut(),
                     null_mut(),
@@ -254,13 +248,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bound_mem_c = time(total, |n| {
         for i in 0..n {
             unsafe {
-                tld4_bound_run_flat(
-                    cb_mem,
-                    &mut flats[i % N],
-                    null_mut(),
-                    null_mut(),
-                    null_mut(),
-                )
+                tld4_bound_run_flat(cb_mem, &flats[i % N], null_mut(), null_mut(), null_mut())
             };
         }
     });

@@ -103,7 +103,7 @@ fn strides_and_register_counts_that_overflow_are_refused() {
     ];
     let mut preds = [0u32; 7];
     for (num_regs, reg_stride, lane_stride, why) in cases {
-        let mut flat = tld4_warp_flat {
+        let flat = tld4_warp_flat {
             regs: regs.as_mut_ptr(),
             num_regs,
             reg_stride,
@@ -113,7 +113,7 @@ fn strides_and_register_counts_that_overflow_are_refused() {
             num_uregs: 5,
             active_mask: u32::MAX,
         };
-        let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+        let st = unsafe { tld4_exec_run_flat(exec, pool, &flat, null_mut(), &mut e) };
         assert_eq!(
             st,
             TLD4_ERR_INVALID_ARGUMENT,

@@ -110,10 +110,10 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
         // one-shot references
         let mut w_owned = Warp::new(k, owned_h);
         let mut r_owned = tld4_exec_report::default();
-        let mut f = w_owned.flat();
+        let f = w_owned.flat();
         unsafe {
             assert_eq!(
-                tld4_exec_run_flat(exec, pool, &mut f, &mut r_owned, &mut e),
+                tld4_exec_run_flat(exec, pool, &f, &mut r_owned, &mut e),
                 TLD4_OK,
                 "{}",
                 e.message()
@@ -122,7 +122,7 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
         let mut w_mem = Warp::new(k, mem_h);
         let mut t_mem = [NO_TEXELS; 32];
         let mut r_mem = tld4_exec_report::default();
-        let mut f = w_mem.flat();
+        let f = w_mem.flat();
         unsafe {
             assert_eq!(
                 tld4_exec_run_flat_memory(
@@ -130,7 +130,7 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
                     &flat,
                     hp,
                     sp,
-                    &mut f,
+                    &f,
                     t_mem.as_mut_ptr(),
                     &mut r_mem,
                     &mut e
@@ -150,10 +150,10 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
             let mut t = [NO_TEXELS; 32];
             t[3].num_sectors = 9; // stale content is overwritten
             let mut r = tld4_exec_report::default();
-            let mut f = w.flat();
+            let f = w.flat();
             unsafe {
                 assert_eq!(
-                    tld4_bound_run_flat(b, &mut f, t.as_mut_ptr(), &mut r, &mut e),
+                    tld4_bound_run_flat(b, &f, t.as_mut_ptr(), &mut r, &mut e),
                     TLD4_OK,
                     "{}",
                     e.message()
@@ -222,10 +222,10 @@ fn a_batch_runs_in_order_and_stops_at_the_first_failing_warp() {
     }
     // The same warps one by one through the bound object agree.
     let mut again = Warp::new(3, good);
-    let mut f = again.flat();
+    let f = again.flat();
     unsafe {
         assert_eq!(
-            tld4_bound_run_flat(b, &mut f, null_mut(), null_mut(), &mut e),
+            tld4_bound_run_flat(b, &f, null_mut(), null_mut(), &mut e),
             TLD4_OK
         )
     };

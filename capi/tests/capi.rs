@@ -115,7 +115,7 @@ fn null_pointers_are_errors_naming_the_argument() {
             active_mask: !0,
         };
         assert_eq!(
-            tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e),
+            tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e),
             TLD4_ERR_INVALID_ARGUMENT
         );
         assert!(e.message().contains("UR4"), "{}", e.message());
@@ -123,7 +123,7 @@ fn null_pointers_are_errors_naming_the_argument() {
         warp.uregs = uregs.as_ptr();
         warp.num_uregs = 8;
         assert_eq!(
-            tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e),
+            tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e),
             TLD4_ERR_NULL_POINTER
         );
         assert_eq!(e.message(), "warp.regs is NULL");

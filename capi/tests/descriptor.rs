@@ -270,7 +270,7 @@ fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
     let run = |mem: Option<(&[u8], u64, u64, u64)>| {
         let mut regs = regs0.clone();
         let mut preds = [0u32; 7];
-        let mut warp = tld4_warp_flat {
+        let warp = tld4_warp_flat {
             regs: regs.as_mut_ptr(),
             num_regs: 32,
             reg_stride: 32,
@@ -282,7 +282,7 @@ fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
         };
         let mut e = tld4_error::new();
         let st = match mem {
-            None => unsafe { tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e) },
+            None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
             Some((bytes, base, hp, sp)) => {
                 let m = tld4_memory {
                     kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
@@ -298,7 +298,7 @@ fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
                         &m,
                         hp,
                         sp,
-                        &mut warp,
+                        &warp,
                         null_mut(),
                         null_mut(),
                         &mut e,

@@ -45,7 +45,7 @@ fn run(
     let mut regs = vec![0x3f00_0000u32; 32 * 32]; // 0.5 everywhere
     let uregs = [0, 0, 0, 0, h, 0, 0, 0];
     let mut preds = [0u32; 7];
-    let mut warp = tld4_warp_flat {
+    let warp = tld4_warp_flat {
         regs: regs.as_mut_ptr(),
         num_regs: 32,
         reg_stride: 32,
@@ -57,7 +57,7 @@ fn run(
     };
     let mut e = tld4_error::new();
     match mem {
-        None => unsafe { tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e) },
+        None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
         Some((bytes, hp, sp)) => {
             let m = tld4_memory {
                 kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
@@ -68,16 +68,7 @@ fn run(
                 read: None,
             };
             unsafe {
-                tld4_exec_run_flat_memory(
-                    exec,
-                    &m,
-                    hp,
-                    sp,
-                    &mut warp,
-                    null_mut(),
-                    null_mut(),
-                    &mut e,
-                )
+                tld4_exec_run_flat_memory(exec, &m, hp, sp, &warp, null_mut(), null_mut(), &mut e)
             }
         }
     };

@@ -199,7 +199,7 @@ fn execution_equals_tld4_emus_in_every_form() {
             let mut outcomes = Vec::new();
             for (regs, rs, ls) in [(&mut rm, 32usize, 1usize), (&mut lm, 1, nregs)] {
                 let mut preds = preds; // each layout from the same predicates
-                let mut flat = tld4_warp_flat {
+                let flat = tld4_warp_flat {
                     regs: regs.as_mut_ptr(),
                     num_regs: nregs as u32,
                     reg_stride: rs,
@@ -211,8 +211,7 @@ fn execution_equals_tld4_emus_in_every_form() {
                 };
                 let mut report = tld4_exec_report::default();
                 let mut e = tld4_error::new();
-                let st =
-                    unsafe { tld4_exec_run_flat(cexec, cpool, &mut flat, &mut report, &mut e) };
+                let st = unsafe { tld4_exec_run_flat(cexec, cpool, &flat, &mut report, &mut e) };
                 outcomes.push((st, e, report));
                 for lane in 0..32 {
                     for r in 0..nregs {
@@ -222,9 +221,9 @@ fn execution_equals_tld4_emus_in_every_form() {
                             "{text}: lane {lane} R{r}"
                         );
                     }
-                    for p in 0..7 {
+                    for (p, word) in preds.iter().enumerate() {
                         assert_eq!(
-                            preds[p] >> lane & 1 != 0,
+                            word >> lane & 1 != 0,
                             warp.pred(lane, p as u8),
                             "{text}: lane {lane} P{p}"
                         );
@@ -289,7 +288,7 @@ fn a_fault_names_its_kind_and_lane_and_writes_nothing() {
         active_mask: 0xffff_0000,
     };
     let mut e = tld4_error::new();
-    let st = unsafe { tld4_exec_run_flat(exec, cpool, &mut flat, null_mut(), &mut e) };
+    let st = unsafe { tld4_exec_run_flat(exec, cpool, &flat, null_mut(), &mut e) };
     assert_eq!(st, TLD4_ERR_WARP_FAULT);
     assert_eq!(e.fault, tld4_fault_kind::TLD4_FAULT_UNKNOWN_TEXTURE_HEADER);
     assert_eq!(e.lane, 16);
@@ -316,7 +315,7 @@ fn a_fault_names_its_kind_and_lane_and_writes_nothing() {
     // Strides that would share elements.
     flat.lane_stride = 2;
     assert_eq!(
-        unsafe { tld4_exec_run_flat(exec, cpool, &mut flat, null_mut(), &mut e) },
+        unsafe { tld4_exec_run_flat(exec, cpool, &flat, null_mut(), &mut e) },
         TLD4_ERR_INVALID_ARGUMENT
     );
     assert!(

@@ -144,29 +144,20 @@ fn memory_runs_write_what_the_owned_run_writes_and_name_each_lanes_texels() {
     let mut e = tld4_error::new();
     // The owned pool.
     let mut owned = Warp::new(handle(3, 1));
-    let mut f = owned.flat();
+    let f = owned.flat();
     let mut r_owned = tld4_exec_report::default();
-    let st = unsafe { tld4_exec_run_flat(exec, pool, &mut f, &mut r_owned, &mut e) };
+    let st = unsafe { tld4_exec_run_flat(exec, pool, &f, &mut r_owned, &mut e) };
     assert_eq!(st, TLD4_OK, "{}", e.message());
     assert_eq!(r_owned.executed, ACTIVE & !(1 << 5));
 
     // The flat memory range, with texel records.
     let mem = flat_memory(&image, BASE);
     let mut flat = Warp::new(handle(0, 0));
-    let mut f = flat.flat();
+    let f = flat.flat();
     let mut texels = [BLANK; 32];
     let mut r = tld4_exec_report::default();
     let st = unsafe {
-        tld4_exec_run_flat_memory(
-            exec,
-            &mem,
-            hp,
-            sp,
-            &mut f,
-            texels.as_mut_ptr(),
-            &mut r,
-            &mut e,
-        )
+        tld4_exec_run_flat_memory(exec, &mem, hp, sp, &f, texels.as_mut_ptr(), &mut r, &mut e)
     };
     assert_eq!(st, TLD4_OK, "{}", e.message());
     assert_eq!(r, r_owned);
@@ -241,7 +232,7 @@ fn run_flat(
 ) -> (tld4_status, tld4_error, Warp, [tld4_lane_texels; 32]) {
     let exec = exec_of(insn);
     let mut w = Warp::new(handle(0, 0));
-    let mut f = w.flat();
+    let f = w.flat();
     let mut texels = [BLANK; 32];
     let mut e = tld4_error::new();
     let st = unsafe {
@@ -250,7 +241,7 @@ fn run_flat(
             mem,
             hp,
             sp,
-            &mut f,
+            &f,
             texels.as_mut_ptr(),
             null_mut(),
             &mut e,

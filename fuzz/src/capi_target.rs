@@ -383,11 +383,11 @@ pub fn capi(input: &[u8]) -> Verdict {
             // strides spanning more than any buffer: refused before the buffer is touched
             let mut one = [0u32; 1];
             let mut preds = w.preds;
-            let mut flat = w.flat(&mut one, &mut preds);
+            let flat = w.flat(&mut one, &mut preds);
             let span =
                 (w.num_regs.clamp(1, 255) as u128 - 1) * w.rs as u128 + 31 * w.ls as u128 + 1;
             if span > usize::MAX as u128 || w.num_regs > 255 {
-                let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+                let st = unsafe { tld4_exec_run_flat(exec, pool, &flat, null_mut(), &mut e) };
                 assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT, "{}", e.message());
             }
             Verdict::Refused("strides too large".into())
@@ -415,9 +415,9 @@ fn register_runs(exec: *mut tld4_exec, pool: *mut tld4_pool, w: &WarpInput, len:
         }
     }
     let mut preds = w.preds;
-    let mut flat = w.flat(&mut regs, &mut preds);
+    let flat = w.flat(&mut regs, &mut preds);
     let mut e = tld4_error::new();
-    let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+    let st = unsafe { tld4_exec_run_flat(exec, pool, &flat, null_mut(), &mut e) };
     let flat_ok = ok(st, &e, "tld4_exec_run_flat");
     let apart = ls > 0
         && rs > 0
