@@ -180,8 +180,9 @@ pub(crate) fn classify(
 impl Tld4Exec {
     /// [`Tld4Exec::execute`] against textures in memory. With `texels`, entry `lane` receives
     /// the texel addresses of each executed lane, and `LaneTexels::default()` (no texels, no
-    /// sectors) each lane that did not execute; without it, nothing is recorded. Each handle's descriptors are read and decoded once per execution;
-    /// for many warps, [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
+    /// sectors) each lane that did not execute; without it, nothing is recorded. Each
+    /// handle's descriptors are read and decoded once per execution; for many warps,
+    /// [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
     pub fn execute_memory<R: RegisterFile + ?Sized>(
         &self,
         warp: &mut R,
