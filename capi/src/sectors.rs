@@ -45,6 +45,8 @@ unsafe fn kind_at(t: *const tld4_lane_texels, k: usize) -> u32 {
 /// `texels` points to 32 readable records.
 unsafe fn merge(texels: *const tld4_lane_texels) -> Vec<tld4_warp_sector> {
     let mut out: Vec<tld4_warp_sector> = Vec::with_capacity(16);
+    // neighbouring texels mostly share a sector: the last one found is tried first
+    let mut last = 0;
     for lane in 0..WARP_SIZE {
         // SAFETY: the caller's guarantee of 32 records.
         let t = unsafe { texels.add(lane) };
@@ -56,16 +58,25 @@ unsafe fn merge(texels: *const tld4_lane_texels) -> Vec<tld4_warp_sector> {
             // SAFETY: `t` is readable.
             let address = unsafe { addr_of!((*t).texels[k].address).read() };
             let sector = address & !(SECTOR_BYTES - 1);
-            match out.iter_mut().find(|s| s.address == sector) {
-                Some(s) => {
-                    s.lanes |= 1 << lane;
-                    s.texels += 1;
+            let at = if out.get(last).is_some_and(|s| s.address == sector) {
+                Some(last)
+            } else {
+                out.iter().position(|s| s.address == sector)
+            };
+            match at {
+                Some(k) => {
+                    out[k].lanes |= 1 << lane;
+                    out[k].texels += 1;
+                    last = k;
                 }
-                None => out.push(tld4_warp_sector {
-                    address: sector,
-                    lanes: 1 << lane,
-                    texels: 1,
-                }),
+                None => {
+                    last = out.len();
+                    out.push(tld4_warp_sector {
+                        address: sector,
+                        lanes: 1 << lane,
+                        texels: 1,
+                    });
+                }
             }
         }
     }
