@@ -8,8 +8,8 @@ mod common;
 use std::ptr::{null, null_mut};
 
 use common::{
-    callback_memory, exec_of, flat_memory, handle, owned_pool, pool_image, CallbackImage, Texture,
-    NO_TEXELS,
+    callback_memory, exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32,
+    CallbackImage, Texture, NO_TEXELS,
 };
 use tld4_capi::*;
 use tld4_status::*;
@@ -24,12 +24,7 @@ const BASE: u64 = 0x10_0000;
 fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
     let tex = Texture::rgba8(W, H, |x, y| [30 * x, 60 * y, y * W + x, 255]);
     let pool = owned_pool(&tex, 2, 1, [0, 2]);
-    let entry = tld4_image_entry {
-        texture: 2,
-        sampler: 1,
-        layout: tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32,
-        layout_param: 1,
-    };
+    let entry = image_entry(2, 1, tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 1);
     let img = pool_image(pool, entry, BASE);
     (pool, img.bytes, img.header_pool, img.sampler_pool)
 }
@@ -67,16 +62,7 @@ impl Warp {
         }
     }
     fn flat(&mut self) -> tld4_warp_flat {
-        tld4_warp_flat {
-            regs: self.regs.as_mut_ptr(),
-            num_regs: 32,
-            reg_stride: 32,
-            lane_stride: 1,
-            preds: self.preds.as_mut_ptr(),
-            uregs: self.uregs.as_ptr(),
-            num_uregs: 8,
-            active_mask: self.active,
-        }
+        warp32(&mut self.regs, &mut self.preds, &self.uregs, self.active)
     }
 }
 

@@ -7,7 +7,7 @@ mod common;
 
 use std::ptr::{null, null_mut};
 
-use common::{cstr, exec_of, handle, owned_pool, Texture};
+use common::{cstr, exec_of, flat_memory, handle, owned_pool, warp32, Texture};
 use tld4_capi::*;
 use tld4_status::*;
 
@@ -270,28 +270,12 @@ fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
     let run = |mem: Option<(&[u8], u64, u64, u64)>| {
         let mut regs = regs0.clone();
         let mut preds = [0u32; 7];
-        let warp = tld4_warp_flat {
-            regs: regs.as_mut_ptr(),
-            num_regs: 32,
-            reg_stride: 32,
-            lane_stride: 1,
-            preds: preds.as_mut_ptr(),
-            uregs: uregs.as_ptr(),
-            num_uregs: 8,
-            active_mask: u32::MAX,
-        };
+        let warp = warp32(&mut regs, &mut preds, &uregs, u32::MAX);
         let mut e = tld4_error::new();
         let st = match mem {
             None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
             Some((bytes, base, hp, sp)) => {
-                let m = tld4_memory {
-                    kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-                    base,
-                    bytes: bytes.as_ptr(),
-                    len: bytes.len(),
-                    user: null_mut(),
-                    read: None,
-                };
+                let m = flat_memory(bytes, base);
                 unsafe {
                     tld4_exec_run_flat_memory(
                         exec,

@@ -8,7 +8,9 @@ mod common;
 use std::ffi::CStr;
 use std::ptr::null_mut;
 
-use common::{cstr, exec_of, handle, owned_pool, pool_image, Texture};
+use common::{
+    cstr, exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32, Texture,
+};
 use tld4_capi::*;
 use tld4_status::*;
 
@@ -25,12 +27,7 @@ fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
             .unwrap()
     });
     let pool = owned_pool(&tex, 0, 0, [2, 2]);
-    let entry = tld4_image_entry {
-        texture: 0,
-        sampler: 0,
-        layout: tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32,
-        layout_param: 0,
-    };
+    let entry = image_entry(0, 0, tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 0);
     let img = pool_image(pool, entry, BASE);
     (pool, img.bytes, img.header_pool, img.sampler_pool)
 }
@@ -45,28 +42,12 @@ fn run(
     let mut regs = vec![0x3f00_0000u32; 32 * 32]; // 0.5 everywhere
     let uregs = [0, 0, 0, 0, h, 0, 0, 0];
     let mut preds = [0u32; 7];
-    let warp = tld4_warp_flat {
-        regs: regs.as_mut_ptr(),
-        num_regs: 32,
-        reg_stride: 32,
-        lane_stride: 1,
-        preds: preds.as_mut_ptr(),
-        uregs: uregs.as_ptr(),
-        num_uregs: 8,
-        active_mask: !0,
-    };
+    let warp = warp32(&mut regs, &mut preds, &uregs, !0);
     let mut e = tld4_error::new();
     match mem {
         None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
         Some((bytes, hp, sp)) => {
-            let m = tld4_memory {
-                kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-                base: BASE,
-                bytes: bytes.as_ptr(),
-                len: bytes.len(),
-                user: null_mut(),
-                read: None,
-            };
+            let m = flat_memory(bytes, BASE);
             unsafe {
                 tld4_exec_run_flat_memory(exec, &m, hp, sp, &warp, null_mut(), null_mut(), &mut e)
             }

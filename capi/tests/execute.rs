@@ -6,7 +6,7 @@ mod common;
 use std::ffi::{c_void, CStr};
 use std::ptr::null_mut;
 
-use common::{cstr, exec_of, insn_of};
+use common::{cstr, exec_of, insn_of, warp32};
 use tld4_capi::*;
 use tld4_emu::decoder;
 use tld4_emu::textures::{AddressMode, CompareOp};
@@ -277,16 +277,7 @@ fn a_fault_names_its_kind_and_lane_and_writes_nothing() {
     let mut regs = vec![7u32; 32 * 32];
     let uregs = [0u32, 0, 0, 0, 9]; // UR4: header 9, which the pool lacks
     let mut preds = [0u32; 7];
-    let mut flat = tld4_warp_flat {
-        regs: regs.as_mut_ptr(),
-        num_regs: 32,
-        reg_stride: 32,
-        lane_stride: 1,
-        preds: preds.as_mut_ptr(),
-        uregs: uregs.as_ptr(),
-        num_uregs: 5,
-        active_mask: 0xffff_0000,
-    };
+    let mut flat = warp32(&mut regs, &mut preds, &uregs, 0xffff_0000);
     let mut e = tld4_error::new();
     let st = unsafe { tld4_exec_run_flat(exec, cpool, &flat, null_mut(), &mut e) };
     assert_eq!(st, TLD4_ERR_WARP_FAULT);

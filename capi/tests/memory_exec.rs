@@ -10,7 +10,8 @@ use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
 use common::{
-    callback_memory, exec_of, flat_memory, handle, owned_pool, pool_image, CallbackImage, Texture,
+    callback_memory, exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32,
+    CallbackImage, Texture,
 };
 use tld4_capi::*;
 
@@ -31,13 +32,11 @@ fn texel(x: u32, y: u32) -> [u32; 4] {
 /// (entry 0: pitch rows of 64 bytes): (pool, image bytes, header pool, sampler pool).
 fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
     let pool = owned_pool(&Texture::rgba8(W, H, texel), 3, 1, [2, 2]);
-    let entry = tld4_image_entry {
-        texture: 3,
-        sampler: 1,
-        layout: tld4_layout::TLD4_LAYOUT_PITCH as u32,
-        layout_param: 64,
-    };
-    let img = pool_image(pool, entry, BASE);
+    let img = pool_image(
+        pool,
+        image_entry(3, 1, tld4_layout::TLD4_LAYOUT_PITCH, 64),
+        BASE,
+    );
     assert!(img.bytes.len() > 4096, "{}", img.bytes.len());
     assert_eq!(img.header_pool, BASE);
     (pool, img.bytes, img.header_pool, img.sampler_pool)
@@ -71,16 +70,8 @@ impl Warp {
         }
     }
     fn flat(&mut self) -> tld4_warp_flat {
-        tld4_warp_flat {
-            regs: self.regs.as_mut_ptr(),
-            num_regs: REGS as u32,
-            reg_stride: 32,
-            lane_stride: 1,
-            preds: self.preds.as_mut_ptr(),
-            uregs: self.uregs.as_ptr(),
-            num_uregs: 8,
-            active_mask: ACTIVE,
-        }
+        assert_eq!(REGS, 32);
+        warp32(&mut self.regs, &mut self.preds, &self.uregs, ACTIVE)
     }
 }
 

@@ -5,7 +5,9 @@ mod common;
 
 use std::ptr::null_mut;
 
-use common::{exec_of, flat_memory, handle, owned_pool, pool_image, Texture, NO_TEXELS};
+use common::{
+    exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32, Texture, NO_TEXELS,
+};
 use tld4_capi::*;
 use tld4_status::*;
 
@@ -73,17 +75,16 @@ fn lanes_that_do_not_execute_record_nothing_and_sectors_count_the_rest() {
     // RGBA8 16 x 8 pitch rows of 64 bytes, clamp to edge; lanes 0-15 active.
     let tex = Texture::rgba8(16, 8, |x, y| [x, y, 0, 255]);
     let pool = owned_pool(&tex, 0, 0, [2, 2]);
-    let entry = tld4_image_entry {
-        texture: 0,
-        sampler: 0,
-        layout: tld4_layout::TLD4_LAYOUT_PITCH as u32,
-        layout_param: 64,
-    };
-    let img = pool_image(pool, entry, BASE);
+    let img = pool_image(
+        pool,
+        image_entry(0, 0, tld4_layout::TLD4_LAYOUT_PITCH, 64),
+        BASE,
+    );
     let mem = flat_memory(&img.bytes, BASE);
-    let exec = exec_of("TLD4.R R10, R8, R20, UR4, 2D ;"); // Rd R10, Rd2 R8, Ra R20
-                                                          // lane l samples the centre of the 2 x 2 square at texel (l, 3) .. (l + 1, 4): exactly
-                                                          // texels x = l, l + 1, y = 3, 4
+    // Rd R10, Rd2 R8, Ra R20
+    let exec = exec_of("TLD4.R R10, R8, R20, UR4, 2D ;");
+    // lane l samples the centre of the 2 x 2 square at texel (l, 3) .. (l + 1, 4): exactly
+    // texels x = l, l + 1, y = 3, 4
     let mut regs = vec![0u32; 32 * 32];
     for l in 0..32 {
         regs[20 * 32 + l] = ((l as f32 + 1.0) / 16.0).to_bits();
@@ -91,16 +92,7 @@ fn lanes_that_do_not_execute_record_nothing_and_sectors_count_the_rest() {
     }
     let mut preds = [0u32; 7];
     let uregs = [0, 0, 0, 0, handle(0, 0), 0, 0, 0];
-    let warp = tld4_warp_flat {
-        regs: regs.as_mut_ptr(),
-        num_regs: 32,
-        reg_stride: 32,
-        lane_stride: 1,
-        preds: preds.as_mut_ptr(),
-        uregs: uregs.as_ptr(),
-        num_uregs: 8,
-        active_mask: 0xffff,
-    };
+    let warp = warp32(&mut regs, &mut preds, &uregs, 0xffff);
     // a record array left from an earlier warp: every lane says it read 0x4242
     let mut stale = NO_TEXELS;
     stale.texels[0] = texel(tld4_texel_kind::TLD4_TEXEL_MEMORY, 0x4242);

@@ -57,20 +57,23 @@ Placed Driver::add_texture(uint32_t index, const tld4_texture_desc &desc,
   return p;
 }
 
+void Driver::put(uint64_t pool, uint32_t slots, uint32_t index, const uint32_t words[8]) {
+  if (index >= slots) throw std::runtime_error("descriptor slot past its pool");
+  mem_.write_words(pool + 32 * uint64_t{index}, words);
+}
+
 void Driver::set_header(uint32_t index, const tld4_tic_desc &header) {
-  if (index >= headers_) throw std::runtime_error("header slot past the pool");
   tld4_error e;
   uint32_t words[8];
   ok(tld4_tic_encode(&header, words, &e), e, "texture header");
-  mem_.write_words(header_pool_ + 32 * uint64_t{index}, words);
+  put(header_pool_, headers_, index, words);
 }
 
 void Driver::set_sampler(uint32_t index, const tld4_tsc_desc &sampler) {
-  if (index >= samplers_) throw std::runtime_error("sampler slot past the pool");
   tld4_error e;
   uint32_t words[8];
   ok(tld4_tsc_encode(&sampler, words, &e), e, "sampler");
-  mem_.write_words(sampler_pool_ + 32 * uint64_t{index}, words);
+  put(sampler_pool_, samplers_, index, words);
 }
 
 }  // namespace sim

@@ -54,6 +54,8 @@ class Driver {
   void set_sampler(uint32_t index, const tld4_tsc_desc &sampler);
 
  private:
+  // Stores an entry's eight words at slot `index` of the pool at `pool` (`slots` long).
+  void put(uint64_t pool, uint32_t slots, uint32_t index, const uint32_t words[8]);
   GpuMemory &mem_;
   uint64_t header_pool_, sampler_pool_;
   uint32_t headers_, samplers_;

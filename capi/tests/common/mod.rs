@@ -211,3 +211,39 @@ pub const NO_TEXELS: tld4_lane_texels = tld4_lane_texels {
     sectors: [0; 4],
     num_sectors: 0,
 };
+
+/// A flat warp of 32 registers register-major (`regs[r * 32 + lane]`), over the caller's
+/// registers, predicates and uniform registers.
+pub fn warp32(
+    regs: &mut [u32],
+    preds: &mut [u32; 7],
+    uregs: &[u32],
+    active: u32,
+) -> tld4_warp_flat {
+    assert!(regs.len() >= 32 * 32);
+    tld4_warp_flat {
+        regs: regs.as_mut_ptr(),
+        num_regs: 32,
+        reg_stride: 32,
+        lane_stride: 1,
+        preds: preds.as_mut_ptr(),
+        uregs: uregs.as_ptr(),
+        num_uregs: uregs.len() as u32,
+        active_mask: active,
+    }
+}
+
+/// An image entry: owned `texture` and `sampler`, laid out as `layout` with `param`.
+pub fn image_entry(
+    texture: u32,
+    sampler: u32,
+    layout: tld4_layout,
+    param: u32,
+) -> tld4_image_entry {
+    tld4_image_entry {
+        texture,
+        sampler,
+        layout: layout as u32,
+        layout_param: param,
+    }
+}
