@@ -280,10 +280,21 @@ pub(crate) fn of(e: &Error) -> tld4_error_detail {
         } => descriptor(source),
         Error::Memory {
             source: MemTexError::Memory(m),
+            texel,
             ..
-        } => tld4_error_detail {
-            address: address_of(m),
-            ..tld4_error_detail::NONE
+        } => match *texel {
+            Some(MemoryRead::Texel { layer, x, y }) => tld4_error_detail {
+                read: tld4_read::TLD4_READ_TEXEL,
+                address: address_of(m),
+                layer,
+                x,
+                y,
+                ..tld4_error_detail::NONE
+            },
+            _ => tld4_error_detail {
+                address: address_of(m),
+                ..tld4_error_detail::NONE
+            },
         },
         _ => tld4_error_detail::NONE,
     }

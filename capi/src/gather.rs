@@ -4,7 +4,7 @@
 //! `tld4_exec_run_*_memory` runs the whole instruction for a warp instead.
 
 use tld4_emu::textures::{GatherQuery, LaneTexels, MemoryPool};
-use tld4_emu::{gather_op, ExecConfig, Handle};
+use tld4_emu::{gather_op, ExecConfig, Handle, MemoryRead};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::tld4_exec_config;
@@ -100,9 +100,10 @@ pub unsafe extern "C" fn tld4_mem_gather(
                 dref: q.dref,
             };
             let mut texels = LaneTexels::default();
-            let r = g
-                .gather_with_addresses(&query, &mut texels)
-                .map_err(|e| Error::memory(format!("queries[{k}]"), e.into(), &mem))?;
+            let r = g.gather_with_addresses(&query, &mut texels).map_err(|e| {
+                let texel = MemoryRead::texel_of(&g, &query, &e);
+                Error::texel(format!("queries[{k}]: reading the {texel}"), e, texel, &mem)
+            })?;
             lanes.push(tld4_gather_result {
                 values: r.values,
                 resident: r.resident,

@@ -5,7 +5,10 @@
 //! footprint read and the 32-byte sectors they fall in.
 
 use thiserror::Error;
-use tld4_textures::{DescriptorError, Handle, LaneTexels, MemTexError, MemoryError, MemoryPool};
+use tld4_textures::{
+    DescriptorError, GatherQuery, Handle, LaneTexels, MemTexError, MemoryError, MemoryPool, Site,
+    SiteGatherer, TexelAddress, TexelSource,
+};
 
 use crate::exec::{texture_fault, ExecReport, Tld4Exec};
 use crate::fault::{FaultKind, NotModeledReason, WarpFault};
@@ -60,6 +63,45 @@ pub enum MemoryRead {
         /// Row.
         y: u32,
     },
+}
+
+impl MemoryRead {
+    /// The footprint texel of query `q` whose bytes hold the address of the failed read `e`
+    /// of gatherer `g` (for an error path: the lane's sites and addresses are computed
+    /// again, as the failed gather computed them). Every texel read of the composition is of
+    /// one of these texels' bytes, so one always holds it; were none to, the lane's first
+    /// texel is named.
+    pub fn texel_of<S: TexelSource>(
+        g: &SiteGatherer<S>,
+        q: &GatherQuery,
+        e: &MemoryError,
+    ) -> MemoryRead {
+        let failed = match *e {
+            MemoryError::Unmapped { addr, .. } | MemoryError::Overflow { addr, .. } => Some(addr),
+            _ => None,
+        };
+        let sites = g.sites(q);
+        let addresses = g.addresses(q).texels;
+        let holds = |k: usize| match (addresses[k], failed) {
+            (TexelAddress::Texel { address, bytes }, Some(a)) => {
+                (address..address.saturating_add(bytes as u64)).contains(&a)
+            }
+            _ => false,
+        };
+        let texel = |k: usize| match sites[k] {
+            Site::Texel { layer, x, y } => Some(MemoryRead::Texel { layer, x, y }),
+            _ => None,
+        };
+        (0..4)
+            .filter(|&k| holds(k))
+            .find_map(texel)
+            .or_else(|| (0..4).find_map(texel))
+            .unwrap_or(MemoryRead::Texel {
+                layer: 0,
+                x: 0,
+                y: 0,
+            })
+    }
 }
 
 impl std::fmt::Display for MemoryRead {

@@ -133,48 +133,11 @@ impl<'m> Binding<'m> for MemoryPool<'m> {
             .map_err(|source| MemoryExecError::Memory {
                 lane: lanes[k],
                 handle,
-                read: failed_texel(&p.per_read, &q, &source),
+                read: MemoryRead::texel_of(&p.per_read, &q, &source),
                 source,
             })?;
             out.set_lane(k, &r);
         }
         Ok(())
     }
-}
-
-/// The footprint texel whose bytes hold the address of a failed read (an error path only:
-/// the lane's sites and addresses are computed again, as the failed gather computed them).
-/// Every texel read of the composition is of one of these texels' bytes, so one always
-/// holds it; were none to, the lane's first texel is named.
-fn failed_texel<S: TexelSource>(
-    g: &tld4_textures::SiteGatherer<S>,
-    q: &tld4_textures::GatherQuery,
-    e: &tld4_textures::MemoryError,
-) -> MemoryRead {
-    use tld4_textures::{MemoryError, Site, TexelAddress};
-    let failed = match *e {
-        MemoryError::Unmapped { addr, .. } | MemoryError::Overflow { addr, .. } => Some(addr),
-        _ => None,
-    };
-    let sites = g.sites(q);
-    let addresses = g.addresses(q).texels;
-    let holds = |k: usize| match (addresses[k], failed) {
-        (TexelAddress::Texel { address, bytes }, Some(a)) => {
-            (address..address.saturating_add(bytes as u64)).contains(&a)
-        }
-        _ => false,
-    };
-    let texel = |k: usize| match sites[k] {
-        Site::Texel { layer, x, y } => Some(MemoryRead::Texel { layer, x, y }),
-        _ => None,
-    };
-    (0..4)
-        .filter(|&k| holds(k))
-        .find_map(texel)
-        .or_else(|| (0..4).find_map(texel))
-        .unwrap_or(MemoryRead::Texel {
-            layer: 0,
-            x: 0,
-            y: 0,
-        })
 }
