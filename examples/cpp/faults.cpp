@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "tld4_helpers.hpp"
 #include "workload.hpp"
@@ -57,10 +58,13 @@ int check_faults(const tld4_exec *exec, const tld4_pool *pool, GpuMemory &mem, D
                  const Operands &op) {
   // Header 3: texture 0's header with its texels moved past the end of memory; sampler 2:
   // CLAMP_OGL (legal, not modeled). Header 2 stays empty, sampler 4095 is past the memory.
+  // Texture 0's header as the driver wrote it, read back from memory and decoded.
+  uint32_t words[8];
+  if (!mem.read(driver.header_pool(), words, sizeof words))  // a little-endian host
+    throw std::runtime_error("header 0 is not mapped");
   tld4_tic_desc past{};
   tld4_error e;
-  ok(tld4_tic_decode(reinterpret_cast<const uint32_t *>(mem.at(driver.header_pool())), &past, &e),
-     e, "decode header 0");
+  ok(tld4_tic_decode(words, &past, &e), e, "decode header 0");
   past.address = (mem.end() + 511) / 512 * 512;
   driver.set_header(3, past);
   tld4_tsc_desc ogl{};
