@@ -2,9 +2,9 @@
 # Builds the C and C++ examples against tld4's C ABI (capi/include/tld4.h and
 # target/release/libtld4_capi.{a,so}) with the system compilers, runs them, runs them under
 # valgrind, and runs them built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (gcc's -fsanitize=address,undefined) against the debug library, whose overflow checks
-# are on (an overflow in tld4 is then a caught panic, TLD4_ERR_PANIC, which the examples
-# treat as a failure). It also installs the library under target/examples-capi/prefix with
+# (gcc's -fsanitize=address,undefined): the C examples against the debug library, whose
+# overflow checks are on (an overflow in tld4 is then a caught panic, TLD4_ERR_PANIC, which
+# the examples treat as a failure), the C++ one against the installed (release) library. It also installs the library under target/examples-capi/prefix with
 # capi/install.sh and builds examples/cpp (the toy SM) only through its CMake package
 # (static, shared, and with the sanitizers), and examples/c/decode_and_execute.c through
 # pkg-config, as an adopting project would.
@@ -87,7 +87,7 @@ echo "== C++17 toy SM (built through find_package) under valgrind"
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/cmake-tld4_static/simulator" \
   tests/cubins/one_gather.sm100.cubin
 
-echo "== C11 and C++17 examples under AddressSanitizer + UBSan, against the checked debug library"
+echo "== under AddressSanitizer + UBSan: the C11 examples against the checked debug library, the C++17 toy SM through its CMake package"
 cargo build -p tld4-capi
 dbg="$tgt/debug"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
