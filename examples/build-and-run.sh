@@ -2,11 +2,12 @@
 # Builds the C and C++ examples against tld4's C ABI (capi/include/tld4.h and
 # target/release/libtld4_capi.{a,so}) with the system compilers, runs them, runs them under
 # valgrind, and runs them built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (gcc's -fsanitize=address,undefined) against the debug library, whose overflow checks
-# are on (an overflow in tld4 is then a caught panic, TLD4_ERR_PANIC, which the examples
-# treat as a failure). It also installs the library under target/examples-capi/prefix with
-# capi/install.sh and builds examples/cpp through its CMake package (static and shared) and
-# examples/c/decode_and_execute.c through pkg-config, as an adopting project would.
+# (gcc's -fsanitize=address,undefined): the C examples against the debug library, whose
+# overflow checks are on (an overflow in tld4 is then a caught panic, TLD4_ERR_PANIC, which
+# the examples treat as a failure), the C++ one against the installed (release) library. It also installs the library under target/examples-capi/prefix with
+# capi/install.sh and builds examples/cpp (the toy SM) only through its CMake package
+# (static, shared, and with the sanitizers), and examples/c/decode_and_execute.c through
+# pkg-config, as an adopting project would.
 # Any failure fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,12 +40,7 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -g -Icapi/include \
   examples/c/decode_and_execute.c -L"$lib" -ltld4_capi -Wl,-rpath,"$(cd "$lib" && pwd)" -o "$out/c_shared"
 "$out/c_shared"
 
-echo "== C++17 example (a simulator loop over a cubin's TLD4, callback register file; then the memory form)"
-g++ -std=c++17 -Wall -Wextra -Werror -g -Icapi/include \
-  examples/cpp/simulator.cpp "$lib/libtld4_capi.a" $syslibs -o "$out/cpp_static"
-"$out/cpp_static" tests/cubins/one_gather.sm100.cubin
-
-echo "== installed library (capi/install.sh): C++ through find_package(tld4), C through pkg-config"
+echo "== installed library (capi/install.sh): the C++ toy SM through find_package(tld4), C through pkg-config"
 if ! command -v cmake >/dev/null; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && apt-get install -y -qq cmake
@@ -87,10 +83,11 @@ if ! command -v valgrind >/dev/null; then
 fi
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/c_static"
 valgrind --error-exitcode=1 --leak-check=full --quiet "$out/c_driver_memory"
-echo "== C++17 example under valgrind"
-valgrind --error-exitcode=1 --leak-check=full --quiet "$out/cpp_static" tests/cubins/one_gather.sm100.cubin
+echo "== C++17 toy SM (built through find_package) under valgrind"
+valgrind --error-exitcode=1 --leak-check=full --quiet "$out/cmake-tld4_static/simulator" \
+  tests/cubins/one_gather.sm100.cubin
 
-echo "== C11 and C++17 examples under AddressSanitizer + UBSan, against the checked debug library"
+echo "== under AddressSanitizer + UBSan: the C11 examples against the checked debug library, the C++17 toy SM through its CMake package"
 cargo build -p tld4-capi
 dbg="$tgt/debug"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -100,13 +97,17 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
   examples/c/bad_input.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_bad_input_asan"
 gcc -std=c11 -Wall -Wextra -Werror -pedantic -g $san -Icapi/include \
   examples/c/driver_memory.c "$dbg/libtld4_capi.a" $syslibs -o "$out/c_driver_memory_asan"
-g++ -std=c++17 -Wall -Wextra -Werror -g $san -Icapi/include \
-  examples/cpp/simulator.cpp "$dbg/libtld4_capi.a" $syslibs -o "$out/cpp_asan"
+# the toy SM through its CMake package, instrumented (the installed release library)
+rm -rf "$out/cmake-asan"
+cmake -S examples/cpp -B "$out/cmake-asan" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DTLD4_LINK=tld4::tld4_static -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$san" \
+  -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
+cmake --build "$out/cmake-asan" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$out/c_asan"
 "$out/c_bad_input_asan"
 "$out/c_driver_memory_asan"
-"$out/cpp_asan" tests/cubins/one_gather.sm100.cubin
+"$out/cmake-asan/simulator" tests/cubins/one_gather.sm100.cubin
 
 echo "== examples/build-and-run.sh: all passed"

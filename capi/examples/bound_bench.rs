@@ -156,14 +156,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             r
         })
         .collect();
+    let mut preds = vec![[0u32; 7]; regs.len()];
     let mut flats: Vec<tld4_warp_flat> = regs
         .iter_mut()
-        .map(|r| tld4_warp_flat {
+        .zip(preds.iter_mut())
+        .map(|(r, p)| tld4_warp_flat {
             regs: r.as_mut_ptr(),
             num_regs: 32,
             reg_stride: 32,
             lane_stride: 1,
-            preds: [0; 7],
+            preds: p.as_mut_ptr(),
             uregs: uregs.as_ptr(),
             num_uregs: 8,
             active_mask: u32::MAX,
@@ -202,19 +204,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let one_shot = time(total, |n| {
         for i in 0..n {
-            unsafe { tld4_exec_run_flat(cexec, cpool, &mut flats[i % N], null_mut(), null_mut()) };
+            unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
         }
     });
     let bound_c = time(total, |n| {
         for i in 0..n {
             unsafe {
-                tld4_bound_run_flat(
-                    cb_owned,
-                    &mut flats[i % N],
-                    null_mut(),
-                    null_mut(),
-                    null_mut(),
-                )
+                tld4_bound_run_flat(cb_owned, &flats[i % N], null_mut(), null_mut(), null_mut())
             };
         }
     });
@@ -241,7 +237,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     &cmem,
                     hp,
                     sp,
-                    &mut flats[i % N],
+                    &flats[i % N],
                     null_mut(),
                     null_mut(),
                     null_mut(),
@@ -252,13 +248,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bound_mem_c = time(total, |n| {
         for i in 0..n {
             unsafe {
-                tld4_bound_run_flat(
-                    cb_mem,
-                    &mut flats[i % N],
-                    null_mut(),
-                    null_mut(),
-                    null_mut(),
-                )
+                tld4_bound_run_flat(cb_mem, &flats[i % N], null_mut(), null_mut(), null_mut())
             };
         }
     });

@@ -19,6 +19,9 @@
 // The most entries `tld4_insn_operand_vectors` writes (Ra, Rb, Rd, Rd2).
 #define TLD4_MAX_OPERAND_VECTORS 4
 
+// The most distinct sectors one warp's texels fall in (32 lanes, 4 texels each).
+#define TLD4_MAX_WARP_SECTORS 128
+
 // The major version this header belongs to.
 #define TLD4_VERSION_MAJOR 0
 
@@ -307,6 +310,13 @@ typedef struct tld4_error_detail {
   uint32_t handle;
   // The first byte of a read that failed (`TLD4_ERR_MEMORY`), else 0.
   uint64_t address;
+  // With `TLD4_READ_TEXEL`: the storage layer of the texel whose read failed (cube kinds:
+  // cube * 6 + face), else 0.
+  uint32_t layer;
+  // With `TLD4_READ_TEXEL`: the texel's column (after wrapping), else 0.
+  uint32_t x;
+  // With `TLD4_READ_TEXEL`: the texel's row (after wrapping), else 0.
+  uint32_t y;
   // The kind of reason of a "not modeled" (also for `TLD4_ERR_NOT_MODELED` from
   // `tld4_tic_*`).
   enum tld4_not_modeled not_modeled;
@@ -369,6 +379,7 @@ typedef struct tld4_memory {
 // `(num_regs - 1) * reg_stride + 31 * lane_stride + 1` elements, and the strides must keep
 // registers apart (`reg_stride >= 32 * lane_stride` or
 // `lane_stride >= num_regs * reg_stride`). RZ (255) is never read or written: it reads 0.
+// `regs`, `preds` and `uregs` must not overlap each other or the struct.
 typedef struct tld4_warp_flat {
   // The general registers (read and written).
   uint32_t *regs;
@@ -380,8 +391,10 @@ typedef struct tld4_warp_flat {
   size_t reg_stride;
   // Elements from lane l to lane l + 1 of a register.
   size_t lane_stride;
-  // Predicates P0..P6: bit l of `preds[p]` is Pp of lane l (read and written).
-  uint32_t preds[7];
+  // The warp's predicates P0..P6, seven words the caller keeps (`uint32_t preds[7]`, its own
+  // storage, not copied in or out): bit l of `preds[p]` is Pp of lane l (read, and written
+  // by a predicate destination). Required (NULL is `TLD4_ERR_NULL_POINTER`).
+  uint32_t *preds;
   // The uniform registers UR0..UR(num_uregs - 1) (read only; URZ reads 0).
   const uint32_t *uregs;
   // How many `uregs` holds: an instruction reading a uniform register past it is
@@ -676,6 +689,16 @@ typedef struct tld4_operand_layout {
   uint8_t depth_ref_at;
 } tld4_operand_layout;
 
+// One distinct 32-byte sector of a warp (`tld4_warp_sectors`).
+typedef struct tld4_warp_sector {
+  // The sector's address (a multiple of 32).
+  uint64_t address;
+  // Bit l set: lane l read a texel in it.
+  uint32_t lanes;
+  // How many texel reads (of all lanes) fall in it.
+  uint32_t texels;
+} tld4_warp_sector;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -723,7 +746,7 @@ void tld4_bound_free(struct tld4_bound *bound);
 // `bound` live and used by no other thread meanwhile; `warp` as for `tld4_exec_run_flat`;
 // `texels` NULL or valid for 32 writes; `report`, `err` NULL or valid.
 enum tld4_status tld4_bound_run_flat(struct tld4_bound *bound,
-                                     struct tld4_warp_flat *warp,
+                                     const struct tld4_warp_flat *warp,
                                      struct tld4_lane_texels *texels,
                                      struct tld4_exec_report *report,
                                      struct tld4_error *err);
@@ -750,11 +773,11 @@ enum tld4_status tld4_bound_run_callbacks(struct tld4_bound *bound,
 //
 // # Safety
 // `bound` live and used by no other thread meanwhile; `warps` `count` valid warps (as for
-// `tld4_exec_run_flat`, none sharing registers with another); `texels` NULL or valid for
+// `tld4_exec_run_flat`, none sharing registers or predicates with another); `texels` NULL or valid for
 // `32 * count` writes; `reports` NULL or valid for `count` writes; `done`, `err` NULL or
 // valid.
 enum tld4_status tld4_bound_run_flat_batch(struct tld4_bound *bound,
-                                           struct tld4_warp_flat *warps,
+                                           const struct tld4_warp_flat *warps,
                                            size_t count,
                                            struct tld4_lane_texels *texels,
                                            struct tld4_exec_report *reports,
@@ -938,11 +961,11 @@ enum tld4_status tld4_exec_check(const struct tld4_exec *exec,
 //
 // # Safety
 // `exec`, `pool` live; `warp` valid, its `regs` spanning the elements documented at
-// `tld4_warp_flat` and `uregs` `num_uregs` elements, neither overlapping `warp` itself or
-// each other; `report`, `err` NULL or valid.
+// `tld4_warp_flat`, `preds` seven words and `uregs` `num_uregs` elements, none overlapping
+// `warp` itself or another; `report`, `err` NULL or valid.
 enum tld4_status tld4_exec_run_flat(const struct tld4_exec *exec,
                                     const struct tld4_pool *pool,
-                                    struct tld4_warp_flat *warp,
+                                    const struct tld4_warp_flat *warp,
                                     struct tld4_exec_report *report,
                                     struct tld4_error *err);
 
@@ -1152,7 +1175,7 @@ enum tld4_status tld4_exec_run_flat_memory(const struct tld4_exec *exec,
                                            const struct tld4_memory *memory,
                                            uint64_t header_pool,
                                            uint64_t sampler_pool,
-                                           struct tld4_warp_flat *warp,
+                                           const struct tld4_warp_flat *warp,
                                            struct tld4_lane_texels *texels,
                                            struct tld4_exec_report *report,
                                            struct tld4_error *err);
@@ -1260,6 +1283,24 @@ enum tld4_status tld4_handle(uint32_t header,
                              uint32_t sampler,
                              uint32_t *handle,
                              struct tld4_error *err);
+
+// Merges one warp's 32 lane records (`texels`, as `tld4_exec_run_*_memory` and
+// `tld4_bound_run_*` write them, entry `l` for lane `l`) into the warp's distinct 32-byte
+// sectors, in first-use order (lane 0's texels x, y, z, w, then lane 1's, ...): what a
+// simulator feeds its cache as the warp's requests. Texels of kind `TLD4_TEXEL_MEMORY`
+// count; borders, cube corners and lanes that did not execute (`TLD4_TEXEL_NONE`) read no
+// memory. The sectors go to `sectors` (room for `cap`; `TLD4_MAX_WARP_SECTORS` always
+// suffices; too small is `TLD4_ERR_BUFFER_TOO_SMALL`, nothing written); `count`, if not
+// NULL, receives how many there are in every case. Allocates once per call.
+//
+// # Safety
+// `texels` valid for 32 reads (records written by tld4, or zeroed); `sectors` NULL or valid
+// for `cap` writes; `count`, `err` NULL or valid.
+enum tld4_status tld4_warp_sectors(const struct tld4_lane_texels *texels,
+                                   struct tld4_warp_sector *sectors,
+                                   size_t cap,
+                                   size_t *count,
+                                   struct tld4_error *err);
 
 // The version of the library linked in, `"MAJOR.MINOR.PATCH"` (a static string: never free
 // it); compare with the `TLD4_VERSION_*` macros of the header compiled against.

@@ -13,7 +13,7 @@ use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::exec::{tld4_exec, tld4_exec_report};
 use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory};
 use crate::pool::tld4_pool;
-use crate::ptr::{in_mut, in_ref, in_slice_mut, out, out_opt};
+use crate::ptr::{in_mut, in_ref, in_slice, in_slice_mut, out, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
 
 /// The two bindings, borrowing what the caller keeps alive (see `tld4_bound`'s contract).
@@ -229,14 +229,14 @@ unsafe fn records<'a>(
 #[no_mangle]
 pub unsafe extern "C" fn tld4_bound_run_flat(
     bound: *mut tld4_bound,
-    warp: *mut tld4_warp_flat,
+    warp: *const tld4_warp_flat,
     texels: *mut tld4_lane_texels,
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
 ) -> tld4_status {
     entry!(err, {
         let b = in_mut(bound, "bound")?;
-        let mut flat = Flat::new(in_mut(warp, "warp")?, b.ureg)?;
+        let mut flat = Flat::new(in_ref(warp, "warp")?, b.ureg)?;
         let r = b.run(&mut flat, records(texels)?)?;
         out_opt(report, r);
         Ok(())
@@ -276,13 +276,13 @@ pub unsafe extern "C" fn tld4_bound_run_callbacks(
 ///
 /// # Safety
 /// `bound` live and used by no other thread meanwhile; `warps` `count` valid warps (as for
-/// `tld4_exec_run_flat`, none sharing registers with another); `texels` NULL or valid for
+/// `tld4_exec_run_flat`, none sharing registers or predicates with another); `texels` NULL or valid for
 /// `32 * count` writes; `reports` NULL or valid for `count` writes; `done`, `err` NULL or
 /// valid.
 #[no_mangle]
 pub unsafe extern "C" fn tld4_bound_run_flat_batch(
     bound: *mut tld4_bound,
-    warps: *mut tld4_warp_flat,
+    warps: *const tld4_warp_flat,
     count: usize,
     texels: *mut tld4_lane_texels,
     reports: *mut tld4_exec_report,
@@ -292,7 +292,7 @@ pub unsafe extern "C" fn tld4_bound_run_flat_batch(
     out_opt_unchecked(done, 0);
     entry!(err, {
         let b = in_mut(bound, "bound")?;
-        let warps = in_slice_mut(warps, count, "warps")?;
+        let warps = in_slice(warps, count, "warps")?;
         let mut texels = if texels.is_null() {
             None
         } else {
@@ -308,7 +308,7 @@ pub unsafe extern "C" fn tld4_bound_run_flat_batch(
         } else {
             Some(in_slice_mut(reports, count, "reports")?)
         };
-        for (i, w) in warps.iter_mut().enumerate() {
+        for (i, w) in warps.iter().enumerate() {
             let mut flat = Flat::new(w, b.ureg)?;
             let rec = texels
                 .as_deref_mut()

@@ -470,6 +470,7 @@ pub unsafe extern "C" fn tld4_texels_write(
                 what: "texels".into(),
                 source,
                 code: None,
+                texel: None,
             }
         })?;
         crate::ptr::out_array(dst, cap, needed, "dst", &form.bytes)?;

@@ -62,6 +62,13 @@ pub struct tld4_error_detail {
     pub handle: u32,
     /// The first byte of a read that failed (`TLD4_ERR_MEMORY`), else 0.
     pub address: u64,
+    /// With `TLD4_READ_TEXEL`: the storage layer of the texel whose read failed (cube kinds:
+    /// cube * 6 + face), else 0.
+    pub layer: u32,
+    /// With `TLD4_READ_TEXEL`: the texel's column (after wrapping), else 0.
+    pub x: u32,
+    /// With `TLD4_READ_TEXEL`: the texel's row (after wrapping), else 0.
+    pub y: u32,
     /// The kind of reason of a "not modeled" (also for `TLD4_ERR_NOT_MODELED` from
     /// `tld4_tic_*`).
     pub not_modeled: tld4_not_modeled,
@@ -79,6 +86,9 @@ impl tld4_error_detail {
         index: 0,
         handle: 0,
         address: 0,
+        layer: 0,
+        x: 0,
+        y: 0,
         not_modeled: tld4_not_modeled::TLD4_NOT_MODELED_NONE,
         field: std::ptr::null(),
         value: 0,
@@ -248,16 +258,19 @@ pub(crate) fn of(e: &Error) -> tld4_error_detail {
                 },
             ..
         } => {
-            let read = match read {
-                MemoryRead::TextureHeader => tld4_read::TLD4_READ_TEXTURE_HEADER,
-                MemoryRead::Sampler => tld4_read::TLD4_READ_SAMPLER,
-                MemoryRead::Texel => tld4_read::TLD4_READ_TEXEL,
+            let (kind, (layer, x, y)) = match *read {
+                MemoryRead::TextureHeader => (tld4_read::TLD4_READ_TEXTURE_HEADER, (0, 0, 0)),
+                MemoryRead::Sampler => (tld4_read::TLD4_READ_SAMPLER, (0, 0, 0)),
+                MemoryRead::Texel { layer, x, y } => (tld4_read::TLD4_READ_TEXEL, (layer, x, y)),
             };
             tld4_error_detail {
-                read,
-                index: index_of(read, *handle),
+                read: kind,
+                index: index_of(kind, *handle),
                 handle: *handle,
                 address: address_of(source),
+                layer,
+                x,
+                y,
                 ..tld4_error_detail::NONE
             }
         }
@@ -268,10 +281,21 @@ pub(crate) fn of(e: &Error) -> tld4_error_detail {
         } => descriptor(source),
         Error::Memory {
             source: MemTexError::Memory(m),
+            texel,
             ..
-        } => tld4_error_detail {
-            address: address_of(m),
-            ..tld4_error_detail::NONE
+        } => match *texel {
+            Some(MemoryRead::Texel { layer, x, y }) => tld4_error_detail {
+                read: tld4_read::TLD4_READ_TEXEL,
+                address: address_of(m),
+                layer,
+                x,
+                y,
+                ..tld4_error_detail::NONE
+            },
+            _ => tld4_error_detail {
+                address: address_of(m),
+                ..tld4_error_detail::NONE
+            },
         },
         _ => tld4_error_detail::NONE,
     }

@@ -13,7 +13,8 @@ use std::sync::Once;
 use tld4_cubin::{CubinError, ErrorKind, FileError, FindError, LookupError};
 use tld4_emu::decoder::{DecodeError, ParseError};
 use tld4_emu::gpu_memory::{DescriptorError, MemTexError};
-use tld4_emu::{MemoryExecError, TextureError, WarpFault};
+use tld4_emu::textures::MemoryError;
+use tld4_emu::{MemoryExecError, MemoryRead, TextureError, WarpFault};
 
 use crate::detail::tld4_error_detail;
 use crate::fault::tld4_fault_kind;
@@ -159,6 +160,8 @@ pub enum Error {
         source: MemTexError,
         /// The read callback's last nonzero return value, if it failed.
         code: Option<c_int>,
+        /// The footprint texel whose read failed (a lane gather's texel read).
+        texel: Option<MemoryRead>,
     },
     /// A warp execution over memory that stopped (a warp fault, a bad descriptor, a failed
     /// read; the lane is in the record).
@@ -210,7 +213,27 @@ impl Error {
         let code = matches!(source, MemTexError::Memory(_))
             .then(|| mem.callback_code())
             .flatten();
-        Error::Memory { what, source, code }
+        Error::Memory {
+            what,
+            source,
+            code,
+            texel: None,
+        }
+    }
+
+    /// A lane gather's failed texel read, naming the texel.
+    pub(crate) fn texel(what: String, source: MemoryError, texel: MemoryRead, m: &CMemory) -> Self {
+        match Error::memory(what, source.into(), m) {
+            Error::Memory {
+                what, source, code, ..
+            } => Error::Memory {
+                what,
+                source,
+                code,
+                texel: Some(texel),
+            },
+            other => other,
+        }
     }
 
     /// A memory-form execution error, with the callback's return value if a read failed.

@@ -7,7 +7,7 @@ use tld4_emu::{ExecConfig, Location, Precision, RegisterFile, Tld4Exec};
 use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::insn::{tld4_insn, tld4_word};
 use crate::pool::tld4_pool;
-use crate::ptr::{in_mut, in_ref, out, out_opt};
+use crate::ptr::{in_ref, out, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
 
 /// A TLD4 checked and prepared for execution (opaque): decode once, execute many times.
@@ -253,20 +253,20 @@ fn run<R: RegisterFile>(
 ///
 /// # Safety
 /// `exec`, `pool` live; `warp` valid, its `regs` spanning the elements documented at
-/// `tld4_warp_flat` and `uregs` `num_uregs` elements, neither overlapping `warp` itself or
-/// each other; `report`, `err` NULL or valid.
+/// `tld4_warp_flat`, `preds` seven words and `uregs` `num_uregs` elements, none overlapping
+/// `warp` itself or another; `report`, `err` NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn tld4_exec_run_flat(
     exec: *const tld4_exec,
     pool: *const tld4_pool,
-    warp: *mut tld4_warp_flat,
+    warp: *const tld4_warp_flat,
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
 ) -> tld4_status {
     entry!(err, {
         let exec = in_ref(exec, "exec")?;
         let pool = in_ref(pool, "pool")?;
-        let mut flat = Flat::new(in_mut(warp, "warp")?, exec.ureg)?;
+        let mut flat = Flat::new(in_ref(warp, "warp")?, exec.ureg)?;
         let r = run(exec, pool, &mut flat)?;
         out_opt(report, r);
         Ok(())

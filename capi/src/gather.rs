@@ -5,7 +5,7 @@
 
 use tld4_emu::gpu_memory::MemoryPool;
 use tld4_emu::textures::{GatherQuery, LaneTexels};
-use tld4_emu::{gather_op, ExecConfig, Handle};
+use tld4_emu::{gather_op, ExecConfig, Handle, MemoryRead};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::tld4_exec_config;
@@ -101,9 +101,10 @@ pub unsafe extern "C" fn tld4_mem_gather(
                 dref: q.dref,
             };
             let mut texels = LaneTexels::default();
-            let r = g
-                .gather_with_addresses(&query, &mut texels)
-                .map_err(|e| Error::memory(format!("queries[{k}]"), e.into(), &mem))?;
+            let r = g.gather_with_addresses(&query, &mut texels).map_err(|e| {
+                let texel = MemoryRead::texel_of(&g, &query, &e);
+                Error::texel(format!("queries[{k}]: reading the {texel}"), e, texel, &mem)
+            })?;
             lanes.push(tld4_gather_result {
                 values: r.values,
                 resident: r.resident,

@@ -130,6 +130,7 @@ pub unsafe extern "C" fn tld4_pool_image(
                 what: "pool image".into(),
                 source,
                 code: None,
+                texel: None,
             },
         })?;
         // One past the last byte, in 65 bits: the image may end at 2^64 exactly.

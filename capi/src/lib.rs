@@ -32,7 +32,8 @@
 //! `tld4_exec_bind` / `tld4_exec_bind_memory` keep the prepared texture unit between warps
 //! (`tld4_bound_run_flat`, `_callbacks`, `_flat_batch`). Every failure of an execution
 //! carries its fault kind and, in `tld4_error::detail`, what was read and the typed reason of
-//! a "not modeled"; `tld4_insn_operand_layout` says what each Ra/Rb register holds.
+//! a "not modeled"; `tld4_insn_operand_layout` says what each Ra/Rb register holds;
+//! `tld4_warp_sectors` merges a warp's texel records into its distinct 32-byte sectors.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_camel_case_types)]
@@ -54,6 +55,7 @@ mod memory;
 mod pool;
 mod ptr;
 mod regfile;
+mod sectors;
 mod version;
 
 pub use bound::{
@@ -93,4 +95,5 @@ pub use pool::{
     tld4_texture_kind,
 };
 pub use regfile::{tld4_regfile, tld4_warp_flat};
+pub use sectors::{tld4_warp_sector, tld4_warp_sectors, TLD4_MAX_WARP_SECTORS};
 pub use version::{tld4_version, TLD4_VERSION_MAJOR, TLD4_VERSION_MINOR, TLD4_VERSION_PATCH};

@@ -11,7 +11,7 @@ use tld4_emu::{RegisterFile, WARP_SIZE};
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::{tld4_exec, tld4_exec_report};
 use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory};
-use crate::ptr::{in_mut, in_ref, out_opt};
+use crate::ptr::{in_ref, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
 
 /// Runs `exec` over `rf` against the pools in `mem`; on success writes all 32 records of
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn tld4_exec_run_flat_memory(
     memory: *const tld4_memory,
     header_pool: u64,
     sampler_pool: u64,
-    warp: *mut tld4_warp_flat,
+    warp: *const tld4_warp_flat,
     texels: *mut tld4_lane_texels,
     report: *mut tld4_exec_report,
     err: *mut tld4_error,
@@ -86,7 +86,7 @@ pub unsafe extern "C" fn tld4_exec_run_flat_memory(
     entry!(err, {
         let exec = in_ref(exec, "exec")?;
         let mem = CMemory::new(in_ref(memory, "memory")?)?;
-        let mut flat = Flat::new(in_mut(warp, "warp")?, exec.ureg)?;
+        let mut flat = Flat::new(in_ref(warp, "warp")?, exec.ureg)?;
         let r = run_memory(exec, &mem, header_pool, sampler_pool, &mut flat, texels)?;
         out_opt(report, r);
         Ok(())

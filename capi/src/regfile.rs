@@ -18,6 +18,7 @@ use crate::ptr::{in_slice, in_slice_mut};
 /// `(num_regs - 1) * reg_stride + 31 * lane_stride + 1` elements, and the strides must keep
 /// registers apart (`reg_stride >= 32 * lane_stride` or
 /// `lane_stride >= num_regs * reg_stride`). RZ (255) is never read or written: it reads 0.
+/// `regs`, `preds` and `uregs` must not overlap each other or the struct.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct tld4_warp_flat {
@@ -31,8 +32,10 @@ pub struct tld4_warp_flat {
     pub reg_stride: usize,
     /// Elements from lane l to lane l + 1 of a register.
     pub lane_stride: usize,
-    /// Predicates P0..P6: bit l of `preds[p]` is Pp of lane l (read and written).
-    pub preds: [u32; 7],
+    /// The warp's predicates P0..P6, seven words the caller keeps (`uint32_t preds[7]`, its own
+    /// storage, not copied in or out): bit l of `preds[p]` is Pp of lane l (read, and written
+    /// by a predicate destination). Required (NULL is `TLD4_ERR_NULL_POINTER`).
+    pub preds: *mut u32,
     /// The uniform registers UR0..UR(num_uregs - 1) (read only; URZ reads 0).
     pub uregs: *const u32,
     /// How many `uregs` holds: an instruction reading a uniform register past it is
@@ -110,6 +113,9 @@ impl RegisterFile for Flat<'_> {
         self.nregs
     }
 }
+
+/// Predicates a lane has: P0..P6, P7 being PT (docs/sources.md, Encoding).
+const PREDICATES: usize = 7;
 
 /// The most registers a thread has: R0..R254, register 255 being RZ (docs/sources.md, Encoding).
 const MAX_REGS: u32 = 255;
@@ -199,10 +205,10 @@ impl<'a> Flat<'a> {
     /// Checks a flat warp for an instruction reading uniform register `ureg` (if any).
     ///
     /// # Safety
-    /// `w.regs` spans the elements documented at `tld4_warp_flat` and `w.uregs` holds
-    /// `w.num_uregs` elements, neither overlapping `w` or each other, and nothing else reads
-    /// or writes them while `'a` lasts.
-    pub(crate) unsafe fn new(w: &'a mut tld4_warp_flat, ureg: Option<u8>) -> Result<Self, Error> {
+    /// `w.regs` spans the elements documented at `tld4_warp_flat`, `w.preds` holds seven
+    /// words and `w.uregs` `w.num_uregs` elements, none overlapping `w` or another, and
+    /// nothing else reads or writes them while `'a` lasts.
+    pub(crate) unsafe fn new(w: &'a tld4_warp_flat, ureg: Option<u8>) -> Result<Self, Error> {
         let len = flat_len(w.num_regs, w.reg_stride, w.lane_stride)?;
         if let Some(u) = ureg {
             if u as u32 >= w.num_uregs {
@@ -219,7 +225,10 @@ impl<'a> Flat<'a> {
             lane_stride: w.lane_stride,
             // SAFETY: the caller's guarantee on `uregs`.
             uregs: unsafe { in_slice(w.uregs, w.num_uregs as usize, "warp.uregs") }?,
-            preds: &mut w.preds,
+            // SAFETY: the caller's guarantee on `preds` (seven words).
+            preds: unsafe { in_slice_mut(w.preds, PREDICATES, "warp.preds") }?
+                .try_into()
+                .map_err(|_| Error::Invalid("warp.preds: seven words".into()))?,
             active: w.active_mask,
             nregs: w.num_regs as u16,
         })

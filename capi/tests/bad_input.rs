@@ -101,18 +101,19 @@ fn strides_and_register_counts_that_overflow_are_refused() {
         (256, 32, 1, "warp.num_regs = 256"),
         (u32::MAX, 32, 1, "warp.num_regs = 4294967295"),
     ];
+    let mut preds = [0u32; 7];
     for (num_regs, reg_stride, lane_stride, why) in cases {
-        let mut flat = tld4_warp_flat {
+        let flat = tld4_warp_flat {
             regs: regs.as_mut_ptr(),
             num_regs,
             reg_stride,
             lane_stride,
-            preds: [0; 7],
+            preds: preds.as_mut_ptr(),
             uregs: uregs.as_ptr(),
             num_uregs: 5,
             active_mask: u32::MAX,
         };
-        let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+        let st = unsafe { tld4_exec_run_flat(exec, pool, &flat, null_mut(), &mut e) };
         assert_eq!(
             st,
             TLD4_ERR_INVALID_ARGUMENT,

@@ -5,10 +5,12 @@
 
 mod common;
 
-use std::ffi::{c_int, c_void};
 use std::ptr::{null, null_mut};
 
-use common::{cstr, exec_of};
+use common::{
+    callback_memory, exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32,
+    CallbackImage, Texture, NO_TEXELS,
+};
 use tld4_capi::*;
 use tld4_status::*;
 
@@ -16,71 +18,15 @@ const W: u32 = 8;
 const H: u32 = 4;
 const BASE: u64 = 0x10_0000;
 
-/// An owned pool (header 2, sampler 1, plus header 3 with no sampler 3) and its flat image.
+/// An owned pool (header 2, sampler 1: an RGBA8 8 x 4 texture, u repeated, v clamped to
+/// edge) and its flat image (entry 0, block-linear, two GOBs a block):
+/// (pool, image, header pool, sampler pool).
 fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
-    let mut pool = null_mut();
-    let fields: Vec<u32> = (0..W * H)
-        .flat_map(|i| [30 * (i % W), 60 * (i / W), i, 255])
-        .collect();
-    let f = cstr("rgba8_unorm");
-    let desc = tld4_texture_desc {
-        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
-        format: f.as_ptr(),
-        width: W,
-        height: H,
-        layers: 1,
-    };
-    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
-    let mut e = tld4_error::new();
-    unsafe {
-        assert_eq!(tld4_pool_new(&mut pool, &mut e), TLD4_OK);
-        assert_eq!(
-            tld4_pool_set_texture(pool, 2, &desc, fields.as_ptr(), fields.len(), &mut e),
-            TLD4_OK
-        );
-        assert_eq!(tld4_sampler_default(&mut s, &mut e), TLD4_OK);
-        s.address_u = 0; // repeat
-        assert_eq!(tld4_pool_set_sampler(pool, 1, &s, &mut e), TLD4_OK);
-    }
-    // Image entry 0 = header 0 / sampler 0 of the image: the owned (2, 1) laid out pitch.
-    let entries = [tld4_image_entry {
-        texture: 2,
-        sampler: 1,
-        layout: tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32,
-        layout_param: 1,
-    }];
-    let (mut needed, mut hp, mut sp) = (0usize, 0u64, 0u64);
-    unsafe {
-        tld4_pool_image(
-            pool,
-            entries.as_ptr(),
-            1,
-            BASE,
-            null_mut(),
-            0,
-            &mut needed,
-            &mut hp,
-            &mut sp,
-            null_mut(),
-        );
-    }
-    let mut image = vec![0u8; needed];
-    let st = unsafe {
-        tld4_pool_image(
-            pool,
-            entries.as_ptr(),
-            1,
-            BASE,
-            image.as_mut_ptr(),
-            image.len(),
-            &mut needed,
-            &mut hp,
-            &mut sp,
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    (pool, image, hp, sp)
+    let tex = Texture::rgba8(W, H, |x, y| [30 * x, 60 * y, y * W + x, 255]);
+    let pool = owned_pool(&tex, 2, 1, [0, 2]);
+    let entry = image_entry(2, 1, tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 1);
+    let img = pool_image(pool, entry, BASE);
+    (pool, img.bytes, img.header_pool, img.sampler_pool)
 }
 
 /// Warp `k`'s registers (register-major, 32 registers), coordinates moving with `k`.
@@ -99,6 +45,7 @@ fn regs(k: u32) -> Vec<u32> {
 
 struct Warp {
     regs: Vec<u32>,
+    preds: [u32; 7],
     uregs: [u32; 8],
     active: u32,
 }
@@ -109,60 +56,15 @@ impl Warp {
         uregs[4] = handle;
         Warp {
             regs: regs(k),
+            preds: [0; 7],
             uregs,
             active: 0xffff_ffff >> (k % 5),
         }
     }
     fn flat(&mut self) -> tld4_warp_flat {
-        tld4_warp_flat {
-            regs: self.regs.as_mut_ptr(),
-            num_regs: 32,
-            reg_stride: 32,
-            lane_stride: 1,
-            preds: [0; 7],
-            uregs: self.uregs.as_ptr(),
-            num_uregs: 8,
-            active_mask: self.active,
-        }
+        warp32(&mut self.regs, &mut self.preds, &self.uregs, self.active)
     }
 }
-
-fn handle(t: u32, s: u32) -> u32 {
-    let mut h = 0;
-    unsafe { assert_eq!(tld4_handle(t, s, &mut h, null_mut()), TLD4_OK) };
-    h
-}
-
-fn flat_memory(image: &[u8]) -> tld4_memory {
-    tld4_memory {
-        kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-        base: BASE,
-        bytes: image.as_ptr(),
-        len: image.len(),
-        user: null_mut(),
-        read: None,
-    }
-}
-
-unsafe extern "C" fn read(user: *mut c_void, addr: u64, dst: *mut u8, len: usize) -> c_int {
-    let img = unsafe { &*(user as *const Vec<u8>) };
-    if addr < BASE || addr + len as u64 > BASE + img.len() as u64 {
-        return 9;
-    }
-    let at = (addr - BASE) as usize;
-    unsafe { std::ptr::copy_nonoverlapping(img[at..].as_ptr(), dst, len) };
-    0
-}
-
-const NONE: tld4_lane_texels = tld4_lane_texels {
-    texels: [tld4_texel_address {
-        kind: tld4_texel_kind::TLD4_TEXEL_NONE,
-        bytes: 0,
-        address: 0,
-    }; 4],
-    sectors: [0; 4],
-    num_sectors: 0,
-};
 
 #[test]
 fn bound_runs_equal_one_shot_runs_warp_after_warp() {
@@ -170,16 +72,13 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
     let exec = exec_of("TLD4.G R10, R8, R20, UR4, 2D ;");
     let owned_h = handle(2, 1);
     let mem_h = handle(0, 0);
-    let image_cb = image.clone();
-    let cb = tld4_memory {
-        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
-        base: 0,
-        bytes: null(),
-        len: 0,
-        user: &image_cb as *const Vec<u8> as *mut c_void,
-        read: Some(read),
+    let image_cb = CallbackImage {
+        base: BASE,
+        bytes: &image,
+        fail_from: u64::MAX,
     };
-    let flat = flat_memory(&image);
+    let cb = callback_memory(&image_cb);
+    let flat = flat_memory(&image, BASE);
     let mut e = tld4_error::new();
     let (mut owned, mut in_flat, mut in_cb) = (null_mut(), null_mut(), null_mut());
     unsafe {
@@ -197,19 +96,19 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
         // one-shot references
         let mut w_owned = Warp::new(k, owned_h);
         let mut r_owned = tld4_exec_report::default();
-        let mut f = w_owned.flat();
+        let f = w_owned.flat();
         unsafe {
             assert_eq!(
-                tld4_exec_run_flat(exec, pool, &mut f, &mut r_owned, &mut e),
+                tld4_exec_run_flat(exec, pool, &f, &mut r_owned, &mut e),
                 TLD4_OK,
                 "{}",
                 e.message()
             )
         };
         let mut w_mem = Warp::new(k, mem_h);
-        let mut t_mem = [NONE; 32];
+        let mut t_mem = [NO_TEXELS; 32];
         let mut r_mem = tld4_exec_report::default();
-        let mut f = w_mem.flat();
+        let f = w_mem.flat();
         unsafe {
             assert_eq!(
                 tld4_exec_run_flat_memory(
@@ -217,7 +116,7 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
                     &flat,
                     hp,
                     sp,
-                    &mut f,
+                    &f,
                     t_mem.as_mut_ptr(),
                     &mut r_mem,
                     &mut e
@@ -229,18 +128,18 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
         assert_ne!(w_owned.regs, regs(k));
         // bound runs
         for (b, h, texels_expected) in [
-            (owned, owned_h, [NONE; 32]),
+            (owned, owned_h, [NO_TEXELS; 32]),
             (in_flat, mem_h, t_mem),
             (in_cb, mem_h, t_mem),
         ] {
             let mut w = Warp::new(k, h);
-            let mut t = [NONE; 32];
+            let mut t = [NO_TEXELS; 32];
             t[3].num_sectors = 9; // stale content is overwritten
             let mut r = tld4_exec_report::default();
-            let mut f = w.flat();
+            let f = w.flat();
             unsafe {
                 assert_eq!(
-                    tld4_bound_run_flat(b, &mut f, t.as_mut_ptr(), &mut r, &mut e),
+                    tld4_bound_run_flat(b, &f, t.as_mut_ptr(), &mut r, &mut e),
                     TLD4_OK,
                     "{}",
                     e.message()
@@ -265,7 +164,7 @@ fn bound_runs_equal_one_shot_runs_warp_after_warp() {
 fn a_batch_runs_in_order_and_stops_at_the_first_failing_warp() {
     let (pool, image, hp, sp) = fixture();
     let exec = exec_of("TLD4.R R10, R8, R20, UR4, 2D ;");
-    let flat = flat_memory(&image);
+    let flat = flat_memory(&image, BASE);
     let mut e = tld4_error::new();
     let mut b = null_mut();
     unsafe {
@@ -281,7 +180,7 @@ fn a_batch_runs_in_order_and_stops_at_the_first_failing_warp() {
         .collect();
     let mut flats: Vec<tld4_warp_flat> = warps.iter_mut().map(Warp::flat).collect();
     let mut reports = vec![tld4_exec_report::default(); 8];
-    let mut texels = vec![NONE; 8 * 32];
+    let mut texels = vec![NO_TEXELS; 8 * 32];
     let mut done = 99usize;
     let st = unsafe {
         tld4_bound_run_flat_batch(
@@ -309,10 +208,10 @@ fn a_batch_runs_in_order_and_stops_at_the_first_failing_warp() {
     }
     // The same warps one by one through the bound object agree.
     let mut again = Warp::new(3, good);
-    let mut f = again.flat();
+    let f = again.flat();
     unsafe {
         assert_eq!(
-            tld4_bound_run_flat(b, &mut f, null_mut(), null_mut(), &mut e),
+            tld4_bound_run_flat(b, &f, null_mut(), null_mut(), &mut e),
             TLD4_OK
         )
     };

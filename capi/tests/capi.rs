@@ -103,18 +103,19 @@ fn null_pointers_are_errors_naming_the_argument() {
             TLD4_ERR_NULL_POINTER
         );
         assert_eq!(e.message(), "exec is NULL");
+        let mut preds = [0u32; 7];
         let mut warp = tld4_warp_flat {
             regs: null_mut(),
             num_regs: 32,
             reg_stride: 32,
             lane_stride: 1,
-            preds: [0; 7],
+            preds: preds.as_mut_ptr(),
             uregs: null(),
             num_uregs: 0,
             active_mask: !0,
         };
         assert_eq!(
-            tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e),
+            tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e),
             TLD4_ERR_INVALID_ARGUMENT
         );
         assert!(e.message().contains("UR4"), "{}", e.message());
@@ -122,7 +123,7 @@ fn null_pointers_are_errors_naming_the_argument() {
         warp.uregs = uregs.as_ptr();
         warp.num_uregs = 8;
         assert_eq!(
-            tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e),
+            tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e),
             TLD4_ERR_NULL_POINTER
         );
         assert_eq!(e.message(), "warp.regs is NULL");

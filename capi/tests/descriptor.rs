@@ -7,34 +7,22 @@ mod common;
 
 use std::ptr::{null, null_mut};
 
-use common::{cstr, exec_of};
+use common::{cstr, exec_of, flat_memory, handle, owned_pool, warp32, Texture};
 use tld4_capi::*;
 use tld4_status::*;
 
 const W: u32 = 8;
 const H: u32 = 4;
 
-fn fields() -> Vec<u32> {
-    (0..W * H)
-        .flat_map(|i| [30 * (i % W), 60 * (i / W), i, 255])
-        .collect()
-}
-
-fn tex_desc(format: &std::ffi::CString) -> tld4_texture_desc {
-    tld4_texture_desc {
-        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
-        format: format.as_ptr(),
-        width: W,
-        height: H,
-        layers: 1,
-    }
+/// The test texture: RGBA8 8 x 4, texel (x, y) = (30 x, 60 y, y * 8 + x, 255).
+fn texture() -> Texture {
+    Texture::rgba8(W, H, |x, y| [30 * x, 60 * y, y * W + x, 255])
 }
 
 /// The texels written at `address` in `layout`: (bytes, header description).
 fn texels(layout: tld4_layout, param: u32, address: u64) -> (Vec<u8>, tld4_tic_desc) {
-    let f = cstr("rgba8_unorm");
-    let d = tex_desc(&f);
-    let data = fields();
+    let tex = texture();
+    let (d, data) = (tex.desc(), &tex.fields);
     let mut e = tld4_error::new();
     let mut needed = 0usize;
     let mut hdr = unsafe { std::mem::zeroed::<tld4_tic_desc>() };
@@ -265,23 +253,9 @@ fn driver_image(layout: tld4_layout, param: u32) -> (Vec<u8>, u64, u64, u64) {
 #[test]
 fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
     let exec = exec_of("TLD4.B R10, R8, R20, UR4, 2D ;");
-    // The owned reference: the same texels at header 5, sampler 2.
-    let f = cstr("rgba8_unorm");
-    let d = tex_desc(&f);
-    let data = fields();
-    let mut pool = null_mut();
-    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
-    unsafe {
-        assert_eq!(tld4_pool_new(&mut pool, null_mut()), TLD4_OK);
-        assert_eq!(
-            tld4_pool_set_texture(pool, 5, &d, data.as_ptr(), data.len(), null_mut()),
-            TLD4_OK
-        );
-        assert_eq!(tld4_sampler_default(&mut s, null_mut()), TLD4_OK);
-        assert_eq!(tld4_pool_set_sampler(pool, 2, &s, null_mut()), TLD4_OK);
-    }
-    let mut h = 0;
-    unsafe { assert_eq!(tld4_handle(5, 2, &mut h, null_mut()), TLD4_OK) };
+    // The owned reference: the same texels at header 5, sampler 2 (clamp to edge).
+    let pool = owned_pool(&texture(), 5, 2, [2, 2]);
+    let h = handle(5, 2);
     let regs0: Vec<u32> = (0..32 * 32)
         .map(|i| {
             let (r, lane) = (i / 32, i % 32);
@@ -295,35 +269,20 @@ fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
     let uregs = [0, 0, 0, 0, h, 0, 0, 0];
     let run = |mem: Option<(&[u8], u64, u64, u64)>| {
         let mut regs = regs0.clone();
-        let mut warp = tld4_warp_flat {
-            regs: regs.as_mut_ptr(),
-            num_regs: 32,
-            reg_stride: 32,
-            lane_stride: 1,
-            preds: [0; 7],
-            uregs: uregs.as_ptr(),
-            num_uregs: 8,
-            active_mask: u32::MAX,
-        };
+        let mut preds = [0u32; 7];
+        let warp = warp32(&mut regs, &mut preds, &uregs, u32::MAX);
         let mut e = tld4_error::new();
         let st = match mem {
-            None => unsafe { tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e) },
+            None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
             Some((bytes, base, hp, sp)) => {
-                let m = tld4_memory {
-                    kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-                    base,
-                    bytes: bytes.as_ptr(),
-                    len: bytes.len(),
-                    user: null_mut(),
-                    read: None,
-                };
+                let m = flat_memory(bytes, base);
                 unsafe {
                     tld4_exec_run_flat_memory(
                         exec,
                         &m,
                         hp,
                         sp,
-                        &mut warp,
+                        &warp,
                         null_mut(),
                         null_mut(),
                         &mut e,

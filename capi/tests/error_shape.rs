@@ -8,72 +8,28 @@ mod common;
 use std::ffi::CStr;
 use std::ptr::null_mut;
 
-use common::{cstr, exec_of};
+use common::{
+    cstr, exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32, Texture,
+};
 use tld4_capi::*;
 use tld4_status::*;
 
 const BASE: u64 = 0x40_0000;
 
-/// An owned pool (header 0, sampler 0: an RGBA8 4 x 4 texture) and its block-linear image.
+/// An owned pool (header 0, sampler 0: an RGBA8 4 x 4 texture, clamped to edge) and its
+/// block-linear image: (pool, image, header pool, sampler pool).
 fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
-    let mut pool = null_mut();
-    let f = cstr("rgba8_unorm");
-    let d = tld4_texture_desc {
-        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
-        format: f.as_ptr(),
-        width: 4,
-        height: 4,
-        layers: 1,
-    };
-    let fields: Vec<u32> = (0..64).collect();
-    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
-    unsafe {
-        assert_eq!(tld4_pool_new(&mut pool, null_mut()), TLD4_OK);
-        assert_eq!(
-            tld4_pool_set_texture(pool, 0, &d, fields.as_ptr(), 64, null_mut()),
-            TLD4_OK
-        );
-        assert_eq!(tld4_sampler_default(&mut s, null_mut()), TLD4_OK);
-        assert_eq!(tld4_pool_set_sampler(pool, 0, &s, null_mut()), TLD4_OK);
-    }
-    let entry = tld4_image_entry {
-        texture: 0,
-        sampler: 0,
-        layout: tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32,
-        layout_param: 0,
-    };
-    let (mut n, mut hp, mut sp) = (0usize, 0u64, 0u64);
-    unsafe {
-        tld4_pool_image(
-            pool,
-            &entry,
-            1,
-            BASE,
-            null_mut(),
-            0,
-            &mut n,
-            &mut hp,
-            &mut sp,
-            null_mut(),
-        )
-    };
-    let mut image = vec![0u8; n];
-    let st = unsafe {
-        tld4_pool_image(
-            pool,
-            &entry,
-            1,
-            BASE,
-            image.as_mut_ptr(),
-            n,
-            &mut n,
-            &mut hp,
-            &mut sp,
-            null_mut(),
-        )
-    };
-    assert_eq!(st, TLD4_OK);
-    (pool, image, hp, sp)
+    let tex = Texture::rgba8(4, 4, |x, y| {
+        (0..4)
+            .map(|c| 4 * (4 * y + x) + c)
+            .collect::<Vec<_>>()
+            .try_into()
+            .unwrap()
+    });
+    let pool = owned_pool(&tex, 0, 0, [2, 2]);
+    let entry = image_entry(0, 0, tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 0);
+    let img = pool_image(pool, entry, BASE);
+    (pool, img.bytes, img.header_pool, img.sampler_pool)
 }
 
 /// Runs one warp (all lanes, handle `h` in UR4) over `image` (or the owned pool): the record.
@@ -85,39 +41,15 @@ fn run(
 ) -> tld4_error {
     let mut regs = vec![0x3f00_0000u32; 32 * 32]; // 0.5 everywhere
     let uregs = [0, 0, 0, 0, h, 0, 0, 0];
-    let mut warp = tld4_warp_flat {
-        regs: regs.as_mut_ptr(),
-        num_regs: 32,
-        reg_stride: 32,
-        lane_stride: 1,
-        preds: [0; 7],
-        uregs: uregs.as_ptr(),
-        num_uregs: 8,
-        active_mask: !0,
-    };
+    let mut preds = [0u32; 7];
+    let warp = warp32(&mut regs, &mut preds, &uregs, !0);
     let mut e = tld4_error::new();
     match mem {
-        None => unsafe { tld4_exec_run_flat(exec, pool, &mut warp, null_mut(), &mut e) },
+        None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
         Some((bytes, hp, sp)) => {
-            let m = tld4_memory {
-                kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-                base: BASE,
-                bytes: bytes.as_ptr(),
-                len: bytes.len(),
-                user: null_mut(),
-                read: None,
-            };
+            let m = flat_memory(bytes, BASE);
             unsafe {
-                tld4_exec_run_flat_memory(
-                    exec,
-                    &m,
-                    hp,
-                    sp,
-                    &mut warp,
-                    null_mut(),
-                    null_mut(),
-                    &mut e,
-                )
+                tld4_exec_run_flat_memory(exec, &m, hp, sp, &warp, null_mut(), null_mut(), &mut e)
             }
         }
     };
@@ -127,12 +59,6 @@ fn run(
 fn field(e: &tld4_error) -> &str {
     assert!(!e.detail.field.is_null(), "{}", e.message());
     unsafe { CStr::from_ptr(e.detail.field) }.to_str().unwrap()
-}
-
-fn handle(t: u32, s: u32) -> u32 {
-    let mut h = 0;
-    unsafe { assert_eq!(tld4_handle(t, s, &mut h, null_mut()), TLD4_OK) };
-    h
 }
 
 #[test]
@@ -184,6 +110,15 @@ fn every_memory_failure_has_a_fault_kind_and_says_what_was_read() {
         "{:#x}",
         e.detail.address
     );
+    // (0.5, 0.5) on 4 x 4, clamp to edge: the footprint is x 1..=2, y 1..=2 of layer 0, and
+    // the texel named is the one at the failed address: inside a GOB the offset's bits,
+    // lowest first, are x0 x1 x2 x3 y0 y1 x4 y2 x5 (x in bytes; docs/sources.md, Block-linear layout).
+    let (x, y) = (e.detail.x, e.detail.y);
+    assert_eq!(e.detail.layer, 0);
+    assert!((1..=2).contains(&x) && (1..=2).contains(&y), "({x}, {y})");
+    let (b, y) = (4 * x as u64, y as u64);
+    let gob = b % 16 + (y % 2) * 16 + (y / 2 % 2) * 32 + (b / 16 % 2) * 64 + (y / 4 % 2) * 128;
+    assert_eq!(e.detail.address, BASE + 4096 + gob);
 
     // Sampler 0's ADDRESS_U = CLAMP_OGL (4): legal, not modeled; the reason is typed.
     let at = (sp - BASE) as usize;

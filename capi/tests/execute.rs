@@ -6,7 +6,7 @@ mod common;
 use std::ffi::{c_void, CStr};
 use std::ptr::null_mut;
 
-use common::{cstr, exec_of, insn_of};
+use common::{cstr, exec_of, insn_of, warp32};
 use tld4_capi::*;
 use tld4_emu::decoder;
 use tld4_emu::textures::{AddressMode, CompareOp};
@@ -198,20 +198,20 @@ fn execution_equals_tld4_emus_in_every_form() {
 
             let mut outcomes = Vec::new();
             for (regs, rs, ls) in [(&mut rm, 32usize, 1usize), (&mut lm, 1, nregs)] {
-                let mut flat = tld4_warp_flat {
+                let mut preds = preds; // each layout from the same predicates
+                let flat = tld4_warp_flat {
                     regs: regs.as_mut_ptr(),
                     num_regs: nregs as u32,
                     reg_stride: rs,
                     lane_stride: ls,
-                    preds,
+                    preds: preds.as_mut_ptr(),
                     uregs: uregs.as_ptr(),
                     num_uregs: uregs.len() as u32,
                     active_mask: warp.active_mask,
                 };
                 let mut report = tld4_exec_report::default();
                 let mut e = tld4_error::new();
-                let st =
-                    unsafe { tld4_exec_run_flat(cexec, cpool, &mut flat, &mut report, &mut e) };
+                let st = unsafe { tld4_exec_run_flat(cexec, cpool, &flat, &mut report, &mut e) };
                 outcomes.push((st, e, report));
                 for lane in 0..32 {
                     for r in 0..nregs {
@@ -221,9 +221,9 @@ fn execution_equals_tld4_emus_in_every_form() {
                             "{text}: lane {lane} R{r}"
                         );
                     }
-                    for p in 0..7 {
+                    for (p, word) in preds.iter().enumerate() {
                         assert_eq!(
-                            flat.preds[p] >> lane & 1 != 0,
+                            word >> lane & 1 != 0,
                             warp.pred(lane, p as u8),
                             "{text}: lane {lane} P{p}"
                         );
@@ -276,18 +276,10 @@ fn a_fault_names_its_kind_and_lane_and_writes_nothing() {
     let exec = exec_of("TLD4.R R10, R8, R20, UR4, 2D ;");
     let mut regs = vec![7u32; 32 * 32];
     let uregs = [0u32, 0, 0, 0, 9]; // UR4: header 9, which the pool lacks
-    let mut flat = tld4_warp_flat {
-        regs: regs.as_mut_ptr(),
-        num_regs: 32,
-        reg_stride: 32,
-        lane_stride: 1,
-        preds: [0; 7],
-        uregs: uregs.as_ptr(),
-        num_uregs: 5,
-        active_mask: 0xffff_0000,
-    };
+    let mut preds = [0u32; 7];
+    let mut flat = warp32(&mut regs, &mut preds, &uregs, 0xffff_0000);
     let mut e = tld4_error::new();
-    let st = unsafe { tld4_exec_run_flat(exec, cpool, &mut flat, null_mut(), &mut e) };
+    let st = unsafe { tld4_exec_run_flat(exec, cpool, &flat, null_mut(), &mut e) };
     assert_eq!(st, TLD4_ERR_WARP_FAULT);
     assert_eq!(e.fault, tld4_fault_kind::TLD4_FAULT_UNKNOWN_TEXTURE_HEADER);
     assert_eq!(e.lane, 16);
@@ -314,7 +306,7 @@ fn a_fault_names_its_kind_and_lane_and_writes_nothing() {
     // Strides that would share elements.
     flat.lane_stride = 2;
     assert_eq!(
-        unsafe { tld4_exec_run_flat(exec, cpool, &mut flat, null_mut(), &mut e) },
+        unsafe { tld4_exec_run_flat(exec, cpool, &flat, null_mut(), &mut e) },
         TLD4_ERR_INVALID_ARGUMENT
     );
     assert!(

@@ -190,3 +190,64 @@ fn memory_gathers_equal_owned_ones_with_pitch_addresses() {
     assert_eq!(e.message(), "memory.read is NULL");
     unsafe { tld4_insn_free(i) };
 }
+
+#[test]
+fn a_failed_texel_read_names_the_texel() {
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::Rgba8Unorm,
+        width: 5,
+        height: 3,
+        layers: 1,
+    };
+    let tex = Texture::from_fn(desc, |_, x, y| [x, y, 0, 255]).unwrap();
+    let smp = Sampler::default();
+    let img = pool_image(
+        &[(&tex, &smp, LayoutChoice::Pitch { row_alignment: 64 })],
+        0x10_0000,
+    )
+    .unwrap();
+    let base = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool)
+        .resolve(Handle(0))
+        .unwrap()
+        .0
+        .address;
+    // only the two descriptors are mapped: every texel read fails
+    let mut pools = SparseMemory::new();
+    for at in [img.header_pool, img.sampler_pool] {
+        let mut entry = vec![0u8; 32];
+        img.memory.read(at, &mut entry).unwrap();
+        pools.map(at, entry).unwrap();
+    }
+    let mem = callback_memory(&pools as *const SparseMemory as *mut c_void, Some(read));
+    let i = insn("TLD4.R R10, R8, R20, UR4, 2D ;");
+    // (0.5, 0.5) on 5 x 3: the footprint is x 2..=3, y 1..=2
+    let q = tld4_gather_query {
+        coords: [0.5, 0.5, 0.0],
+        ..Default::default()
+    };
+    let mut r = unsafe { std::mem::zeroed::<tld4_gather_result>() };
+    let mut e = tld4_error::new();
+    let st = unsafe {
+        let (hp, sp) = (img.header_pool, img.sampler_pool);
+        tld4_mem_gather(i, &mem, hp, sp, 0, null(), &q, 1, &mut r, &mut e)
+    };
+    assert_eq!(st, TLD4_ERR_MEMORY, "{}", e.message());
+    let d = e.detail;
+    assert_eq!(d.read, tld4_read::TLD4_READ_TEXEL);
+    assert_eq!(d.layer, 0);
+    assert!(
+        (2..=3).contains(&d.x) && (1..=2).contains(&d.y),
+        "({}, {})",
+        d.x,
+        d.y
+    );
+    // pitch rows of 64 bytes, 4 bytes a texel: the texel's first byte is the failed read
+    assert_eq!(d.address, base + 64 * d.y as u64 + 4 * d.x as u64);
+    let named = format!(
+        "queries[0]: reading the texel (layer 0, x {}, y {})",
+        d.x, d.y
+    );
+    assert!(e.message().starts_with(&named), "{}", e.message());
+    unsafe { tld4_insn_free(i) };
+}

@@ -6,10 +6,13 @@
 
 mod common;
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
-use common::{cstr, exec_of};
+use common::{
+    callback_memory, exec_of, flat_memory, handle, image_entry, owned_pool, pool_image, warp32,
+    CallbackImage, Texture,
+};
 use tld4_capi::*;
 
 use tld4_status::*;
@@ -28,73 +31,15 @@ fn texel(x: u32, y: u32) -> [u32; 4] {
 /// The owned pool (texture header 3, sampler 1: clamp to edge) and its memory image
 /// (entry 0: pitch rows of 64 bytes): (pool, image bytes, header pool, sampler pool).
 fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
-    let mut e = tld4_error::new();
-    let mut pool = null_mut();
-    unsafe { assert_eq!(tld4_pool_new(&mut pool, &mut e), TLD4_OK) };
-    let fields: Vec<u32> = (0..W * H).flat_map(|i| texel(i % W, i / W)).collect();
-    let format = cstr("rgba8_unorm");
-    let desc = tld4_texture_desc {
-        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
-        format: format.as_ptr(),
-        width: W,
-        height: H,
-        layers: 1,
-    };
-    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
-    unsafe {
-        assert_eq!(
-            tld4_pool_set_texture(pool, 3, &desc, fields.as_ptr(), fields.len(), &mut e),
-            TLD4_OK,
-            "{}",
-            e.message()
-        );
-        assert_eq!(tld4_sampler_default(&mut s, &mut e), TLD4_OK);
-        s.address_u = 2;
-        s.address_v = 2;
-        assert_eq!(tld4_pool_set_sampler(pool, 1, &s, &mut e), TLD4_OK);
-    }
-    let entry = tld4_image_entry {
-        texture: 3,
-        sampler: 1,
-        layout: tld4_layout::TLD4_LAYOUT_PITCH as u32,
-        layout_param: 64,
-    };
-    let (mut needed, mut hp, mut sp) = (0usize, 0u64, 0u64);
-    // First the size (cap 0), then the bytes.
-    let st = unsafe {
-        tld4_pool_image(
-            pool,
-            &entry,
-            1,
-            BASE,
-            null_mut(),
-            0,
-            &mut needed,
-            &mut hp,
-            &mut sp,
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_ERR_BUFFER_TOO_SMALL);
-    assert!(needed > 4096, "{needed}");
-    let mut image = vec![0u8; needed];
-    let st = unsafe {
-        tld4_pool_image(
-            pool,
-            &entry,
-            1,
-            BASE,
-            image.as_mut_ptr(),
-            image.len(),
-            &mut needed,
-            &mut hp,
-            &mut sp,
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    assert_eq!(hp, BASE);
-    (pool, image, hp, sp)
+    let pool = owned_pool(&Texture::rgba8(W, H, texel), 3, 1, [2, 2]);
+    let img = pool_image(
+        pool,
+        image_entry(3, 1, tld4_layout::TLD4_LAYOUT_PITCH, 64),
+        BASE,
+    );
+    assert!(img.bytes.len() > 4096, "{}", img.bytes.len());
+    assert_eq!(img.header_pool, BASE);
+    (pool, img.bytes, img.header_pool, img.sampler_pool)
 }
 
 /// A warp, register-major: lanes 0-27 active, P1 clear on lane 5; (u, v) at a texel of each
@@ -125,63 +70,8 @@ impl Warp {
         }
     }
     fn flat(&mut self) -> tld4_warp_flat {
-        tld4_warp_flat {
-            regs: self.regs.as_mut_ptr(),
-            num_regs: REGS as u32,
-            reg_stride: 32,
-            lane_stride: 1,
-            preds: self.preds,
-            uregs: self.uregs.as_ptr(),
-            num_uregs: 8,
-            active_mask: ACTIVE,
-        }
-    }
-}
-
-fn handle(t: u32, s: u32) -> u32 {
-    let mut h = 0;
-    unsafe { assert_eq!(tld4_handle(t, s, &mut h, null_mut()), TLD4_OK) };
-    h
-}
-
-fn flat_memory(image: &[u8]) -> tld4_memory {
-    tld4_memory {
-        kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-        base: BASE,
-        bytes: image.as_ptr(),
-        len: image.len(),
-        user: null_mut(),
-        read: None,
-    }
-}
-
-/// The callback memory's state: the image, and an address from which reads fail with 7.
-struct Image<'a> {
-    bytes: &'a [u8],
-    fail_from: u64,
-}
-
-unsafe extern "C" fn read(user: *mut c_void, addr: u64, dst: *mut u8, len: usize) -> c_int {
-    let img = unsafe { &*(user as *const Image) };
-    if addr < BASE || addr + len as u64 > BASE + img.bytes.len() as u64 {
-        return 1;
-    }
-    if addr + len as u64 > img.fail_from {
-        return 7;
-    }
-    let at = (addr - BASE) as usize;
-    unsafe { std::ptr::copy_nonoverlapping(img.bytes[at..].as_ptr(), dst, len) };
-    0
-}
-
-fn callback_memory(img: &Image) -> tld4_memory {
-    tld4_memory {
-        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
-        base: 0,
-        bytes: null(),
-        len: 0,
-        user: img as *const Image as *mut c_void,
-        read: Some(read),
+        assert_eq!(REGS, 32);
+        warp32(&mut self.regs, &mut self.preds, &self.uregs, ACTIVE)
     }
 }
 
@@ -245,39 +135,29 @@ fn memory_runs_write_what_the_owned_run_writes_and_name_each_lanes_texels() {
     let mut e = tld4_error::new();
     // The owned pool.
     let mut owned = Warp::new(handle(3, 1));
-    let mut f = owned.flat();
+    let f = owned.flat();
     let mut r_owned = tld4_exec_report::default();
-    let st = unsafe { tld4_exec_run_flat(exec, pool, &mut f, &mut r_owned, &mut e) };
+    let st = unsafe { tld4_exec_run_flat(exec, pool, &f, &mut r_owned, &mut e) };
     assert_eq!(st, TLD4_OK, "{}", e.message());
-    owned.preds = f.preds;
     assert_eq!(r_owned.executed, ACTIVE & !(1 << 5));
 
     // The flat memory range, with texel records.
-    let mem = flat_memory(&image);
+    let mem = flat_memory(&image, BASE);
     let mut flat = Warp::new(handle(0, 0));
-    let mut f = flat.flat();
+    let f = flat.flat();
     let mut texels = [BLANK; 32];
     let mut r = tld4_exec_report::default();
     let st = unsafe {
-        tld4_exec_run_flat_memory(
-            exec,
-            &mem,
-            hp,
-            sp,
-            &mut f,
-            texels.as_mut_ptr(),
-            &mut r,
-            &mut e,
-        )
+        tld4_exec_run_flat_memory(exec, &mem, hp, sp, &f, texels.as_mut_ptr(), &mut r, &mut e)
     };
     assert_eq!(st, TLD4_OK, "{}", e.message());
-    flat.preds = f.preds;
     assert_eq!(r, r_owned);
     assert_eq!(flat.regs, owned.regs);
     assert_eq!(flat.preds, owned.preds);
 
     // The read callback and callback registers, without records.
-    let img = Image {
+    let img = CallbackImage {
+        base: BASE,
         bytes: &image,
         fail_from: u64::MAX,
     };
@@ -343,7 +223,7 @@ fn run_flat(
 ) -> (tld4_status, tld4_error, Warp, [tld4_lane_texels; 32]) {
     let exec = exec_of(insn);
     let mut w = Warp::new(handle(0, 0));
-    let mut f = w.flat();
+    let f = w.flat();
     let mut texels = [BLANK; 32];
     let mut e = tld4_error::new();
     let st = unsafe {
@@ -352,14 +232,13 @@ fn run_flat(
             mem,
             hp,
             sp,
-            &mut f,
+            &f,
             texels.as_mut_ptr(),
             null_mut(),
             &mut e,
         )
     };
     unsafe { tld4_exec_free(exec) };
-    w.preds = f.preds;
     (st, e, w, texels)
 }
 
@@ -373,7 +252,7 @@ fn failed_reads_are_memory_errors_naming_lane_and_address_and_write_nothing() {
     let (pool, image, hp, sp) = fixture();
     // The flat range ends before the texels: lane 0's first texel read fails.
     let short = &image[..4096];
-    let (st, e, w, t) = run_flat(&flat_memory(short), hp, sp, INSN);
+    let (st, e, w, t) = run_flat(&flat_memory(short, BASE), hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_MEMORY, "{}", e.message());
     // every failure carries the fault kind the warp raises: a texel read, invalid_texture
     assert_eq!(
@@ -383,7 +262,8 @@ fn failed_reads_are_memory_errors_naming_lane_and_address_and_write_nothing() {
     assert!(e.message().contains("not mapped"), "{}", e.message());
     untouched(&w, &t);
     // The callback refuses the texels: its value is in the message.
-    let img = Image {
+    let img = CallbackImage {
+        base: BASE,
         bytes: &image,
         fail_from: BASE + 4096,
     };
@@ -396,7 +276,7 @@ fn failed_reads_are_memory_errors_naming_lane_and_address_and_write_nothing() {
     );
     untouched(&w, &t);
     // A header pool where nothing is mapped: the descriptor read fails for lane 0.
-    let (st, e, w, t) = run_flat(&flat_memory(&image), 0x40, sp, INSN);
+    let (st, e, w, t) = run_flat(&flat_memory(&image, BASE), 0x40, sp, INSN);
     assert_eq!(st, TLD4_ERR_MEMORY);
     assert_eq!(e.lane, 0);
     assert!(e.message().contains("0x40"), "{}", e.message());
@@ -410,7 +290,7 @@ fn descriptor_faults_tell_invalid_from_not_modeled() {
     // HEADER_VERSION, bits 127:124 of header 0 (clcd97tex.h): byte 15's high nibble.
     let at = (hp - BASE) as usize + 15;
     image[at] &= 0x0f; // 0: no such header version
-    let (st, e, w, t) = run_flat(&flat_memory(&image), hp, sp, INSN);
+    let (st, e, w, t) = run_flat(&flat_memory(&image, BASE), hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_DESCRIPTOR, "{}", e.message());
     // HEADER_VERSION 0 is an empty slot: unknown_texture_header, as past an owned pool
     assert_eq!(
@@ -420,7 +300,7 @@ fn descriptor_faults_tell_invalid_from_not_modeled() {
     assert!(e.message().contains("HEADER_VERSION"), "{}", e.message());
     untouched(&w, &t);
     image[at] |= 0x10; // 1: a pitch colour-key header, legal but not modeled
-    let (st, e, w, t) = run_flat(&flat_memory(&image), hp, sp, INSN);
+    let (st, e, w, t) = run_flat(&flat_memory(&image, BASE), hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_WARP_FAULT, "{}", e.message());
     assert_eq!(e.fault, tld4_fault_kind::TLD4_FAULT_NOT_MODELED);
     assert!(tld4_fault_is_not_modeled(e.fault as i32));
@@ -437,7 +317,7 @@ fn bad_arguments_are_named() {
         (st, e.message().as_str()),
         (TLD4_ERR_NULL_POINTER, "memory is NULL")
     );
-    let mut m = flat_memory(&image);
+    let mut m = flat_memory(&image, BASE);
     m.kind = 0;
     let (st, e, ..) = run_flat(&m, hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT);
@@ -452,20 +332,20 @@ fn bad_arguments_are_named() {
         (st, e.message().as_str()),
         (TLD4_ERR_NULL_POINTER, "memory.read is NULL")
     );
-    let mut m = flat_memory(&image);
+    let mut m = flat_memory(&image, BASE);
     m.bytes = null();
     let (st, e, ..) = run_flat(&m, hp, sp, INSN);
     assert_eq!(
         (st, e.message().as_str()),
         (TLD4_ERR_NULL_POINTER, "memory.bytes is NULL")
     );
-    let mut m = flat_memory(&image);
+    let mut m = flat_memory(&image, BASE);
     m.base = u64::MAX - 4;
     let (st, e, ..) = run_flat(&m, hp, sp, INSN);
     assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT, "{}", e.message());
     // An illegal encoding faults before any read.
     let (st, e, w, t) = run_flat(
-        &flat_memory(&image),
+        &flat_memory(&image, BASE),
         hp,
         sp,
         "TLD4.G.INVALID3 R10, R8, R20, R24, UR4, 2D ;",
@@ -479,7 +359,7 @@ fn bad_arguments_are_named() {
     let mut rf = regfile(&mut w);
     rf.set_reg = None;
     let mut e = tld4_error::new();
-    let mem = flat_memory(&image);
+    let mem = flat_memory(&image, BASE);
     let st = unsafe {
         tld4_exec_run_callbacks_memory(exec, &mem, hp, sp, &rf, null_mut(), null_mut(), &mut e)
     };

@@ -6,7 +6,9 @@
 
 use thiserror::Error;
 use tld4_gpu_memory::{DescriptorError, MemTexError, MemoryPool};
-use tld4_textures::{Handle, LaneTexels, MemoryError};
+use tld4_textures::{
+    GatherQuery, Handle, LaneTexels, MemoryError, Site, SiteGatherer, TexelAddress, TexelSource,
+};
 
 use crate::exec::{texture_fault, ExecReport, Tld4Exec};
 use crate::fault::{FaultKind, NotModeledReason, WarpFault};
@@ -51,17 +53,66 @@ pub enum MemoryRead {
     TextureHeader,
     /// The handle's 32-byte sampler.
     Sampler,
-    /// A footprint texel.
-    Texel,
+    /// The footprint texel at (`x`, `y`) of storage layer `layer` (cube kinds: cube * 6 +
+    /// face), after wrapping.
+    Texel {
+        /// Storage layer.
+        layer: u32,
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+    },
+}
+
+impl MemoryRead {
+    /// The footprint texel of query `q` whose bytes hold the address of the failed read `e`
+    /// of gatherer `g` (for an error path: the lane's sites and addresses are computed
+    /// again, as the failed gather computed them). Every texel read of the composition is of
+    /// one of these texels' bytes, so one always holds it; were none to, the lane's first
+    /// texel is named.
+    pub fn texel_of<S: TexelSource>(
+        g: &SiteGatherer<S>,
+        q: &GatherQuery,
+        e: &MemoryError,
+    ) -> MemoryRead {
+        let failed = match *e {
+            MemoryError::Unmapped { addr, .. } | MemoryError::Overflow { addr, .. } => Some(addr),
+            _ => None,
+        };
+        let sites = g.sites(q);
+        let addresses = g.addresses(q).texels;
+        let holds = |k: usize| match (addresses[k], failed) {
+            (TexelAddress::Texel { address, bytes }, Some(a)) => {
+                (address..address.saturating_add(bytes as u64)).contains(&a)
+            }
+            _ => false,
+        };
+        let texel = |k: usize| match sites[k] {
+            Site::Texel { layer, x, y } => Some(MemoryRead::Texel { layer, x, y }),
+            _ => None,
+        };
+        (0..4)
+            .filter(|&k| holds(k))
+            .find_map(texel)
+            .or_else(|| (0..4).find_map(texel))
+            .unwrap_or(MemoryRead::Texel {
+                layer: 0,
+                x: 0,
+                y: 0,
+            })
+    }
 }
 
 impl std::fmt::Display for MemoryRead {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            MemoryRead::TextureHeader => "texture header",
-            MemoryRead::Sampler => "sampler",
-            MemoryRead::Texel => "texel",
-        })
+        match self {
+            MemoryRead::TextureHeader => f.write_str("texture header"),
+            MemoryRead::Sampler => f.write_str("sampler"),
+            MemoryRead::Texel { layer, x, y } => {
+                write!(f, "texel (layer {layer}, x {x}, y {y})")
+            }
+        }
     }
 }
 
@@ -99,7 +150,7 @@ impl MemoryExecError {
             MemoryExecError::Memory { read, .. } => match read {
                 MemoryRead::TextureHeader => FaultKind::UnknownTextureHeader,
                 MemoryRead::Sampler => FaultKind::UnknownSampler,
-                MemoryRead::Texel => FaultKind::InvalidTexture,
+                MemoryRead::Texel { .. } => FaultKind::InvalidTexture,
             },
         }
     }
@@ -170,9 +221,10 @@ pub(crate) fn classify(
 
 impl Tld4Exec {
     /// [`Tld4Exec::execute`] against textures in memory. With `texels`, entry `lane` receives
-    /// the texel addresses of each executed lane (others are left as they are); without it,
-    /// nothing is recorded. Each handle's descriptors are read and decoded once per execution;
-    /// for many warps, [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
+    /// the texel addresses of each executed lane, and `LaneTexels::default()` (no texels, no
+    /// sectors) each lane that did not execute; without it, nothing is recorded. Each
+    /// handle's descriptors are read and decoded once per execution; for many warps,
+    /// [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
     pub fn execute_memory<R: RegisterFile + ?Sized>(
         &self,
         warp: &mut R,

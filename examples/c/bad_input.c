@@ -9,19 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tld4.h"
-
-static int failures = 0;
-
-#define EXPECT(call, status)                                                            \
-  do {                                                                                  \
-    tld4_status got_ = (call);                                                          \
-    if (got_ != (status)) {                                                             \
-      fprintf(stderr, "FAIL %s:%d: %s gave %d, expected %d: %s\n", __FILE__, __LINE__, \
-              #call, (int)got_, (int)(status), err.message);                            \
-      failures++;                                                                       \
-    }                                                                                   \
-  } while (0)
 
 int main(void) {
   tld4_error err;
@@ -35,7 +24,7 @@ int main(void) {
   for (int k = 0; k < 4096; k++) EXPECT(tld4_pool_add_sampler(pool, &s, &index, &err), TLD4_OK);
   index = 77;
   EXPECT(tld4_pool_add_sampler(pool, &s, &index, &err), TLD4_ERR_INVALID_ARGUMENT);
-  if (index != 77) { fprintf(stderr, "FAIL: index written\n"); failures++; }
+  CHECK(index == 77, "index written");
 
   /* A texture at the last header index: the next append is refused. */
   tld4_texture_desc desc = {TLD4_KIND_2D, "rgba8_unorm", 1, 1, 1};
@@ -51,13 +40,14 @@ int main(void) {
   EXPECT(tld4_exec_new(insn, NULL, &exec, &err), TLD4_OK);
   static uint32_t regs[32 * 32];
   const uint32_t uregs[8] = {0};
+  uint32_t preds[7] = {0};
   const struct { uint32_t num_regs; size_t reg_stride, lane_stride; } bad[] = {
       {32, 1, (size_t)1 << 59}, {32, 1, SIZE_MAX}, {32, SIZE_MAX, 1},
       {32, SIZE_MAX / 16, SIZE_MAX / 8}, {256, 32, 1}, {UINT32_MAX, 32, 1},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     tld4_warp_flat w = {regs, bad[k].num_regs, bad[k].reg_stride, bad[k].lane_stride,
-                        {0}, uregs, 8, 0xffffffffu};
+                        preds, uregs, 8, 0xffffffffu};
     EXPECT(tld4_exec_run_flat(exec, pool, &w, NULL, &err), TLD4_ERR_INVALID_ARGUMENT);
   }
 
@@ -89,10 +79,5 @@ int main(void) {
   tld4_exec_free(exec);
   tld4_insn_free(insn);
   tld4_pool_free(pool);
-  if (failures) {
-    printf("FAIL: %d\n", failures);
-    return 1;
-  }
-  printf("PASS: every hostile argument has its typed status\n");
-  return 0;
+  return finish("every hostile argument has its typed status");
 }

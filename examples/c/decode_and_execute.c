@@ -6,23 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tld4.h"
 
 #define W 4
 #define H 4
 #define NREGS 32
-
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
-      fprintf(stderr, __VA_ARGS__);                                                       \
-      fprintf(stderr, "\n");                                                              \
-      failures++;                                                                         \
-    }                                                                                     \
-  } while (0)
 
 /* The texture's G channel at (x, y): what this program stores, so what it expects. */
 static uint32_t green(int x, int y) { return (uint32_t)(16 * x + y + 1); }
@@ -111,7 +100,8 @@ int main(void) {
   }
   tld4_exec *exec = NULL;
   CHECK(tld4_exec_new(insn, NULL, &exec, &err) == TLD4_OK, "exec: %s", err.message);
-  tld4_warp_flat warp = {&regs[0][0], NREGS, 32, 1, {0}, uregs, 8, ~0u ^ (1u << 5)};
+  uint32_t preds[7] = {0}; /* P0..P6, bit l for lane l */
+  tld4_warp_flat warp = {&regs[0][0], NREGS, 32, 1, preds, uregs, 8, ~0u ^ (1u << 5)};
   tld4_exec_report report;
   CHECK(tld4_exec_run_flat(exec, pool, &warp, &report, &err) == TLD4_OK, "run: %s",
         err.message);
@@ -139,17 +129,12 @@ int main(void) {
         "NULL pool: %s", err.message);
   uregs[4] = 7;
   CHECK(tld4_exec_run_flat(exec, pool, &warp, NULL, &err) == TLD4_ERR_WARP_FAULT &&
-            strcmp(tld4_fault_name(err.fault), "unknown_texture_header") == 0 && err.lane == 0,
+            err.fault == TLD4_FAULT_UNKNOWN_TEXTURE_HEADER && err.lane == 0,
         "fault: %d %s", (int)err.fault, err.message);
   printf("fault as expected: %s (%s)\n", tld4_fault_name(err.fault), err.message);
 
   tld4_exec_free(exec);
   tld4_pool_free(pool);
   tld4_insn_free(insn);
-  if (failures) {
-    printf("FAIL (%d checks)\n", failures);
-    return 1;
-  }
-  printf("PASS: 31 lanes x 4 results\n");
-  return 0;
+  return finish("31 lanes x 4 results");
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "tld4.h"
 
 #define W 16
@@ -24,17 +25,6 @@
 #define TEX_INDEX 9
 #define SMP_INDEX 3
 
-static int failures = 0;
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);       \
-      fprintf(stderr, __VA_ARGS__);                               \
-      fprintf(stderr, "\n");                                      \
-      failures++;                                                 \
-    }                                                             \
-  } while (0)
-
 static void put_words(uint8_t *image, uint64_t addr, const uint32_t w[8]) {
   for (int k = 0; k < 8; k++)
     for (int b = 0; b < 4; b++) image[addr - BASE + 4 * k + b] = (uint8_t)(w[k] >> (8 * b));
@@ -45,6 +35,7 @@ static float coord(int warp, int lane, int axis) {
 }
 
 static uint32_t regs_owned[NWARPS][NREGS][32], regs_mem[NWARPS][NREGS][32];
+static uint32_t preds_owned[NWARPS][7], preds_mem[NWARPS][7]; /* P0..P6 of each warp */
 
 int main(void) {
   tld4_error err;
@@ -100,9 +91,10 @@ int main(void) {
       memcpy(&regs_owned[w][21][l], &v, 4);
     }
     memcpy(regs_mem[w], regs_owned[w], sizeof regs_owned[w]);
-    tld4_warp_flat f = {&regs_owned[w][0][0], NREGS, 32, 1, {0}, uregs, 8, 0xffffffffu};
+    tld4_warp_flat f = {&regs_owned[w][0][0], NREGS, 32, 1, preds_owned[w], uregs, 8, 0xffffffffu};
     warps_owned[w] = f;
     f.regs = &regs_mem[w][0][0];
+    f.preds = preds_mem[w];
     warps_mem[w] = f;
   }
 
@@ -161,6 +153,5 @@ int main(void) {
   tld4_exec_free(exec);
   tld4_pool_free(pool);
   free(image);
-  printf(failures ? "FAIL\n" : "PASS\n");
-  return failures ? 1 : 0;
+  return finish("the driver's image executes as the owned pool; failures mapped by kind");
 }

@@ -342,14 +342,14 @@ impl WarpInput {
         }
     }
 
-    /// The flat warp over `regs`.
-    fn flat(&self, regs: &mut [u32]) -> tld4_warp_flat {
+    /// The flat warp over `regs` and `preds`.
+    fn flat(&self, regs: &mut [u32], preds: &mut [u32; 7]) -> tld4_warp_flat {
         tld4_warp_flat {
             regs: regs.as_mut_ptr(),
             num_regs: self.num_regs,
             reg_stride: self.rs,
             lane_stride: self.ls,
-            preds: self.preds,
+            preds: preds.as_mut_ptr(),
             uregs: if self.uregs.is_empty() {
                 null()
             } else {
@@ -382,11 +382,12 @@ pub fn capi(input: &[u8]) -> Verdict {
         None => {
             // strides spanning more than any buffer: refused before the buffer is touched
             let mut one = [0u32; 1];
-            let mut flat = w.flat(&mut one);
+            let mut preds = w.preds;
+            let flat = w.flat(&mut one, &mut preds);
             let span =
                 (w.num_regs.clamp(1, 255) as u128 - 1) * w.rs as u128 + 31 * w.ls as u128 + 1;
             if span > usize::MAX as u128 || w.num_regs > 255 {
-                let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+                let st = unsafe { tld4_exec_run_flat(exec, pool, &flat, null_mut(), &mut e) };
                 assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT, "{}", e.message());
             }
             Verdict::Refused("strides too large".into())
@@ -413,9 +414,10 @@ fn register_runs(exec: *mut tld4_exec, pool: *mut tld4_pool, w: &WarpInput, len:
             regs[r * rs + lane * ls] = w.fill[r * 32 + lane];
         }
     }
-    let mut flat = w.flat(&mut regs);
+    let mut preds = w.preds;
+    let flat = w.flat(&mut regs, &mut preds);
     let mut e = tld4_error::new();
-    let st = unsafe { tld4_exec_run_flat(exec, pool, &mut flat, null_mut(), &mut e) };
+    let st = unsafe { tld4_exec_run_flat(exec, pool, &flat, null_mut(), &mut e) };
     let flat_ok = ok(st, &e, "tld4_exec_run_flat");
     let apart = ls > 0
         && rs > 0
@@ -450,7 +452,7 @@ fn register_runs(exec: *mut tld4_exec, pool: *mut tld4_pool, w: &WarpInput, len:
                         assert_eq!(a, b, "R{r} lane {lane}");
                     }
                 }
-                assert_eq!(flat.preds, cbw.preds, "predicates");
+                assert_eq!(preds, cbw.preds, "predicates");
             }
         }
     }

@@ -133,7 +133,7 @@ impl<'m> Binding<'m> for MemoryPool<'m> {
             .map_err(|source| MemoryExecError::Memory {
                 lane: lanes[k],
                 handle,
-                read: MemoryRead::Texel,
+                read: MemoryRead::texel_of(&p.per_read, &q, &source),
                 source,
             })?;
             out.set_lane(k, &r);

@@ -116,8 +116,9 @@ impl Tld4Exec {
 
 impl<'m> BoundExec<'_, 'm, MemoryPool<'m>> {
     /// [`BoundExec::execute`], and with `texels`, entry `lane` receives the texel addresses of
-    /// each executed lane (the others are left as they are). On a fault the registers are
-    /// untouched, but executed lanes' entries may have been written.
+    /// each executed lane, and `LaneTexels::default()` (every texel `TexelAddress::None`, no
+    /// sectors) for each lane that did not execute. On a fault the registers are untouched,
+    /// but the entries may have been written.
     pub fn execute_with_texels<R: RegisterFile + ?Sized>(
         &mut self,
         warp: &mut R,
@@ -193,6 +194,15 @@ impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
             results,
         } = bound;
         let (mut report, executed) = exec.executing(&*warp)?;
+        let mut texels = texels;
+        if let Some(t) = texels.as_deref_mut() {
+            // lanes that do not execute read nothing: their records say so (never stale)
+            for (lane, rec) in t.iter_mut().enumerate() {
+                if executed >> lane & 1 == 0 {
+                    *rec = LaneTexels::default();
+                }
+            }
+        }
         if executed == 0 {
             return Ok(report);
         }
@@ -203,7 +213,6 @@ impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
         // Texel addresses by query: where every lane executes, query k is lane k and they
         // go straight to the caller's records; else they are staged and scattered to lanes
         // at the end.
-        let mut texels = texels;
         let mut staged = match (&texels, n == WARP_SIZE) {
             (Some(_), false) => Some([LaneTexels::default(); WARP_SIZE]),
             _ => None,
