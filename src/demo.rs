@@ -8,9 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use tld4_decoder::{parse, Dimension, F16Mode, HandleForm, OffsetMode, Tld4};
-use tld4_emu::{
-    aoffi_offsets, f16_rz, gather_op, ptp_offsets, ExecConfig, Tld4Exec, WarpState, WARP_SIZE,
-};
+use tld4_emu::pack::f16_rz;
+use tld4_emu::{aoffi_offsets, gather_op, ptp_offsets, ExecConfig, Tld4Exec, WarpState, WARP_SIZE};
 use tld4_reference as reference;
 use tld4_textures::{
     AddressMode, BorderColor, CompareOp, Format, GatherQuery, Handle, Residency, Sampler, Texture,

@@ -73,12 +73,6 @@ pub use fault::{
 };
 pub use memory_exec::{MemoryExecError, MemoryRead};
 pub use pack::{destination_counts, OutputMode};
-/// The packing internals at the root, kept (hidden) so that older paths still compile; use
-/// [the `pack` module](mod@pack) (`tld4_emu::pack::write_plan`, ...).
-#[doc(hidden)]
-pub use pack::{
-    f16_rn, f16_rz, pack, planned_value, write_plan, WritePlan, Writes, F16_NAN, NO_COMPONENT,
-};
 pub use regfile::RegisterFile;
 pub use tld4_gpu_memory::MemoryPool;
 pub use tld4_textures::{LaneTexels, TexelAddress};

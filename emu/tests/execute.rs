@@ -3,6 +3,7 @@
 //! name their position (x + 10 y + 100 layer), so each result says which texel it came from.
 
 use tld4_decoder::parse;
+use tld4_emu::pack::{f16_rn, f16_rz};
 use tld4_emu::*;
 use tld4_textures::*;
 

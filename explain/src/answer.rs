@@ -351,7 +351,7 @@ fn lane_data(
             .iter()
             .map(|&v| {
                 let x = f32::from_bits(v);
-                let (rn, rz) = (tld4_emu::f16_rn(x), tld4_emu::f16_rz(x));
+                let (rn, rz) = (tld4_emu::pack::f16_rn(x), tld4_emu::pack::f16_rz(x));
                 let hv = |b: u16| half::f16::from_bits(b).to_f32();
                 F16Row {
                     rn: format!("{rn:#06x}"),

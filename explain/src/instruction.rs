@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 
 use tld4_decoder::{Dimension, F16Mode, HandleForm, OffsetMode, Tld4};
-use tld4_emu::{write_plan, OutputMode, WarpFault, NO_COMPONENT};
+use tld4_emu::pack::{write_plan, NO_COMPONENT};
+use tld4_emu::{OutputMode, WarpFault};
 
 use super::GATHER_ORDER;
 

@@ -4,10 +4,8 @@
 use std::fmt::Write as _;
 
 use tld4_decoder::HandleForm;
-use tld4_emu::{
-    f16_rn, f16_rz, gather_op, planned_value, write_plan, MemoryExecError, OutputMode, WarpState,
-    NO_COMPONENT,
-};
+use tld4_emu::pack::{f16_rn, f16_rz, planned_value, write_plan, NO_COMPONENT};
+use tld4_emu::{gather_op, MemoryExecError, OutputMode, WarpState};
 use tld4_gpu_memory::TextureHeader;
 use tld4_textures::trace::{self, GatherTrace};
 use tld4_textures::{GatherQuery, Handle, Precision, Sampler, TexelSource, ValueKind};

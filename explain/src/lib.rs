@@ -8,7 +8,7 @@
 //! decoder's field table ([`tld4_decoder::FIELDS`], `FieldSpec::effect`,
 //! `Tld4::field_values`), the operand layouts from `Tld4::ra_layout`/`rb_layout`, faults from
 //! `tld4_emu::illegal_encoding` and `Tld4Exec::static_fault`, packing from
-//! `tld4_emu::write_plan`/`planned_value`/`f16_rn`/`f16_rz`, and the lane's path from
+//! `tld4_emu::pack::write_plan`/`planned_value`/`f16_rn`/`f16_rz`, and the lane's path from
 //! `tld4_textures::trace::trace`, which is built from the fast path's own functions and tested
 //! against it. The lane's result is then checked against `Tld4Exec::execute` on a copy of the
 //! scenario's warp, so the explanation cannot drift from what `tld4 run` writes.

@@ -4,7 +4,8 @@
 //! own rounding functions, so they show what `tld4 run` computes.
 
 use tld4_decoder::Tld4;
-use tld4_emu::{f16_rn, f16_rz, OutputMode};
+use tld4_emu::pack::{f16_rn, f16_rz};
+use tld4_emu::OutputMode;
 use tld4_textures::trace::{GatherTrace, TexelValue};
 use tld4_textures::ValueKind;
 
