@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The most entries `tld4_arch_insn_used_registers` writes: the base form's 15 and the
+// SM120 family's two uniform registers.
+#define TLD4_MAX_ARCH_USED_REGISTERS 17
+
 // Bytes of [`tld4_error::message`], the terminating NUL included.
 #define TLD4_ERROR_MESSAGE_LEN 256
 
@@ -67,6 +71,9 @@ typedef enum tld4_status {
   // Nothing was written; [`tld4_error::lane`] is the lane whose read failed, and
   // [`tld4_error::fault`] the fault kind the warp raises.
   TLD4_ERR_MEMORY = 12,
+  // An architecture name or `tld4_arch` value that is not one of nvdisasm's (the message
+  // lists them).
+  TLD4_ERR_UNKNOWN_ARCH = 13,
 } tld4_status;
 
 // The kind of a warp fault (`tld4_error::fault`). Value `k` (from 1) is entry `k - 1` of
@@ -90,6 +97,10 @@ typedef enum tld4_fault_kind {
   TLD4_FAULT_INVALID_CONFIG = 7,
   // Valid, but what the hardware does is not modeled.
   TLD4_FAULT_NOT_MODELED = 8,
+  // A constant-bank TLD4 (SM75 to SM90a, form 0xb63) whose texture-handle constant the
+  // embedder does not hold (tld4-emu's `ArchExecError::NoConstant`, named `no_constant`;
+  // not one of `FaultKind::ALL`, hence a value apart from theirs).
+  TLD4_FAULT_NO_CONSTANT = 64,
   // A kind this version of the C interface does not name yet (tld4-emu added one).
   TLD4_FAULT_OTHER = 255,
 } tld4_fault_kind;
@@ -104,6 +115,9 @@ typedef enum tld4_read {
   TLD4_READ_SAMPLER = 2,
   // A footprint texel.
   TLD4_READ_TEXEL = 3,
+  // The constant a constant-bank TLD4 reads its handle from: `index` is the bank,
+  // `address` the byte offset in it.
+  TLD4_READ_CONSTANT = 4,
 } tld4_read;
 
 // The kind of reason of a "not modeled" (`tld4_error_detail::not_modeled`).
@@ -123,18 +137,6 @@ typedef enum tld4_not_modeled {
   // A reason this version of the C interface does not name.
   TLD4_NOT_MODELED_OTHER = 255,
 } tld4_not_modeled;
-
-// Where one footprint texel was read (`tld4_texel_address::kind`).
-typedef enum tld4_texel_kind {
-  // Nothing recorded (the lane did not execute).
-  TLD4_TEXEL_NONE = 0,
-  // A texel read from memory at `address`, `bytes` long.
-  TLD4_TEXEL_MEMORY = 1,
-  // The border colour: no memory read.
-  TLD4_TEXEL_BORDER = 2,
-  // A seamless cube footprint's corner: no memory read.
-  TLD4_TEXEL_CORNER = 3,
-} tld4_texel_kind;
 
 // The register file of a [`tld4_used_register`].
 typedef enum tld4_reg_file {
@@ -172,9 +174,23 @@ typedef enum tld4_role {
   TLD4_ROLE_RD2 = 5,
   // The predicate destination (set when the footprint is not resident).
   TLD4_ROLE_PRED_DST = 6,
+  // A second uniform register (SM120 family, `tld4_arch_insn_used_registers`).
+  TLD4_ROLE_SECOND_UR = 7,
   // A role this version of the C interface does not name yet.
   TLD4_ROLE_OTHER = 255,
 } tld4_role;
+
+// Where one footprint texel was read (`tld4_texel_address::kind`).
+typedef enum tld4_texel_kind {
+  // Nothing recorded (the lane did not execute).
+  TLD4_TEXEL_NONE = 0,
+  // A texel read from memory at `address`, `bytes` long.
+  TLD4_TEXEL_MEMORY = 1,
+  // The border colour: no memory read.
+  TLD4_TEXEL_BORDER = 2,
+  // A seamless cube footprint's corner: no memory read.
+  TLD4_TEXEL_CORNER = 3,
+} tld4_texel_kind;
 
 // The kind of a texture (`tld4_texture_desc::kind`).
 typedef enum tld4_texture_kind {
@@ -257,6 +273,80 @@ typedef enum tld4_tsc_address_mode {
   TLD4_TSC_MIRROR_ONCE_CLAMP_OGL = 7,
 } tld4_tsc_address_mode;
 
+// An architecture nvdisasm 13.5 accepts with `-b` (tld4-decoder's `Arch`). The value is
+// `10 * SM number`, plus 1 for the `a` (architecture-specific) and 2 for the `f`
+// (family-specific) variant: `TLD4_ARCH_SM_90A = 901`. Functions take it as a `uint32_t`;
+// any other value is `TLD4_ERR_UNKNOWN_ARCH`.
+typedef enum tld4_arch {
+  // sm_75 (Turing).
+  TLD4_ARCH_SM_75 = 750,
+  // sm_80 (Ampere A100).
+  TLD4_ARCH_SM_80 = 800,
+  // sm_86 (Ampere GA10x).
+  TLD4_ARCH_SM_86 = 860,
+  // sm_87 (Ampere Orin).
+  TLD4_ARCH_SM_87 = 870,
+  // sm_88.
+  TLD4_ARCH_SM_88 = 880,
+  // sm_89 (Ada).
+  TLD4_ARCH_SM_89 = 890,
+  // sm_90 (Hopper: H100, H200).
+  TLD4_ARCH_SM_90 = 900,
+  // sm_90a.
+  TLD4_ARCH_SM_90A = 901,
+  // sm_100 (Blackwell B200): the architecture of the functions without `_arch`.
+  TLD4_ARCH_SM_100 = 1000,
+  // sm_100a.
+  TLD4_ARCH_SM_100A = 1001,
+  // sm_100f.
+  TLD4_ARCH_SM_100F = 1002,
+  // sm_101.
+  TLD4_ARCH_SM_101 = 1010,
+  // sm_101a.
+  TLD4_ARCH_SM_101A = 1011,
+  // sm_101f.
+  TLD4_ARCH_SM_101F = 1012,
+  // sm_103 (Blackwell Ultra B300).
+  TLD4_ARCH_SM_103 = 1030,
+  // sm_103a.
+  TLD4_ARCH_SM_103A = 1031,
+  // sm_103f.
+  TLD4_ARCH_SM_103F = 1032,
+  // sm_107 (nvdisasm 13.5 knows no texture instruction on it: every word is refused).
+  TLD4_ARCH_SM_107 = 1070,
+  // sm_107a.
+  TLD4_ARCH_SM_107A = 1071,
+  // sm_107f.
+  TLD4_ARCH_SM_107F = 1072,
+  // sm_110 (Thor).
+  TLD4_ARCH_SM_110 = 1100,
+  // sm_110a.
+  TLD4_ARCH_SM_110A = 1101,
+  // sm_110f.
+  TLD4_ARCH_SM_110F = 1102,
+  // sm_120 (Blackwell consumer, RTX 50).
+  TLD4_ARCH_SM_120 = 1200,
+  // sm_120a.
+  TLD4_ARCH_SM_120A = 1201,
+  // sm_120f.
+  TLD4_ARCH_SM_120F = 1202,
+  // sm_121 (DGX Spark).
+  TLD4_ARCH_SM_121 = 1210,
+  // sm_121a.
+  TLD4_ARCH_SM_121A = 1211,
+  // sm_121f.
+  TLD4_ARCH_SM_121F = 1212,
+} tld4_arch;
+
+// An architecture's TLD4 checked and prepared for execution (opaque): decode once, execute
+// many times. Made by `tld4_arch_exec_new` or `tld4_arch_exec_from_word`, freed with
+// `tld4_arch_exec_free`; never changed by executing.
+typedef struct tld4_arch_exec tld4_arch_exec;
+
+// A TLD4 decoded for an architecture (opaque). Made by `tld4_decode_arch` or
+// `tld4_parse_arch`; freed with `tld4_arch_insn_free`.
+typedef struct tld4_arch_insn tld4_arch_insn;
+
 // A TLD4 bound to its textures (opaque): made by `tld4_exec_bind` (an owned pool) or
 // `tld4_exec_bind_memory` (pools in GPU memory), freed with `tld4_bound_free`. It keeps the
 // texture unit prepared for the last handle used (its header and sampler read and decoded,
@@ -338,27 +428,102 @@ typedef struct tld4_error {
   char message[TLD4_ERROR_MESSAGE_LEN];
 } tld4_error;
 
-// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
-// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
-// are ignored. tld4 only reads it, and only during the call it is passed to.
-//
-// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
-// returns nonzero when some byte cannot be read (the value is reported in the error
-// message). It must return normally (no C++ exception, no longjmp through tld4).
-typedef struct tld4_memory {
-  // A `tld4_memory_kind` value.
-  uint32_t kind;
-  // Flat: the GPU address of `bytes[0]`.
-  uint64_t base;
-  // Flat: the bytes (NULL only with `len` 0).
-  const uint8_t *bytes;
-  // Flat: how many bytes.
-  size_t len;
-  // Callback: passed to `read`.
+// A 128-bit instruction word as nvdisasm's two 64-bit halves: `lo` is bits 63:0 (the first
+// 8 bytes in memory, little-endian), `hi` bits 127:64.
+typedef struct tld4_word {
+  // Bits 63:0.
+  uint64_t lo;
+  // Bits 127:64.
+  uint64_t hi;
+} tld4_word;
+
+// Where a constant-bank TLD4 (SM75 to SM90a, form 0xb63) reads its texture handle:
+// `c[bank][offset]` (`tld4_arch_insn_constant_slot`).
+typedef struct tld4_constant_slot {
+  // Whether the form names a constant-bank slot (false: `bank` and `offset` are 0).
+  bool present;
+  // The constant bank.
+  uint8_t bank;
+  // The byte offset in the bank (4 times the word offset the instruction prints).
+  uint32_t offset;
+} tld4_constant_slot;
+
+// One register the instruction reads or writes.
+typedef struct tld4_used_register {
+  // Which file.
+  enum tld4_reg_file file;
+  // The register's number in its file.
+  uint8_t number;
+  // Its position in its operand vector (0 for single operands).
+  uint8_t index;
+  // How it is touched.
+  enum tld4_access access;
+  // The operand it belongs to.
+  enum tld4_role role;
+} tld4_used_register;
+
+// The scheduling-control fields, raw, under nvdisasm's names (docs/sources.md, Encoding).
+// The executor changes no value for any of them.
+typedef struct tld4_scheduling {
+  // Bits 109:105: stall and yield control.
+  uint8_t usched_info;
+  // Bits 124:122.
+  uint8_t batch_t;
+  // Bits 112:110: the scoreboard the destinations' write releases (6 and 7: none, a guess;
+  // docs/sources.md, Open questions).
+  uint8_t dst_wr_sb;
+  // Bits 115:113: the scoreboard released when the sources are read.
+  uint8_t src_rel_sb;
+  // Bits 121:116: bit k set, wait on scoreboard k before issue.
+  uint8_t req_bit_set;
+  // Bits 103:102: the performance-monitor predicate.
+  uint8_t pm_pred;
+  // nvdisasm's opex value, `usched_info | batch_t << 5`.
+  uint8_t opex;
+} tld4_scheduling;
+
+// The executor's settings where no source says what the hardware does (docs/sources.md,
+// Decisions); `tld4_exec_config_default` gives the defaults.
+typedef struct tld4_exec_config {
+  // Fault when a 64-bit destination pair starts at an odd register (a guess; default
+  // off, as nvdisasm accepts odd registers).
+  bool require_aligned_pairs;
+  // No quantization of texel selection (i0 = floor(u * width - 0.5) exactly); when set,
+  // `fraction_bits` and `rounding` are ignored.
+  bool exact_precision;
+  // Sub-texel fractional bits (0..=20; default 8, a guess).
+  uint8_t fraction_bits;
+  // A `tld4_rounding` value (default nearest even, a guess).
+  uint32_t rounding;
+} tld4_exec_config;
+
+// One 32-bit constant: the little-endian word at byte `offset` of constant bank `bank`.
+typedef struct tld4_constant {
+  // The constant bank (0..31: the 0xb63 form's bank field has 5 bits).
+  uint8_t bank;
+  // The byte offset in the bank, a multiple of 4.
+  uint32_t offset;
+  // The word there.
+  uint32_t value;
+} tld4_constant;
+
+// The embedder's constant memory, as a constant-bank TLD4 reads it: `count` entries at
+// `entries` (NULL only with `count` 0), looked up first, then the callback `read` (if not
+// NULL), which writes the word at byte `offset` of bank `bank` to `*value` and returns
+// true, or returns false when the simulator holds nothing there. A read neither finds is
+// the fault `TLD4_FAULT_NO_CONSTANT`. Two entries for one slot with different values are
+// `TLD4_ERR_INVALID_ARGUMENT` when that slot is read. The callback must return normally (no
+// C++ exception, no longjmp through tld4). A NULL `tld4_constants *` holds nothing.
+typedef struct tld4_constants {
+  // The flat entries.
+  const struct tld4_constant *entries;
+  // How many entries.
+  size_t count;
+  // Passed to `read`.
   void *user;
-  // Callback: reads `len` bytes at `addr` into `dst`; 0 on success.
-  int (*read)(void *user, uint64_t addr, uint8_t *dst, size_t len);
-} tld4_memory;
+  // Reads the word at `c[bank][offset]`, or returns false.
+  bool (*read)(void *user, uint8_t bank, uint32_t offset, uint32_t *value);
+} tld4_constants;
 
 // A warp's registers as flat arrays, for `tld4_exec_run_flat`.
 //
@@ -390,29 +555,6 @@ typedef struct tld4_warp_flat {
   // Bit l set: lane l is active.
   uint32_t active_mask;
 } tld4_warp_flat;
-
-// One footprint texel's place in memory (16 bytes: kind, bytes, address).
-typedef struct tld4_texel_address {
-  // What it is.
-  enum tld4_texel_kind kind;
-  // Bytes per texel (with `TLD4_TEXEL_MEMORY`; else 0).
-  uint32_t bytes;
-  // The texel's first byte (with `TLD4_TEXEL_MEMORY`; else 0).
-  uint64_t address;
-} tld4_texel_address;
-
-// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
-// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
-// four footprint texels in gather order x, y, z, w (the order of the results), and the
-// distinct 32-byte sectors they fall in, in first-use order.
-typedef struct tld4_lane_texels {
-  // The texels, x, y, z, w.
-  struct tld4_texel_address texels[4];
-  // The sectors' addresses (multiples of 32); entries from `num_sectors` on are 0.
-  uint64_t sectors[4];
-  // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
-  uint32_t num_sectors;
-} tld4_lane_texels;
 
 // What an execution did.
 typedef struct tld4_exec_report {
@@ -448,14 +590,50 @@ typedef struct tld4_regfile {
   uint32_t regs_per_thread;
 } tld4_regfile;
 
-// A 128-bit instruction word as nvdisasm's two 64-bit halves: `lo` is bits 63:0 (the first
-// 8 bytes in memory, little-endian), `hi` bits 127:64.
-typedef struct tld4_word {
-  // Bits 63:0.
-  uint64_t lo;
-  // Bits 127:64.
-  uint64_t hi;
-} tld4_word;
+// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
+// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
+// are ignored. tld4 only reads it, and only during the call it is passed to.
+//
+// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
+// returns nonzero when some byte cannot be read (the value is reported in the error
+// message). It must return normally (no C++ exception, no longjmp through tld4).
+typedef struct tld4_memory {
+  // A `tld4_memory_kind` value.
+  uint32_t kind;
+  // Flat: the GPU address of `bytes[0]`.
+  uint64_t base;
+  // Flat: the bytes (NULL only with `len` 0).
+  const uint8_t *bytes;
+  // Flat: how many bytes.
+  size_t len;
+  // Callback: passed to `read`.
+  void *user;
+  // Callback: reads `len` bytes at `addr` into `dst`; 0 on success.
+  int (*read)(void *user, uint64_t addr, uint8_t *dst, size_t len);
+} tld4_memory;
+
+// One footprint texel's place in memory (16 bytes: kind, bytes, address).
+typedef struct tld4_texel_address {
+  // What it is.
+  enum tld4_texel_kind kind;
+  // Bytes per texel (with `TLD4_TEXEL_MEMORY`; else 0).
+  uint32_t bytes;
+  // The texel's first byte (with `TLD4_TEXEL_MEMORY`; else 0).
+  uint64_t address;
+} tld4_texel_address;
+
+// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
+// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+// four footprint texels in gather order x, y, z, w (the order of the results), and the
+// distinct 32-byte sectors they fall in, in first-use order.
+typedef struct tld4_lane_texels {
+  // The texels, x, y, z, w.
+  struct tld4_texel_address texels[4];
+  // The sectors' addresses (multiples of 32); entries from `num_sectors` on are 0.
+  uint64_t sectors[4];
+  // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
+  uint32_t num_sectors;
+} tld4_lane_texels;
 
 // A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
 // and `tld4_tic_decode` reads. Every field not named here is 0 when encoded, except
@@ -549,21 +727,6 @@ typedef struct tld4_texture_desc {
   uint32_t layers;
 } tld4_texture_desc;
 
-// The executor's settings where no source says what the hardware does (docs/sources.md,
-// Decisions); `tld4_exec_config_default` gives the defaults.
-typedef struct tld4_exec_config {
-  // Fault when a 64-bit destination pair starts at an odd register (a guess; default
-  // off, as nvdisasm accepts odd registers).
-  bool require_aligned_pairs;
-  // No quantization of texel selection (i0 = floor(u * width - 0.5) exactly); when set,
-  // `fraction_bits` and `rounding` are ignored.
-  bool exact_precision;
-  // Sub-texel fractional bits (0..=20; default 8, a guess).
-  uint8_t fraction_bits;
-  // A `tld4_rounding` value (default nearest even, a guess).
-  uint32_t rounding;
-} tld4_exec_config;
-
 // One lane's gather arguments, as the instruction's registers hold them.
 typedef struct tld4_gather_query {
   // (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
@@ -600,20 +763,6 @@ typedef struct tld4_image_entry {
   uint32_t layout_param;
 } tld4_image_entry;
 
-// One register the instruction reads or writes.
-typedef struct tld4_used_register {
-  // Which file.
-  enum tld4_reg_file file;
-  // The register's number in its file.
-  uint8_t number;
-  // Its position in its operand vector (0 for single operands).
-  uint8_t index;
-  // How it is touched.
-  enum tld4_access access;
-  // The operand it belongs to.
-  enum tld4_role role;
-} tld4_used_register;
-
 // An operand vector of general registers: `count` consecutive registers from `first`.
 typedef struct tld4_operand_vector {
   // Ra, Rb, Rd or Rd2.
@@ -625,26 +774,6 @@ typedef struct tld4_operand_vector {
   // Read or written.
   enum tld4_access access;
 } tld4_operand_vector;
-
-// The scheduling-control fields, raw, under nvdisasm's names (docs/sources.md, Encoding).
-// The executor changes no value for any of them.
-typedef struct tld4_scheduling {
-  // Bits 109:105: stall and yield control.
-  uint8_t usched_info;
-  // Bits 124:122.
-  uint8_t batch_t;
-  // Bits 112:110: the scoreboard the destinations' write releases (6 and 7: none, a guess;
-  // docs/sources.md, Open questions).
-  uint8_t dst_wr_sb;
-  // Bits 115:113: the scoreboard released when the sources are read.
-  uint8_t src_rel_sb;
-  // Bits 121:116: bit k set, wait on scoreboard k before issue.
-  uint8_t req_bit_set;
-  // Bits 103:102: the performance-monitor predicate.
-  uint8_t pm_pred;
-  // nvdisasm's opex value, `usched_info | batch_t << 5`.
-  uint8_t opex;
-} tld4_scheduling;
 
 // The meaning of the Ra and Rb registers of one instruction (`tld4_insn_operand_layout`).
 // Positions are relative to the vector's first register; a vector of count 0 is not read.
@@ -679,6 +808,251 @@ typedef struct tld4_operand_layout {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// The architecture named `name` (`"sm_90"`, `"SM90a"`, `"sm90a"` or `"90a"`, as
+// `tld4 --arch` reads it) into `*arch` (a `tld4_arch` value); an unknown name is
+// `TLD4_ERR_UNKNOWN_ARCH`, whose message lists the names.
+//
+// # Safety
+// `name` is a NUL-terminated string; `arch` is valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_from_name(const char *name, uint32_t *arch, struct tld4_error *err);
+
+// The name of a `tld4_arch` value as ptxas writes it (`"sm_90a"`), or NULL for a value that
+// is no architecture. The string is static: never free it.
+const char *tld4_arch_name(uint32_t arch);
+
+// Every architecture, oldest first (nvdisasm's order), as `tld4_arch` values into `archs`
+// (room for `cap`; `count`, if not NULL, receives how many there are; call with
+// `archs = NULL, cap = 0` to ask).
+//
+// # Safety
+// `archs` NULL or valid for `cap` writes; `count`, `err` NULL or valid.
+enum tld4_status tld4_arch_list(uint32_t *archs, size_t cap, size_t *count, struct tld4_error *err);
+
+// Decodes `word` as nvdisasm `-b <arch>` reads it, into a new instruction (`*out`; free it
+// with `tld4_arch_insn_free`). Fails with `TLD4_ERR_ILLEGAL_ENCODING` where nvdisasm
+// refuses the word or does not print it as TLD4 on the architecture, and with
+// `TLD4_ERR_UNKNOWN_ARCH` for an `arch` that is no `tld4_arch`. A TLD4 form tld4 does not
+// model (0xb65) is `TLD4_ERR_ILLEGAL_ENCODING` too, its message saying so.
+//
+// # Safety
+// `out` is valid for a write of a pointer; `err` is NULL or valid for a write.
+enum tld4_status tld4_decode_arch(uint32_t arch,
+                                  struct tld4_word word,
+                                  struct tld4_arch_insn **out,
+                                  struct tld4_error *err);
+
+// Parses one line of nvdisasm `-b <arch>`'s text into a new instruction (`*out`; free it
+// with `tld4_arch_insn_free`); `TLD4_ERR_PARSE` names the column.
+//
+// # Safety
+// `text` is a NUL-terminated string; `out` is valid for a write; `err` is NULL or valid.
+enum tld4_status tld4_parse_arch(uint32_t arch,
+                                 const char *text,
+                                 struct tld4_arch_insn **out,
+                                 struct tld4_error *err);
+
+// Frees an instruction; NULL is ignored.
+//
+// # Safety
+// `insn` is NULL or came from this library and was not freed before.
+void tld4_arch_insn_free(struct tld4_arch_insn *insn);
+
+// Writes the text of `word` on `arch`, exactly as `tld4 disasm --arch` and nvdisasm
+// `-b <arch>` print it, into `buf` (`cap` bytes, NUL-terminated; `needed` and a small
+// `cap` as for `tld4_disassemble`; 128 bytes always suffice). Refusals as
+// `tld4_decode_arch`.
+//
+// # Safety
+// `buf` is NULL or valid for `cap` bytes; `needed` and `err` are NULL or valid.
+enum tld4_status tld4_disassemble_arch(uint32_t arch,
+                                       struct tld4_word word,
+                                       char *buf,
+                                       size_t cap,
+                                       size_t *needed,
+                                       struct tld4_error *err);
+
+// Assembles one line of nvdisasm `-b <arch>`'s text into a word, as `tld4 asm --arch`.
+//
+// # Safety
+// `text` is a NUL-terminated string; `word` is valid for a write; `err` is NULL or valid.
+enum tld4_status tld4_assemble_arch(uint32_t arch,
+                                    const char *text,
+                                    struct tld4_word *word,
+                                    struct tld4_error *err);
+
+// The instruction's text, as `tld4_disassemble_arch`.
+//
+// # Safety
+// `insn` is a live instruction; `buf` NULL or valid for `cap` bytes; `needed`, `err` NULL
+// or valid.
+enum tld4_status tld4_arch_insn_text(const struct tld4_arch_insn *insn,
+                                     char *buf,
+                                     size_t cap,
+                                     size_t *needed,
+                                     struct tld4_error *err);
+
+// The instruction's word.
+//
+// # Safety
+// `insn` is a live instruction; `word` is valid for a write; `err` is NULL or valid.
+enum tld4_status tld4_arch_insn_word(const struct tld4_arch_insn *insn,
+                                     struct tld4_word *word,
+                                     struct tld4_error *err);
+
+// The instruction's architecture (`*arch`, a `tld4_arch` value) and its form's opcode on
+// it (`*opcode`, bits 11:0: 0xf63, 0xb63, ...); either pointer may be NULL.
+//
+// # Safety
+// `insn` is a live instruction; `arch`, `opcode`, `err` NULL or valid.
+enum tld4_status tld4_arch_insn_form(const struct tld4_arch_insn *insn,
+                                     uint32_t *arch,
+                                     uint16_t *opcode,
+                                     struct tld4_error *err);
+
+// Where the instruction reads its texture handle from constant memory (the 0xb63 form:
+// `c[bank][4 * offset]`, Mesa's NAK; docs/sources.md, TLD4 on every architecture), or
+// `present = false`.
+//
+// # Safety
+// `insn` is a live instruction; `slot` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_insn_constant_slot(const struct tld4_arch_insn *insn,
+                                              struct tld4_constant_slot *slot,
+                                              struct tld4_error *err);
+
+// Every register the instruction reads or writes on its architecture (tld4-decoder's
+// `ArchTld4::used_registers`: the constant-bank form reads no uniform register; the SM120
+// family's second uniform register has role `TLD4_ROLE_SECOND_UR`), into `regs` (room for
+// `cap`; `TLD4_MAX_ARCH_USED_REGISTERS` always suffices); `count` as for
+// `tld4_insn_used_registers`.
+//
+// # Safety
+// `insn` is a live instruction; `regs` NULL or valid for `cap` writes; `count`, `err` NULL
+// or valid.
+enum tld4_status tld4_arch_insn_used_registers(const struct tld4_arch_insn *insn,
+                                               struct tld4_used_register *regs,
+                                               size_t cap,
+                                               size_t *count,
+                                               struct tld4_error *err);
+
+// The scheduling-control fields (at the same bits on every architecture).
+//
+// # Safety
+// `insn` is a live instruction; `out` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_insn_scheduling(const struct tld4_arch_insn *insn,
+                                           struct tld4_scheduling *out_ptr,
+                                           struct tld4_error *err);
+
+// The fields the instruction shares with SM100's table, as a new SM100 instruction
+// (`*out`; free it with `tld4_insn_free`): what `tld4_insn_operand_layout` and
+// `tld4_insn_operand_vectors` read. Its text and word are SM100's, not the architecture's.
+//
+// # Safety
+// `insn` is a live instruction; `out` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_insn_base(const struct tld4_arch_insn *insn,
+                                     struct tld4_insn **out_ptr,
+                                     struct tld4_error *err);
+
+// Prepares `insn` for execution (`*out`; free it with `tld4_arch_exec_free`); `config`
+// NULL means the defaults. As for `tld4_exec_new`, an illegal encoding, and a form whose
+// handle source is not modeled (0xb63 with `.B`, 0x364 with `.???0`), are raised by every
+// execution as warp faults, not here.
+//
+// # Safety
+// `insn` is a live instruction; `config` NULL or valid; `out` valid for a write; `err`
+// NULL or valid.
+enum tld4_status tld4_arch_exec_new(const struct tld4_arch_insn *insn,
+                                    const struct tld4_exec_config *config,
+                                    struct tld4_arch_exec **out_ptr,
+                                    struct tld4_error *err);
+
+// Decodes `word` for `arch` and prepares it, as `tld4_decode_arch` then
+// `tld4_arch_exec_new`.
+//
+// # Safety
+// `config` NULL or valid; `out` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_exec_from_word(uint32_t arch,
+                                          struct tld4_word word,
+                                          const struct tld4_exec_config *config,
+                                          struct tld4_arch_exec **out_ptr,
+                                          struct tld4_error *err);
+
+// Frees an executor; NULL is ignored.
+//
+// # Safety
+// `exec` is NULL or came from this library and was not freed before; no execution with it
+// is running.
+void tld4_arch_exec_free(struct tld4_arch_exec *exec);
+
+// Executes the instruction for one warp held in flat arrays (see `tld4_warp_flat`) against
+// `pool`, reading constant memory from `constants` (NULL: none). Results, `report` and
+// faults as for `tld4_exec_run_flat`; in addition, a constant-bank TLD4 (0xb63) whose
+// constant neither the entries nor the callback hold is `TLD4_ERR_WARP_FAULT` with the
+// fault `TLD4_FAULT_NO_CONSTANT` (lane -1: the constant is read once for the warp; the
+// bank and byte offset in `err.detail`, `read = TLD4_READ_CONSTANT`), and nothing is
+// written. The constant is read only when some lane executes, after the faults found
+// before looking at any lane.
+//
+// # Safety
+// `exec`, `pool` live; `constants` NULL or valid as `tld4_constants` documents; `warp` as
+// for `tld4_exec_run_flat`; `report`, `err` NULL or valid.
+enum tld4_status tld4_arch_exec_run_flat(const struct tld4_arch_exec *exec,
+                                         const struct tld4_constants *constants,
+                                         const struct tld4_pool *pool,
+                                         struct tld4_warp_flat *warp,
+                                         struct tld4_exec_report *report,
+                                         struct tld4_error *err);
+
+// As `tld4_arch_exec_run_flat`, with the registers read and written through the caller's
+// callbacks (see `tld4_regfile`).
+//
+// # Safety
+// `exec`, `pool` live; `constants` NULL or valid as `tld4_constants` documents; `regfile`
+// valid, its callbacks safe to call with its `user` for the duration of the call;
+// `report`, `err` NULL or valid.
+enum tld4_status tld4_arch_exec_run_callbacks(const struct tld4_arch_exec *exec,
+                                              const struct tld4_constants *constants,
+                                              const struct tld4_pool *pool,
+                                              const struct tld4_regfile *regfile,
+                                              struct tld4_exec_report *report,
+                                              struct tld4_error *err);
+
+// Executes the instruction for one warp held in flat arrays, its textures in GPU memory
+// (`memory`, `header_pool`, `sampler_pool` as for `tld4_exec_run_flat_memory`), reading
+// the texture headers and samplers as the architecture's GPU class does (tld4-gpu-memory's
+// `GpuClass::for_arch`: TURING_A to ADA_A headers in the V1 layout, HOPPER_A onwards V2).
+// An architecture with no known class (sm_88, sm_107) is `TLD4_ERR_NOT_MODELED` naming it.
+// Errors otherwise as `tld4_exec_run_flat_memory` and `tld4_arch_exec_run_flat` (a missing
+// constant: `TLD4_FAULT_NO_CONSTANT`).
+//
+// # Safety
+// `exec` live; `constants` NULL or valid as `tld4_constants` documents; `memory` valid as
+// `tld4_memory` documents; `warp` as for `tld4_exec_run_flat`; `report`, `err` NULL or
+// valid.
+enum tld4_status tld4_arch_exec_run_flat_memory(const struct tld4_arch_exec *exec,
+                                                const struct tld4_constants *constants,
+                                                const struct tld4_memory *memory,
+                                                uint64_t header_pool,
+                                                uint64_t sampler_pool,
+                                                struct tld4_warp_flat *warp,
+                                                struct tld4_exec_report *report,
+                                                struct tld4_error *err);
+
+// As `tld4_arch_exec_run_flat_memory`, with the registers read and written through the
+// caller's callbacks (see `tld4_regfile`).
+//
+// # Safety
+// `exec` live; `constants` NULL or valid as `tld4_constants` documents; `memory` valid as
+// `tld4_memory` documents; `regfile` valid, its callbacks safe to call with its `user` for
+// the duration of the call; `report`, `err` NULL or valid.
+enum tld4_status tld4_arch_exec_run_callbacks_memory(const struct tld4_arch_exec *exec,
+                                                     const struct tld4_constants *constants,
+                                                     const struct tld4_memory *memory,
+                                                     uint64_t header_pool,
+                                                     uint64_t sampler_pool,
+                                                     const struct tld4_regfile *regfile,
+                                                     struct tld4_exec_report *report,
+                                                     struct tld4_error *err);
 
 // Binds `exec` to the owned `pool` (`*out`; free it with `tld4_bound_free`). Both must stay
 // alive and the pool unchanged until then (see `tld4_bound`).
