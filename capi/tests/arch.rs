@@ -759,3 +759,149 @@ fn memory_pools_are_read_as_the_architectures_class_reads_them() {
         tld4_pool_free(pool);
     }
 }
+
+/// nvdisasm's SM120-family listing of this word (tests/golden/nvdisasm_arch_sm_120.tsv):
+/// `TLD4.G.AOFFI R10, R8, R28, R24, UR4, UR251, 2D ;`, with a second uniform register.
+const SM120: &str = "00000000089e1f0a20fb04181c087f63";
+
+unsafe extern "C" fn cb_reg(user: *mut c_void, lane: u32, r: u32) -> u32 {
+    let w = unsafe { &*user.cast::<Warp>() };
+    w.regs[r as usize * 32 + lane as usize]
+}
+unsafe extern "C" fn cb_set_reg(user: *mut c_void, lane: u32, r: u32, value: u32) {
+    let w = unsafe { &mut *user.cast::<Warp>() };
+    w.regs[r as usize * 32 + lane as usize] = value;
+}
+unsafe extern "C" fn cb_pred(user: *mut c_void, lane: u32, p: u32) -> bool {
+    let w = unsafe { &*user.cast::<Warp>() };
+    w.preds[p as usize] >> lane & 1 != 0
+}
+unsafe extern "C" fn cb_set_pred(user: *mut c_void, lane: u32, p: u32, value: bool) {
+    let w = unsafe { &mut *user.cast::<Warp>() };
+    w.preds[p as usize] = w.preds[p as usize] & !(1 << lane) | (value as u32) << lane;
+}
+unsafe extern "C" fn cb_ureg(user: *mut c_void, u: u32) -> u32 {
+    let w = unsafe { &*user.cast::<Warp>() };
+    w.uregs.get(u as usize).copied().unwrap_or(0)
+}
+
+fn regfile(w: &mut Warp) -> tld4_regfile {
+    tld4_regfile {
+        user: (w as *mut Warp).cast(),
+        reg: Some(cb_reg),
+        set_reg: Some(cb_set_reg),
+        pred: Some(cb_pred),
+        set_pred: Some(cb_set_pred),
+        ureg: Some(cb_ureg),
+        active_mask: u32::MAX,
+        regs_per_thread: REGS as u32,
+    }
+}
+
+/// The callback register file gives the flat arrays' results: the sm_90 constant-bank form
+/// over the owned pool and over memory, and the SM120 form with a second uniform register
+/// (listed with its own role; the flat arrays must hold it).
+#[test]
+fn callback_registers_and_the_sm120_form() {
+    let pool = pool();
+    let expected = sm100_results(pool);
+    let mut e = tld4_error::new();
+    let entries = [tld4_constant {
+        bank: 3,
+        offset: 4 * 0x3f04,
+        value: handle(),
+    }];
+    let constants = tld4_constants {
+        entries: entries.as_ptr(),
+        count: 1,
+        user: null_mut(),
+        read: None,
+    };
+    let exec = exec_of("sm_90", B63);
+    let mut warp = Warp::new(vec![]);
+    let rf = regfile(&mut warp);
+    let st =
+        unsafe { tld4_arch_exec_run_callbacks(exec, &constants, pool, &rf, null_mut(), &mut e) };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    assert_eq!(warp.regs, expected);
+
+    let (bytes, hp, sp) = image(pool);
+    let mem = memory_of(&bytes);
+    let mem_entries = [tld4_constant {
+        value: image_handle(),
+        ..entries[0]
+    }];
+    let mem_constants = tld4_constants {
+        entries: mem_entries.as_ptr(),
+        ..constants
+    };
+    let mut warp = Warp::new(vec![]);
+    let rf = regfile(&mut warp);
+    let st = unsafe {
+        tld4_arch_exec_run_callbacks_memory(
+            exec,
+            &mem_constants,
+            &mem,
+            hp,
+            sp,
+            &rf,
+            null_mut(),
+            &mut e,
+        )
+    };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    assert_eq!(warp.regs, expected);
+    unsafe { tld4_arch_exec_free(exec) };
+
+    // SM120: parse nvdisasm's text, list the registers, execute.
+    let text = CString::new("TLD4.G.AOFFI R10, R8, R28, R24, UR4, UR251, 2D ;").unwrap();
+    let mut insn = null_mut();
+    unsafe {
+        let st = tld4_parse_arch(arch("sm_120"), text.as_ptr(), &mut insn, &mut e);
+        assert_eq!(st, TLD4_OK, "{}", e.message());
+        let mut w = tld4_word::default();
+        assert_eq!(tld4_arch_insn_word(insn, &mut w, &mut e), TLD4_OK);
+        assert_eq!(w, word(SM120));
+        let mut regs = [std::mem::zeroed::<tld4_used_register>(); TLD4_MAX_ARCH_USED_REGISTERS];
+        let mut n = 0usize;
+        let st = tld4_arch_insn_used_registers(insn, regs.as_mut_ptr(), regs.len(), &mut n, &mut e);
+        assert_eq!(st, TLD4_OK);
+        let second: Vec<_> = regs[..n]
+            .iter()
+            .filter(|r| r.role == tld4_role::TLD4_ROLE_SECOND_UR)
+            .collect();
+        assert_eq!(second.len(), 1);
+        assert_eq!(
+            (second[0].file, second[0].number),
+            (tld4_reg_file::TLD4_FILE_UREG, 251)
+        );
+        // The scheduling fields and the base-table instruction are SM100's reading.
+        let (mut s, mut base_s) = (tld4_scheduling::default(), tld4_scheduling::default());
+        assert_eq!(tld4_arch_insn_scheduling(insn, &mut s, &mut e), TLD4_OK);
+        let mut base = null_mut();
+        assert_eq!(tld4_arch_insn_base(insn, &mut base, &mut e), TLD4_OK);
+        assert_eq!(tld4_insn_scheduling(base, &mut base_s, &mut e), TLD4_OK);
+        assert_eq!(s, base_s);
+        tld4_insn_free(base);
+
+        let mut exec = null_mut();
+        assert_eq!(tld4_arch_exec_new(insn, null(), &mut exec, &mut e), TLD4_OK);
+        tld4_arch_insn_free(insn);
+        let mut uregs = vec![0u32; 252];
+        uregs[4] = handle();
+        let mut warp = Warp::new(uregs);
+        let mut flat = warp.flat();
+        let st = tld4_arch_exec_run_flat(exec, null(), pool, &mut flat, null_mut(), &mut e);
+        assert_eq!(st, TLD4_OK, "{}", e.message());
+        assert_eq!(warp.regs, expected);
+        // Too few uniform registers for UR251: the caller's input, refused first.
+        let mut warp = Warp::new(vec![0, 0, 0, 0, handle()]);
+        let mut flat = warp.flat();
+        let st = tld4_arch_exec_run_flat(exec, null(), pool, &mut flat, null_mut(), &mut e);
+        assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT);
+        assert!(e.message().contains("UR251"), "{}", e.message());
+        assert_eq!(warp.regs, registers());
+        tld4_arch_exec_free(exec);
+        tld4_pool_free(pool);
+    }
+}
