@@ -1,8 +1,8 @@
 //! Every architecture nvdisasm 13.5 knows, for C: architectures by name or `tld4_arch`
 //! value, and decoding, printing, parsing and assembling a TLD4 word for one of them
 //! (tld4-decoder's `decode_arch` / `parse_arch`; text exactly as `tld4 disasm --arch`
-//! prints it). The families and what differs between them: docs/sources.md, TLD4 on every
-//! architecture.
+//! prints it). The families and what differs between them:
+//! docs/sources.md, TLD4 on every architecture.
 
 use std::ffi::{c_char, CString};
 use std::sync::OnceLock;
