@@ -44,7 +44,7 @@ fn header_fault_names_are_the_stable_names() {
                 .unwrap_or("")
                 .to_ascii_lowercase()
         })
-        // `no_constant` is tld4-emu's `ArchExecError::NoConstant` (capi/tests/arch.rs).
+        // `no_constant` is tld4-emu's `ArchExecError::NoConstant` (capi/tests/arch_exec.rs).
         .filter(|n| n != "none" && n != "other" && n != "no_constant")
         .collect();
     let stable: Vec<&str> = tld4_emu::FaultKind::ALL.iter().map(|k| k.name()).collect();
