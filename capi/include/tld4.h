@@ -984,6 +984,19 @@ enum tld4_status tld4_arch_exec_from_word(uint32_t arch,
 // is running.
 void tld4_arch_exec_free(struct tld4_arch_exec *exec);
 
+// The warp faults the instruction raises before looking at any lane, with
+// `regs_per_thread` registers (as `tld4_exec_check`: invalid config, illegal encoding,
+// out-of-range or misaligned register), then a form whose handle source is not modeled
+// (0xb65, 0xb63 with `.B`, 0x364 with `.???0`: `TLD4_FAULT_NOT_MODELED`):
+// `TLD4_ERR_WARP_FAULT` with the fault in `err`, or `TLD4_OK`. A missing constant is found
+// only when a warp executes (the constants are the run's).
+//
+// # Safety
+// `exec` is live; `err` NULL or valid.
+enum tld4_status tld4_arch_exec_check(const struct tld4_arch_exec *exec,
+                                      uint32_t regs_per_thread,
+                                      struct tld4_error *err);
+
 // Executes the instruction for one warp held in flat arrays (see `tld4_warp_flat`) against
 // `pool`, reading constant memory from `constants` (NULL: none). Results, `report` and
 // faults as for `tld4_exec_run_flat`; in addition, a constant-bank TLD4 (0xb63) whose

@@ -10,7 +10,10 @@ use std::ffi::{c_void, CStr};
 
 use tld4_emu::decoder::{Arch, Location};
 use tld4_emu::gpu_memory::{ClassDescriptors, GpuClass, MemoryPool};
-use tld4_emu::{ArchExec, ArchExecError, ConstantBank, ExecConfig, RegisterFile};
+use tld4_emu::{
+    ArchExec, ArchExecError, ConstantBank, ExecConfig, NoConstants, RegisterFile, TexturePool,
+    WarpState,
+};
 
 use crate::arch::{arch_of, tld4_arch_insn};
 use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
@@ -255,6 +258,35 @@ pub unsafe extern "C" fn tld4_arch_exec_free(exec: *mut tld4_arch_exec) {
         // SAFETY: made by `Box::into_raw` in `store`, not freed before.
         quiet((), || drop(unsafe { Box::from_raw(exec) }));
     }
+}
+
+/// The warp faults the instruction raises before looking at any lane, with
+/// `regs_per_thread` registers (as `tld4_exec_check`: invalid config, illegal encoding,
+/// out-of-range or misaligned register), then a form whose handle source is not modeled
+/// (0xb65, 0xb63 with `.B`, 0x364 with `.???0`: `TLD4_FAULT_NOT_MODELED`):
+/// `TLD4_ERR_WARP_FAULT` with the fault in `err`, or `TLD4_OK`. A missing constant is found
+/// only when a warp executes (the constants are the run's).
+///
+/// # Safety
+/// `exec` is live; `err` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn tld4_arch_exec_check(
+    exec: *const tld4_arch_exec,
+    regs_per_thread: u32,
+    err: *mut tld4_error,
+) -> tld4_status {
+    entry!(err, {
+        let exec = in_ref(exec, "exec")?;
+        // A warp with no active lane: `ArchExec::execute` raises exactly these, and reads
+        // neither registers, constants nor textures.
+        let mut idle = WarpState::new();
+        idle.active_mask = 0;
+        idle.regs_per_thread = regs_per_thread.min(255) as u16;
+        exec.exec
+            .execute(&mut idle, &NoConstants, &TexturePool::new())
+            .map(|_| ())
+            .map_err(|e| arch_error(e, None))
+    })
 }
 
 /// An `ArchExecError` as this crate's error: warp faults and memory errors as the base

@@ -71,9 +71,9 @@ pub use arch::{
     tld4_decode_arch, tld4_disassemble_arch, tld4_parse_arch, TLD4_MAX_ARCH_USED_REGISTERS,
 };
 pub use arch_exec::{
-    tld4_arch_exec, tld4_arch_exec_free, tld4_arch_exec_from_word, tld4_arch_exec_new,
-    tld4_arch_exec_run_callbacks, tld4_arch_exec_run_callbacks_memory, tld4_arch_exec_run_flat,
-    tld4_arch_exec_run_flat_memory, tld4_constant, tld4_constants,
+    tld4_arch_exec, tld4_arch_exec_check, tld4_arch_exec_free, tld4_arch_exec_from_word,
+    tld4_arch_exec_new, tld4_arch_exec_run_callbacks, tld4_arch_exec_run_callbacks_memory,
+    tld4_arch_exec_run_flat, tld4_arch_exec_run_flat_memory, tld4_constant, tld4_constants,
 };
 pub use bound::{
     tld4_bound, tld4_bound_free, tld4_bound_run_callbacks, tld4_bound_run_flat,

@@ -471,3 +471,40 @@ fn callback_registers_and_the_sm120_form() {
         tld4_pool_free(pool);
     }
 }
+
+/// `tld4_arch_exec_check` finds at load time what every execution would raise before
+/// looking at a lane, the unmodeled handle sources included.
+#[test]
+fn check_finds_static_faults_and_unmodeled_forms() {
+    let mut e = tld4_error::new();
+    let exec = exec_of("sm_90", B63);
+    unsafe {
+        assert_eq!(tld4_arch_exec_check(exec, 255, &mut e), TLD4_OK);
+        // Ra is R8 (the text: `R10, R8, ...`): past 8 registers a thread has.
+        assert_eq!(tld4_arch_exec_check(exec, 8, &mut e), TLD4_ERR_WARP_FAULT);
+        assert_eq!(e.fault, tld4_fault_kind::TLD4_FAULT_REGISTER_OUT_OF_RANGE);
+        tld4_arch_exec_free(exec);
+        assert_eq!(
+            tld4_arch_exec_check(null(), 255, &mut e),
+            TLD4_ERR_NULL_POINTER
+        );
+    }
+    // 0xb65 (immediates of unknown meaning) and 0xb63 with `.B`: valid, not modeled.
+    for text in [
+        "TLD4.G.B R10, R8, R4, R6, 0x3, 0x4, 0xfc, 2D ;",
+        "TLD4.G.B R10, R8, R4, R6, 0x3, 0x10, 2D ;",
+    ] {
+        let c = CString::new(text).unwrap();
+        let mut insn = null_mut();
+        let mut exec = null_mut();
+        unsafe {
+            let st = tld4_parse_arch(arch("sm_90"), c.as_ptr(), &mut insn, &mut e);
+            assert_eq!(st, TLD4_OK, "{text}: {}", e.message());
+            assert_eq!(tld4_arch_exec_new(insn, null(), &mut exec, &mut e), TLD4_OK);
+            assert_eq!(tld4_arch_exec_check(exec, 255, &mut e), TLD4_ERR_WARP_FAULT);
+            assert_eq!(e.fault, tld4_fault_kind::TLD4_FAULT_NOT_MODELED, "{text}");
+            tld4_arch_exec_free(exec);
+            tld4_arch_insn_free(insn);
+        }
+    }
+}
