@@ -26,6 +26,9 @@ pub enum tld4_read {
     TLD4_READ_SAMPLER = 2,
     /// A footprint texel.
     TLD4_READ_TEXEL = 3,
+    /// The constant a constant-bank TLD4 reads its handle from: `index` is the bank,
+    /// `address` the byte offset in it.
+    TLD4_READ_CONSTANT = 4,
 }
 
 /// The kind of reason of a "not modeled" (`tld4_error_detail::not_modeled`).
@@ -296,6 +299,12 @@ pub(crate) fn of(e: &Error) -> tld4_error_detail {
                 address: address_of(m),
                 ..tld4_error_detail::NONE
             },
+        },
+        Error::Arch(tld4_emu::ArchExecError::NoConstant { bank, offset }) => tld4_error_detail {
+            read: tld4_read::TLD4_READ_CONSTANT,
+            index: u32::from(*bank),
+            address: u64::from(*offset),
+            ..tld4_error_detail::NONE
         },
         _ => tld4_error_detail::NONE,
     }

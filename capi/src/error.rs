@@ -11,10 +11,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
 use tld4_cubin::{CubinError, ErrorKind, FileError, FindError, LookupError};
-use tld4_emu::decoder::{DecodeError, ParseError};
-use tld4_emu::gpu_memory::{DescriptorError, MemTexError};
+use tld4_emu::decoder::{DecodeError, ParseError, UnknownArch};
+use tld4_emu::gpu_memory::{ClassError, DescriptorError, MemTexError};
 use tld4_emu::textures::MemoryError;
-use tld4_emu::{MemoryExecError, MemoryRead, TextureError, WarpFault};
+use tld4_emu::{ArchExecError, MemoryExecError, MemoryRead, TextureError, WarpFault};
 
 use crate::detail::tld4_error_detail;
 use crate::fault::tld4_fault_kind;
@@ -64,6 +64,9 @@ pub enum tld4_status {
     /// Nothing was written; [`tld4_error::lane`] is the lane whose read failed, and
     /// [`tld4_error::fault`] the fault kind the warp raises.
     TLD4_ERR_MEMORY = 12,
+    /// An architecture name or `tld4_arch` value that is not one of nvdisasm's (the message
+    /// lists them).
+    TLD4_ERR_UNKNOWN_ARCH = 13,
 }
 
 /// An error record the caller owns and passes, optionally (NULL: no details), as the last
@@ -197,6 +200,18 @@ pub enum Error {
         /// Bytes given.
         given: usize,
     },
+    /// A name or `tld4_arch` value that is no architecture of nvdisasm's.
+    #[error(transparent)]
+    UnknownArch(#[from] UnknownArch),
+    /// An architecture whose GPU class (its descriptor layouts) is not known.
+    #[error(transparent)]
+    Class(#[from] ClassError),
+    /// An execution of an architecture's TLD4 that stopped for a reason beyond the base
+    /// executor's faults: a constant-bank TLD4 whose constant the embedder does not hold
+    /// (`ArchExecError::NoConstant`). Its warp faults and memory errors are `Fault` and
+    /// `MemExec` (`crate::arch_exec`).
+    #[error(transparent)]
+    Arch(ArchExecError),
     /// A caught panic.
     #[error("panic in tld4 (a bug; please report it): {0}")]
     Panic(String),
@@ -291,6 +306,9 @@ impl Error {
             Error::File(_) => TLD4_ERR_IO,
             Error::BufferTooSmall { .. } => TLD4_ERR_BUFFER_TOO_SMALL,
             Error::Panic(_) => TLD4_ERR_PANIC,
+            Error::UnknownArch(_) => TLD4_ERR_UNKNOWN_ARCH,
+            Error::Class(_) => TLD4_ERR_NOT_MODELED,
+            Error::Arch(_) => TLD4_ERR_WARP_FAULT,
         }
     }
 
@@ -313,6 +331,10 @@ impl Error {
                 tld4_fault_kind::of(source.kind()),
                 source.lane().map_or(-1, i32::from),
             ),
+            Error::Arch(ArchExecError::NoConstant { .. }) => {
+                (tld4_fault_kind::TLD4_FAULT_NO_CONSTANT, -1)
+            }
+            Error::Arch(_) => (tld4_fault_kind::TLD4_FAULT_OTHER, -1),
             _ => (tld4_fault_kind::TLD4_FAULT_NONE, -1),
         }
     }

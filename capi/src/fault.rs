@@ -29,6 +29,10 @@ pub enum tld4_fault_kind {
     TLD4_FAULT_INVALID_CONFIG = 7,
     /// Valid, but what the hardware does is not modeled.
     TLD4_FAULT_NOT_MODELED = 8,
+    /// A constant-bank TLD4 (SM75 to SM90a, form 0xb63) whose texture-handle constant the
+    /// embedder does not hold (tld4-emu's `ArchExecError::NoConstant`, named `no_constant`;
+    /// not one of `FaultKind::ALL`, hence a value apart from theirs).
+    TLD4_FAULT_NO_CONSTANT = 64,
     /// A kind this version of the C interface does not name yet (tld4-emu added one).
     TLD4_FAULT_OTHER = 255,
 }
@@ -84,6 +88,9 @@ pub extern "C" fn tld4_fault_name(kind: i32) -> *const c_char {
     crate::error::quiet(std::ptr::null(), || {
         if kind == tld4_fault_kind::TLD4_FAULT_NONE as i32 {
             return c"none".as_ptr();
+        }
+        if kind == tld4_fault_kind::TLD4_FAULT_NO_CONSTANT as i32 {
+            return crate::arch_exec::NO_CONSTANT_NAME.as_ptr();
         }
         match tld4_fault_kind::kind(kind) {
             Some(k) => FaultKind::ALL

@@ -86,6 +86,8 @@ pub enum tld4_role {
     TLD4_ROLE_RD2 = 5,
     /// The predicate destination (set when the footprint is not resident).
     TLD4_ROLE_PRED_DST = 6,
+    /// A second uniform register (SM120 family, `tld4_arch_insn_used_registers`).
+    TLD4_ROLE_SECOND_UR = 7,
     /// A role this version of the C interface does not name yet.
     TLD4_ROLE_OTHER = 255,
 }
@@ -162,11 +164,12 @@ fn role(r: OperandRole) -> tld4_role {
         OperandRole::Rd => TLD4_ROLE_RD,
         OperandRole::Rd2 => TLD4_ROLE_RD2,
         OperandRole::PredDst => TLD4_ROLE_PRED_DST,
+        OperandRole::SecondUr => TLD4_ROLE_SECOND_UR,
         _ => TLD4_ROLE_OTHER,
     }
 }
 
-fn used(u: &decoder::UsedRegister) -> tld4_used_register {
+pub(crate) fn used(u: &decoder::UsedRegister) -> tld4_used_register {
     let (file, number) = match u.location {
         Location::Reg(r) => (tld4_reg_file::TLD4_FILE_REG, r),
         Location::UReg(r) => (tld4_reg_file::TLD4_FILE_UREG, r),

@@ -34,11 +34,18 @@
 //! carries its fault kind and, in `tld4_error::detail`, what was read and the typed reason of
 //! a "not modeled"; `tld4_insn_operand_layout` says what each Ra/Rb register holds;
 //! `tld4_warp_sectors` merges a warp's texel records into its distinct 32-byte sectors.
+//!
+//! Every architecture nvdisasm knows (`tld4_arch`, `tld4_arch_from_name`): the `_arch`
+//! functions decode, print, parse and assemble for one (`tld4_decode_arch`), and
+//! `tld4_arch_exec_*` execute its TLD4 with the embedder's constant memory
+//! (`tld4_constants`), which the constant-bank form of SM75 to SM90a reads its handle from.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_camel_case_types)]
 #![warn(missing_docs)]
 
+mod arch;
+mod arch_exec;
 mod bound;
 mod cubin;
 mod descriptor;
@@ -58,6 +65,18 @@ mod regfile;
 mod sectors;
 mod version;
 
+pub use arch::{
+    tld4_arch, tld4_arch_from_name, tld4_arch_insn, tld4_arch_insn_base,
+    tld4_arch_insn_constant_slot, tld4_arch_insn_form, tld4_arch_insn_free,
+    tld4_arch_insn_scheduling, tld4_arch_insn_text, tld4_arch_insn_used_registers,
+    tld4_arch_insn_word, tld4_arch_list, tld4_arch_name, tld4_assemble_arch, tld4_constant_slot,
+    tld4_decode_arch, tld4_disassemble_arch, tld4_parse_arch, TLD4_MAX_ARCH_USED_REGISTERS,
+};
+pub use arch_exec::{
+    tld4_arch_exec, tld4_arch_exec_check, tld4_arch_exec_free, tld4_arch_exec_from_word,
+    tld4_arch_exec_new, tld4_arch_exec_run_callbacks, tld4_arch_exec_run_callbacks_memory,
+    tld4_arch_exec_run_flat, tld4_arch_exec_run_flat_memory, tld4_constant, tld4_constants,
+};
 pub use bound::{
     tld4_bound, tld4_bound_free, tld4_bound_run_callbacks, tld4_bound_run_flat,
     tld4_bound_run_flat_batch, tld4_exec_bind, tld4_exec_bind_memory,
