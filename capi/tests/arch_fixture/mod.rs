@@ -146,7 +146,7 @@ impl Warp {
             num_regs: REGS as u32,
             reg_stride: 32,
             lane_stride: 1,
-            preds: self.preds,
+            preds: self.preds.as_mut_ptr(),
             uregs: if self.uregs.is_empty() {
                 null()
             } else {
