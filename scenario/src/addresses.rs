@@ -11,15 +11,17 @@
 //! addr lane 3 sectors: 0x11040 0x11000
 //! ```
 //!
-//! Cube kinds add the face and cube of the storage layer (`layer 7 (cube 1 face -X)`). The
-//! texel coordinates come from the texture unit's own footprint ([`SiteGatherer::sites`]),
-//! the addresses and sectors from what the executor recorded while it gathered
-//! ([`Scenario::execute_with_texels`]).
+//! Cube kinds add the face and cube of the storage layer (`layer 7 (cube 1 face -X)`). Every
+//! line is what the executor recorded while it gathered ([`Scenario::execute_with_texels`]):
+//! the addresses, borders and corners, and the sectors; the texel coordinates are the
+//! recorded addresses read back through the header's layout
+//! ([`Layout::texel_at`](tld4_textures::layout::Layout::texel_at)), not a second gather.
 
-use tld4_emu::{gather_op, TexelAddress, WARP_SIZE};
-use tld4_gpu_memory::MemoryTexels;
+use tld4_emu::{TexelAddress, WARP_SIZE};
+use tld4_gpu_memory::layout_of;
+use tld4_textures::layout::Layout;
 use tld4_textures::trace::FACE_NAMES;
-use tld4_textures::{Handle, LaneTexels, Site, SiteGatherer, TexelSource};
+use tld4_textures::{Handle, LaneTexels};
 
 use crate::builder::Scenario;
 use crate::error::{err, ScenarioError};
@@ -54,36 +56,27 @@ pub fn address_lines(s: &Scenario) -> Result<Vec<String>, ScenarioError> {
             return Ok(lines);
         }
     };
-    let Some(op) = gather_op(&s.insn) else {
-        // without a gather (an INVALID dimension) the executor faults before any lane runs
-        lines.push("addr none: the instruction names no gather".into());
-        return Ok(lines);
-    };
     let pool = m.pool();
-    let precision = s.exec.config().precision;
-    let mut cached: Option<(u32, SiteGatherer<MemoryTexels<'_>>)> = None;
+    // (the handle's texture header once per handle: its layout says which texel each
+    // recorded address is)
+    let mut cached: Option<(u32, Option<(Layout, bool)>)> = None;
     for lane in (0..WARP_SIZE).filter(|&l| run.executed(l)) {
         let handle = s.exec.lane_handle(&s.warp, lane);
         if cached.as_ref().is_none_or(|(h, _)| *h != handle) {
             // the executor resolved this handle without error, so it resolves again
-            match pool.gatherer(Handle(handle), &op, precision) {
-                Ok(g) => cached = Some((handle, g)),
+            let layout = match pool.resolve(Handle(handle)) {
+                Ok((header, _)) => Some((layout_of(&header), header.kind.is_cube())),
                 Err(e) => {
                     lines.push(format!("addr lane {lane}: handle {handle:#010x}: {e}"));
-                    cached = None;
-                    continue;
+                    None
                 }
-            }
+            };
+            cached = Some((handle, layout));
         }
-        let Some((_, g)) = &cached else { continue };
-        let sites = g.sites(&s.exec.lane_query(&s.warp, lane));
-        lane_lines(
-            &mut lines,
-            lane,
-            &sites,
-            &texels[lane],
-            g.source().shape().kind.is_cube(),
-        );
+        let Some((_, Some((layout, cube)))) = &cached else {
+            continue;
+        };
+        lane_lines(&mut lines, lane, layout, &texels[lane], *cube);
     }
     Ok(lines)
 }
@@ -111,17 +104,18 @@ pub fn texel_text(layer: u32, x: u32, y: u32, address: u64, bytes: u32, cube: bo
     )
 }
 
-/// One lane's lines.
-fn lane_lines(out: &mut Vec<String>, lane: usize, sites: &[Site; 4], rec: &LaneTexels, cube: bool) {
-    for (k, (site, addr)) in sites.iter().zip(rec.texels.iter()).enumerate() {
-        let what = match (*site, *addr) {
-            (Site::Texel { layer, x, y }, TexelAddress::Texel { address, bytes }) => {
-                texel_text(layer, x, y, address, bytes, cube)
-            }
-            (Site::Border, TexelAddress::Border) => BORDER_TEXT.into(),
-            (Site::Corner, TexelAddress::Corner) => CORNER_TEXT.into(),
-            // the footprint and the record come from the same functions; shown, not hidden
-            (site, addr) => format!("footprint {site:?}, recorded {addr:?}"),
+/// One lane's lines: each recorded texel, named by the layout.
+fn lane_lines(out: &mut Vec<String>, lane: usize, layout: &Layout, rec: &LaneTexels, cube: bool) {
+    for (k, addr) in rec.texels.iter().enumerate() {
+        let what = match *addr {
+            TexelAddress::Texel { address, bytes } => match layout.texel_at(address) {
+                Some((layer, x, y)) => texel_text(layer, x, y, address, bytes, cube),
+                // recorded, but no texel of the header's layout: shown, not hidden
+                None => format!("{address:#x} ({bytes} bytes), not a texel of the header's layout"),
+            },
+            TexelAddress::Border => BORDER_TEXT.into(),
+            TexelAddress::Corner => CORNER_TEXT.into(),
+            TexelAddress::None => "nothing recorded".into(),
         };
         out.push(format!("addr lane {lane} {}: {what}", ORDER[k]));
     }

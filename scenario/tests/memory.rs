@@ -609,3 +609,53 @@ fn the_json_form_keeps_every_other_key_as_written() {
     let e = to_memory_json(OWNED, Path::new(""), PITCH, u64::MAX - 64).unwrap_err();
     assert!(e.message.contains("64-bit address space"), "{e}");
 }
+
+/// `tld4 run --addresses` prints what the executor recorded, the coordinates read back
+/// through the header's layout: for random scenarios of every kind in block-linear memory,
+/// every texel line names the texel the per-lane composition finds on the owned texture
+/// (`SiteGatherer::sites`), borders and corners included.
+#[test]
+fn address_lines_name_the_texels_of_the_owned_footprint() {
+    use tld4_emu::gather_op;
+    use tld4_textures::{Handle, Site, SiteGatherer};
+    let mut rng = ChaCha8Rng::seed_from_u64(0x616464);
+    let mut texels = 0;
+    for dim in ["2d", "2d_array", "cube", "cube_array"] {
+        for _ in 0..6 {
+            let text = random_scenario(&mut rng, Format::Rgba16Float, dim);
+            let owned = load(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let Ok(mem) = owned.to_memory_form(BLOCK_LINEAR, 0x9_0000) else {
+                continue;
+            };
+            let lines = address_lines(&mem).unwrap();
+            let Ok(run) = owned.execute() else { continue };
+            let op = gather_op(&owned.insn).unwrap();
+            let pool = owned.pool().unwrap();
+            let names = ["x (i0,j1)", "y (i1,j1)", "z (i1,j0)", "w (i0,j0)"];
+            for lane in (0..32).filter(|&l| run.executed(l)) {
+                let h = Handle(owned.exec.lane_handle(&owned.warp, lane));
+                let (tex, smp) = pool.resolve(h).unwrap();
+                let g = SiteGatherer::new(tex, smp, &op, owned.exec.config().precision).unwrap();
+                let sites = g.sites(&owned.exec.lane_query(&owned.warp, lane));
+                for (k, site) in sites.iter().enumerate() {
+                    let prefix = format!("addr lane {lane} {}: ", names[k]);
+                    let line = lines
+                        .iter()
+                        .find(|l| l.starts_with(&prefix))
+                        .unwrap_or_else(|| panic!("no {prefix} in {lines:#?}"));
+                    let what = &line[prefix.len()..];
+                    match *site {
+                        Site::Texel { layer, x, y } => {
+                            let want = format!("texel ({x}, {y}) layer {layer}");
+                            assert!(what.starts_with(&want), "{what} vs {want}\n{text}");
+                            texels += 1;
+                        }
+                        Site::Border => assert_eq!(what, "border colour, no memory read"),
+                        Site::Corner => assert_eq!(what, "cube corner, no memory read"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(texels > 1000, "{texels}");
+}

@@ -85,6 +85,55 @@ impl Layout {
         layer as u64 * self.layer_stride + within
     }
 
+    /// The texel whose first byte is at `address`, as (storage layer, x, y): the inverse of
+    /// [`Layout::texel_address`] (None for an address before the texture or not at a texel's
+    /// first byte, and, block-linear, in a row's padding; a pitch layout does not know its
+    /// width, so its padding reads as texels past the last). What lets a reader of recorded texel
+    /// addresses (`tld4 run --addresses`) say which texel each one is without gathering again.
+    pub fn texel_at(&self, address: u64) -> Option<(u32, u32, u32)> {
+        let off = address.checked_sub(self.address)?;
+        let (layer, within) = if self.layer_stride == 0 {
+            (0, off)
+        } else {
+            (off / self.layer_stride, off % self.layer_stride)
+        };
+        let (xb, y) = match self.kind {
+            LayoutKind::Pitch { pitch } => (within % pitch.max(1), within / pitch.max(1)),
+            LayoutKind::BlockLinear {
+                width_bytes,
+                block_height_log2,
+            } => {
+                let r = 3 + block_height_log2 as u32;
+                let w = width_bytes.next_multiple_of(GOB_WIDTH_BYTES);
+                let (block_row, rest) = (within / (w << r), within % (w << r));
+                let (column, rest) = (rest >> (6 + r), rest & ((1 << (6 + r)) - 1));
+                let (gob_row, g) = (rest >> 9, rest & 511);
+                // the GOB's bits, lowest first: x0 x1 x2 x3 y0 y1 x4 y2 x5 (gob_offset)
+                let x_in = (g & 15) | (g >> 6 & 1) << 4 | (g >> 8 & 1) << 5;
+                let y_in = (g >> 4 & 3) | (g >> 7 & 1) << 2;
+                (
+                    column * GOB_WIDTH_BYTES + x_in,
+                    (block_row << r) | gob_row << 3 | y_in,
+                )
+            }
+        };
+        let bytes = self.texel_bytes.max(1) as u64;
+        if xb % bytes != 0 {
+            return None;
+        }
+        let x = xb / bytes;
+        if let LayoutKind::BlockLinear { width_bytes, .. } = self.kind {
+            if xb >= width_bytes {
+                return None;
+            }
+        }
+        Some((
+            u32::try_from(layer).ok()?,
+            u32::try_from(x).ok()?,
+            u32::try_from(y).ok()?,
+        ))
+    }
+
     /// Byte address of texel (x, y) of storage layer `layer` (wrapping at 2^64, as the
     /// address arithmetic of a 64-bit unit does).
     #[inline(always)]
@@ -104,4 +153,86 @@ pub fn block_linear_layer_bytes(width_bytes: u64, height: u32, block_height_log2
 #[inline(always)]
 pub fn sector_of(addr: u64) -> u64 {
     addr & !(SECTOR_BYTES - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every texel of a few layers, pitch and block-linear, at 4-, 8- and 16-byte texels,
+    /// block heights 1 to 8 GOBs and widths that are and are not whole GOBs.
+    fn layouts() -> Vec<(Layout, u32, u32, u32)> {
+        let mut out = Vec::new();
+        for bytes in [4u32, 8, 16] {
+            for (w, h) in [(5u32, 3u32), (16, 9), (33, 40)] {
+                let width_bytes = w as u64 * bytes as u64;
+                let pitch = width_bytes.next_multiple_of(32) + 32;
+                out.push((
+                    Layout {
+                        address: 0x1_0000,
+                        texel_bytes: bytes,
+                        layer_stride: pitch * h as u64,
+                        kind: LayoutKind::Pitch { pitch },
+                    },
+                    w,
+                    h,
+                    1,
+                ));
+                for k in 0..4u8 {
+                    out.push((
+                        Layout {
+                            address: 0x20_0000,
+                            texel_bytes: bytes,
+                            layer_stride: block_linear_layer_bytes(width_bytes, h, k),
+                            kind: LayoutKind::BlockLinear {
+                                width_bytes,
+                                block_height_log2: k,
+                            },
+                        },
+                        w,
+                        h,
+                        3,
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn texel_at_inverts_texel_address() {
+        let mut checked = 0;
+        for (lay, w, h, layers) in layouts() {
+            for layer in 0..layers {
+                for y in 0..h {
+                    for x in 0..w {
+                        let a = lay.texel_address(layer, x, y);
+                        assert_eq!(lay.texel_at(a), Some((layer, x, y)), "{lay:?} at {a:#x}");
+                        // a byte inside the texel is no texel's first byte
+                        assert_eq!(lay.texel_at(a + 1), None, "{lay:?} at {a:#x} + 1");
+                        checked += 1;
+                    }
+                }
+            }
+            assert_eq!(lay.texel_at(lay.address - 1), None);
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn block_linear_row_padding_is_no_texel() {
+        // 5 texels of 4 bytes: bytes 20..64 of each GOB row are padding
+        let lay = Layout {
+            address: 0,
+            texel_bytes: 4,
+            layer_stride: block_linear_layer_bytes(20, 8, 0),
+            kind: LayoutKind::BlockLinear {
+                width_bytes: 20,
+                block_height_log2: 0,
+            },
+        };
+        assert_eq!(lay.texel_at(gob_offset(20, 0)), None);
+        assert_eq!(lay.texel_at(gob_offset(60, 7)), None);
+        assert_eq!(lay.texel_at(gob_offset(16, 7)), Some((0, 4, 7)));
+    }
 }
