@@ -92,10 +92,9 @@ impl Layout {
     /// addresses (`tld4 run --addresses`) say which texel each one is without gathering again.
     pub fn texel_at(&self, address: u64) -> Option<(u32, u32, u32)> {
         let off = address.checked_sub(self.address)?;
-        let (layer, within) = if self.layer_stride == 0 {
-            (0, off)
-        } else {
-            (off / self.layer_stride, off % self.layer_stride)
+        let (layer, within) = match off.checked_div(self.layer_stride) {
+            Some(layer) => (layer, off % self.layer_stride),
+            None => (0, off),
         };
         let (xb, y) = match self.kind {
             LayoutKind::Pitch { pitch } => (within % pitch.max(1), within / pitch.max(1)),
