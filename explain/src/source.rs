@@ -16,6 +16,7 @@ pub enum LaneTexels<'s> {
 }
 
 impl TexelSource for LaneTexels<'_> {
+    type Error = MemoryError;
     fn shape(&self) -> Shape {
         match self {
             LaneTexels::Owned(t) => t.shape(),
@@ -24,7 +25,7 @@ impl TexelSource for LaneTexels<'_> {
     }
     fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError> {
         match self {
-            LaneTexels::Owned(t) => t.element(layer, x, y, element),
+            LaneTexels::Owned(t) => Ok(t.element(layer, x, y, element)?),
             LaneTexels::Memory(m) => m.element(layer, x, y, element),
         }
     }

@@ -67,6 +67,7 @@ impl<'m> MemoryTexels<'m> {
 }
 
 impl TexelSource for MemoryTexels<'_> {
+    type Error = MemoryError;
     fn shape(&self) -> Shape {
         self.shape
     }

@@ -40,3 +40,10 @@ pub enum MemoryError {
 fn entry_start(pool: u64, index: u32) -> u128 {
     pool as u128 + 32 * index as u128
 }
+
+/// Texels a source owns never fail to read ([`crate::TexelSource`]'s `Error` for them).
+impl From<std::convert::Infallible> for MemoryError {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
+    }
+}

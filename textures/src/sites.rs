@@ -121,7 +121,7 @@ impl<S: TexelSource> SiteGatherer<S> {
     }
 
     /// Gather one lane; a failed memory read is an error (nothing is approximated).
-    pub fn gather(&self, q: &GatherQuery) -> Result<GatherResult, MemoryError> {
+    pub fn gather(&self, q: &GatherQuery) -> Result<GatherResult, S::Error> {
         compose(&self.plan, &self.reader(q), q, &mut ())
     }
 
@@ -130,7 +130,7 @@ impl<S: TexelSource> SiteGatherer<S> {
         &self,
         q: &GatherQuery,
         texels: &mut LaneTexels,
-    ) -> Result<GatherResult, MemoryError> {
+    ) -> Result<GatherResult, S::Error> {
         let mut record = self.address_probe();
         let r = compose(&self.plan, &self.reader(q), q, &mut record);
         *texels = record.texels;
@@ -150,7 +150,10 @@ impl<S: TexelSource> SiteGatherer<S> {
                 Some(t) => self.gather_with_addresses(q, t),
                 None => self.gather(q),
             };
-            *o = r.map_err(|source| LaneMemoryError { lane, source })?;
+            *o = r.map_err(|e| LaneMemoryError {
+                lane,
+                source: e.into(),
+            })?;
         }
         Ok(())
     }

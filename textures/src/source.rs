@@ -5,6 +5,8 @@
 
 use crate::format::Format;
 use crate::lane::TexelReader;
+use std::convert::Infallible;
+
 use crate::memory_error::MemoryError;
 use crate::op::Value;
 use crate::stages::{clamp_dref, depth_compare};
@@ -13,10 +15,13 @@ use crate::texture::{Swizzle, Texture, TextureKind};
 /// Texels a gather can read: storage element `element` of texel (x, y) of a storage layer,
 /// widened to u32 (a component of a plain format, or a packed format's word).
 pub trait TexelSource {
+    /// Why a read fails: [`Infallible`] for texels the source owns, [`MemoryError`] for texels
+    /// in GPU memory (the trace records a failed read as one).
+    type Error: Into<MemoryError> + Copy + std::fmt::Debug;
     /// Texture kind, size and format.
     fn shape(&self) -> Shape;
-    /// The element, or the memory error that stopped the read.
-    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError>;
+    /// The element, or the error that stopped the read.
+    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, Self::Error>;
     /// The byte address of the texel, where the source is memory.
     fn address(&self, layer: u32, x: u32, y: u32) -> Option<u64>;
     /// Whether the texel lies in a resident tile (always, without a residency map).
@@ -43,6 +48,7 @@ pub struct Shape {
 }
 
 impl TexelSource for Texture {
+    type Error = Infallible;
     fn shape(&self) -> Shape {
         Shape {
             kind: self.kind(),
@@ -53,7 +59,7 @@ impl TexelSource for Texture {
             swizzle: self.swizzle(),
         }
     }
-    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError> {
+    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, Infallible> {
         // sites are in range by construction; an out-of-range read would be a bug, read as 0
         Ok(self
             .data()
@@ -72,10 +78,11 @@ impl TexelSource for Texture {
 }
 
 impl<T: TexelSource + ?Sized> TexelSource for &T {
+    type Error = T::Error;
     fn shape(&self) -> Shape {
         (**self).shape()
     }
-    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, MemoryError> {
+    fn element(&self, layer: u32, x: u32, y: u32, element: usize) -> Result<u32, T::Error> {
         (**self).element(layer, x, y, element)
     }
     fn address(&self, layer: u32, x: u32, y: u32) -> Option<u64> {
@@ -117,9 +124,9 @@ impl<'s, S: ?Sized> SourceReader<'s, S> {
 }
 
 impl<S: TexelSource + ?Sized> TexelReader for SourceReader<'_, S> {
-    type Error = MemoryError;
+    type Error = S::Error;
     #[inline]
-    fn value(&self, layer: u32, x: u32, y: u32) -> Result<u32, MemoryError> {
+    fn value(&self, layer: u32, x: u32, y: u32) -> Result<u32, S::Error> {
         let source = self.source;
         Ok(match self.value {
             Value::Fetch { element, decoder } => {

@@ -264,7 +264,7 @@ pub fn texel_components_in<S: TexelSource + ?Sized>(
     let mut elements = [0u32; 4];
     let n = if f.is_packed() { 1 } else { f.fields() };
     for (e, out) in elements.iter_mut().enumerate().take(n) {
-        *out = source.element(layer, x, y, e)?;
+        *out = source.element(layer, x, y, e).map_err(Into::into)?;
     }
     let raw = f.raw_fields_of(&elements);
     let mut conv = [0u32; 4];
@@ -301,13 +301,15 @@ pub fn texel_selected_in<S: TexelSource + ?Sized>(
         match resolve_value(shape.format, shape.swizzle, component as usize) {
             Value::Const(c) => {
                 // (the texel is read all the same, as the gather reads it)
-                source.element(layer, x, y, 0)?;
+                source.element(layer, x, y, 0).map_err(Into::into)?;
                 c
             }
             Value::Fetch { element, decoder } => {
-                decoder.decode(source.element(layer, x, y, element)?)
+                decoder.decode(source.element(layer, x, y, element).map_err(Into::into)?)
             }
-            Value::Compare { decoder, .. } => decoder.decode(source.element(layer, x, y, 0)?),
+            Value::Compare { decoder, .. } => {
+                decoder.decode(source.element(layer, x, y, 0).map_err(Into::into)?)
+            }
         },
     )
 }
@@ -326,7 +328,9 @@ pub fn texel_depth_in<S: TexelSource + ?Sized>(
     y: u32,
 ) -> Result<f32, MemoryError> {
     let d = source.shape().format.decoder(0);
-    Ok(f32::from_bits(d.decode(source.element(layer, x, y, 0)?)))
+    Ok(f32::from_bits(d.decode(
+        source.element(layer, x, y, 0).map_err(Into::into)?,
+    )))
 }
 
 /// Traces one lane's gather. Errors: exactly those of [`Gatherer::new`].
