@@ -1,6 +1,6 @@
 //! `tld4`: a bit-accurate model of NVIDIA's SM100 TLD4 texture gather.
 //!
-//! Exit codes, for every command (the README's "Exit codes"): 0 success, 1 a check failed,
+//! Exit codes, for every command (docs/cli.md): 0 success, 1 a check failed,
 //! 2 bad input or refused words; diagnostics go to standard error.
 
 use std::process::ExitCode;

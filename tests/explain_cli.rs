@@ -729,6 +729,6 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     assert_eq!(drawn.dimensions(), committed.dimensions());
     assert!(
         drawn.pixels().eq(committed.pixels()),
-        "docs/explain-example.png is stale: regenerate it with the README's command"
+        "docs/explain-example.png is stale: regenerate it with the command in docs/teaching.md"
     );
 }

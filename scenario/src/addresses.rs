@@ -2,7 +2,7 @@
 //! each of the four footprint texels was read (`tld4 run --addresses`).
 //!
 //! The format, one line per footprint texel, then one line of sectors per lane (stable:
-//! tests and scripts grep it; the README's "Scenario files" documents it):
+//! tests and scripts grep it; docs/scenarios.md documents it):
 //!
 //! ```text
 //! addr lane 3 x (i0,j1): texel (0, 1) layer 0 at 0x11040 (4 bytes), sector 0x11040

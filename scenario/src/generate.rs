@@ -11,7 +11,7 @@ use crate::error::{err, ScenarioError};
 
 /// The largest texture storage a `generate` pattern makes: 256 MiB (the README's bound,
 /// checked on the texture's storage bytes with checked arithmetic; a guess at what a test
-/// needs, documented in the README's "Scenario files").
+/// needs, documented in docs/scenarios.md).
 pub const MAX_GENERATED_BYTES: u64 = 256 << 20;
 
 /// A texel pattern.

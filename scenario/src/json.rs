@@ -1,4 +1,4 @@
-//! Scenario files: the JSON form of a scenario (the README's "Scenario files"), read into the
+//! Scenario files: the JSON form of a scenario (docs/scenarios.md), read into the
 //! same model the builder makes. Every error names its JSON path and the valid forms;
 //! duplicate keys, unknown keys and text after the document are errors.
 

@@ -1,7 +1,7 @@
 //! Scenarios for the TLD4 emulator: a warp, its textures and samplers, named handles, one
 //! TLD4 and what is expected of each lane. Build one in Rust with [`ScenarioBuilder`] (a
-//! shader unit test) or read one from JSON with [`load`] (`tld4 run`, the README's "Scenario
-//! files"); both make the same [`Scenario`], which executes many times
+//! shader unit test) or read one from JSON with [`load`] (`tld4 run`, docs/scenarios.md);
+//! both make the same [`Scenario`], which executes many times
 //! ([`Scenario::execute`]) and reports lane by lane ([`run`]).
 //!
 //! Textures are owned ([`Textures::Owned`]: `textures`, `samplers`) or in GPU memory
