@@ -406,7 +406,14 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         if runs == 1 { "" } else { "s" }
     )?;
     let ws = words(n);
+    // (progress on standard error when it is a terminal: one step a measurement)
+    let progress = crate::progress::bar(names.iter().filter(|n| wanted(n)).count() as u64, "bench");
+    let step = |name: &str| {
+        progress.set_message(name.to_string());
+        progress.inc(1);
+    };
     if wanted(DECODE) {
+        step(DECODE);
         let rate = median_rate(runs, (ws.len() * 16) as u64, || {
             for _ in 0..16 {
                 // The words as a caller holds them; each result observed where it lies
@@ -425,6 +432,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         out.flush()?;
     }
     if wanted(DISASSEMBLY) {
+        step(DISASSEMBLY);
         let decoded: Vec<_> = ws
             .iter()
             .map(|&w| decode(w).expect("legal by construction"))
@@ -464,6 +472,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         )?;
     }
     for w in workloads.iter().filter(|w| wanted(&execute_name(w))) {
+        step(&execute_name(w));
         let mut warp = w.warp.clone();
         let rates = alternating_rates(runs, warps as u64, level, || {
             for _ in 0..warps {
@@ -501,15 +510,19 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
     for row in &MEMORY_ROWS {
         let w = &workloads[row.owned];
         if wanted(&memory_name(w, row)) {
+            step(&memory_name(w, row));
             memory_row(&mut out, w, row, runs, warps)?;
         }
     }
     if wanted(BATCH) {
+        step(BATCH);
         batch(&mut out, runs, args.scale)?;
     }
     if wanted(GROWTH) {
+        step(GROWTH);
         growth(&mut out, runs, args.scale)?;
     }
+    progress.finish_and_clear();
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -135,12 +135,18 @@ fn each_cubin(
     };
     let mut io_err = None;
     let not_modeled_before = outcome.not_modeled;
+    // (progress on standard error when it is a terminal: the entries read so far)
+    let progress = crate::progress::spinner(&path.display().to_string());
+    let mut entries = 0u64;
     // Entries of a selected number but another variant (`--arch sm_100a`: the sm_100 ones).
     let mut unselected: BTreeMap<Target, usize> = BTreeMap::new();
     let visited = visit_file(&bytes, &selection.numbers, |image| {
         if io_err.is_some() {
             return;
         }
+        entries += 1;
+        progress.set_message(format!("{entries} entries"));
+        progress.tick();
         let r = match image {
             Ok(image) if !selection.takes(image.target) => {
                 *unselected.entry(image.target).or_insert(0) += 1;
@@ -157,6 +163,7 @@ fn each_cubin(
             io_err = Some(e);
         }
     });
+    progress.finish_and_clear();
     if let Some(e) = io_err {
         return Err(e);
     }
