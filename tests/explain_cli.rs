@@ -29,6 +29,13 @@ const BACKGROUND: [u8; 3] = [250, 250, 250];
 mod common;
 use common::tld4;
 
+/// The pixels of a PNG file (the png crate's decoder, through tld4-explain's raster).
+fn read_png(path: &Path) -> tld4_explain::raster::RgbImage {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    tld4_explain::raster::RgbImage::decode_png(&bytes)
+        .unwrap_or_else(|e| panic!("{}: not a PNG: {e}", path.display()))
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -583,7 +590,7 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     ]);
     assert!(o.status.success(), "{o:?}");
     has_line(&stdout(&o), &format!("picture: {}", png.display()));
-    let img = image::open(&png).expect("a PNG").to_rgb8();
+    let img = read_png(&png);
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;
     // The texture's top-left corner.
     let (ox, oy) = (MARGIN, TITLE + CAPTION + MARGIN);
@@ -677,7 +684,7 @@ fn a_cube_picture_places_the_sampled_face_in_the_middle_of_its_unfolding() {
         png.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{o:?}");
-    let img = image::open(&png).unwrap().to_rgb8();
+    let img = read_png(&png);
     // The sampled face, +X, sits in the middle of the 3x3 unfolding (its four neighbours
     // around it); direction (1, 0, 0) hits its centre (s, t) = (0.5, 0.5): texels 2, 2, so
     // the footprint is texels 1..2 in both axes.
@@ -722,10 +729,8 @@ fn the_readme_example_picture_is_what_the_command_draws() {
         "    w (i0,j0) = (3, -1): redirected by v repeat to texel (3, 3), raw (255, 255, 0, 255) = (1.0, 1.0, 0.0, 1.0) -> R = 1.0",
     );
     has_line(&out, "    R8    = 0x34003c00  x | y = halves 1.0, 0.25");
-    let drawn = image::open(&png).unwrap().to_rgb8();
-    let committed = image::open(root.join("docs/explain-example.png"))
-        .unwrap()
-        .to_rgb8();
+    let drawn = read_png(&png);
+    let committed = read_png(&root.join("docs/explain-example.png"));
     assert_eq!(drawn.dimensions(), committed.dimensions());
     assert!(
         drawn.pixels().eq(committed.pixels()),

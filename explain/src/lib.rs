@@ -41,6 +41,7 @@ mod picture;
 mod png;
 pub mod provenance;
 pub mod question;
+pub mod raster;
 mod show;
 mod source;
 mod svg;
@@ -106,7 +107,7 @@ impl Picture {
     }
 
     /// The picture as PNG bytes.
-    pub fn png(&self) -> Result<Vec<u8>, image::ImageError> {
+    pub fn png(&self) -> Result<Vec<u8>, ::png::EncodingError> {
         png::png_bytes(&self.0)
     }
 

@@ -4,14 +4,15 @@ use super::geometry::{
     hatch_rgb, label_box, on_edge, outline_at, KeyMark, MarkStyle, Picture, BACKGROUND_RGB,
     FOOTPRINT_RGB, GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
+use super::raster::{Rgb, RgbImage};
 use super::GATHER_ORDER;
 
 /// Draws the picture into an RGB image.
-pub(super) fn render(pic: &Picture) -> image::RgbImage {
-    let mut img = image::RgbImage::from_pixel(pic.width, pic.height, image::Rgb(BACKGROUND_RGB));
-    let put = |img: &mut image::RgbImage, x: i64, y: i64, rgb: [u8; 3]| {
+pub(super) fn render(pic: &Picture) -> RgbImage {
+    let mut img = RgbImage::from_pixel(pic.width, pic.height, Rgb(BACKGROUND_RGB));
+    let put = |img: &mut RgbImage, x: i64, y: i64, rgb: [u8; 3]| {
         if x >= 0 && y >= 0 && (x as u32) < img.width() && (y as u32) < img.height() {
-            img.put_pixel(x as u32, y as u32, image::Rgb(rgb));
+            img.put_pixel(x as u32, y as u32, Rgb(rgb));
         }
     };
     let t = pic.t as i64;
@@ -45,25 +46,21 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
             }
         }
     }
-    let draw_mark = |img: &mut image::RgbImage,
-                     x: i64,
-                     y: i64,
-                     size: u32,
-                     style: MarkStyle,
-                     fill: Option<[u8; 3]>| {
-        for dy in 0..size {
-            for dx in 0..size {
-                let edge = on_edge(dx, dy, size);
-                let rgb = match (outline_at(style, dx, dy, size), fill) {
-                    (true, Some(f)) if !edge => hatch_rgb(f),
-                    (true, _) => FOOTPRINT_RGB,
-                    (false, Some(f)) if !edge => f,
-                    (false, _) => continue,
-                };
-                put(img, x + dx as i64, y + dy as i64, rgb);
+    let draw_mark =
+        |img: &mut RgbImage, x: i64, y: i64, size: u32, style: MarkStyle, fill: Option<[u8; 3]>| {
+            for dy in 0..size {
+                for dx in 0..size {
+                    let edge = on_edge(dx, dy, size);
+                    let rgb = match (outline_at(style, dx, dy, size), fill) {
+                        (true, Some(f)) if !edge => hatch_rgb(f),
+                        (true, _) => FOOTPRINT_RGB,
+                        (false, Some(f)) if !edge => f,
+                        (false, _) => continue,
+                    };
+                    put(img, x + dx as i64, y + dy as i64, rgb);
+                }
             }
-        }
-    };
+        };
     // Face names first: the footprint goes over them.
     for tx in pic.texts.iter().filter(|t| t.boxed) {
         draw_text(
@@ -128,7 +125,7 @@ pub(super) fn render(pic: &Picture) -> image::RgbImage {
 
 /// Draws `text` with the font8x8 bitmap font at `scale`, optionally on a box 1 px wider.
 pub(super) fn draw_text(
-    img: &mut image::RgbImage,
+    img: &mut RgbImage,
     x: i64,
     y: i64,
     scale: u32,
@@ -140,7 +137,7 @@ pub(super) fn draw_text(
     let s = scale.max(1) as i64;
     let mut put = |px: i64, py: i64, c: [u8; 3]| {
         if px >= 0 && py >= 0 && (px as u32) < img.width() && (py as u32) < img.height() {
-            img.put_pixel(px as u32, py as u32, image::Rgb(c));
+            img.put_pixel(px as u32, py as u32, Rgb(c));
         }
     };
     let n = text.chars().count() as i64;
@@ -175,8 +172,6 @@ pub(super) fn draw_text(
 }
 
 /// The picture encoded as PNG.
-pub(super) fn png_bytes(pic: &Picture) -> Result<Vec<u8>, image::ImageError> {
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    render(pic).write_to(&mut bytes, image::ImageFormat::Png)?;
-    Ok(bytes.into_inner())
+pub(super) fn png_bytes(pic: &Picture) -> Result<Vec<u8>, ::png::EncodingError> {
+    render(pic).encode_png()
 }

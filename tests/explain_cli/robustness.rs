@@ -183,7 +183,7 @@ fn a_failed_picture_write_keeps_the_text_and_leaves_no_file() {
         svg.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{o:?}");
-    assert!(image::open(&png).is_ok());
+    assert!(read_png(&png).width() > 0);
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     let mut names: Vec<String> = std::fs::read_dir(&d)
         .unwrap()
@@ -263,7 +263,7 @@ fn a_nan_sample_point_is_not_drawn() {
     assert!(!text.contains("NaN\""), "an SVG attribute holds NaN");
     // Only the key's disc remains.
     assert_eq!(text.matches("<circle").count(), 1, "{text}");
-    let img = image::open(&png).unwrap().to_rgb8();
+    let img = read_png(&png);
     for (x, y) in [(0, 0), (2, 2), (4, 1), (1, 4)] {
         assert_ne!(img.get_pixel(x, y).0, SAMPLE, "pixel ({x}, {y})");
     }
