@@ -90,7 +90,8 @@ pub struct QuestionArgs {
     /// less_or_equal, greater, not_equal, greater_or_equal, always.
     #[arg(long, requires = "texture")]
     pub compare: Option<String>,
-    /// The layer (array forms; for a cube array, the cube), an integer (default 0).
+    /// The layer (array forms; for a cube array, the cube): an integer (default 0), or a float
+    /// (GLSL's layer, as 1.6) converted as the compiler converts it.
     #[arg(long, requires = "texture")]
     pub layer: Option<String>,
     /// The texture unit's precision: `default` (8 fractional bits, round to nearest even) or

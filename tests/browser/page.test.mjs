@@ -269,7 +269,8 @@ test('a cube gather across an edge shows the neighbour face and the mouse moves 
   await load(page, q);
   sameAsExplain(await pageState(page), explain(q), q);
   const faces = await page.locator('[data-testid="grid"] text').allTextContents();
-  assert.ok(faces.some((t) => /^[+-][XYZ] \(\d+,\d+\)$/.test(t)), faces.join('|'));
+  // (the neighbour faces are named once each; their texels carry (x, y) and the value)
+  assert.ok(faces.some((t) => /^[+-][XYZ]$/.test(t)) && faces.some((t) => /^\(\d+,\d+\)$/.test(t)), faces.join('|'));
   const ready = await page.getAttribute('body', 'data-ready');
   const box = await page.locator('[data-testid="grid"]').boundingBox();
   await page.mouse.move(box.x + 70 + 100, box.y + 70 + 200);
@@ -295,5 +296,135 @@ test('the magnified sample point shows the rounding that decided the texel', asy
   // The footprint the page draws starts at i0 = 2, as explain says (component R is x).
   sameAsExplain(await pageState(page), want, q);
   assert.equal((await pageState(page)).texels.w.i, '2');
+  await page.close();
+});
+
+test('a float layer converts as explain converts it, and the page says which layer was read', async () => {
+  const page = await context.newPage();
+  // GLSL's layer 1.6: floor(1.6 + 0.5) = 2 (the rule docs/sources.md, Decisions names).
+  const q = 'insn=TLD4.B+R10,+R8,+R20,+R24,+UR4,+ARRAY_2D&texture=4x4x3&coord=0.3,0.6&layer=1.6';
+  await load(page, q);
+  const want = explain(q);
+  assert.match(want.out, /floor\(1\.6 \+ 0\.5\)/);
+  const got = await pageState(page);
+  sameAsExplain(got, want, q);
+  for (const n of 'xyzw') assert.equal(got.texels[n].layer, '2', n);
+  assert.match(await page.textContent('[data-testid="layer-used"]'), /layer 2$/);
+  assert.match(await page.textContent('[data-testid="text"]'), /the layer register holds the integer 2/);
+  // 2.5 goes up to 3 (not ties to even); 1.4 goes down to 1.
+  for (const [l, want] of [['2.5', '2'], ['1.4', '1']]) {
+    const q2 = q.replace('layer=1.6', `layer=${l}`);
+    await load(page, q2);
+    sameAsExplain(await pageState(page), explain(q2), q2);
+    // (a 3-layer texture: layer 3 clamps to the last, 2)
+    assert.equal((await pageState(page)).texels.x.layer, want, l);
+  }
+  await page.close();
+});
+
+test('PTP offsets are dragged on the texture, with the sample point pinned', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.G.PTP+R10,+R8,+R20,+R24,+UR4,+2D&texture=8x8&coord=0.5,0.5&offsets=1,0,-1,2,0,-3,2,2';
+  await load(page, q);
+  // Each offset is drawn as an arrow from its unoffset ghost; PTP reads texel k at
+  // (i0 + dx_k, j0 + dy_k), so every ghost is (i0, j0) = (3, 3) here (u*W = 4).
+  for (const n of 'xyzw') {
+    const g = page.locator(`[data-testid="offset-ghost-${n}"]`);
+    assert.equal(await g.getAttribute('data-i'), '3', n);
+    assert.equal(await g.getAttribute('data-j'), '3', n);
+  }
+  // A click pins the sample point where it is.
+  const s = await page.locator('[data-testid="sample"]').boundingBox();
+  await page.mouse.move(s.x + s.width / 2, s.y + s.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
+  await page.waitForTimeout(300);
+  const pinnedAt = new URL(page.url()).searchParams.get('coord');
+  // Drag texel z two texels right and one down: its offset (0, -3) becomes (2, -2).
+  const z = await page.locator('[data-testid="texel-z"]').boundingBox();
+  const cell = z.width + 2;
+  await page.mouse.move(z.x + z.width / 2, z.y + z.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(z.x + z.width / 2 + 2 * cell, z.y + z.height / 2 + cell, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('offsets') === '1,0,-1,2,2,-2,2,2');
+  const q2 = new URL(page.url()).search.slice(1);
+  assert.equal(new URL(page.url()).searchParams.get('coord'), pinnedAt, 'the drag did not move the sample point');
+  const want = explain(q2);
+  await page.waitForFunction((i) => document.querySelector('[data-testid="texel-z"]').getAttribute('data-i') === i, want.texels.z.i);
+  sameAsExplain(await pageState(page), want, q2);
+  assert.equal(await page.inputValue('#ptp'), '1,0,-1,2,2,-2,2,2');
+  // Still pinned: moving the mouse over the texture changes nothing.
+  const before = page.url();
+  await page.mouse.move(z.x - 3 * cell, z.y + 3 * cell, { steps: 3 });
+  await page.waitForTimeout(300);
+  assert.equal(page.url(), before);
+  await page.close();
+});
+
+test('editing the SASS text sets the controls', async () => {
+  const page = await context.newPage();
+  await load(page, 'insn=TLD4.R+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&format=d32_float&coord=0.3,0.6');
+  const ready = await page.getAttribute('body', 'data-ready');
+  await page.fill('[data-testid="insn"]', 'TLD4.B.AOFFI.DC R10, R8, R20, R24, UR4, ARRAY_2D');
+  await page.press('[data-testid="insn"]', 'Enter');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  assert.equal(await page.inputValue('#component'), 'B');
+  assert.equal(await page.inputValue('#offsets'), 'AOFFI');
+  assert.equal(await page.inputValue('#dimension'), 'ARRAY_2D');
+  assert.equal(await page.isChecked('#dc'), true);
+  assert.equal(await page.isVisible('#aoffi-row'), true);
+  assert.equal(await page.isVisible('#dc-row'), true);
+  assert.equal(await page.isVisible('#layer-label'), true);
+  assert.match(await page.textContent('[data-testid="sass"]'), /^TLD4\.B\.AOFFI\.DC R10, R8, R20, R24, UR4, ARRAY_2D/);
+  const q = new URL(page.url()).search.slice(1);
+  sameAsExplain(await pageState(page), explain(q), q);
+  // A question the lane faults on (.DC on a colour format): the page shows the new line and
+  // explain's fault, and no value of the earlier answer stays.
+  const r2 = await page.getAttribute('body', 'data-ready');
+  await page.selectOption('#format', 'rgba32_float');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, r2);
+  assert.match(await page.textContent('[data-testid="text"]'), /fault: not modeled .*depth compare on the non-depth format/);
+  for (const n of 'xyzw') assert.doesNotMatch(await page.textContent(`[data-testid="value-${n}"]`), /\d/, n);
+  await page.close();
+});
+
+test('a cube shows the 3x3 unfolding with each neighbour face and its s, t arrows', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+CUBE&texture=4x4&coord=1,0.1,0.97';
+  await load(page, q);
+  const want = explain(q);
+  sameAsExplain(await pageState(page), want, q);
+  // +X's neighbours (Vulkan's cube table: on +X, sc = -rz and tc = -ry, so s < 0 is +Z,
+  // s > 1 is -Z, t < 0 is +Y, t > 1 is -Y), each drawn whole: 16 texels a face.
+  const names = await page.locator('[data-testid="face-name"]').allTextContents();
+  assert.deepEqual([...names].sort(), ['+Y', '+Z', '-Y', '-Z'].sort());
+  for (const f of ['+Y', '+Z', '-Y', '-Z']) {
+    assert.equal(await page.locator(`[data-testid="grid"] rect[data-face="${f}"]`).count(), 16, f);
+    assert.equal(await page.locator(`[data-testid="face-arrow-s"][data-face="${f}"]`).count(), 1, f);
+    assert.equal(await page.locator(`[data-testid="face-arrow-t"][data-face="${f}"]`).count(), 1, f);
+  }
+  // The footprint texels explain puts on +Z are drawn on the +Z block, left of the face.
+  const grid = await page.locator('[data-testid="grid"]').boundingBox();
+  const sample = await page.locator('[data-testid="sample"]').boundingBox();
+  for (const n of 'xw') {
+    assert.match(want.out, new RegExp(`^ {4}${n} .*on face \\+Z texel`, 'm'));
+    const b = await page.locator(`[data-testid="texel-${n}"]`).boundingBox();
+    const under = await page.evaluate(([x, y]) => {
+      for (const e of document.elementsFromPoint(x, y)) if (e.dataset && e.dataset.face) return e.dataset.face;
+      return null;
+    }, [b.x + b.width / 2, b.y + b.height / 2]);
+    assert.equal(under, '+Z', n);
+    assert.ok(b.x < sample.x && b.x > grid.x, n);
+  }
+  // The face buttons set the direction to a face's centre.
+  const ready = await page.getAttribute('body', 'data-ready');
+  await page.click('[data-testid="face--Y"]');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  const q2 = new URL(page.url()).search.slice(1);
+  assert.equal(new URL(page.url()).searchParams.get('coord'), '0,-1,0');
+  sameAsExplain(await pageState(page), explain(q2), q2);
+  assert.match(await page.textContent('[data-testid="grid"]'), /face 3/);
   await page.close();
 });

@@ -13,6 +13,12 @@ let state = {};
 let answer = null;
 let inFlight = false;
 let pending = false;
+// Pinned: the sample point stays where a click put it (so footprint texels can be dragged).
+let pinned = false;
+// A PTP offset being dragged: which texel, where the drag began, the offsets then.
+let drag = null;
+// A press on a footprint texel ends with a click the pin toggle must not see.
+let dragged = false;
 
 function readUrl() {
   const p = new URLSearchParams(location.search);
@@ -62,6 +68,7 @@ function setControls() {
     $('ptp-row').hidden = d.offsets !== 'PTP';
     $('dc-row').hidden = !d.dc;
     $('layer-label').hidden = !d.dimension.startsWith('ARRAY');
+    $('face-row').hidden = !d.dimension.includes('CUBE');
   }
   $('texture').value = state.texture || '4x4';
   $('format').value = state.format || 'rgba32_float';
@@ -80,6 +87,14 @@ function setControls() {
   $('compare').value = state.compare || 'less_or_equal';
   $('coord').value = state.coord || '0.5,0.5';
   $('layer').value = state.layer || '0';
+  // The layer the unit read (a float layer converted, a layer past the last clamped).
+  const lane = answer && answer.lane;
+  $('layer-out').textContent = lane && d && d.dimension.startsWith('ARRAY')
+    ? ' reads ' + (d.dimension.includes('CUBE') ? 'cube ' + Math.floor(lane.storage_layer / 6) : 'layer ' + lane.storage_layer)
+    : '';
+  $('pin-state').textContent = pinned
+    ? 'pinned: the sample point stays (click the texture to follow the mouse again)'
+    : 'the sample point follows the mouse (click the texture to pin it)';
 }
 
 async function update() {
@@ -117,13 +132,15 @@ function el(name, attrs, parent, text) {
 }
 
 // Layout: a margin of two cells around the texture, so ghost texels outside it show.
+// Cubes: the sampled face unfolded with its four neighbours (reach texels of each).
 function layout() {
   const [W, H] = answer.size;
-  const cell = Math.max(8, Math.floor(Math.min(300 / W, 300 / H)));
-  // Cubes: one more cell a side for the ring of neighbour-face texels.
-  const ring = answer.ring && answer.ring.length ? cell : 0;
+  const reach = answer.ring_reach || 0;
+  const room = reach ? 480 : 300;
+  const cell = Math.max(8, Math.floor(Math.min(room / (W + 2 * reach), room / (H + 2 * reach))));
+  const ring = reach * cell;
   const pad = 70 + ring;
-  return { W, H, cell, ring, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
+  return { W, H, cell, ring, reach, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
 }
 
 function render() {
@@ -132,7 +149,7 @@ function render() {
   const L = layout();
   svg.setAttribute('width', L.width);
   svg.setAttribute('height', L.height);
-  const { W, H, cell, x0, y0, ring } = L;
+  const { W, H, cell, x0, y0, ring, reach } = L;
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
     'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
@@ -159,28 +176,25 @@ function render() {
     el('line', { x1: right, y1: y0 + t * H * cell, x2: right + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
     el('text', { x: right + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, vn + '=' + t);
   }
-  if (!lane) return;
-  // Cube: the ring of neighbour-face texels a seamless footprint reads past the edges.
-  if (answer.ring.length) {
-    for (let j = -1; j <= H; j++) {
-      for (let i = -1; i <= W; i++) {
-        if (i >= 0 && i < W && j >= 0 && j < H) continue;
-        const c = answer.ring[(j + 1) * (W + 2) + (i + 1)];
-        const x = x0 + i * cell, y = y0 + j * cell;
-        el('rect', { x, y, width: cell, height: cell, fill: c.read ? '#e8f0ff' : '#eee', stroke: '#bbb' }, svg);
-        if (cell >= 28) {
-          el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
-            c.read ? c.face + ' (' + c.read[1] + ',' + c.read[2] + ')' : 'corner');
-          el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
-        }
-      }
-    }
+  if (!lane) {
+    // The lane did not gather (a fault: the text says why): nothing of an earlier answer stays.
+    for (const n of 'xyzw') document.querySelector('[data-testid="value-' + n + '"]').textContent = 'none (see the text)';
+    $('registers').innerHTML = '';
+    const z = $('zoom');
+    while (z.firstChild) z.removeChild(z.firstChild);
+    $('dc-panel').hidden = true;
+    $('f16-panel').hidden = true;
+    renderInstruction();
+    return;
   }
+  // Cube: the 3x3 unfolding, the four neighbour faces turned as a seamless footprint reads them.
+  if (reach) renderUnfolding(svg, L);
   // The footprint: ghost (where the footprint lies before redirection) and texel read.
   const defs = el('defs', {}, svg);
   const m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c0c' }, m);
   const corner = { x: [2, -4], y: [-4, -4], z: [-4, 2], w: [2, 2] };
+  renderOffsetGhosts(svg, L, lane, defs);
   for (const t of lane.texels) {
     const [gi, gj] = t.position;
     const gx = x0 + gi * cell, gy = y0 + gj * cell;
@@ -200,6 +214,8 @@ function render() {
       fill: 'rgba(255,0,255,0.12)', stroke: '#f0f', 'stroke-width': 2 };
     if (t.read) { attrs['data-i'] = t.read[0]; attrs['data-j'] = t.read[1]; attrs['data-layer'] = t.read[2]; }
     else { attrs['data-i'] = gi; attrs['data-j'] = gj; attrs['data-layer'] = t.site; }
+    // PTP: each footprint texel can be dragged; its offset follows (see startDrag).
+    if (answer.decoded.offsets === 'PTP') attrs['data-drag'] = 'xyzw'.indexOf(t.name);
     el('rect', attrs, svg);
     const c = corner[t.name];
     el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : cell + c[0] - 6), y: ry + (c[1] > 0 ? 12 : cell - 4), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
@@ -226,6 +242,73 @@ function render() {
   renderZoom(lane);
   renderPanels(lane);
   renderInstruction();
+}
+
+// AOFFI and PTP: where each texel would lie without offsets (a grey dashed ghost) and an
+// arrow to where its offset moved it, labelled with the offset. AOFFI moves the 2x2 footprint:
+// texel k from (i0, j0) + its corner in gather order; PTP reads each texel k at
+// (i0 + dx_k, j0 + dy_k), as explain says, so every arrow starts at (i0, j0).
+function renderOffsetGhosts(svg, L, lane, defs) {
+  const { cell, x0, y0 } = L;
+  const m = el('marker', { id: 'offset-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c60' }, m);
+  const [i0, j0] = lane.origin;
+  const ptp = answer.decoded.offsets === 'PTP';
+  const base = ptp ? { x: [0, 0], y: [0, 0], z: [0, 0], w: [0, 0] } : { x: [0, 1], y: [1, 1], z: [1, 0], w: [0, 0] };
+  for (const t of lane.texels) {
+    const bi = i0 + base[t.name][0], bj = j0 + base[t.name][1];
+    const [gi, gj] = t.position;
+    if (gi === bi && gj === bj) continue;
+    el('rect', { 'data-testid': 'offset-ghost-' + t.name, 'data-i': bi, 'data-j': bj, x: x0 + bi * cell + 4, y: y0 + bj * cell + 4,
+      width: cell - 8, height: cell - 8, fill: 'none', stroke: '#999', 'stroke-dasharray': '2 2' }, svg);
+    const ax = x0 + (bi + 0.5) * cell, ay = y0 + (bj + 0.5) * cell;
+    const bx = x0 + (gi + 0.5) * cell, by = y0 + (gj + 0.5) * cell;
+    el('line', { x1: ax, y1: ay, x2: bx, y2: by, stroke: '#c60', 'stroke-width': 1.5, 'marker-end': 'url(#offset-arrow)' }, svg);
+    el('text', { x: (ax + bx) / 2 + 3, y: (ay + by) / 2 - 3, 'font-size': 10, fill: '#c60' }, svg,
+      t.name + ' ' + (gi - bi >= 0 ? '+' : '') + (gi - bi) + ',' + (gj - bj >= 0 ? '+' : '') + (gj - bj));
+  }
+}
+
+// The neighbour faces of the unfolding: each texel with its face, (x, y) and value; each face's
+// name and its s and t arrows (from its texel (0, 0) toward growing x and growing y).
+function renderUnfolding(svg, L) {
+  const { W, H, cell, x0, y0, reach } = L;
+  const row = W + 2 * reach;
+  const at = {};
+  for (let j = -reach; j < H + reach; j++) {
+    for (let i = -reach; i < W + reach; i++) {
+      if (i >= 0 && i < W && j >= 0 && j < H) continue;
+      const c = answer.ring[(j + reach) * row + (i + reach)];
+      if (!c.read) continue;
+      const x = x0 + i * cell, y = y0 + j * cell;
+      el('rect', { x, y, width: cell, height: cell, fill: '#e8f0ff', stroke: '#bbb', 'data-face': c.face }, svg);
+      at[c.face + ' ' + c.read[1] + ' ' + c.read[2]] = [x + cell / 2, y + cell / 2];
+      if (cell >= 28) {
+        el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
+          '(' + c.read[1] + ',' + c.read[2] + ')');
+        el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
+      }
+    }
+  }
+  const defs = el('defs', {}, svg);
+  const m = el('marker', { id: 'st-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#36c' }, m);
+  const names = new Set(answer.ring.filter((c) => c.read && c.face).map((c) => c.face));
+  names.delete(answer.ring[reach * row + reach].face);
+  for (const f of names) {
+    const o = at[f + ' 0 0'];
+    const s = at[f + ' ' + Math.min(1, W - 1) + ' 0'];
+    const t = at[f + ' 0 ' + Math.min(1, H - 1)];
+    if (!o) continue;
+    el('text', { x: o[0], y: o[1] - cell / 2 + 10, 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#36c', 'data-testid': 'face-name' }, svg, f);
+    for (const [p, name] of [[s, 's'], [t, 't']]) {
+      if (!p || (p[0] === o[0] && p[1] === o[1])) continue;
+      const dx = p[0] - o[0], dy = p[1] - o[1], len = Math.hypot(dx, dy);
+      const ex = o[0] + dx / len * cell * 0.9, ey = o[1] + dy / len * cell * 0.9;
+      el('line', { x1: o[0], y1: o[1], x2: ex, y2: ey, stroke: '#36c', 'stroke-width': 2, 'marker-end': 'url(#st-arrow)', 'data-testid': 'face-arrow-' + name, 'data-face': f }, svg);
+      el('text', { x: ex + dx / len * 8, y: ey + dy / len * 8 + 3, 'font-size': 11, fill: '#36c', 'text-anchor': 'middle' }, svg, name);
+    }
+  }
 }
 
 // The 1/256-texel lattice around the sample point: the exact u*W, v*H (hollow) and the
@@ -338,8 +421,27 @@ function wire() {
   bind('compare', 'compare');
   bind('coord', 'coord');
   bind('layer', 'layer');
+  $('grid').addEventListener('mousedown', startDrag);
+  window.addEventListener('mousemove', moveDrag);
+  // (a press on a footprint texel pinned the sample point: the click that ends it keeps the pin)
+  window.addEventListener('mouseup', () => { if (drag) { dragged = true; drag = null; } });
+  $('grid').addEventListener('click', () => {
+    if (dragged) { dragged = false; return; }
+    pinned = !pinned;
+    setControls();
+  });
+  for (const b of document.querySelectorAll('[data-face]')) {
+    b.addEventListener('click', () => {
+      // The face's centre: the major axis at +-1, the others 0.
+      const [axis, sign] = b.dataset.face.split(',').map(Number);
+      const d = [0, 0, 0];
+      d[axis] = sign;
+      state.coord = d.join(',');
+      update();
+    });
+  }
   $('grid').addEventListener('mousemove', (ev) => {
-    if (!answer) return;
+    if (!answer || pinned || drag) return;
     const L = layout();
     const r = $('grid').getBoundingClientRect();
     const u = (ev.clientX - r.left - L.x0) / (L.W * L.cell);
@@ -363,6 +465,39 @@ function wire() {
     if (navigator.clipboard) navigator.clipboard.writeText(t.value).catch(() => document.execCommand('copy'));
     else document.execCommand('copy');
   });
+}
+
+// The PTP offsets as eight numbers (x0, y0, ..., x3, y3), zeros where none are given.
+function ptpOffsets() {
+  const o = (state.offsets || '').split(',').map(Number);
+  return Array.from({ length: 8 }, (_, k) => (Number.isFinite(o[k]) ? o[k] : 0));
+}
+
+// Pressing on a footprint texel of a PTP gather starts dragging its offset (and pins the
+// sample point, so the footprint stays put under the mouse).
+function startDrag(ev) {
+  const k = ev.target.dataset ? ev.target.dataset.drag : undefined;
+  if (k === undefined || !answer) return;
+  ev.preventDefault();
+  pinned = true;
+  drag = { k: Number(k), x: ev.clientX, y: ev.clientY, base: ptpOffsets() };
+}
+
+// Whole texels moved since the drag began, added to the dragged texel's offset (-32..31,
+// the offsets' 6-bit range).
+function moveDrag(ev) {
+  if (!drag || !answer) return;
+  const { cell } = layout();
+  const di = Math.round((ev.clientX - drag.x) / cell);
+  const dj = Math.round((ev.clientY - drag.y) / cell);
+  const o = drag.base.slice();
+  const clamp = (v) => Math.max(-32, Math.min(31, v));
+  o[2 * drag.k] = clamp(o[2 * drag.k] + di);
+  o[2 * drag.k + 1] = clamp(o[2 * drag.k + 1] + dj);
+  const text = o.join(',');
+  if (text === (state.offsets || '0,0,0,0,0,0,0,0')) return;
+  state.offsets = text;
+  update();
 }
 
 function fitStateFromControls() {
