@@ -8,10 +8,10 @@ use tld4_decoder::Tld4;
 use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue, FACE_NAMES};
 use tld4_textures::{TexelSource, ValueKind};
 
+use super::geometry::unfold;
 use super::instruction::{explain_instruction, reg};
 use super::provenance::{tag, PROVENANCE};
 use super::question::{scenario_json, Question};
-use super::geometry::unfold;
 use super::show::{serde_name, show_value, CUBE_TABLE};
 use super::{lane, load, read_instruction, GATHER_ORDER};
 

@@ -635,7 +635,10 @@ mod tests {
             ..Default::default()
         };
         let note = q.layer_note().unwrap();
-        assert!(note.contains("floor(1.6 + 0.5)") && note.contains("holds the integer 2"), "{note}");
+        assert!(
+            note.contains("floor(1.6 + 0.5)") && note.contains("holds the integer 2"),
+            "{note}"
+        );
         assert!(note.contains("[model decision:"), "{note}");
         let q = Question {
             layer: Some("2".into()),

@@ -428,3 +428,28 @@ test('a cube shows the 3x3 unfolding with each neighbour face and its s, t arrow
   assert.match(await page.textContent('[data-testid="grid"]'), /face 3/);
   await page.close();
 });
+
+test('border texels show the border value, and small cells a value shade', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.02,0.5&address=clamp_to_border,clamp_to_edge&border=float_opaque_white';
+  await load(page, q);
+  const want = explain(q);
+  sameAsExplain(await pageState(page), want, q);
+  for (const n of 'xw') {
+    assert.ok(want.texels[n].border, `${n} reads the border\n${want.out}`);
+    assert.equal(await page.textContent(`[data-testid="border-${n}"]`), '= ' + want.values['xyzw'.indexOf(n)], n);
+  }
+  // 16x16: cells too small for text are shaded, darker for larger values (A = y*16 + x).
+  await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=16x16&coord=0.5,0.5');
+  const cells = await page.locator('[data-testid="grid"] rect[data-value]').evaluateAll((rs) =>
+    rs.map((r) => ({ v: Number(r.getAttribute('data-value')), g: Number(/rgb\((\d+)/.exec(r.getAttribute('fill'))[1]) })));
+  assert.equal(cells.length, 256);
+  const byValue = cells.slice().sort((a, b) => a.v - b.v);
+  assert.equal(byValue[0].v, 0);
+  assert.equal(byValue[0].g, 255);
+  assert.equal(byValue[255].v, 255);
+  for (let k = 1; k < 256; k++) assert.ok(byValue[k].g <= byValue[k - 1].g, `shade of ${byValue[k].v}`);
+  assert.ok(byValue[255].g < 120, 'the largest value is dark');
+  assert.match(await page.textContent('[data-testid="value-scale"]'), /white = 0\.0, darkest = 255\.0/);
+  await page.close();
+});

@@ -17,8 +17,6 @@ let pending = false;
 let pinned = false;
 // A PTP offset being dragged: which texel, where the drag began, the offsets then.
 let drag = null;
-// A press on a footprint texel ends with a click the pin toggle must not see.
-let dragged = false;
 
 function readUrl() {
   const p = new URLSearchParams(location.search);
@@ -92,6 +90,10 @@ function setControls() {
   $('layer-out').textContent = lane && d && d.dimension.startsWith('ARRAY')
     ? ' reads ' + (d.dimension.includes('CUBE') ? 'cube ' + Math.floor(lane.storage_layer / 6) : 'layer ' + lane.storage_layer)
     : '';
+  showPin();
+}
+
+function showPin() {
   $('pin-state').textContent = pinned
     ? 'pinned: the sample point stays (click the texture to follow the mouse again)'
     : 'the sample point follows the mouse (click the texture to pin it)';
@@ -153,10 +155,19 @@ function render() {
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
     'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
-  // Cells with their values, texel centres.
+  // Cells with their values, texel centres. Cells too small for their value's text are
+  // shaded by it instead (white = the smallest value of the layer, dark = the largest), with
+  // the scale's ends written under the texture.
+  const nums = answer.grid.map(Number);
+  const finite = nums.filter(Number.isFinite);
+  const lo = Math.min(...finite), hi = Math.max(...finite);
+  const shade = cell < 28 && finite.length > 0;
   for (let j = 0; j < H; j++) {
     for (let i = 0; i < W; i++) {
-      el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: '#fff', stroke: '#bbb' }, svg);
+      const v = nums[j * W + i];
+      const g = !shade || !Number.isFinite(v) || hi === lo ? 255 : Math.round(255 - 175 * (v - lo) / (hi - lo));
+      el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: `rgb(${g},${g},${g})`, stroke: '#bbb',
+        'data-value': answer.grid[j * W + i] }, svg);
       el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
       if (cell >= 28) {
         el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
@@ -170,6 +181,10 @@ function render() {
   for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - ring - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
   for (let j = 0; j < H; j += step) el('text', { x: x0 - ring - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
   const bottom = y0 + H * cell + ring, right = x0 + W * cell + ring;
+  if (shade) {
+    el('text', { 'data-testid': 'value-scale', x: x0, y: bottom + 32, 'font-size': 10 }, svg,
+      'shade: white = ' + answer.grid[nums.indexOf(lo)] + ', darkest = ' + answer.grid[nums.indexOf(hi)]);
+  }
   for (const t of [0, 0.5, 1]) {
     el('line', { x1: x0 + t * W * cell, y1: bottom, x2: x0 + t * W * cell, y2: bottom + 6, stroke: '#000' }, svg);
     el('text', { x: x0 + t * W * cell, y: bottom + 18, 'font-size': 10, 'text-anchor': 'middle' }, svg, un + '=' + t);
@@ -206,6 +221,10 @@ function render() {
       el('rect', { x: gx + 2, y: gy + 2, width: cell - 4, height: cell - 4, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
       el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
         t.site === 'border' ? 'border' : t.site === 'corner' ? 'corner' : '(' + gi + ',' + gj + ')');
+      // A border texel reads the border colour: its selected component, as explain prints it.
+      if (t.site === 'border') {
+        el('text', { 'data-testid': 'border-' + t.name, x: gx + cell / 2, y: gy + cell / 2 + 15, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg, '= ' + t.value);
+      }
       if (t.read && t.read[2] === lane.storage_layer) {
         el('line', { x1: gx + cell / 2, y1: gy + cell / 2, x2: rx + cell / 2, y2: ry + cell / 2, stroke: '#c0c', 'marker-end': 'url(#arrow)' }, svg);
       }
@@ -423,13 +442,7 @@ function wire() {
   bind('layer', 'layer');
   $('grid').addEventListener('mousedown', startDrag);
   window.addEventListener('mousemove', moveDrag);
-  // (a press on a footprint texel pinned the sample point: the click that ends it keeps the pin)
-  window.addEventListener('mouseup', () => { if (drag) { dragged = true; drag = null; } });
-  $('grid').addEventListener('click', () => {
-    if (dragged) { dragged = false; return; }
-    pinned = !pinned;
-    setControls();
-  });
+  window.addEventListener('mouseup', () => { drag = null; });
   for (const b of document.querySelectorAll('[data-face]')) {
     b.addEventListener('click', () => {
       // The face's centre: the major axis at +-1, the others 0.
@@ -473,13 +486,21 @@ function ptpOffsets() {
   return Array.from({ length: 8 }, (_, k) => (Number.isFinite(o[k]) ? o[k] : 0));
 }
 
-// Pressing on a footprint texel of a PTP gather starts dragging its offset (and pins the
-// sample point, so the footprint stays put under the mouse).
+// A press on the texture pins the sample point, or lets it follow the mouse again (on press,
+// not click: the picture is redrawn under the mouse, and a click needs the same element at
+// both ends). Pressing on a footprint texel of a PTP gather instead starts dragging its offset
+// (and pins the sample point, so the footprint stays put under the mouse).
 function startDrag(ev) {
+  if (!answer) return;
   const k = ev.target.dataset ? ev.target.dataset.drag : undefined;
-  if (k === undefined || !answer) return;
   ev.preventDefault();
+  if (k === undefined) {
+    pinned = !pinned;
+    showPin();
+    return;
+  }
   pinned = true;
+  showPin();
   drag = { k: Number(k), x: ev.clientX, y: ev.clientY, base: ptpOffsets() };
 }
 
