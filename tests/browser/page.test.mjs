@@ -126,10 +126,10 @@ test('a URL state shows what tld4 explain computes for the same flags', async ()
 test('the mouse sets the coordinate and the controls change the question', async () => {
   const page = await context.newPage();
   await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4');
-  const box = await page.locator('[data-testid="grid"]').boundingBox();
   const before = page.url();
-  // Over the texture's top-left quarter.
-  await page.mouse.move(box.x + 70 + 60, box.y + 70 + 50);
+  // Over the texture's top-left quarter: inside texel (1, 0)'s cell, off its centre.
+  const t10 = await page.locator('[data-testid="grid"] rect[data-value]').nth(1).boundingBox();
+  await page.mouse.move(t10.x + t10.width * 0.3, t10.y + t10.height * 0.7);
   await page.waitForFunction((u) => location.href !== u, before);
   await page.waitForTimeout(300);
   await page.waitForSelector('body[data-ready]');
@@ -272,8 +272,9 @@ test('a cube gather across an edge shows the neighbour face and the mouse moves 
   // (the neighbour faces are named once each; their texels carry (x, y) and the value)
   assert.ok(faces.some((t) => /^[+-][XYZ]$/.test(t)) && faces.some((t) => /^\(\d+,\d+\)$/.test(t)), faces.join('|'));
   const ready = await page.getAttribute('body', 'data-ready');
-  const box = await page.locator('[data-testid="grid"]').boundingBox();
-  await page.mouse.move(box.x + 70 + 100, box.y + 70 + 200);
+  // (inside the sampled face: its texel (1, 2), whose cells are the first 16 with a value)
+  const t12 = await page.locator('[data-testid="grid"] rect[data-value]').nth(9).boundingBox();
+  await page.mouse.move(t12.x + t12.width * 0.4, t12.y + t12.height * 0.6);
   await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
   await page.waitForTimeout(300);
   const q2 = new URL(page.url()).search.slice(1);

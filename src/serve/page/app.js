@@ -138,10 +138,11 @@ function el(name, attrs, parent, text) {
 function layout() {
   const [W, H] = answer.size;
   const reach = answer.ring_reach || 0;
-  const room = reach ? 480 : 300;
+  const room = reach ? 480 : 240;
   const cell = Math.max(8, Math.floor(Math.min(room / (W + 2 * reach), room / (H + 2 * reach))));
   const ring = reach * cell;
-  const pad = 70 + ring;
+  // (two cells of margin, so ghosts of wrapped and offset texels stay in view)
+  const pad = reach ? 70 + ring : Math.max(70, 2 * cell + 10);
   return { W, H, cell, ring, reach, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
 }
 
