@@ -442,3 +442,66 @@ fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> CubeRing {
         axes: Some([axis as f64, sign, sa as f64, ss, ta as f64, ts]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube_answer(coord: &str) -> Answer {
+        let q = Question {
+            texture: Some("4x4".into()),
+            coord: Some(coord.into()),
+            ..Default::default()
+        };
+        answer("TLD4.A R10, R8, R20, R24, UR4, CUBE", 0, &q).unwrap()
+    }
+
+    /// The cell of the unfolding at (i, j) of the sampled face's plane: (face, x, y).
+    fn cell(a: &Answer, i: i64, j: i64) -> Option<(String, u32, u32)> {
+        let r = a.ring_reach as i64;
+        let row = a.size[0] as i64 + 2 * r;
+        let c = &a.ring[((j + r) * row + (i + r)) as usize];
+        c.read.map(|[_, x, y]| (c.face.clone(), x, y))
+    }
+
+    #[test]
+    fn the_cube_unfolding_holds_the_four_neighbours_whole() {
+        // +X (direction (1, 0, 0)): Vulkan's cube table gives sc = -rz, tc = -ry on +X, so
+        // the face left of it (s < 0, rz > 0) is +Z, right -Z, above (t < 0, ry > 0) +Y,
+        // below -Y. On +Z, sc = +rx: its column x = 3 (rx near +1) touches +X's column 0.
+        // On +Y, sc = +rx and tc = +rz: +X's texel (0, -1) has rx = 1, rz = 0.75, so +Y's
+        // (3, 3).
+        let a = cube_answer("1,0,0");
+        assert_eq!(a.ring_reach, 4);
+        assert_eq!(a.ring.len(), 12 * 12);
+        assert_eq!(cell(&a, 0, 0), Some(("+X".into(), 0, 0)));
+        assert_eq!(cell(&a, -1, 1), Some(("+Z".into(), 3, 1)));
+        assert_eq!(cell(&a, -4, 1), Some(("+Z".into(), 0, 1)));
+        assert_eq!(cell(&a, 4, 2), Some(("-Z".into(), 0, 2)));
+        assert_eq!(cell(&a, 0, -1), Some(("+Y".into(), 3, 3)));
+        assert_eq!(cell(&a, 1, 4).map(|c| c.0), Some("-Y".into()));
+        // The corner blocks hold no face.
+        for (i, j) in [(-1, -1), (-4, -4), (4, -1), (7, 7), (-1, 4)] {
+            assert_eq!(cell(&a, i, j), None, "({i}, {j})");
+        }
+        // Every neighbour appears whole: 16 texels each, each texel once.
+        for f in ["+Y", "-Y", "+Z", "-Z"] {
+            let mut seen: Vec<(u32, u32)> = a
+                .ring
+                .iter()
+                .filter(|c| c.face == f)
+                .map(|c| (c.read.unwrap()[1], c.read.unwrap()[2]))
+                .collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 16, "{f}");
+        }
+        // A 2D question has none.
+        let q = Question {
+            texture: Some("4x4".into()),
+            ..Default::default()
+        };
+        let a = answer("TLD4.A R10, R8, R20, R24, UR4, 2D", 0, &q).unwrap();
+        assert_eq!((a.ring_reach, a.ring.len()), (0, 0));
+    }
+}
