@@ -10,8 +10,9 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
-    MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
+    assign_labels, panel_pitch, texel_px, unfold, Arrow, Mark, MarkStyle, Picture, Text, CAPTION,
+    CHAR_PX, FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB,
+    TITLE,
 };
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
@@ -347,6 +348,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let mut legend: Vec<String> = Vec::new();
     if let Some(tr) = trace {
         footprint_marks(&mut pic, &panels, tr, border, range);
+        footprint_arrows(&mut pic, &panels, tr);
         assign_labels(&mut pic.marks);
         if let Some(note) = sample_point(&mut pic, &panels, tr, sampled) {
             legend.push(note);
@@ -362,6 +364,18 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     } else {
         "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
     });
+    let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
+    let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
+    if offset_arrows || mode_arrows {
+        legend.push(
+            match (offset_arrows, mode_arrows) {
+                (true, true) => "arrows: blue = offset, magenta = address mode",
+                (true, false) => "arrows: blue = offset (from the unoffset texel)",
+                _ => "arrows: magenta = address mode (to the texel read)",
+            }
+            .into(),
+        );
+    }
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
         legend.extend(provenance_lines(tr, insn));
@@ -520,6 +534,53 @@ fn footprint_marks(
             label: 0,
         });
     }
+}
+
+/// The footprint's arrows on a 2D or array texture (a cube's unfolding already puts a texel
+/// read across an edge where the footprint reached): for an offset texel, from where it lay
+/// without the offset to where the offset put it (AOFFI moves the 2x2 footprint; PTP reads
+/// texel k at (i0 + dx_k, j0 + dy_k), docs/sources.md, What ptxas emits); for a texel an
+/// address mode redirected, from there to the texel read. A position outside the texture is
+/// drawn in the one-texel ring around it (as border texels are).
+fn footprint_arrows(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) {
+    if tr.cube.is_some() {
+        return;
+    }
+    let Some((px, py)) = panels.place(tr.storage_layer, 0, 0) else {
+        return;
+    };
+    let (w, h, t) = (panels.w, panels.h, panels.t as i64);
+    let centre = |i: i64, j: i64| {
+        (
+            px + i.clamp(-1, w as i64) * t + t / 2,
+            py + j.clamp(-1, h as i64) * t + t / 2,
+        )
+    };
+    for x in &tr.texels {
+        let (i, j) = x.position;
+        if let Some((dx, dy)) = x.offset.filter(|&o| o != (0, 0)) {
+            pic.arrows.push(Arrow {
+                from: centre(i - dx, j - dy),
+                to: centre(i, j),
+                rgb: OFFSET_ARROW_RGB,
+            });
+        }
+        if let TexelSite::Texel {
+            layer,
+            x: tx,
+            y: ty,
+        } = x.site
+        {
+            if x.wrapped && layer == tr.storage_layer {
+                pic.arrows.push(Arrow {
+                    from: centre(i, j),
+                    to: centre(tx as i64, ty as i64),
+                    rgb: FOOTPRINT_RGB,
+                });
+            }
+        }
+    }
+    pic.arrows.retain(|a| a.from != a.to);
 }
 
 /// Places the sample point (after the sub-texel rounding) on the sampled face; for a NaN
