@@ -573,3 +573,48 @@ fn offsets_and_address_modes_draw_their_arrows() {
     let starts: std::collections::HashSet<_> = p.arrows.iter().map(|a| a.from).collect();
     assert_eq!(starts.len(), 1, "{:?}", p.arrows);
 }
+
+#[test]
+fn texel_indices_label_the_columns_and_rows_where_the_ring_is_free() {
+    // A gather in the middle reaches no ring cell: every column and row is numbered, i above
+    // its column, j left of its row.
+    let q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let t = p.t as i64;
+    let ox = p.cells.iter().map(|c| c.0).min().unwrap();
+    let oy = p.cells.iter().map(|c| c.1).min().unwrap();
+    let grey = |tx: &&super::geometry::Text| tx.rgb == [120, 120, 120];
+    for n in 0..4i64 {
+        let name = n.to_string();
+        assert!(
+            p.texts.iter().filter(grey).any(|tx| tx.text == name
+                && tx.x >= ox + n * t
+                && tx.x < ox + (n + 1) * t
+                && tx.y >= oy - t
+                && tx.y < oy),
+            "i = {n} above its column"
+        );
+        assert!(
+            p.texts.iter().filter(grey).any(|tx| tx.text == name
+                && tx.y >= oy + n * t
+                && tx.y < oy + (n + 1) * t
+                && tx.x >= ox - t
+                && tx.x < ox),
+            "j = {n} left of its row"
+        );
+    }
+    assert_disjoint(&p, "indices");
+    // Clamped to the border at u*W = 0.2: x and w read the border in the ring left of rows
+    // 2 and 1, so those rows' j is left out; rows 0 and 3 keep theirs.
+    let q = question("4x4", "0.05,0.5", "clamp_to_border");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let left: Vec<String> = p
+        .texts
+        .iter()
+        .filter(grey)
+        .filter(|tx| tx.x < ox)
+        .map(|tx| tx.text.clone())
+        .collect();
+    assert_eq!(left, ["0", "3"]);
+    assert_disjoint(&p, "indices beside border texels");
+}

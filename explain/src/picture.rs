@@ -353,6 +353,9 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         if let Some(note) = sample_point(&mut pic, &panels, tr, sampled) {
             legend.push(note);
         }
+        if let Some(note) = axis_indices(&mut pic, &panels, tr) {
+            pic.notes.push(note);
+        }
         legend.extend(trace_lines(tr, cube));
         legend.extend(unrounded_line(tr, cube));
     }
@@ -581,6 +584,55 @@ fn footprint_arrows(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) {
         }
     }
     pic.arrows.retain(|a| a.from != a.to);
+}
+
+/// The texel indices on a 2D or array texture's sampled panel: i in the ring above each
+/// column, j in the ring left of each row, in grey, where no mark, arrow end or the sample
+/// point is (a cube's ring is its neighbour faces, named by their tags). Returns a note when
+/// the texels are too small for their numbers.
+fn axis_indices(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) -> Option<String> {
+    if tr.cube.is_some() {
+        return None;
+    }
+    let (px, py) = panels.place(tr.storage_layer, 0, 0)?;
+    let (w, h, t) = (panels.w as i64, panels.h as i64, panels.t as i64);
+    let digits = (w.max(h) - 1).to_string().len() as i64;
+    if (digits * CHAR_PX as i64 + 2) > t - 4 {
+        return Some("texel indices left out: the texels are too small for their numbers".into());
+    }
+    let free = |cx: i64, cy: i64| {
+        let inside = |(x, y): (i64, i64)| x >= cx && x < cx + t && y >= cy && y < cy + t;
+        let marked = pic.marks.iter().any(|m| {
+            let s = m.size as i64;
+            m.x < cx + t && cx < m.x + s && m.y < cy + t && cy < m.y + s
+        });
+        let arrow = pic.arrows.iter().any(|a| inside(a.from) || inside(a.to));
+        let sample = pic
+            .sample
+            .is_some_and(|(x, y)| inside((x.floor() as i64, y.floor() as i64)));
+        !marked && !arrow && !sample
+    };
+    let mut add = |cx: i64, cy: i64, n: i64| {
+        if free(cx, cy) {
+            let text = n.to_string();
+            let tw = text.len() as i64 * CHAR_PX as i64 + 2;
+            pic.texts.push(Text {
+                x: cx + (t - tw) / 2,
+                y: cy + (t - CHAR_PX as i64 - 2) / 2,
+                scale: 1,
+                text,
+                rgb: [120, 120, 120],
+                boxed: false,
+            });
+        }
+    };
+    for i in 0..w {
+        add(px + i * t, py - t, i);
+    }
+    for j in 0..h {
+        add(px - t, py + j * t, j);
+    }
+    None
 }
 
 /// Places the sample point (after the sub-texel rounding) on the sampled face; for a NaN

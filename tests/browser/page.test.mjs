@@ -232,6 +232,12 @@ test('copy as scenario gives the JSON tld4 explain --scenario reproduces', async
   rmSync(dir, { recursive: true, force: true });
   const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
   assert.deepEqual((await pageState(page)).values, m[1].split(', '));
+  // Exactly: explain's whole text on the copied scenario is the page's, but for the line
+  // naming where the lane came from.
+  const name = (t) => t.replace(/^lane 0 of .*:$/m, 'lane 0 of (the source):').trimEnd();
+  const shown = await page.textContent('[data-testid="text"]');
+  assert.match(shown, /^lane 0 of the question:$/m);
+  assert.equal(name(shown), name(out));
   await page.close();
 });
 
