@@ -25,6 +25,7 @@
 //! assumed), `words` (instruction words in text). This file reads the instruction and puts
 //! the text and the picture together ([`explain`], [`explain_on`]).
 
+mod annotate;
 pub mod answer;
 mod bridge;
 mod geometry;

@@ -9,10 +9,10 @@ use tld4_textures::trace::{
 };
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
+use super::annotate::{axis_indices, footprint_arrows};
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, unfold, Arrow, Mark, MarkStyle, Picture, Text, CAPTION,
-    CHAR_PX, FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB,
-    TITLE,
+    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
+    FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB, TITLE,
 };
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
@@ -156,12 +156,12 @@ fn border_rgb(
 
 /// Where the panels (layers, or cubes unfolded around the sampled face) and their texels are
 /// drawn.
-struct Panels {
+pub(super) struct Panels {
     /// The texture's width and height (a cube face's).
-    w: u32,
-    h: u32,
+    pub(super) w: u32,
+    pub(super) h: u32,
     /// The texel size in pixels.
-    t: u32,
+    pub(super) t: u32,
     /// Cube kinds: each panel is the sampled face with its four neighbours ([`unfold`]).
     cube: bool,
     /// The layers (or cubes) drawn, in order.
@@ -281,7 +281,7 @@ impl Panels {
     }
 
     /// The top-left pixel of texel (x, y) of storage layer `layer`, if it is drawn.
-    fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
+    pub(super) fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
         let (panel, face) = if self.cube {
             (layer / 6, layer % 6)
         } else {
@@ -537,102 +537,6 @@ fn footprint_marks(
             label: 0,
         });
     }
-}
-
-/// The footprint's arrows on a 2D or array texture (a cube's unfolding already puts a texel
-/// read across an edge where the footprint reached): for an offset texel, from where it lay
-/// without the offset to where the offset put it (AOFFI moves the 2x2 footprint; PTP reads
-/// texel k at (i0 + dx_k, j0 + dy_k), docs/sources.md, What ptxas emits); for a texel an
-/// address mode redirected, from there to the texel read. A position outside the texture is
-/// drawn in the one-texel ring around it (as border texels are).
-fn footprint_arrows(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) {
-    if tr.cube.is_some() {
-        return;
-    }
-    let Some((px, py)) = panels.place(tr.storage_layer, 0, 0) else {
-        return;
-    };
-    let (w, h, t) = (panels.w, panels.h, panels.t as i64);
-    let centre = |i: i64, j: i64| {
-        (
-            px + i.clamp(-1, w as i64) * t + t / 2,
-            py + j.clamp(-1, h as i64) * t + t / 2,
-        )
-    };
-    for x in &tr.texels {
-        let (i, j) = x.position;
-        if let Some((dx, dy)) = x.offset.filter(|&o| o != (0, 0)) {
-            pic.arrows.push(Arrow {
-                from: centre(i - dx, j - dy),
-                to: centre(i, j),
-                rgb: OFFSET_ARROW_RGB,
-            });
-        }
-        if let TexelSite::Texel {
-            layer,
-            x: tx,
-            y: ty,
-        } = x.site
-        {
-            if x.wrapped && layer == tr.storage_layer {
-                pic.arrows.push(Arrow {
-                    from: centre(i, j),
-                    to: centre(tx as i64, ty as i64),
-                    rgb: FOOTPRINT_RGB,
-                });
-            }
-        }
-    }
-    pic.arrows.retain(|a| a.from != a.to);
-}
-
-/// The texel indices on a 2D or array texture's sampled panel: i in the ring above each
-/// column, j in the ring left of each row, in grey, where no mark, arrow end or the sample
-/// point is (a cube's ring is its neighbour faces, named by their tags). Returns a note when
-/// the texels are too small for their numbers.
-fn axis_indices(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) -> Option<String> {
-    if tr.cube.is_some() {
-        return None;
-    }
-    let (px, py) = panels.place(tr.storage_layer, 0, 0)?;
-    let (w, h, t) = (panels.w as i64, panels.h as i64, panels.t as i64);
-    let digits = (w.max(h) - 1).to_string().len() as i64;
-    if (digits * CHAR_PX as i64 + 2) > t - 4 {
-        return Some("texel indices left out: the texels are too small for their numbers".into());
-    }
-    let free = |cx: i64, cy: i64| {
-        let inside = |(x, y): (i64, i64)| x >= cx && x < cx + t && y >= cy && y < cy + t;
-        let marked = pic.marks.iter().any(|m| {
-            let s = m.size as i64;
-            m.x < cx + t && cx < m.x + s && m.y < cy + t && cy < m.y + s
-        });
-        let arrow = pic.arrows.iter().any(|a| inside(a.from) || inside(a.to));
-        let sample = pic
-            .sample
-            .is_some_and(|(x, y)| inside((x.floor() as i64, y.floor() as i64)));
-        !marked && !arrow && !sample
-    };
-    let mut add = |cx: i64, cy: i64, n: i64| {
-        if free(cx, cy) {
-            let text = n.to_string();
-            let tw = text.len() as i64 * CHAR_PX as i64 + 2;
-            pic.texts.push(Text {
-                x: cx + (t - tw) / 2,
-                y: cy + (t - CHAR_PX as i64 - 2) / 2,
-                scale: 1,
-                text,
-                rgb: [120, 120, 120],
-                boxed: false,
-            });
-        }
-    };
-    for i in 0..w {
-        add(px + i * t, py - t, i);
-    }
-    for j in 0..h {
-        add(px - t, py + j * t, j);
-    }
-    None
 }
 
 /// Places the sample point (after the sub-texel rounding) on the sampled face; for a NaN
