@@ -604,6 +604,10 @@ fn texel_indices_label_the_columns_and_rows_where_the_ring_is_free() {
         );
     }
     assert_disjoint(&p, "indices");
+    assert!(p
+        .texts
+        .iter()
+        .any(|tx| tx.text == "texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H"));
     // Clamped to the border at u*W = 0.2: x and w read the border in the ring left of rows
     // 2 and 1, so those rows' j is left out; rows 0 and 3 keep theirs.
     let q = question("4x4", "0.05,0.5", "clamp_to_border");

@@ -367,6 +367,10 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     } else {
         "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
     });
+    if !cube {
+        // (the u/v scale: the indices in the ring are texels, the coordinate is normalized)
+        legend.push("texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H".into());
+    }
     let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
     let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
     if offset_arrows || mode_arrows {
