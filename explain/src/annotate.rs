@@ -101,3 +101,60 @@ pub(super) fn axis_indices(pic: &mut Picture, panels: &Panels, tr: &GatherTrace)
     }
     None
 }
+
+/// The texel values on a 2D or array texture's sampled panel: each texel's gathered component
+/// (as explain prints it: `value(x, y)`), white on a dark box along the bottom of its square,
+/// where it fits (at most the square's width less 4 px) and no mark, arrow or the sample point
+/// is (the
+/// footprint's values are in the legend; a value too long for its square is left out).
+pub(super) fn cell_values(
+    pic: &mut Picture,
+    panels: &Panels,
+    tr: &GatherTrace,
+    value: impl Fn(u32, u32) -> String,
+) {
+    if tr.cube.is_some() {
+        return;
+    }
+    let Some((px, py)) = panels.place(tr.storage_layer, 0, 0) else {
+        return;
+    };
+    let t = panels.t as i64;
+    let c = CHAR_PX as i64;
+    let arrow_pixels: Vec<(i64, i64)> = pic.arrows.iter().flat_map(|a| a.pixels()).collect();
+    for y in 0..panels.h {
+        for x in 0..panels.w {
+            let (cx, cy) = (px + x as i64 * t, py + y as i64 * t);
+            let text = value(x, y);
+            let tw = text.chars().count() as i64 * c + 2;
+            if tw > t - 4 || c + 2 > t / 3 {
+                continue;
+            }
+            let marked = pic.marks.iter().any(|m| {
+                let s = m.size as i64;
+                m.x < cx + t && cx < m.x + s && m.y < cy + t && cy < m.y + s
+            });
+            let sample = pic.sample.is_some_and(|(sx, sy)| {
+                sx >= (cx - 8) as f64
+                    && sx < (cx + t + 8) as f64
+                    && sy >= (cy - 8) as f64
+                    && sy < (cy + t + 8) as f64
+            });
+            let (bx, by) = (cx + (t - tw) / 2, cy + t - c - 4);
+            let crossed = arrow_pixels
+                .iter()
+                .any(|&(x, y)| x >= bx && x < bx + tw && y >= by && y < by + c + 2);
+            if marked || sample || crossed {
+                continue;
+            }
+            pic.texts.push(Text {
+                x: bx,
+                y: by,
+                scale: 1,
+                text,
+                rgb: [255, 255, 255],
+                boxed: true,
+            });
+        }
+    }
+}

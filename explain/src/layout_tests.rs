@@ -622,3 +622,43 @@ fn texel_indices_label_the_columns_and_rows_where_the_ring_is_free() {
     assert_eq!(left, ["0", "3"]);
     assert_disjoint(&p, "indices beside border texels");
 }
+
+#[test]
+fn texel_values_sit_in_the_squares_the_footprint_leaves_free() {
+    // Component A of the index pattern is the texel's number y*4 + x. At (1.2, 1.6) texels the
+    // footprint covers (0..1, 1..2): those four values are the legend's, the others' are in
+    // their squares, white on a box.
+    let q = question("4x4", "0.3,0.4", "clamp_to_edge");
+    let p = picture_of("TLD4.A R8, R20, R24, UR4, 2D", &q);
+    let t = p.t as i64;
+    let ox = p.cells.iter().map(|c| c.0).min().unwrap();
+    let oy = p.cells.iter().map(|c| c.1).min().unwrap();
+    let value_in = |x: i64, y: i64| {
+        p.texts
+            .iter()
+            .filter(|tx| tx.boxed && tx.rgb == [255, 255, 255])
+            .filter(|tx| {
+                tx.x >= ox + x * t
+                    && tx.x < ox + (x + 1) * t
+                    && tx.y >= oy + y * t
+                    && tx.y < oy + (y + 1) * t
+            })
+            .map(|tx| tx.text.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(value_in(2, 1), ["6.0"]);
+    assert_eq!(value_in(3, 3), ["15.0"]);
+    for (x, y) in [(0, 1), (1, 1), (0, 2), (1, 2)] {
+        assert!(value_in(x, y).is_empty(), "({x}, {y}) is in the footprint");
+    }
+    assert_disjoint(&p, "values");
+    // A value longer than its square (rgba8_unorm's 0.0039216...) is left out.
+    let mut q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    q.format = Some("rgba8_unorm".into());
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    assert!(p
+        .texts
+        .iter()
+        .filter(|tx| tx.boxed && tx.rgb == [255, 255, 255])
+        .all(|tx| (tx.text.len() as i64 * CHAR_PX as i64 + 2) <= p.t as i64 - 4));
+}

@@ -9,14 +9,14 @@ use tld4_textures::trace::{
 };
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
-use super::annotate::{axis_indices, footprint_arrows};
+use super::annotate::{axis_indices, cell_values, footprint_arrows};
 use super::geometry::{
     assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
     FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB, TITLE,
 };
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
-use super::show::{serde_name, short};
+use super::show::{serde_name, short, show_value};
 
 /// The display colour of every texel of a storage layer's (x, y): RGB from the converted
 /// components for formats with three or more non-integer components (sRGB formats show
@@ -356,6 +356,16 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         if let Some(note) = axis_indices(&mut pic, &panels, tr) {
             pic.notes.push(note);
         }
+        let vk = if insn.depth_compare {
+            ValueKind::Float
+        } else {
+            shape.format.value_kind()
+        };
+        let value = |x: u32, y: u32| {
+            texel_selected_in(texture, component, tr.storage_layer, x, y)
+                .map_or("?".into(), |v| show_value(v, vk))
+        };
+        cell_values(&mut pic, &panels, tr, value);
         legend.extend(trace_lines(tr, cube));
         legend.extend(unrounded_line(tr, cube));
     }
