@@ -9,9 +9,10 @@ use super::picture::Panels;
 /// The footprint's arrows on a 2D or array texture (a cube's unfolding already puts a texel
 /// read across an edge where the footprint reached): for an offset texel, from where it lay
 /// without the offset to where the offset put it (AOFFI moves the 2x2 footprint; PTP reads
-/// texel k at (i0 + dx_k, j0 + dy_k), docs/sources.md, What ptxas emits); for a texel an
-/// address mode redirected, from there to the texel read. A position outside the texture is
-/// drawn in the one-texel ring around it (as border texels are).
+/// texel k at (i0 + dx_k, j0 + dy_k): Vulkan's ConstOffsets rule, `stages::footprint` of
+/// tld4-textures); for a texel an address mode redirected, from there to the texel read. A
+/// position outside the texture is drawn in the one-texel ring around it (as border texels
+/// are).
 pub(super) fn footprint_arrows(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) {
     if tr.cube.is_some() {
         return;
