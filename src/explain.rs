@@ -90,8 +90,9 @@ pub struct QuestionArgs {
     /// less_or_equal, greater, not_equal, greater_or_equal, always.
     #[arg(long, requires = "texture")]
     pub compare: Option<String>,
-    /// The layer (array forms; for a cube array, the cube), an integer (default 0).
-    #[arg(long, requires = "texture")]
+    /// The layer (array forms; for a cube array, the cube): an integer (default 0), or a float
+    /// (GLSL's layer, as 1.6 or -0.5) converted as the compiler converts it.
+    #[arg(long, requires = "texture", allow_hyphen_values = true)]
     pub layer: Option<String>,
     /// The texture unit's precision: `default` (8 fractional bits, round to nearest even) or
     /// `exact`.

@@ -737,3 +737,39 @@ fn the_readme_example_picture_is_what_the_command_draws() {
         "docs/explain-example.png is stale: regenerate it with the command in docs/teaching.md"
     );
 }
+
+#[test]
+fn a_float_layer_is_converted_as_the_compiler_converts_it_and_said() {
+    // GLSL's layer is a float; NAK gives floor(layer + 0.5) clamped to 0..65535 (docs/sources.md,
+    // Decisions): 1.6 -> 2, -0.5 -> 0 (floor(0) = 0), 2.5 -> 3, then the unit clamps 3 to the
+    // last of 3 layers, 2.
+    for (layer, register, read) in [("1.6", 2, 2), ("-0.5", 0, 0), ("2.5", 3, 2)] {
+        let o = tld4(&[
+            "explain",
+            "TLD4.B R10, R8, R20, R24, UR4, ARRAY_2D",
+            "--texture",
+            "4x4x3",
+            "--coord",
+            "0.5,0.5",
+            "--layer",
+            layer,
+        ]);
+        assert!(o.status.success(), "{layer}: {o:?}");
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("the layer register holds the integer {register}")),
+            "{layer}\n{out}"
+        );
+        has_line(
+            &out,
+            &format!("    R20   = 0x{register:08x}  layer: bits 15:0 = {register}"),
+        );
+        // The index pattern's B is the storage layer read.
+        assert!(
+            out.contains(&format!(
+                "results (x, y, z, w) = ({read}.0, {read}.0, {read}.0, {read}.0)"
+            )),
+            "{layer}\n{out}"
+        );
+    }
+}

@@ -5,10 +5,10 @@
 use serde::Serialize;
 use serde_json::Value;
 use tld4_decoder::Tld4;
-use tld4_textures::cube::seamless_texel;
 use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue, FACE_NAMES};
 use tld4_textures::{TexelSource, ValueKind};
 
+use super::geometry::unfold;
 use super::instruction::{explain_instruction, reg};
 use super::provenance::{tag, PROVENANCE};
 use super::question::{scenario_json, Question};
@@ -151,9 +151,14 @@ pub struct Answer {
     pub grid: Vec<String>,
     /// The lane's path, when it gathers.
     pub lane: Option<LaneData>,
-    /// For cube kinds: the sampled face with a ring of the texels a seamless footprint reads
-    /// past its edges, (W+2) x (H+2) cells row by row from (-1, -1).
+    /// For cube kinds: the sampled face unfolded with its four neighbours (the 3x3 unfolding
+    /// of the pictures), `ring_reach` texels deep past each edge: (W + 2 reach) x (H + 2
+    /// reach) cells row by row from (-reach, -reach); the corner blocks, where no face lies,
+    /// are cells without a texel.
     pub ring: Vec<RingCell>,
+    /// How many texels past each edge of the sampled face `ring` reaches (the face size, at
+    /// most [`MAX_RING_REACH`]; 0 for 2D kinds).
+    pub ring_reach: u32,
     /// For cube kinds: the sampled face's axes, (major axis, its sign, sc's axis and sign,
     /// tc's axis and sign), so a point (s, t) of the face is the direction whose major axis
     /// component is the sign and whose others are sign_s * (2s - 1), sign_t * (2t - 1).
@@ -192,6 +197,9 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         s.exec.static_fault(s.warp.regs_per_thread),
     );
     text.push('\n');
+    if let Some(note) = q.layer_note() {
+        text.push_str(&note);
+    }
     let outcome = lane::explain_lane(&mut text, &s, precision, lane_no as usize, "the question");
     let fields = insn
         .field_values()
@@ -229,7 +237,7 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         .trace
         .as_ref()
         .map(|t| lane_data(&insn, &s, lane_no, t));
-    let (ring, face_axes) = cube_ring(&insn, &outcome);
+    let ring = cube_ring(&insn, &outcome);
     let tags = PROVENANCE
         .iter()
         .map(|p| tag(p.key))
@@ -246,8 +254,9 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         kind,
         grid,
         lane,
-        ring,
-        face_axes,
+        ring: ring.cells,
+        ring_reach: ring.reach,
+        face_axes: ring.axes,
         tags,
         consistent: outcome.consistent,
     })
@@ -365,16 +374,32 @@ fn lane_data(
     }
 }
 
-/// For a cube lane: the sampled face with the ring of neighbour texels a seamless footprint
-/// reads past its edges (`tld4_textures::cube::seamless_texel`, the texture unit's own rule),
-/// and the face's axes.
-fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> (Vec<RingCell>, Option<[f64; 6]>) {
+/// The deepest the page's cube unfolding reaches into each neighbour face, in texels (a
+/// bound on the answer's size: a 64x64 cube shows 16 texels of each neighbour).
+pub const MAX_RING_REACH: u32 = 16;
+
+/// A cube lane's unfolding: the sampled face and its four neighbours turned as the texture unit
+/// joins them (the pictures' `unfold`, built on `tld4_textures::cube::seamless_texel`), the
+/// reach, and the face's axes.
+struct CubeRing {
+    cells: Vec<RingCell>,
+    reach: u32,
+    axes: Option<[f64; 6]>,
+}
+
+/// For a cube lane: the sampled face unfolded with its neighbours ([`CubeRing`]).
+fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> CubeRing {
     let mut ring = Vec::new();
+    let none = CubeRing {
+        cells: Vec::new(),
+        reach: 0,
+        axes: None,
+    };
     let (Some((tex, _, _, _)), Some(t)) = (&outcome.texture, outcome.trace.as_ref()) else {
-        return (ring, None);
+        return none;
     };
     let Some(c) = t.cube.as_ref() else {
-        return (ring, None);
+        return none;
     };
     let cube_base = t.storage_layer - t.storage_layer % 6;
     let n = tex.shape().width as i64;
@@ -385,9 +410,10 @@ fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> (Vec<RingCell>, Op
     } else {
         tex.shape().format.value_kind()
     };
-    for j in -1..=n {
-        for i in -1..=n {
-            ring.push(match seamless_texel(c.face, i, j, n) {
+    let reach = n.clamp(1, MAX_RING_REACH as i64);
+    for j in -reach..n + reach {
+        for i in -reach..n + reach {
+            ring.push(match unfold(c.face, i, j, n) {
                 Some((f, x, y)) => {
                     let v = texel_selected_in(
                         tex,
@@ -410,8 +436,72 @@ fn cube_ring(insn: &Tld4, outcome: &lane::LaneOutcome<'_>) -> (Vec<RingCell>, Op
             });
         }
     }
-    (
-        ring,
-        Some([axis as f64, sign, sa as f64, ss, ta as f64, ts]),
-    )
+    CubeRing {
+        cells: ring,
+        reach: reach as u32,
+        axes: Some([axis as f64, sign, sa as f64, ss, ta as f64, ts]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube_answer(coord: &str) -> Answer {
+        let q = Question {
+            texture: Some("4x4".into()),
+            coord: Some(coord.into()),
+            ..Default::default()
+        };
+        answer("TLD4.A R10, R8, R20, R24, UR4, CUBE", 0, &q).unwrap()
+    }
+
+    /// The cell of the unfolding at (i, j) of the sampled face's plane: (face, x, y).
+    fn cell(a: &Answer, i: i64, j: i64) -> Option<(String, u32, u32)> {
+        let r = a.ring_reach as i64;
+        let row = a.size[0] as i64 + 2 * r;
+        let c = &a.ring[((j + r) * row + (i + r)) as usize];
+        c.read.map(|[_, x, y]| (c.face.clone(), x, y))
+    }
+
+    #[test]
+    fn the_cube_unfolding_holds_the_four_neighbours_whole() {
+        // +X (direction (1, 0, 0)): Vulkan's cube table gives sc = -rz, tc = -ry on +X, so
+        // the face left of it (s < 0, rz > 0) is +Z, right -Z, above (t < 0, ry > 0) +Y,
+        // below -Y. On +Z, sc = +rx: its column x = 3 (rx near +1) touches +X's column 0.
+        // On +Y, sc = +rx and tc = +rz: +X's texel (0, -1) has rx = 1, rz = 0.75, so +Y's
+        // (3, 3).
+        let a = cube_answer("1,0,0");
+        assert_eq!(a.ring_reach, 4);
+        assert_eq!(a.ring.len(), 12 * 12);
+        assert_eq!(cell(&a, 0, 0), Some(("+X".into(), 0, 0)));
+        assert_eq!(cell(&a, -1, 1), Some(("+Z".into(), 3, 1)));
+        assert_eq!(cell(&a, -4, 1), Some(("+Z".into(), 0, 1)));
+        assert_eq!(cell(&a, 4, 2), Some(("-Z".into(), 0, 2)));
+        assert_eq!(cell(&a, 0, -1), Some(("+Y".into(), 3, 3)));
+        assert_eq!(cell(&a, 1, 4).map(|c| c.0), Some("-Y".into()));
+        // The corner blocks hold no face.
+        for (i, j) in [(-1, -1), (-4, -4), (4, -1), (7, 7), (-1, 4)] {
+            assert_eq!(cell(&a, i, j), None, "({i}, {j})");
+        }
+        // Every neighbour appears whole: 16 texels each, each texel once.
+        for f in ["+Y", "-Y", "+Z", "-Z"] {
+            let mut seen: Vec<(u32, u32)> = a
+                .ring
+                .iter()
+                .filter(|c| c.face == f)
+                .map(|c| (c.read.unwrap()[1], c.read.unwrap()[2]))
+                .collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 16, "{f}");
+        }
+        // A 2D question has none.
+        let q = Question {
+            texture: Some("4x4".into()),
+            ..Default::default()
+        };
+        let a = answer("TLD4.A R10, R8, R20, R24, UR4, 2D", 0, &q).unwrap();
+        assert_eq!((a.ring_reach, a.ring.len()), (0, 0));
+    }
 }

@@ -40,6 +40,9 @@ pub const FOOTPRINT_RGB: [u8; 3] = [255, 0, 255];
 pub const SAMPLE_RGB: [u8; 3] = [0, 255, 255];
 /// The frame around the sampled layer or cube.
 pub const SAMPLED_FRAME_RGB: [u8; 3] = [255, 210, 0];
+/// An arrow from where an offset left a texel unmoved to where the offset put it (AOFFI,
+/// PTP).
+pub const OFFSET_ARROW_RGB: [u8; 3] = [0, 0, 170];
 /// Background.
 pub const BACKGROUND_RGB: [u8; 3] = [250, 250, 250];
 /// Grid lines between texels.
@@ -118,6 +121,69 @@ pub enum MarkStyle {
     Dashed,
     /// The border colour or a cube corner (no texel): hatched, drawn outside the texture.
     Hatched,
+}
+
+/// An arrow between two pixel positions, its head at `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Arrow {
+    pub(super) from: (i64, i64),
+    pub(super) to: (i64, i64),
+    pub(super) rgb: [u8; 3],
+}
+
+impl Arrow {
+    /// The arrow's strokes, each from one point to another: the shaft, then the head's two
+    /// 9 px strokes at 30 degrees either side of it. None for an arrow shorter than 1 px.
+    pub(super) fn strokes(&self) -> Vec<Stroke> {
+        let (fx, fy) = (self.from.0 as f64, self.from.1 as f64);
+        let (tx, ty) = (self.to.0 as f64, self.to.1 as f64);
+        let len = ((tx - fx).powi(2) + (ty - fy).powi(2)).sqrt();
+        if len < 1.0 {
+            return Vec::new();
+        }
+        let (ux, uy) = ((tx - fx) / len, (ty - fy) / len);
+        let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+        let mut out = vec![Stroke {
+            from: (fx, fy),
+            to: (tx, ty),
+        }];
+        for side in [-1.0, 1.0] {
+            // The shaft's direction turned by +-30 degrees, pointing back from the head.
+            let (bx, by) = (-(ux * c - side * uy * s), -(side * ux * s + uy * c));
+            out.push(Stroke {
+                from: (tx, ty),
+                to: (tx + 9.0 * bx, ty + 9.0 * by),
+            });
+        }
+        out
+    }
+
+    /// The pixels of the arrow's strokes, 2 px wide.
+    pub(super) fn pixels(&self) -> Vec<(i64, i64)> {
+        let mut out = Vec::new();
+        for Stroke {
+            from: (ax, ay),
+            to: (bx, by),
+        } in self.strokes()
+        {
+            let n = ((bx - ax).abs().max((by - ay).abs()).ceil() as i64).max(1);
+            for k in 0..=n {
+                let f = k as f64 / n as f64;
+                let (x, y) = (ax + (bx - ax) * f, ay + (by - ay) * f);
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    out.push((x.floor() as i64 + dx, y.floor() as i64 + dy));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A straight stroke of an [`Arrow`], in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Stroke {
+    pub(super) from: (f64, f64),
+    pub(super) to: (f64, f64),
 }
 
 /// A footprint texel mark.
@@ -222,6 +288,9 @@ pub(super) struct Picture {
     pub(super) key_sample: Option<(i64, i64)>,
     /// The panels' cells (depth compare, F16 halves), under the legend.
     pub(super) swatches: Vec<Swatch>,
+    /// Arrows: an offset's move ([`OFFSET_ARROW_RGB`]) and an address mode's redirection
+    /// ([`FOOTPRINT_RGB`]), from texel centre to texel centre.
+    pub(super) arrows: Vec<Arrow>,
     /// What the picture leaves out and why (printed with the `picture:` lines).
     pub(super) notes: Vec<String>,
 }
@@ -241,6 +310,7 @@ impl Picture {
             key: Vec::new(),
             key_sample: None,
             swatches: Vec::new(),
+            arrows: Vec::new(),
             notes: Vec::new(),
         }
     }

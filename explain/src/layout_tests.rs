@@ -509,3 +509,156 @@ fn the_legend_says_when_the_rounding_decided_the_texel() {
         .iter()
         .any(|t| t.text.starts_with("the rounding decided")));
 }
+
+/// The pixel at (x, y) of the picture drawn as a PNG.
+fn pixel_at(img: &super::raster::RgbImage, x: i64, y: i64) -> [u8; 3] {
+    img.get_pixel(x as u32, y as u32).0
+}
+
+#[test]
+fn offsets_and_address_modes_draw_their_arrows() {
+    use super::geometry::OFFSET_ARROW_RGB;
+    let legend = |p: &Picture| -> Vec<String> {
+        p.texts
+            .iter()
+            .map(|t| t.text.clone())
+            .filter(|t| t.starts_with("arrows:"))
+            .collect()
+    };
+    // AOFFI (1, -1) at the centre of a 4x4 texture, clamped (nothing redirected): i0 = j0 = 1,
+    // so w, unoffset at (1, 1), is read at (2, 0). Its arrow runs from (1, 1)'s centre to
+    // (2, 0)'s; a quarter of the way it is still inside texel (1, 1), which no mark covers
+    // (the marks are (2, 0), (3, 0), (2, 1), (3, 1)).
+    let mut q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    q.offset = Some("1,-1".into());
+    let p = picture_of("TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D", &q);
+    let t = p.t as i64;
+    let w = p.marks.iter().find(|m| m.k == 3).unwrap();
+    let img = super::png::render(&p);
+    assert_eq!(
+        pixel_at(&img, w.x - t / 4, w.y + 5 * t / 4),
+        OFFSET_ARROW_RGB
+    );
+    assert_eq!(
+        legend(&p),
+        ["arrows: blue = offset (from the unoffset texel)"]
+    );
+    assert_disjoint(&p, "aoffi arrows");
+    // The same without offsets: no arrow, nothing drawn in the arrow colour, no legend line.
+    let q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    assert!(p.arrows.is_empty());
+    let img = super::png::render(&p);
+    assert!(!img.pixels().any(|px| px.0 == OFFSET_ARROW_RGB));
+    assert!(legend(&p).is_empty());
+    // Repeat at u*W = 0.2: i0 = -1 wraps to 3, so x at (-1, 2) is read at (3, 2); its arrow
+    // crosses the row from the ring left of the texture, over texel (1, 2)'s centre.
+    let q = question("4x4", "0.05,0.5", "repeat");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let x = p.marks.iter().find(|m| m.k == 0).unwrap();
+    let img = super::png::render(&p);
+    assert_eq!(
+        pixel_at(&img, x.x - 2 * t + t / 2, x.y + t / 2),
+        FOOTPRINT_RGB
+    );
+    assert_eq!(
+        legend(&p),
+        ["arrows: magenta = address mode (to the texel read)"]
+    );
+    // PTP reads texel k at (i0 + dx_k, j0 + dy_k): every arrow starts at (i0, j0).
+    let mut q = question("8x8", "0.5,0.5", "clamp_to_edge");
+    q.offsets = Some("1,0,-1,2,0,-3,2,2".into());
+    let p = picture_of("TLD4.R.PTP R10, R8, R20, R24, UR4, 2D", &q);
+    assert_eq!(p.arrows.len(), 4);
+    let starts: std::collections::HashSet<_> = p.arrows.iter().map(|a| a.from).collect();
+    assert_eq!(starts.len(), 1, "{:?}", p.arrows);
+}
+
+#[test]
+fn texel_indices_label_the_columns_and_rows_where_the_ring_is_free() {
+    // A gather in the middle reaches no ring cell: every column and row is numbered, i above
+    // its column, j left of its row.
+    let q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let t = p.t as i64;
+    let ox = p.cells.iter().map(|c| c.0).min().unwrap();
+    let oy = p.cells.iter().map(|c| c.1).min().unwrap();
+    let grey = |tx: &&super::geometry::Text| tx.rgb == [120, 120, 120];
+    for n in 0..4i64 {
+        let name = n.to_string();
+        assert!(
+            p.texts.iter().filter(grey).any(|tx| tx.text == name
+                && tx.x >= ox + n * t
+                && tx.x < ox + (n + 1) * t
+                && tx.y >= oy - t
+                && tx.y < oy),
+            "i = {n} above its column"
+        );
+        assert!(
+            p.texts.iter().filter(grey).any(|tx| tx.text == name
+                && tx.y >= oy + n * t
+                && tx.y < oy + (n + 1) * t
+                && tx.x >= ox - t
+                && tx.x < ox),
+            "j = {n} left of its row"
+        );
+    }
+    assert_disjoint(&p, "indices");
+    assert!(p
+        .texts
+        .iter()
+        .any(|tx| tx.text == "texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H"));
+    // Clamped to the border at u*W = 0.2: x and w read the border in the ring left of rows
+    // 2 and 1, so those rows' j is left out; rows 0 and 3 keep theirs.
+    let q = question("4x4", "0.05,0.5", "clamp_to_border");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let left: Vec<String> = p
+        .texts
+        .iter()
+        .filter(grey)
+        .filter(|tx| tx.x < ox)
+        .map(|tx| tx.text.clone())
+        .collect();
+    assert_eq!(left, ["0", "3"]);
+    assert_disjoint(&p, "indices beside border texels");
+}
+
+#[test]
+fn texel_values_sit_in_the_squares_the_footprint_leaves_free() {
+    // Component A of the index pattern is the texel's number y*4 + x. At (1.2, 1.6) texels the
+    // footprint covers (0..1, 1..2): those four values are the legend's, the others' are in
+    // their squares, white on a box.
+    let q = question("4x4", "0.3,0.4", "clamp_to_edge");
+    let p = picture_of("TLD4.A R8, R20, R24, UR4, 2D", &q);
+    let t = p.t as i64;
+    let ox = p.cells.iter().map(|c| c.0).min().unwrap();
+    let oy = p.cells.iter().map(|c| c.1).min().unwrap();
+    let value_in = |x: i64, y: i64| {
+        p.texts
+            .iter()
+            .filter(|tx| tx.boxed && tx.rgb == [255, 255, 255])
+            .filter(|tx| {
+                tx.x >= ox + x * t
+                    && tx.x < ox + (x + 1) * t
+                    && tx.y >= oy + y * t
+                    && tx.y < oy + (y + 1) * t
+            })
+            .map(|tx| tx.text.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(value_in(2, 1), ["6.0"]);
+    assert_eq!(value_in(3, 3), ["15.0"]);
+    for (x, y) in [(0, 1), (1, 1), (0, 2), (1, 2)] {
+        assert!(value_in(x, y).is_empty(), "({x}, {y}) is in the footprint");
+    }
+    assert_disjoint(&p, "values");
+    // A value longer than its square (rgba8_unorm's 0.0039216...) is left out.
+    let mut q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    q.format = Some("rgba8_unorm".into());
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    assert!(p
+        .texts
+        .iter()
+        .filter(|tx| tx.boxed && tx.rgb == [255, 255, 255])
+        .all(|tx| (tx.text.len() as i64 * CHAR_PX as i64 + 2) <= p.t as i64 - 4));
+}

@@ -25,6 +25,7 @@
 //! assumed), `words` (instruction words in text). This file reads the instruction and puts
 //! the text and the picture together ([`explain`], [`explain_on`]).
 
+mod annotate;
 pub mod answer;
 mod bridge;
 mod geometry;
@@ -162,6 +163,11 @@ pub fn explain_on(
     lane: u32,
     picture: bool,
 ) -> Result<Explanation, ExplainError> {
+    // A float layer's conversion, said before the lane's path.
+    let note = match *subject {
+        Subject::Question(q) => q.layer_note(),
+        _ => None,
+    };
     let (s, precision, name) = match *subject {
         Subject::Alone => {
             if lane != 0 {
@@ -201,8 +207,12 @@ pub fn explain_on(
             (s, precision, name.to_string())
         }
     };
+    let source = LaneSource {
+        name: &name,
+        note: note.as_deref().unwrap_or(""),
+    };
     Ok(explain_loaded(
-        insn, word, &s, precision, lane, &name, picture,
+        insn, word, &s, precision, lane, &source, picture,
     ))
 }
 
@@ -342,13 +352,20 @@ pub fn read_instruction(text: &str) -> Result<ReadInstruction, String> {
 }
 
 /// The instruction, the lane's path and the picture, for a loaded scenario.
+/// Where a lane's scenario came from: its name in the text, and lines said before the lane's
+/// path (empty, or a float layer's conversion).
+struct LaneSource<'a> {
+    name: &'a str,
+    note: &'a str,
+}
+
 fn explain_loaded(
     insn: &Tld4,
     word: u128,
     s: &tld4_scenario::Scenario,
     precision: tld4_textures::Precision,
     lane_no: u32,
-    source: &str,
+    source: &LaneSource<'_>,
     want_picture: bool,
 ) -> Explanation {
     let insn = *insn;
@@ -360,7 +377,8 @@ fn explain_loaded(
         s.exec.static_fault(s.warp.regs_per_thread),
     );
     text.push('\n');
-    let lane = lane::explain_lane(&mut text, s, precision, lane_no as usize, source);
+    text.push_str(source.note);
+    let lane = lane::explain_lane(&mut text, s, precision, lane_no as usize, source.name);
     let picture = if want_picture {
         lane_picture(&lane, &insn, lane_no)
     } else {

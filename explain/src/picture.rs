@@ -9,13 +9,14 @@ use tld4_textures::trace::{
 };
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
+use super::annotate::{axis_indices, cell_values, footprint_arrows};
 use super::geometry::{
     assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
-    MARGIN, MAX_CUBES, MAX_PANELS, PANEL_TOP, TEXT_RGB, TITLE,
+    FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB, TITLE,
 };
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
-use super::show::{serde_name, short};
+use super::show::{serde_name, short, show_value};
 
 /// The display colour of every texel of a storage layer's (x, y): RGB from the converted
 /// components for formats with three or more non-integer components (sRGB formats show
@@ -155,12 +156,12 @@ fn border_rgb(
 
 /// Where the panels (layers, or cubes unfolded around the sampled face) and their texels are
 /// drawn.
-struct Panels {
+pub(super) struct Panels {
     /// The texture's width and height (a cube face's).
-    w: u32,
-    h: u32,
+    pub(super) w: u32,
+    pub(super) h: u32,
     /// The texel size in pixels.
-    t: u32,
+    pub(super) t: u32,
     /// Cube kinds: each panel is the sampled face with its four neighbours ([`unfold`]).
     cube: bool,
     /// The layers (or cubes) drawn, in order.
@@ -280,7 +281,7 @@ impl Panels {
     }
 
     /// The top-left pixel of texel (x, y) of storage layer `layer`, if it is drawn.
-    fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
+    pub(super) fn place(&self, layer: u32, x: i64, y: i64) -> Option<(i64, i64)> {
         let (panel, face) = if self.cube {
             (layer / 6, layer % 6)
         } else {
@@ -347,10 +348,24 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let mut legend: Vec<String> = Vec::new();
     if let Some(tr) = trace {
         footprint_marks(&mut pic, &panels, tr, border, range);
+        footprint_arrows(&mut pic, &panels, tr);
         assign_labels(&mut pic.marks);
         if let Some(note) = sample_point(&mut pic, &panels, tr, sampled) {
             legend.push(note);
         }
+        if let Some(note) = axis_indices(&mut pic, &panels, tr) {
+            pic.notes.push(note);
+        }
+        let vk = if insn.depth_compare {
+            ValueKind::Float
+        } else {
+            shape.format.value_kind()
+        };
+        let value = |x: u32, y: u32| {
+            texel_selected_in(texture, component, tr.storage_layer, x, y)
+                .map_or("?".into(), |v| show_value(v, vk))
+        };
+        cell_values(&mut pic, &panels, tr, value);
         legend.extend(trace_lines(tr, cube));
         legend.extend(unrounded_line(tr, cube));
     }
@@ -362,6 +377,22 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     } else {
         "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
     });
+    if !cube {
+        // (the u/v scale: the indices in the ring are texels, the coordinate is normalized)
+        legend.push("texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H".into());
+    }
+    let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
+    let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
+    if offset_arrows || mode_arrows {
+        legend.push(
+            match (offset_arrows, mode_arrows) {
+                (true, true) => "arrows: blue = offset, magenta = address mode",
+                (true, false) => "arrows: blue = offset (from the unoffset texel)",
+                _ => "arrows: magenta = address mode (to the texel read)",
+            }
+            .into(),
+        );
+    }
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
         legend.extend(provenance_lines(tr, insn));

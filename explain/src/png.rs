@@ -73,6 +73,12 @@ pub(super) fn render(pic: &Picture) -> RgbImage {
             Some([40, 40, 40]),
         );
     }
+    // Arrows under the marks: a mark's outline stays whole where an arrow leaves it.
+    for a in &pic.arrows {
+        for (x, y) in a.pixels() {
+            put(&mut img, x, y, a.rgb);
+        }
+    }
     for m in &pic.marks {
         draw_mark(&mut img, m.x, m.y, m.size, m.style, m.fill);
     }

@@ -121,6 +121,14 @@ pub const PROVENANCE: &[Provenance] = &[
         phrase: "the texture unit then clamps the layer to layers - 1",
     },
     Provenance {
+        key: "float_layer",
+        short: "float layer: floor(l + 0.5)",
+        rule: "a float layer converts as NAK does: floor(layer + 0.5) in f32, clamped to 0..65535, NaN to 0",
+        standing: Standing::ModelDecision,
+        section: "Decisions",
+        phrase: "converts as NAK does, floor(layer + 0.5) in f32 clamped to 0..65535",
+    },
+    Provenance {
         key: "scr",
         short: ".SCR has no effect",
         rule: ".SCR: set by ptxas 13.5 in some kernels, clear in others; its effect is unknown",

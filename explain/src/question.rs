@@ -55,7 +55,8 @@ pub struct Question {
     /// less_or_equal, greater, not_equal, greater_or_equal, always.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<String>,
-    /// The layer (array forms; for a cube array, the cube), an integer (default 0).
+    /// The layer (array forms; for a cube array, the cube): an integer (default 0), or a float
+    /// converted as the compiler converts GLSL's float layer ([`parse_layer`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer: Option<String>,
     /// The texture unit's precision: `default` (8 fractional bits, round to nearest even) or
@@ -65,6 +66,58 @@ pub struct Question {
     /// Cube faces addressed one by one (the sampler's seamless_cube off).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub non_seamless: bool,
+}
+
+/// A `--layer` as the lane's layer register holds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayerValue {
+    /// The integer the layer register holds.
+    pub register: u32,
+    /// The float it was converted from, when the layer was given as one (GLSL's and SPIR-V's
+    /// array layer is a float).
+    pub from_float: Option<f32>,
+}
+
+/// Reads `--layer`: a whole number 0..65535 as the register holds it, or a float (`1.6`,
+/// `-0.5`, `2.0`) converted as NVIDIA's Vulkan compiler (Mesa NAK) converts a float layer
+/// before the instruction: floor(layer + 0.5) in f32, clamped to 0..65535, NaN to 0
+/// (docs/sources.md, Decisions; the rule `tld4 gather` and the lavapipe cases use).
+pub fn parse_layer(text: &str) -> Result<LayerValue, String> {
+    let t = text.trim();
+    if let Ok(layer) = t.parse::<u32>() {
+        if layer > 0xffff {
+            return Err(format!(
+                "--layer {layer}: the unit reads a layer's bits 15:0; ptxas clamps it to 0..65535"
+            ));
+        }
+        return Ok(LayerValue {
+            register: layer,
+            from_float: None,
+        });
+    }
+    let f: f32 = t.parse().map_err(|_| {
+        format!("--layer {t}: expected a whole number 0..65535 or a float (GLSL's layer, as 1.6)")
+    })?;
+    Ok(LayerValue {
+        register: tld4_gather_cases::float_layer(f),
+        from_float: Some(f),
+    })
+}
+
+impl Question {
+    /// For a layer given as a float: the lines saying how it became the register's integer,
+    /// with the rule's provenance tag; None for an integer layer or none.
+    pub fn layer_note(&self) -> Option<String> {
+        let l = parse_layer(self.layer.as_deref()?).ok()?;
+        let f = l.from_float?;
+        Some(format!(
+            "the layer {f:?} is a float, as GLSL's and SPIR-V's array layer is: converted before the TLD4 \
+             as NAK does, floor({f:?} + 0.5) clamped to 0..65535 = {}; the layer register holds the integer {}\n    {}\n\n",
+            l.register,
+            l.register,
+            super::provenance::tag("float_layer")
+        ))
+    }
 }
 
 /// The texture's size: width, height and layers (cubes for cube arrays).
@@ -432,18 +485,10 @@ fn lane_registers(
     let rb = insn.rb_layout();
     let mut at = insn.ra.0 as u32;
     if ra.layer {
-        let layer: u32 = match &q.layer {
-            Some(l) => l
-                .trim()
-                .parse()
-                .map_err(|_| format!("--layer {l}: expected a whole number 0..65535"))?,
+        let layer = match &q.layer {
+            Some(l) => parse_layer(l)?.register,
             None => 0,
         };
-        if layer > 0xffff {
-            return Err(format!(
-                "--layer {layer}: the unit reads a layer's bits 15:0; ptxas clamps it to 0..65535"
-            ));
-        }
         set(lanes, at, "the layer", json!(layer))?;
         at += 1;
     } else if q.layer.is_some() {
@@ -564,6 +609,42 @@ mod tests {
             ..q
         };
         assert!(scenario_json(&i, "x", &q).unwrap_err().contains("-32..31"));
+    }
+
+    #[test]
+    fn a_float_layer_converts_as_the_compiler_does() {
+        // Integers are the register as given; past 65535 is refused.
+        assert_eq!(parse_layer("3").unwrap().register, 3);
+        assert_eq!(parse_layer("3").unwrap().from_float, None);
+        assert!(parse_layer("70000").unwrap_err().contains("0..65535"));
+        // Floats: floor(l + 0.5), so halves go up (1.5 -> 2, 2.5 -> 3: not ties to even),
+        // negatives clamp to 0, NaN reads 0, huge values clamp to 65535.
+        let reg = |t: &str| parse_layer(t).unwrap().register;
+        assert_eq!(reg("1.6"), 2);
+        assert_eq!(reg("1.4"), 1);
+        assert_eq!(reg("1.5"), 2);
+        assert_eq!(reg("2.5"), 3);
+        assert_eq!(reg("-0.7"), 0);
+        assert_eq!(reg("NaN"), 0);
+        assert_eq!(reg("1e9"), 65535);
+        assert_eq!(parse_layer("1.6").unwrap().from_float, Some(1.6));
+        assert!(parse_layer("one").unwrap_err().contains("--layer one"));
+        // The note names the conversion and its provenance; an integer layer has none.
+        let q = Question {
+            layer: Some("1.6".into()),
+            ..Default::default()
+        };
+        let note = q.layer_note().unwrap();
+        assert!(
+            note.contains("floor(1.6 + 0.5)") && note.contains("holds the integer 2"),
+            "{note}"
+        );
+        assert!(note.contains("[model decision:"), "{note}");
+        let q = Question {
+            layer: Some("2".into()),
+            ..Default::default()
+        };
+        assert_eq!(q.layer_note(), None);
     }
 
     #[test]

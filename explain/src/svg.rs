@@ -108,6 +108,20 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(FOOTPRINT_RGB)
         );
     };
+    // Arrows under the marks, as in the PNG.
+    for a in &pic.arrows {
+        for st in a.strokes() {
+            let _ = writeln!(
+                s,
+                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="2"/>"#,
+                st.from.0,
+                st.from.1,
+                st.to.0,
+                st.to.1,
+                hex_rgb(a.rgb)
+            );
+        }
+    }
     for m in &pic.marks {
         mark(&mut s, m.x, m.y, m.size as i64, m.style, m.fill);
     }

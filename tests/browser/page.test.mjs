@@ -126,10 +126,10 @@ test('a URL state shows what tld4 explain computes for the same flags', async ()
 test('the mouse sets the coordinate and the controls change the question', async () => {
   const page = await context.newPage();
   await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4');
-  const box = await page.locator('[data-testid="grid"]').boundingBox();
   const before = page.url();
-  // Over the texture's top-left quarter.
-  await page.mouse.move(box.x + 70 + 60, box.y + 70 + 50);
+  // Over the texture's top-left quarter: inside texel (1, 0)'s cell, off its centre.
+  const t10 = await page.locator('[data-testid="grid"] rect[data-value]').nth(1).boundingBox();
+  await page.mouse.move(t10.x + t10.width * 0.3, t10.y + t10.height * 0.7);
   await page.waitForFunction((u) => location.href !== u, before);
   await page.waitForTimeout(300);
   await page.waitForSelector('body[data-ready]');
@@ -232,6 +232,12 @@ test('copy as scenario gives the JSON tld4 explain --scenario reproduces', async
   rmSync(dir, { recursive: true, force: true });
   const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
   assert.deepEqual((await pageState(page)).values, m[1].split(', '));
+  // Exactly: explain's whole text on the copied scenario is the page's, but for the line
+  // naming where the lane came from.
+  const name = (t) => t.replace(/^lane 0 of .*:$/m, 'lane 0 of (the source):').trimEnd();
+  const shown = await page.textContent('[data-testid="text"]');
+  assert.match(shown, /^lane 0 of the question:$/m);
+  assert.equal(name(shown), name(out));
   await page.close();
 });
 
@@ -269,10 +275,12 @@ test('a cube gather across an edge shows the neighbour face and the mouse moves 
   await load(page, q);
   sameAsExplain(await pageState(page), explain(q), q);
   const faces = await page.locator('[data-testid="grid"] text').allTextContents();
-  assert.ok(faces.some((t) => /^[+-][XYZ] \(\d+,\d+\)$/.test(t)), faces.join('|'));
+  // (the neighbour faces are named once each; their texels carry (x, y) and the value)
+  assert.ok(faces.some((t) => /^[+-][XYZ]$/.test(t)) && faces.some((t) => /^\(\d+,\d+\)$/.test(t)), faces.join('|'));
   const ready = await page.getAttribute('body', 'data-ready');
-  const box = await page.locator('[data-testid="grid"]').boundingBox();
-  await page.mouse.move(box.x + 70 + 100, box.y + 70 + 200);
+  // (inside the sampled face: its texel (1, 2), whose cells are the first 16 with a value)
+  const t12 = await page.locator('[data-testid="grid"] rect[data-value]').nth(9).boundingBox();
+  await page.mouse.move(t12.x + t12.width * 0.4, t12.y + t12.height * 0.6);
   await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
   await page.waitForTimeout(300);
   const q2 = new URL(page.url()).search.slice(1);
@@ -295,5 +303,160 @@ test('the magnified sample point shows the rounding that decided the texel', asy
   // The footprint the page draws starts at i0 = 2, as explain says (component R is x).
   sameAsExplain(await pageState(page), want, q);
   assert.equal((await pageState(page)).texels.w.i, '2');
+  await page.close();
+});
+
+test('a float layer converts as explain converts it, and the page says which layer was read', async () => {
+  const page = await context.newPage();
+  // GLSL's layer 1.6: floor(1.6 + 0.5) = 2 (the rule docs/sources.md, Decisions names).
+  const q = 'insn=TLD4.B+R10,+R8,+R20,+R24,+UR4,+ARRAY_2D&texture=4x4x3&coord=0.3,0.6&layer=1.6';
+  await load(page, q);
+  const want = explain(q);
+  assert.match(want.out, /floor\(1\.6 \+ 0\.5\)/);
+  const got = await pageState(page);
+  sameAsExplain(got, want, q);
+  for (const n of 'xyzw') assert.equal(got.texels[n].layer, '2', n);
+  assert.match(await page.textContent('[data-testid="layer-used"]'), /layer 2$/);
+  assert.match(await page.textContent('[data-testid="text"]'), /the layer register holds the integer 2/);
+  // 2.5 goes up to 3 (not ties to even); 1.4 goes down to 1.
+  for (const [l, want] of [['2.5', '2'], ['1.4', '1']]) {
+    const q2 = q.replace('layer=1.6', `layer=${l}`);
+    await load(page, q2);
+    sameAsExplain(await pageState(page), explain(q2), q2);
+    // (a 3-layer texture: layer 3 clamps to the last, 2)
+    assert.equal((await pageState(page)).texels.x.layer, want, l);
+  }
+  await page.close();
+});
+
+test('PTP offsets are dragged on the texture, with the sample point pinned', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.G.PTP+R10,+R8,+R20,+R24,+UR4,+2D&texture=8x8&coord=0.5,0.5&offsets=1,0,-1,2,0,-3,2,2';
+  await load(page, q);
+  // Each offset is drawn as an arrow from its unoffset ghost; PTP reads texel k at
+  // (i0 + dx_k, j0 + dy_k), so every ghost is (i0, j0) = (3, 3) here (u*W = 4).
+  for (const n of 'xyzw') {
+    const g = page.locator(`[data-testid="offset-ghost-${n}"]`);
+    assert.equal(await g.getAttribute('data-i'), '3', n);
+    assert.equal(await g.getAttribute('data-j'), '3', n);
+  }
+  // A click pins the sample point where it is.
+  const s = await page.locator('[data-testid="sample"]').boundingBox();
+  await page.mouse.move(s.x + s.width / 2, s.y + s.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
+  await page.waitForTimeout(300);
+  const pinnedAt = new URL(page.url()).searchParams.get('coord');
+  // Drag texel z two texels right and one down: its offset (0, -3) becomes (2, -2).
+  const z = await page.locator('[data-testid="texel-z"]').boundingBox();
+  const cell = z.width + 2;
+  await page.mouse.move(z.x + z.width / 2, z.y + z.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(z.x + z.width / 2 + 2 * cell, z.y + z.height / 2 + cell, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('offsets') === '1,0,-1,2,2,-2,2,2');
+  const q2 = new URL(page.url()).search.slice(1);
+  assert.equal(new URL(page.url()).searchParams.get('coord'), pinnedAt, 'the drag did not move the sample point');
+  const want = explain(q2);
+  await page.waitForFunction((i) => document.querySelector('[data-testid="texel-z"]').getAttribute('data-i') === i, want.texels.z.i);
+  sameAsExplain(await pageState(page), want, q2);
+  assert.equal(await page.inputValue('#ptp'), '1,0,-1,2,2,-2,2,2');
+  // Still pinned: moving the mouse over the texture changes nothing.
+  const before = page.url();
+  await page.mouse.move(z.x - 3 * cell, z.y + 3 * cell, { steps: 3 });
+  await page.waitForTimeout(300);
+  assert.equal(page.url(), before);
+  await page.close();
+});
+
+test('editing the SASS text sets the controls', async () => {
+  const page = await context.newPage();
+  await load(page, 'insn=TLD4.R+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&format=d32_float&coord=0.3,0.6');
+  const ready = await page.getAttribute('body', 'data-ready');
+  await page.fill('[data-testid="insn"]', 'TLD4.B.AOFFI.DC R10, R8, R20, R24, UR4, ARRAY_2D');
+  await page.press('[data-testid="insn"]', 'Enter');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  assert.equal(await page.inputValue('#component'), 'B');
+  assert.equal(await page.inputValue('#offsets'), 'AOFFI');
+  assert.equal(await page.inputValue('#dimension'), 'ARRAY_2D');
+  assert.equal(await page.isChecked('#dc'), true);
+  assert.equal(await page.isVisible('#aoffi-row'), true);
+  assert.equal(await page.isVisible('#dc-row'), true);
+  assert.equal(await page.isVisible('#layer-label'), true);
+  assert.match(await page.textContent('[data-testid="sass"]'), /^TLD4\.B\.AOFFI\.DC R10, R8, R20, R24, UR4, ARRAY_2D/);
+  const q = new URL(page.url()).search.slice(1);
+  sameAsExplain(await pageState(page), explain(q), q);
+  // A question the lane faults on (.DC on a colour format): the page shows the new line and
+  // explain's fault, and no value of the earlier answer stays.
+  const r2 = await page.getAttribute('body', 'data-ready');
+  await page.selectOption('#format', 'rgba32_float');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, r2);
+  assert.match(await page.textContent('[data-testid="text"]'), /fault: not modeled .*depth compare on the non-depth format/);
+  for (const n of 'xyzw') assert.doesNotMatch(await page.textContent(`[data-testid="value-${n}"]`), /\d/, n);
+  await page.close();
+});
+
+test('a cube shows the 3x3 unfolding with each neighbour face and its s, t arrows', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+CUBE&texture=4x4&coord=1,0.1,0.97';
+  await load(page, q);
+  const want = explain(q);
+  sameAsExplain(await pageState(page), want, q);
+  // +X's neighbours (Vulkan's cube table: on +X, sc = -rz and tc = -ry, so s < 0 is +Z,
+  // s > 1 is -Z, t < 0 is +Y, t > 1 is -Y), each drawn whole: 16 texels a face.
+  const names = await page.locator('[data-testid="face-name"]').allTextContents();
+  assert.deepEqual([...names].sort(), ['+Y', '+Z', '-Y', '-Z'].sort());
+  for (const f of ['+Y', '+Z', '-Y', '-Z']) {
+    assert.equal(await page.locator(`[data-testid="grid"] rect[data-face="${f}"]`).count(), 16, f);
+    assert.equal(await page.locator(`[data-testid="face-arrow-s"][data-face="${f}"]`).count(), 1, f);
+    assert.equal(await page.locator(`[data-testid="face-arrow-t"][data-face="${f}"]`).count(), 1, f);
+  }
+  // The footprint texels explain puts on +Z are drawn on the +Z block, left of the face.
+  const grid = await page.locator('[data-testid="grid"]').boundingBox();
+  const sample = await page.locator('[data-testid="sample"]').boundingBox();
+  for (const n of 'xw') {
+    assert.match(want.out, new RegExp(`^ {4}${n} .*on face \\+Z texel`, 'm'));
+    const b = await page.locator(`[data-testid="texel-${n}"]`).boundingBox();
+    const under = await page.evaluate(([x, y]) => {
+      for (const e of document.elementsFromPoint(x, y)) if (e.dataset && e.dataset.face) return e.dataset.face;
+      return null;
+    }, [b.x + b.width / 2, b.y + b.height / 2]);
+    assert.equal(under, '+Z', n);
+    assert.ok(b.x < sample.x && b.x > grid.x, n);
+  }
+  // The face buttons set the direction to a face's centre.
+  const ready = await page.getAttribute('body', 'data-ready');
+  await page.click('[data-testid="face--Y"]');
+  await page.waitForFunction((r) => document.body.dataset.ready !== r, ready);
+  const q2 = new URL(page.url()).search.slice(1);
+  assert.equal(new URL(page.url()).searchParams.get('coord'), '0,-1,0');
+  sameAsExplain(await pageState(page), explain(q2), q2);
+  assert.match(await page.textContent('[data-testid="grid"]'), /face 3/);
+  await page.close();
+});
+
+test('border texels show the border value, and small cells a value shade', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.02,0.5&address=clamp_to_border,clamp_to_edge&border=float_opaque_white';
+  await load(page, q);
+  const want = explain(q);
+  sameAsExplain(await pageState(page), want, q);
+  for (const n of 'xw') {
+    assert.ok(want.texels[n].border, `${n} reads the border\n${want.out}`);
+    assert.equal(await page.textContent(`[data-testid="border-${n}"]`), '= ' + want.values['xyzw'.indexOf(n)], n);
+  }
+  // 16x16: cells too small for text are shaded, darker for larger values (A = y*16 + x).
+  await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=16x16&coord=0.5,0.5');
+  const cells = await page.locator('[data-testid="grid"] rect[data-value]').evaluateAll((rs) =>
+    rs.map((r) => ({ v: Number(r.getAttribute('data-value')), g: Number(/rgb\((\d+)/.exec(r.getAttribute('fill'))[1]) })));
+  assert.equal(cells.length, 256);
+  const byValue = cells.slice().sort((a, b) => a.v - b.v);
+  assert.equal(byValue[0].v, 0);
+  assert.equal(byValue[0].g, 255);
+  assert.equal(byValue[255].v, 255);
+  for (let k = 1; k < 256; k++) assert.ok(byValue[k].g <= byValue[k - 1].g, `shade of ${byValue[k].v}`);
+  assert.ok(byValue[255].g < 120, 'the largest value is dark');
+  assert.match(await page.textContent('[data-testid="value-scale"]'), /white = 0\.0, darkest = 255\.0/);
   await page.close();
 });

@@ -13,6 +13,10 @@ let state = {};
 let answer = null;
 let inFlight = false;
 let pending = false;
+// Pinned: the sample point stays where a click put it (so footprint texels can be dragged).
+let pinned = false;
+// A PTP offset being dragged: which texel, where the drag began, the offsets then.
+let drag = null;
 
 function readUrl() {
   const p = new URLSearchParams(location.search);
@@ -62,6 +66,7 @@ function setControls() {
     $('ptp-row').hidden = d.offsets !== 'PTP';
     $('dc-row').hidden = !d.dc;
     $('layer-label').hidden = !d.dimension.startsWith('ARRAY');
+    $('face-row').hidden = !d.dimension.includes('CUBE');
   }
   $('texture').value = state.texture || '4x4';
   $('format').value = state.format || 'rgba32_float';
@@ -80,6 +85,18 @@ function setControls() {
   $('compare').value = state.compare || 'less_or_equal';
   $('coord').value = state.coord || '0.5,0.5';
   $('layer').value = state.layer || '0';
+  // The layer the unit read (a float layer converted, a layer past the last clamped).
+  const lane = answer && answer.lane;
+  $('layer-out').textContent = lane && d && d.dimension.startsWith('ARRAY')
+    ? ' reads ' + (d.dimension.includes('CUBE') ? 'cube ' + Math.floor(lane.storage_layer / 6) : 'layer ' + lane.storage_layer)
+    : '';
+  showPin();
+}
+
+function showPin() {
+  $('pin-state').textContent = pinned
+    ? 'pinned: the sample point stays (click the texture to follow the mouse again)'
+    : 'the sample point follows the mouse (click the texture to pin it)';
 }
 
 async function update() {
@@ -117,13 +134,16 @@ function el(name, attrs, parent, text) {
 }
 
 // Layout: a margin of two cells around the texture, so ghost texels outside it show.
+// Cubes: the sampled face unfolded with its four neighbours (reach texels of each).
 function layout() {
   const [W, H] = answer.size;
-  const cell = Math.max(8, Math.floor(Math.min(300 / W, 300 / H)));
-  // Cubes: one more cell a side for the ring of neighbour-face texels.
-  const ring = answer.ring && answer.ring.length ? cell : 0;
-  const pad = 70 + ring;
-  return { W, H, cell, ring, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
+  const reach = answer.ring_reach || 0;
+  const room = reach ? 480 : 240;
+  const cell = Math.max(8, Math.floor(Math.min(room / (W + 2 * reach), room / (H + 2 * reach))));
+  const ring = reach * cell;
+  // (two cells of margin, so ghosts of wrapped and offset texels stay in view)
+  const pad = reach ? 70 + ring : Math.max(70, 2 * cell + 10);
+  return { W, H, cell, ring, reach, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
 }
 
 function render() {
@@ -132,14 +152,23 @@ function render() {
   const L = layout();
   svg.setAttribute('width', L.width);
   svg.setAttribute('height', L.height);
-  const { W, H, cell, x0, y0, ring } = L;
+  const { W, H, cell, x0, y0, ring, reach } = L;
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
     'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
-  // Cells with their values, texel centres.
+  // Cells with their values, texel centres. Cells too small for their value's text are
+  // shaded by it instead (white = the smallest value of the layer, dark = the largest), with
+  // the scale's ends written under the texture.
+  const nums = answer.grid.map(Number);
+  const finite = nums.filter(Number.isFinite);
+  const lo = Math.min(...finite), hi = Math.max(...finite);
+  const shade = cell < 28 && finite.length > 0;
   for (let j = 0; j < H; j++) {
     for (let i = 0; i < W; i++) {
-      el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: '#fff', stroke: '#bbb' }, svg);
+      const v = nums[j * W + i];
+      const g = !shade || !Number.isFinite(v) || hi === lo ? 255 : Math.round(255 - 175 * (v - lo) / (hi - lo));
+      el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: `rgb(${g},${g},${g})`, stroke: '#bbb',
+        'data-value': answer.grid[j * W + i] }, svg);
       el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
       if (cell >= 28) {
         el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
@@ -153,34 +182,35 @@ function render() {
   for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - ring - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
   for (let j = 0; j < H; j += step) el('text', { x: x0 - ring - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
   const bottom = y0 + H * cell + ring, right = x0 + W * cell + ring;
+  if (shade) {
+    el('text', { 'data-testid': 'value-scale', x: x0, y: bottom + 32, 'font-size': 10 }, svg,
+      'shade: white = ' + answer.grid[nums.indexOf(lo)] + ', darkest = ' + answer.grid[nums.indexOf(hi)]);
+  }
   for (const t of [0, 0.5, 1]) {
     el('line', { x1: x0 + t * W * cell, y1: bottom, x2: x0 + t * W * cell, y2: bottom + 6, stroke: '#000' }, svg);
     el('text', { x: x0 + t * W * cell, y: bottom + 18, 'font-size': 10, 'text-anchor': 'middle' }, svg, un + '=' + t);
     el('line', { x1: right, y1: y0 + t * H * cell, x2: right + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
     el('text', { x: right + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, vn + '=' + t);
   }
-  if (!lane) return;
-  // Cube: the ring of neighbour-face texels a seamless footprint reads past the edges.
-  if (answer.ring.length) {
-    for (let j = -1; j <= H; j++) {
-      for (let i = -1; i <= W; i++) {
-        if (i >= 0 && i < W && j >= 0 && j < H) continue;
-        const c = answer.ring[(j + 1) * (W + 2) + (i + 1)];
-        const x = x0 + i * cell, y = y0 + j * cell;
-        el('rect', { x, y, width: cell, height: cell, fill: c.read ? '#e8f0ff' : '#eee', stroke: '#bbb' }, svg);
-        if (cell >= 28) {
-          el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
-            c.read ? c.face + ' (' + c.read[1] + ',' + c.read[2] + ')' : 'corner');
-          el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
-        }
-      }
-    }
+  if (!lane) {
+    // The lane did not gather (a fault: the text says why): nothing of an earlier answer stays.
+    for (const n of 'xyzw') document.querySelector('[data-testid="value-' + n + '"]').textContent = 'none (see the text)';
+    $('registers').innerHTML = '';
+    const z = $('zoom');
+    while (z.firstChild) z.removeChild(z.firstChild);
+    $('dc-panel').hidden = true;
+    $('f16-panel').hidden = true;
+    renderInstruction();
+    return;
   }
+  // Cube: the 3x3 unfolding, the four neighbour faces turned as a seamless footprint reads them.
+  if (reach) renderUnfolding(svg, L);
   // The footprint: ghost (where the footprint lies before redirection) and texel read.
   const defs = el('defs', {}, svg);
   const m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c0c' }, m);
   const corner = { x: [2, -4], y: [-4, -4], z: [-4, 2], w: [2, 2] };
+  renderOffsetGhosts(svg, L, lane, defs);
   for (const t of lane.texels) {
     const [gi, gj] = t.position;
     const gx = x0 + gi * cell, gy = y0 + gj * cell;
@@ -192,6 +222,10 @@ function render() {
       el('rect', { x: gx + 2, y: gy + 2, width: cell - 4, height: cell - 4, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
       el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
         t.site === 'border' ? 'border' : t.site === 'corner' ? 'corner' : '(' + gi + ',' + gj + ')');
+      // A border texel reads the border colour: its selected component, as explain prints it.
+      if (t.site === 'border') {
+        el('text', { 'data-testid': 'border-' + t.name, x: gx + cell / 2, y: gy + cell / 2 + 15, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg, '= ' + t.value);
+      }
       if (t.read && t.read[2] === lane.storage_layer) {
         el('line', { x1: gx + cell / 2, y1: gy + cell / 2, x2: rx + cell / 2, y2: ry + cell / 2, stroke: '#c0c', 'marker-end': 'url(#arrow)' }, svg);
       }
@@ -200,6 +234,8 @@ function render() {
       fill: 'rgba(255,0,255,0.12)', stroke: '#f0f', 'stroke-width': 2 };
     if (t.read) { attrs['data-i'] = t.read[0]; attrs['data-j'] = t.read[1]; attrs['data-layer'] = t.read[2]; }
     else { attrs['data-i'] = gi; attrs['data-j'] = gj; attrs['data-layer'] = t.site; }
+    // PTP: each footprint texel can be dragged; its offset follows (see startDrag).
+    if (answer.decoded.offsets === 'PTP') attrs['data-drag'] = 'xyzw'.indexOf(t.name);
     el('rect', attrs, svg);
     const c = corner[t.name];
     el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : cell + c[0] - 6), y: ry + (c[1] > 0 ? 12 : cell - 4), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
@@ -226,6 +262,73 @@ function render() {
   renderZoom(lane);
   renderPanels(lane);
   renderInstruction();
+}
+
+// AOFFI and PTP: where each texel would lie without offsets (a grey dashed ghost) and an
+// arrow to where its offset moved it, labelled with the offset. AOFFI moves the 2x2 footprint:
+// texel k from (i0, j0) + its corner in gather order; PTP reads each texel k at
+// (i0 + dx_k, j0 + dy_k), as explain says, so every arrow starts at (i0, j0).
+function renderOffsetGhosts(svg, L, lane, defs) {
+  const { cell, x0, y0 } = L;
+  const m = el('marker', { id: 'offset-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c60' }, m);
+  const [i0, j0] = lane.origin;
+  const ptp = answer.decoded.offsets === 'PTP';
+  const base = ptp ? { x: [0, 0], y: [0, 0], z: [0, 0], w: [0, 0] } : { x: [0, 1], y: [1, 1], z: [1, 0], w: [0, 0] };
+  for (const t of lane.texels) {
+    const bi = i0 + base[t.name][0], bj = j0 + base[t.name][1];
+    const [gi, gj] = t.position;
+    if (gi === bi && gj === bj) continue;
+    el('rect', { 'data-testid': 'offset-ghost-' + t.name, 'data-i': bi, 'data-j': bj, x: x0 + bi * cell + 4, y: y0 + bj * cell + 4,
+      width: cell - 8, height: cell - 8, fill: 'none', stroke: '#999', 'stroke-dasharray': '2 2' }, svg);
+    const ax = x0 + (bi + 0.5) * cell, ay = y0 + (bj + 0.5) * cell;
+    const bx = x0 + (gi + 0.5) * cell, by = y0 + (gj + 0.5) * cell;
+    el('line', { x1: ax, y1: ay, x2: bx, y2: by, stroke: '#c60', 'stroke-width': 1.5, 'marker-end': 'url(#offset-arrow)' }, svg);
+    el('text', { x: (ax + bx) / 2 + 3, y: (ay + by) / 2 - 3, 'font-size': 10, fill: '#c60' }, svg,
+      t.name + ' ' + (gi - bi >= 0 ? '+' : '') + (gi - bi) + ',' + (gj - bj >= 0 ? '+' : '') + (gj - bj));
+  }
+}
+
+// The neighbour faces of the unfolding: each texel with its face, (x, y) and value; each face's
+// name and its s and t arrows (from its texel (0, 0) toward growing x and growing y).
+function renderUnfolding(svg, L) {
+  const { W, H, cell, x0, y0, reach } = L;
+  const row = W + 2 * reach;
+  const at = {};
+  for (let j = -reach; j < H + reach; j++) {
+    for (let i = -reach; i < W + reach; i++) {
+      if (i >= 0 && i < W && j >= 0 && j < H) continue;
+      const c = answer.ring[(j + reach) * row + (i + reach)];
+      if (!c.read) continue;
+      const x = x0 + i * cell, y = y0 + j * cell;
+      el('rect', { x, y, width: cell, height: cell, fill: '#e8f0ff', stroke: '#bbb', 'data-face': c.face }, svg);
+      at[c.face + ' ' + c.read[1] + ' ' + c.read[2]] = [x + cell / 2, y + cell / 2];
+      if (cell >= 28) {
+        el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
+          '(' + c.read[1] + ',' + c.read[2] + ')');
+        el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
+      }
+    }
+  }
+  const defs = el('defs', {}, svg);
+  const m = el('marker', { id: 'st-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#36c' }, m);
+  const names = new Set(answer.ring.filter((c) => c.read && c.face).map((c) => c.face));
+  names.delete(answer.ring[reach * row + reach].face);
+  for (const f of names) {
+    const o = at[f + ' 0 0'];
+    const s = at[f + ' ' + Math.min(1, W - 1) + ' 0'];
+    const t = at[f + ' 0 ' + Math.min(1, H - 1)];
+    if (!o) continue;
+    el('text', { x: o[0], y: o[1] - cell / 2 + 10, 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#36c', 'data-testid': 'face-name' }, svg, f);
+    for (const [p, name] of [[s, 's'], [t, 't']]) {
+      if (!p || (p[0] === o[0] && p[1] === o[1])) continue;
+      const dx = p[0] - o[0], dy = p[1] - o[1], len = Math.hypot(dx, dy);
+      const ex = o[0] + dx / len * cell * 0.9, ey = o[1] + dy / len * cell * 0.9;
+      el('line', { x1: o[0], y1: o[1], x2: ex, y2: ey, stroke: '#36c', 'stroke-width': 2, 'marker-end': 'url(#st-arrow)', 'data-testid': 'face-arrow-' + name, 'data-face': f }, svg);
+      el('text', { x: ex + dx / len * 8, y: ey + dy / len * 8 + 3, 'font-size': 11, fill: '#36c', 'text-anchor': 'middle' }, svg, name);
+    }
+  }
 }
 
 // The 1/256-texel lattice around the sample point: the exact u*W, v*H (hollow) and the
@@ -338,8 +441,21 @@ function wire() {
   bind('compare', 'compare');
   bind('coord', 'coord');
   bind('layer', 'layer');
+  $('grid').addEventListener('mousedown', startDrag);
+  window.addEventListener('mousemove', moveDrag);
+  window.addEventListener('mouseup', () => { drag = null; });
+  for (const b of document.querySelectorAll('[data-face]')) {
+    b.addEventListener('click', () => {
+      // The face's centre: the major axis at +-1, the others 0.
+      const [axis, sign] = b.dataset.face.split(',').map(Number);
+      const d = [0, 0, 0];
+      d[axis] = sign;
+      state.coord = d.join(',');
+      update();
+    });
+  }
   $('grid').addEventListener('mousemove', (ev) => {
-    if (!answer) return;
+    if (!answer || pinned || drag) return;
     const L = layout();
     const r = $('grid').getBoundingClientRect();
     const u = (ev.clientX - r.left - L.x0) / (L.W * L.cell);
@@ -363,6 +479,47 @@ function wire() {
     if (navigator.clipboard) navigator.clipboard.writeText(t.value).catch(() => document.execCommand('copy'));
     else document.execCommand('copy');
   });
+}
+
+// The PTP offsets as eight numbers (x0, y0, ..., x3, y3), zeros where none are given.
+function ptpOffsets() {
+  const o = (state.offsets || '').split(',').map(Number);
+  return Array.from({ length: 8 }, (_, k) => (Number.isFinite(o[k]) ? o[k] : 0));
+}
+
+// A press on the texture pins the sample point, or lets it follow the mouse again (on press,
+// not click: the picture is redrawn under the mouse, and a click needs the same element at
+// both ends). Pressing on a footprint texel of a PTP gather instead starts dragging its offset
+// (and pins the sample point, so the footprint stays put under the mouse).
+function startDrag(ev) {
+  if (!answer) return;
+  const k = ev.target.dataset ? ev.target.dataset.drag : undefined;
+  ev.preventDefault();
+  if (k === undefined) {
+    pinned = !pinned;
+    showPin();
+    return;
+  }
+  pinned = true;
+  showPin();
+  drag = { k: Number(k), x: ev.clientX, y: ev.clientY, base: ptpOffsets() };
+}
+
+// Whole texels moved since the drag began, added to the dragged texel's offset (-32..31,
+// the offsets' 6-bit range).
+function moveDrag(ev) {
+  if (!drag || !answer) return;
+  const { cell } = layout();
+  const di = Math.round((ev.clientX - drag.x) / cell);
+  const dj = Math.round((ev.clientY - drag.y) / cell);
+  const o = drag.base.slice();
+  const clamp = (v) => Math.max(-32, Math.min(31, v));
+  o[2 * drag.k] = clamp(o[2 * drag.k] + di);
+  o[2 * drag.k + 1] = clamp(o[2 * drag.k + 1] + dj);
+  const text = o.join(',');
+  if (text === (state.offsets || '0,0,0,0,0,0,0,0')) return;
+  state.offsets = text;
+  update();
 }
 
 function fitStateFromControls() {
