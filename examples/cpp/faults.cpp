@@ -37,7 +37,10 @@ SimFault classify(tld4_status status, const tld4_error &e) {
       return e.detail.read == TLD4_READ_TEXEL ? SimFault::MemoryFault : SimFault::InvalidTexture;
     case TLD4_FAULT_NOT_MODELED: return SimFault::Unsupported;
     case TLD4_FAULT_INVALID_CONFIG:
-    case TLD4_FAULT_OTHER: return SimFault::HostError;
+    case TLD4_FAULT_OTHER:
+    // (a constant-bank TLD4 of SM75-SM90 whose handle the simulator's constant memory lacks:
+    // this SM runs SM100's form, so only its own bug gets here)
+    case TLD4_FAULT_NO_CONSTANT: return SimFault::HostError;
   }
   return SimFault::HostError;
 }
