@@ -3,7 +3,7 @@
 
 use tld4_textures::trace::{GatherTrace, TexelSite};
 
-use super::geometry::{Arrow, Picture, Text, CHAR_PX, FOOTPRINT_RGB, OFFSET_ARROW_RGB};
+use super::geometry::{Arrow, Ghost, Picture, Text, CHAR_PX, FOOTPRINT_RGB, OFFSET_ARROW_RGB};
 use super::picture::Panels;
 
 /// The footprint's arrows on a 2D or array texture (a cube's unfolding already puts a texel
@@ -12,7 +12,7 @@ use super::picture::Panels;
 /// texel k at (i0 + dx_k, j0 + dy_k): Vulkan's ConstOffsets rule, `stages::footprint` of
 /// tld4-textures); for a texel an address mode redirected, from there to the texel read. A
 /// position outside the texture is drawn in the one-texel ring around it (as border texels
-/// are).
+/// are). Each arrow's start gets a ghost: the square the texel had there, outlined dashed.
 pub(super) fn footprint_arrows(pic: &mut Picture, panels: &Panels, tr: &GatherTrace) {
     if tr.cube.is_some() {
         return;
@@ -52,6 +52,17 @@ pub(super) fn footprint_arrows(pic: &mut Picture, panels: &Panels, tr: &GatherTr
         }
     }
     pic.arrows.retain(|a| a.from != a.to);
+    for a in &pic.arrows {
+        let ghost = Ghost {
+            x: a.from.0 - t / 2,
+            y: a.from.1 - t / 2,
+            size: panels.t,
+            rgb: a.rgb,
+        };
+        if !pic.ghosts.contains(&ghost) {
+            pic.ghosts.push(ghost);
+        }
+    }
 }
 
 /// The texel indices on a 2D or array texture's sampled panel: i in the ring above each
@@ -145,7 +156,8 @@ pub(super) fn cell_values(
             let crossed = arrow_pixels
                 .iter()
                 .any(|&(x, y)| x >= bx && x < bx + tw && y >= by && y < by + c + 2);
-            if marked || sample || crossed {
+            let ghosted = pic.ghosts.iter().any(|g| (g.x, g.y) == (cx, cy));
+            if marked || sample || crossed || ghosted {
                 continue;
             }
             pic.texts.push(Text {

@@ -123,6 +123,32 @@ pub enum MarkStyle {
     Hatched,
 }
 
+/// A ghost: the square (top-left `x`, `y`, `size` px) where the footprint put a texel before
+/// an offset or an address mode moved it, outlined dashed in `rgb` (its arrow's colour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Ghost {
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) size: u32,
+    pub(super) rgb: [u8; 3],
+}
+
+/// The ghost outline's width in pixels, and its dashes (on, then off, along each edge).
+pub(super) const GHOST_BAND: u32 = 2;
+pub(super) const GHOST_DASH: (u32, u32) = (4, 4);
+
+/// True where pixel (dx, dy) of a ghost of `size` px lies on a dash of its outline.
+pub(super) fn ghost_at(dx: u32, dy: u32, size: u32) -> bool {
+    let b = GHOST_BAND.min(size / 4).max(1);
+    let horizontal = dy < b || dy >= size - b;
+    let vertical = dx < b || dx >= size - b;
+    if !horizontal && !vertical {
+        return false;
+    }
+    let along = if horizontal { dx } else { dy };
+    along % (GHOST_DASH.0 + GHOST_DASH.1) < GHOST_DASH.0
+}
+
 /// An arrow between two pixel positions, its head at `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Arrow {
@@ -291,6 +317,9 @@ pub(super) struct Picture {
     /// Arrows: an offset's move ([`OFFSET_ARROW_RGB`]) and an address mode's redirection
     /// ([`FOOTPRINT_RGB`]), from texel centre to texel centre.
     pub(super) arrows: Vec<Arrow>,
+    /// Ghosts: where the footprint put a texel before an offset moved it or an address mode
+    /// redirected it (at an arrow's start), drawn as a dashed outline in the arrow's colour.
+    pub(super) ghosts: Vec<Ghost>,
     /// What the picture leaves out and why (printed with the `picture:` lines).
     pub(super) notes: Vec<String>,
 }
@@ -311,6 +340,7 @@ impl Picture {
             key_sample: None,
             swatches: Vec::new(),
             arrows: Vec::new(),
+            ghosts: Vec::new(),
             notes: Vec::new(),
         }
     }

@@ -88,7 +88,19 @@ fn shape_boxes(p: &Picture) -> Vec<Rect> {
         h: w.h as i64,
         what: "panel cell".into(),
     });
-    cells.chain(marks).chain(key).chain(swatches).collect()
+    let ghosts = p.ghosts.iter().map(|g| Rect {
+        x: g.x,
+        y: g.y,
+        w: g.size as i64,
+        h: g.size as i64,
+        what: "ghost".into(),
+    });
+    cells
+        .chain(marks)
+        .chain(key)
+        .chain(swatches)
+        .chain(ghosts)
+        .collect()
 }
 
 /// Asserts that no two text runs overlap, that no text overlaps a texel, mark or panel cell
@@ -661,4 +673,80 @@ fn texel_values_sit_in_the_squares_the_footprint_leaves_free() {
         .iter()
         .filter(|tx| tx.boxed && tx.rgb == [255, 255, 255])
         .all(|tx| (tx.text.len() as i64 * CHAR_PX as i64 + 2) <= p.t as i64 - 4));
+}
+
+/// The SVG's ghost rectangles: (x, y, width, stroke colour), as written.
+fn svg_ghosts(p: &Picture) -> Vec<(f64, f64, f64, String)> {
+    let svg = super::svg::svg(p);
+    let attr = |line: &str, name: &str| -> String {
+        let at = line.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        line[at..].split('"').next().unwrap().to_string()
+    };
+    svg.lines()
+        .filter(|l| l.contains(r#"class="ghost""#))
+        .map(|l| {
+            assert!(l.contains("stroke-dasharray"), "{l}");
+            let num = |n: &str| attr(l, n).parse::<f64>().unwrap();
+            (num("x"), num("y"), num("width"), attr(l, "stroke"))
+        })
+        .collect()
+}
+
+#[test]
+fn redirected_and_offset_texels_leave_a_dashed_ghost_at_the_arrow_start() {
+    use super::geometry::{GHOST_BAND, OFFSET_ARROW_RGB};
+    use super::svg::hex_rgb;
+    let dashed_at = |p: &Picture, cx: i64, cy: i64, rgb: [u8; 3]| {
+        let img = super::png::render(p);
+        let t = p.t as i64;
+        // Along the top edge: some pixels in the colour (the dashes), some not (the gaps).
+        let top: Vec<bool> = (2..t - 2)
+            .map(|dx| pixel_at(&img, cx + dx, cy) == rgb)
+            .collect();
+        assert!(top.iter().any(|&b| b), "no dash at ({cx}, {cy})");
+        assert!(top.iter().any(|&b| !b), "no gap at ({cx}, {cy})");
+        let svg = svg_ghosts(p);
+        let b = GHOST_BAND as f64;
+        assert!(
+            svg.iter().any(|(x, y, w, c)| *x == cx as f64 + b / 2.0
+                && *y == cy as f64 + b / 2.0
+                && *w == t as f64 - b
+                && *c == hex_rgb(rgb)),
+            "no SVG ghost at ({cx}, {cy}): {svg:?}"
+        );
+    };
+    // AOFFI (1, -1) at the centre of a 4x4 texture: w, unoffset at (1, 1), is read at (2, 0);
+    // (1, 1) is no footprint texel after the offset: its ghost is there, in blue.
+    let mut q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    q.offset = Some("1,-1".into());
+    let p = picture_of("TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D", &q);
+    let t = p.t as i64;
+    let w = p.marks.iter().find(|m| m.k == 3).unwrap();
+    let (gx, gy) = (w.x - t, w.y + t);
+    assert!(p.ghosts.iter().any(|g| (g.x, g.y) == (gx, gy)));
+    dashed_at(&p, gx, gy, OFFSET_ARROW_RGB);
+    assert_eq!(p.ghosts.len(), 4, "{:?}", p.ghosts);
+    assert_disjoint(&p, "aoffi ghosts");
+    // Repeat at u*W = 0.2: x at (-1, 2) is read at (3, 2): its ghost is in the ring left of
+    // the texture, in the address mode's colour.
+    let q = question("4x4", "0.05,0.5", "repeat");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    let x = p.marks.iter().find(|m| m.k == 0).unwrap();
+    dashed_at(&p, x.x - 4 * t, x.y, FOOTPRINT_RGB);
+    assert_disjoint(&p, "repeat ghosts");
+    // Border on an array layer: the ghost is where the footprint lay before the redirection,
+    // in the ring above the layer, clear of the captions.
+    let mut q = question("4x4x3", "0.5,0.02", "clamp_to_edge");
+    q.layer = Some("1".into());
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, ARRAY_2D", &q);
+    assert!(!p.ghosts.is_empty(), "clamp on a layer: no ghost");
+    for g in &p.ghosts {
+        dashed_at(&p, g.x, g.y, g.rgb);
+    }
+    assert_disjoint(&p, "array clamp ghosts");
+    // Nothing moved: no ghost, in the PNG or the SVG.
+    let q = question("4x4", "0.5,0.5", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
+    assert!(p.ghosts.is_empty());
+    assert!(svg_ghosts(&p).is_empty());
 }

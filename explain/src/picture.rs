@@ -392,6 +392,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             }
             .into(),
         );
+        legend.push("dashed squares: where the texels lay before (the arrows' starts)".into());
     }
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {

@@ -1,8 +1,8 @@
 //! The picture drawn as a PNG.
 
 use super::geometry::{
-    hatch_rgb, label_box, on_edge, outline_at, KeyMark, MarkStyle, Picture, BACKGROUND_RGB,
-    FOOTPRINT_RGB, GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    ghost_at, hatch_rgb, label_box, on_edge, outline_at, KeyMark, MarkStyle, Picture,
+    BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
 use super::raster::{Rgb, RgbImage};
 use super::GATHER_ORDER;
@@ -73,7 +73,16 @@ pub(super) fn render(pic: &Picture) -> RgbImage {
             Some([40, 40, 40]),
         );
     }
-    // Arrows under the marks: a mark's outline stays whole where an arrow leaves it.
+    // Ghosts, then arrows, under the marks: a mark's outline stays whole where they meet it.
+    for g in &pic.ghosts {
+        for dy in 0..g.size {
+            for dx in 0..g.size {
+                if ghost_at(dx, dy, g.size) {
+                    put(&mut img, g.x + dx as i64, g.y + dy as i64, g.rgb);
+                }
+            }
+        }
+    }
     for a in &pic.arrows {
         for (x, y) in a.pixels() {
             put(&mut img, x, y, a.rgb);

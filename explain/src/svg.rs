@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::geometry::{
-    hatch_rgb, label_box, KeyMark, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB,
-    OUTLINE, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, KeyMark, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GHOST_BAND,
+    GHOST_DASH, GRID_RGB, OUTLINE, SAMPLED_FRAME_RGB, SAMPLE_RGB,
 };
 use super::GATHER_ORDER;
 
@@ -108,7 +108,21 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(FOOTPRINT_RGB)
         );
     };
-    // Arrows under the marks, as in the PNG.
+    // Ghosts and arrows under the marks, as in the PNG.
+    for g in &pic.ghosts {
+        let b = GHOST_BAND as f64;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{b}" stroke-dasharray="{} {}" class="ghost"/>"#,
+            g.x as f64 + b / 2.0,
+            g.y as f64 + b / 2.0,
+            g.size as f64 - b,
+            g.size as f64 - b,
+            hex_rgb(g.rgb),
+            GHOST_DASH.0,
+            GHOST_DASH.1
+        );
+    }
     for a in &pic.arrows {
         for st in a.strokes() {
             let _ = writeln!(
