@@ -8,6 +8,14 @@
 //! in [`tic`] and [`tsc`]; decoding, encoding and the tests read the bits from there.
 //! [`class`] says which layout each GPU class reads ([`tic_v1`]: TURING_A to HOPPER_A's).
 
+/// A texture header's field table from rows `"NAME" hi:lo "meaning";` over the 256-bit entry
+/// (the one way the V1 and V2 header tables are written; TEXSAMP states its rows per word).
+macro_rules! desc_fields {
+    ($($name:literal $hi:literal : $lo:literal $meaning:literal;)*) => {
+        &[$(DescField { name: $name, lo: $lo, hi: $hi, meaning: $meaning }),*]
+    };
+}
+
 pub mod class;
 pub mod tic;
 pub mod tic_v1;

@@ -6,17 +6,12 @@ use super::{field, DescField, DescriptorError, Reader, Writer};
 use tld4_textures::Format;
 use tld4_textures::{Source, Swizzle, TextureDesc, TextureKind};
 
-const D: &str = "texture header";
-
-macro_rules! table {
-    ($($name:literal $hi:literal : $lo:literal $meaning:literal;)*) => {
-        &[$(DescField { name: $name, lo: $lo, hi: $hi, meaning: $meaning }),*]
-    };
-}
+/// What a texture header's errors call it.
+pub(super) const D: &str = "texture header";
 
 /// `NVCD97_TEXHEAD_V2_BL_*` (clcd97tex.h, "Texture Header V2 Blocklinear"; docs/sources.md,
 /// Descriptors): every field, bit range over the 256-bit header, meaning.
-pub const TEXHEAD_V2_BL: &[DescField] = table! {
+pub const TEXHEAD_V2_BL: &[DescField] = desc_fields! {
     "RESERVED0A" 3:0 "reserved";
     "GOB_DEPTH_OFFSET" 8:4 "first GOB slice of a 3-D view";
     "ADDRESS_BITS31TO9" 31:9 "texel address bits 31:9 (512-byte aligned)";
@@ -73,7 +68,7 @@ pub const TEXHEAD_V2_BL: &[DescField] = table! {
 
 /// `NVCD97_TEXHEAD_V2_PITCH_*` (clcd97tex.h, "Texture Header V2 Pitch"; docs/sources.md,
 /// Descriptors). No depth: a pitch-linear header describes one 2-D image.
-pub const TEXHEAD_V2_PITCH: &[DescField] = table! {
+pub const TEXHEAD_V2_PITCH: &[DescField] = desc_fields! {
     "RESERVED0A" 3:0 "reserved";
     "RESERVED0X" 4:4 "reserved";
     "ADDRESS_BITS31TO5" 31:5 "texel address bits 31:5 (32-byte aligned)";

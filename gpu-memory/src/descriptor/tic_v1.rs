@@ -11,20 +11,12 @@
 
 use std::sync::LazyLock;
 
-use super::tic::{components, header_version, FORMATS, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
+use super::tic::{components, header_version, D, FORMATS, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
 use super::{field, DescField, DescriptorError, Reader, Writer};
-
-const D: &str = "texture header";
-
-macro_rules! rows {
-    ($($name:literal $hi:literal : $lo:literal $meaning:literal;)*) => {
-        &[$(DescField { name: $name, lo: $lo, hi: $hi, meaning: $meaning }),*]
-    };
-}
 
 /// `TEXHEAD_BL_*` bits 191:0 (clc597tex.h, identical in clc697tex.h, clc797tex.h,
 /// clc997tex.h and clcb97tex.h; docs/sources.md, Descriptors per GPU class).
-pub const TEXHEAD_BL_WORDS_0_TO_5: &[DescField] = rows! {
+pub const TEXHEAD_BL_WORDS_0_TO_5: &[DescField] = desc_fields! {
     "COMPONENTS" 6:0 "component sizes (A8B8G8R8, R32, ...)";
     "R_DATA_TYPE" 9:7 "data type of component R (NUM_SNORM 1 .. NUM_FLOAT 7)";
     "G_DATA_TYPE" 12:10 "data type of component G";
@@ -76,7 +68,7 @@ pub const TEXHEAD_BL_WORDS_0_TO_5: &[DescField] = rows! {
 
 /// `TEXHEAD_PITCH_*` bits 191:0 (clc597tex.h, identical in clc697tex.h, clc797tex.h,
 /// clc997tex.h and clcb97tex.h; docs/sources.md, Descriptors per GPU class).
-pub const TEXHEAD_PITCH_WORDS_0_TO_5: &[DescField] = rows! {
+pub const TEXHEAD_PITCH_WORDS_0_TO_5: &[DescField] = desc_fields! {
     "COMPONENTS" 6:0 "component sizes (A8B8G8R8, R32, ...)";
     "R_DATA_TYPE" 9:7 "data type of component R (NUM_SNORM 1 .. NUM_FLOAT 7)";
     "G_DATA_TYPE" 12:10 "data type of component G";
