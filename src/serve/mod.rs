@@ -62,6 +62,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("page/app.js"),
     ),
     (
+        "/view.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/view.js"),
+    ),
+    (
         "/style.css",
         "text/css; charset=utf-8",
         include_str!("page/style.css"),

@@ -17,6 +17,9 @@ let pending = false;
 let pinned = false;
 // A PTP offset being dragged: which texel, where the drag began, the offsets then.
 let drag = null;
+// A press on the zoomed grid: where it began and the view's centre then; it pans once it
+// moves, and pins or unpins the sample point if it does not (see startDrag).
+let press = null;
 
 function readUrl() {
   const p = new URLSearchParams(location.search);
@@ -24,6 +27,14 @@ function readUrl() {
   for (const n of NAMES) if (p.has(n)) state[n] = p.get(n);
   if (!state.insn) state.insn = DEFAULT_INSN;
   if (!state.texture) state.texture = '4x4';
+  readView(p);
+}
+
+// The page's own URL: the question (explain's flags) and the view (zoom, at).
+function writeUrl() {
+  const url = '/?' + query() + viewQuery();
+  history.replaceState(null, '', url);
+  $('permalink').href = url;
 }
 
 function query() {
@@ -103,8 +114,7 @@ async function update() {
   if (inFlight) { pending = true; return; }
   inFlight = true;
   const q = query();
-  history.replaceState(null, '', '/?' + q);
-  $('permalink').href = '/?' + q;
+  writeUrl();
   try {
     const r = await fetch('/api/explain?' + q);
     const j = await r.json();
@@ -146,23 +156,70 @@ function layout() {
   return { W, H, cell, ring, reach, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
 }
 
+// The grid (its viewBox set by the zoom), then the values, registers, panels and text.
 function render() {
   const svg = $('grid');
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   const L = layout();
   svg.setAttribute('width', L.width);
   svg.setAttribute('height', L.height);
-  const { W, H, cell, x0, y0, ring, reach } = L;
+  const vb = viewBox(L);
+  svg.setAttribute('viewBox', `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
+  const lane = answer.lane;
+  renderTexture(svg, L);
+  if (lane) {
+    // Cube: the 3x3 unfolding, the four neighbour faces turned as a seamless footprint reads them.
+    if (L.reach) renderUnfolding(svg, L);
+    renderLattice(svg, L, vb);
+    renderFootprint(svg, L, lane);
+    renderSample(svg, L, lane);
+  }
+  keepScreenSizes(svg, 1 / view.zoom);
+  renderEdgeIndices(svg, L, vb);
+  showZoom(L);
+  writeUrl();
+  if (!lane) {
+    // The lane did not gather (a fault: the text says why): nothing of an earlier answer stays.
+    for (const n of 'xyzw') document.querySelector('[data-testid="value-' + n + '"]').textContent = 'none (see the text)';
+    $('registers').innerHTML = '';
+    const z = $('zoom');
+    while (z.firstChild) z.removeChild(z.firstChild);
+    $('dc-panel').hidden = true;
+    $('f16-panel').hidden = true;
+    renderInstruction();
+    return;
+  }
+  // Values, registers, tags, instruction, text.
+  for (let k = 0; k < 4; k++) {
+    document.querySelector('[data-testid="value-' + 'xyzw'[k] + '"]').textContent = lane.values[k];
+  }
+  const regs = $('registers');
+  regs.innerHTML = '';
+  for (const r of lane.registers) {
+    const tr = regs.insertRow();
+    tr.insertCell().textContent = r.reg;
+    tr.insertCell().textContent = r.bits;
+    tr.insertCell().textContent = r.shown;
+  }
+  renderZoom(lane);
+  renderPanels(lane);
+  renderInstruction();
+}
+
+// The texture's cells with their values and texel centres, the indices and u/v ticks. Cells
+// too small on the screen for their value's text are shaded by it instead (white = the
+// smallest value of the layer, dark = the largest), with the scale's ends written under the
+// texture.
+function renderTexture(svg, L) {
+  const { W, H, cell, x0, y0, ring } = L;
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
     'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
-  // Cells with their values, texel centres. Cells too small for their value's text are
-  // shaded by it instead (white = the smallest value of the layer, dark = the largest), with
-  // the scale's ends written under the texture.
   const nums = answer.grid.map(Number);
   const finite = nums.filter(Number.isFinite);
   const lo = Math.min(...finite), hi = Math.max(...finite);
-  const shade = cell < 28 && finite.length > 0;
+  const shown = cell * view.zoom >= 28;
+  const shade = !shown && finite.length > 0;
   for (let j = 0; j < H; j++) {
     for (let i = 0; i < W; i++) {
       const v = nums[j * W + i];
@@ -170,8 +227,8 @@ function render() {
       el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: `rgb(${g},${g},${g})`, stroke: '#bbb',
         'data-value': answer.grid[j * W + i] }, svg);
       el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
-      if (cell >= 28) {
-        el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
+      if (shown) {
+        el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14 / view.zoom, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
           answer.grid[j * W + i]);
       }
     }
@@ -192,20 +249,13 @@ function render() {
     el('line', { x1: right, y1: y0 + t * H * cell, x2: right + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
     el('text', { x: right + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, vn + '=' + t);
   }
-  if (!lane) {
-    // The lane did not gather (a fault: the text says why): nothing of an earlier answer stays.
-    for (const n of 'xyzw') document.querySelector('[data-testid="value-' + n + '"]').textContent = 'none (see the text)';
-    $('registers').innerHTML = '';
-    const z = $('zoom');
-    while (z.firstChild) z.removeChild(z.firstChild);
-    $('dc-panel').hidden = true;
-    $('f16-panel').hidden = true;
-    renderInstruction();
-    return;
-  }
-  // Cube: the 3x3 unfolding, the four neighbour faces turned as a seamless footprint reads them.
-  if (reach) renderUnfolding(svg, L);
-  // The footprint: ghost (where the footprint lies before redirection) and texel read.
+}
+
+// The footprint: ghost (where the footprint lies before redirection) and texel read.
+function renderFootprint(svg, L, lane) {
+  const { cell, x0, y0 } = L;
+  // (offsets inside a cell, in screen pixels at any zoom)
+  const k = 1 / view.zoom;
   const defs = el('defs', {}, svg);
   const m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c0c' }, m);
@@ -219,18 +269,18 @@ function render() {
     // (a texel on another cube face is drawn where the ring shows it)
     if (t.read && t.read[2] === lane.storage_layer) { rx = x0 + t.read[0] * cell; ry = y0 + t.read[1] * cell; }
     if (ghost) {
-      el('rect', { x: gx + 2, y: gy + 2, width: cell - 4, height: cell - 4, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
-      el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
+      el('rect', { x: gx + 2 * k, y: gy + 2 * k, width: cell - 4 * k, height: cell - 4 * k, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
+      el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3 * k, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
         t.site === 'border' ? 'border' : t.site === 'corner' ? 'corner' : '(' + gi + ',' + gj + ')');
       // A border texel reads the border colour: its selected component, as explain prints it.
       if (t.site === 'border') {
-        el('text', { 'data-testid': 'border-' + t.name, x: gx + cell / 2, y: gy + cell / 2 + 15, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg, '= ' + t.value);
+        el('text', { 'data-testid': 'border-' + t.name, x: gx + cell / 2, y: gy + cell / 2 + 15 * k, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg, '= ' + t.value);
       }
       if (t.read && t.read[2] === lane.storage_layer) {
         el('line', { x1: gx + cell / 2, y1: gy + cell / 2, x2: rx + cell / 2, y2: ry + cell / 2, stroke: '#c0c', 'marker-end': 'url(#arrow)' }, svg);
       }
     }
-    const attrs = { 'data-testid': 'texel-' + t.name, x: rx + 1, y: ry + 1, width: cell - 2, height: cell - 2,
+    const attrs = { 'data-testid': 'texel-' + t.name, x: rx + k, y: ry + k, width: cell - 2 * k, height: cell - 2 * k,
       fill: 'rgba(255,0,255,0.12)', stroke: '#f0f', 'stroke-width': 2 };
     if (t.read) { attrs['data-i'] = t.read[0]; attrs['data-j'] = t.read[1]; attrs['data-layer'] = t.read[2]; }
     else { attrs['data-i'] = gi; attrs['data-j'] = gj; attrs['data-layer'] = t.site; }
@@ -238,30 +288,23 @@ function render() {
     if (answer.decoded.offsets === 'PTP') attrs['data-drag'] = 'xyzw'.indexOf(t.name);
     el('rect', attrs, svg);
     const c = corner[t.name];
-    el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : cell + c[0] - 6), y: ry + (c[1] > 0 ? 12 : cell - 4), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
+    el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : c[0] - 6) * k + (c[0] > 0 ? 0 : cell), y: ry + (c[1] > 0 ? 12 * k : cell - 4 * k), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
   }
-  // The sample point: rounded (solid) and, when rounding moved it, unrounded (faint).
+}
+
+// The sample point: rounded to the lattice (solid) and, when rounding moved it, unrounded
+// (faint). Once the lattice is drawn, the unrounded point is always drawn, as a ring.
+function renderSample(svg, L, lane) {
+  const { cell, x0, y0 } = L;
   const [su, sv] = lane.rounded;
   const [eu, ev] = lane.scaled;
-  if (Math.abs(su - eu) > 1e-9 || Math.abs(sv - ev) > 1e-9) {
-    el('circle', { cx: x0 + eu * cell, cy: y0 + ev * cell, r: 4, fill: 'rgba(0,160,160,0.35)' }, svg);
+  const ring = latticeStepPx(L) >= LATTICE_MIN_PX;
+  if (ring) {
+    el('circle', { 'data-testid': 'sample-exact', cx: x0 + eu * cell, cy: y0 + ev * cell, r: 7, fill: 'none', stroke: '#055', 'stroke-width': 2 }, svg);
+  } else if (Math.abs(su - eu) > 1e-9 || Math.abs(sv - ev) > 1e-9) {
+    el('circle', { 'data-testid': 'sample-exact', cx: x0 + eu * cell, cy: y0 + ev * cell, r: 4, fill: 'rgba(0,160,160,0.35)' }, svg);
   }
-  el('circle', { 'data-testid': 'sample', cx: x0 + su * cell, cy: y0 + sv * cell, r: 4, fill: '#0aa', stroke: '#055' }, svg);
-  // Values, registers, tags, instruction, text.
-  for (let k = 0; k < 4; k++) {
-    document.querySelector('[data-testid="value-' + 'xyzw'[k] + '"]').textContent = lane.values[k];
-  }
-  const regs = $('registers');
-  regs.innerHTML = '';
-  for (const r of lane.registers) {
-    const tr = regs.insertRow();
-    tr.insertCell().textContent = r.reg;
-    tr.insertCell().textContent = r.bits;
-    tr.insertCell().textContent = r.shown;
-  }
-  renderZoom(lane);
-  renderPanels(lane);
-  renderInstruction();
+  el('circle', { 'data-testid': 'sample', cx: x0 + su * cell, cy: y0 + sv * cell, r: ring ? 3 : 4, fill: '#0aa', stroke: '#055' }, svg);
 }
 
 // AOFFI and PTP: where each texel would lie without offsets (a grey dashed ghost) and an
@@ -270,6 +313,7 @@ function render() {
 // (i0 + dx_k, j0 + dy_k), as explain says, so every arrow starts at (i0, j0).
 function renderOffsetGhosts(svg, L, lane, defs) {
   const { cell, x0, y0 } = L;
+  const k = 1 / view.zoom;
   const m = el('marker', { id: 'offset-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#c60' }, m);
   const [i0, j0] = lane.origin;
@@ -279,12 +323,12 @@ function renderOffsetGhosts(svg, L, lane, defs) {
     const bi = i0 + base[t.name][0], bj = j0 + base[t.name][1];
     const [gi, gj] = t.position;
     if (gi === bi && gj === bj) continue;
-    el('rect', { 'data-testid': 'offset-ghost-' + t.name, 'data-i': bi, 'data-j': bj, x: x0 + bi * cell + 4, y: y0 + bj * cell + 4,
-      width: cell - 8, height: cell - 8, fill: 'none', stroke: '#999', 'stroke-dasharray': '2 2' }, svg);
+    el('rect', { 'data-testid': 'offset-ghost-' + t.name, 'data-i': bi, 'data-j': bj, x: x0 + bi * cell + 4 * k, y: y0 + bj * cell + 4 * k,
+      width: cell - 8 * k, height: cell - 8 * k, fill: 'none', stroke: '#999', 'stroke-dasharray': '2 2' }, svg);
     const ax = x0 + (bi + 0.5) * cell, ay = y0 + (bj + 0.5) * cell;
     const bx = x0 + (gi + 0.5) * cell, by = y0 + (gj + 0.5) * cell;
     el('line', { x1: ax, y1: ay, x2: bx, y2: by, stroke: '#c60', 'stroke-width': 1.5, 'marker-end': 'url(#offset-arrow)' }, svg);
-    el('text', { x: (ax + bx) / 2 + 3, y: (ay + by) / 2 - 3, 'font-size': 10, fill: '#c60' }, svg,
+    el('text', { x: (ax + bx) / 2 + 3 * k, y: (ay + by) / 2 - 3 * k, 'font-size': 10, fill: '#c60' }, svg,
       t.name + ' ' + (gi - bi >= 0 ? '+' : '') + (gi - bi) + ',' + (gj - bj >= 0 ? '+' : '') + (gj - bj));
   }
 }
@@ -293,6 +337,7 @@ function renderOffsetGhosts(svg, L, lane, defs) {
 // name and its s and t arrows (from its texel (0, 0) toward growing x and growing y).
 function renderUnfolding(svg, L) {
   const { W, H, cell, x0, y0, reach } = L;
+  const k = 1 / view.zoom;
   const row = W + 2 * reach;
   const at = {};
   for (let j = -reach; j < H + reach; j++) {
@@ -303,10 +348,10 @@ function renderUnfolding(svg, L) {
       const x = x0 + i * cell, y = y0 + j * cell;
       el('rect', { x, y, width: cell, height: cell, fill: '#e8f0ff', stroke: '#bbb', 'data-face': c.face }, svg);
       at[c.face + ' ' + c.read[1] + ' ' + c.read[2]] = [x + cell / 2, y + cell / 2];
-      if (cell >= 28) {
-        el('text', { x: x + cell / 2, y: y + cell / 2 - 2, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
+      if (cell * view.zoom >= 28) {
+        el('text', { x: x + cell / 2, y: y + cell / 2 - 2 * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
           '(' + c.read[1] + ',' + c.read[2] + ')');
-        el('text', { x: x + cell / 2, y: y + cell / 2 + 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
+        el('text', { x: x + cell / 2, y: y + cell / 2 + 10 * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
       }
     }
   }
@@ -320,13 +365,13 @@ function renderUnfolding(svg, L) {
     const s = at[f + ' ' + Math.min(1, W - 1) + ' 0'];
     const t = at[f + ' 0 ' + Math.min(1, H - 1)];
     if (!o) continue;
-    el('text', { x: o[0], y: o[1] - cell / 2 + 10, 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#36c', 'data-testid': 'face-name' }, svg, f);
+    el('text', { x: o[0], y: o[1] - cell / 2 + 10 * k, 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#36c', 'data-testid': 'face-name' }, svg, f);
     for (const [p, name] of [[s, 's'], [t, 't']]) {
       if (!p || (p[0] === o[0] && p[1] === o[1])) continue;
       const dx = p[0] - o[0], dy = p[1] - o[1], len = Math.hypot(dx, dy);
       const ex = o[0] + dx / len * cell * 0.9, ey = o[1] + dy / len * cell * 0.9;
       el('line', { x1: o[0], y1: o[1], x2: ex, y2: ey, stroke: '#36c', 'stroke-width': 2, 'marker-end': 'url(#st-arrow)', 'data-testid': 'face-arrow-' + name, 'data-face': f }, svg);
-      el('text', { x: ex + dx / len * 8, y: ey + dy / len * 8 + 3, 'font-size': 11, fill: '#36c', 'text-anchor': 'middle' }, svg, name);
+      el('text', { x: ex + dx / len * 8 * k, y: ey + dy / len * 8 * k + 3 * k, 'font-size': 11, fill: '#36c', 'text-anchor': 'middle' }, svg, name);
     }
   }
 }
@@ -443,7 +488,8 @@ function wire() {
   bind('layer', 'layer');
   $('grid').addEventListener('mousedown', startDrag);
   window.addEventListener('mousemove', moveDrag);
-  window.addEventListener('mouseup', () => { drag = null; });
+  window.addEventListener('mouseup', endDrag);
+  wireZoom();
   for (const b of document.querySelectorAll('[data-face]')) {
     b.addEventListener('click', () => {
       // The face's centre: the major axis at +-1, the others 0.
@@ -455,11 +501,13 @@ function wire() {
     });
   }
   $('grid').addEventListener('mousemove', (ev) => {
-    if (!answer || pinned || drag) return;
+    if (!answer || pinned || drag || press) return;
     const L = layout();
-    const r = $('grid').getBoundingClientRect();
-    const u = (ev.clientX - r.left - L.x0) / (L.W * L.cell);
-    const v = (ev.clientY - r.top - L.y0) / (L.H * L.cell);
+    const p = toContent($('grid'), ev.clientX, ev.clientY);
+    const u = (p.x - L.x0) / (L.W * L.cell);
+    const v = (p.y - L.y0) / (L.H * L.cell);
+    // (zoomed in, more digits: the mouse can then move the point by a lattice step)
+    const digits = Math.min(8, 4 + Math.ceil(Math.log10(view.zoom)));
     if (answer.face_axes) {
       // A point (s, t) of the sampled face as a direction (the API gives the face's axes).
       const [axis, sign, sa, ss, ta, ts] = answer.face_axes;
@@ -467,9 +515,9 @@ function wire() {
       d[axis] = sign;
       d[sa] = ss * (2 * u - 1);
       d[ta] = ts * (2 * v - 1);
-      state.coord = d.map((x) => x.toFixed(4)).join(',');
+      state.coord = d.map((x) => x.toFixed(digits)).join(',');
     } else {
-      state.coord = u.toFixed(4) + ',' + v.toFixed(4);
+      state.coord = u.toFixed(digits) + ',' + v.toFixed(digits);
     }
     update();
   });
@@ -490,28 +538,41 @@ function ptpOffsets() {
 // A press on the texture pins the sample point, or lets it follow the mouse again (on press,
 // not click: the picture is redrawn under the mouse, and a click needs the same element at
 // both ends). Pressing on a footprint texel of a PTP gather instead starts dragging its offset
-// (and pins the sample point, so the footprint stays put under the mouse).
+// (and pins the sample point, so the footprint stays put under the mouse). Zoomed in, a press
+// that moves pans the view, and one released where it began pins or unpins (see endDrag).
 function startDrag(ev) {
-  if (!answer) return;
+  if (!answer || ev.button !== 0) return;
   const k = ev.target.dataset ? ev.target.dataset.drag : undefined;
   ev.preventDefault();
-  if (k === undefined) {
+  if (k !== undefined) {
+    pinned = true;
+    showPin();
+    drag = { k: Number(k), x: ev.clientX, y: ev.clientY, base: ptpOffsets() };
+  } else if (view.zoom > 1) {
+    press = { x: ev.clientX, y: ev.clientY, at: view.at.slice(), panning: false };
+  } else {
     pinned = !pinned;
     showPin();
-    return;
   }
-  pinned = true;
-  showPin();
-  drag = { k: Number(k), x: ev.clientX, y: ev.clientY, base: ptpOffsets() };
 }
 
 // Whole texels moved since the drag began, added to the dragged texel's offset (-32..31,
-// the offsets' 6-bit range).
+// the offsets' 6-bit range); or the view panned with the mouse.
 function moveDrag(ev) {
-  if (!drag || !answer) return;
-  const { cell } = layout();
-  const di = Math.round((ev.clientX - drag.x) / cell);
-  const dj = Math.round((ev.clientY - drag.y) / cell);
+  if (!answer) return;
+  if (press) {
+    const dx = ev.clientX - press.x, dy = ev.clientY - press.y;
+    if (!press.panning && Math.hypot(dx, dy) <= PAN_SLOP_PX) return;
+    press.panning = true;
+    $('grid').classList.add('panning');
+    panBy(layout(), press.at, dx, dy);
+    renderSoon();
+    return;
+  }
+  if (!drag) return;
+  const span = layout().cell * view.zoom;
+  const di = Math.round((ev.clientX - drag.x) / span);
+  const dj = Math.round((ev.clientY - drag.y) / span);
   const o = drag.base.slice();
   const clamp = (v) => Math.max(-32, Math.min(31, v));
   o[2 * drag.k] = clamp(o[2 * drag.k] + di);
@@ -520,6 +581,56 @@ function moveDrag(ev) {
   if (text === (state.offsets || '0,0,0,0,0,0,0,0')) return;
   state.offsets = text;
   update();
+}
+
+function endDrag() {
+  if (press && !press.panning) {
+    pinned = !pinned;
+    showPin();
+  }
+  press = null;
+  drag = null;
+  $('grid').classList.remove('panning');
+}
+
+// Redraws the grid for a new view once per frame (the answer is unchanged: no request).
+let renderPending = false;
+function renderSoon() {
+  if (renderPending || !answer) return;
+  renderPending = true;
+  requestAnimationFrame(() => { renderPending = false; render(); });
+}
+
+// The zoom's controls: the mouse wheel (centred on the pointer), the +, - and reset buttons,
+// and the keys + (or =), - and 0 anywhere but in a text field; the arrow keys pan the grid
+// when it has the focus.
+function wireZoom() {
+  const grid = $('grid');
+  const by = (f, anchor) => { if (!answer) return; zoomTo(layout(), view.zoom * f, anchor); renderSoon(); };
+  grid.addEventListener('wheel', (ev) => {
+    if (!answer) return;
+    ev.preventDefault();
+    // (a wheel notch is about 100 pixels; lines and pages are scaled to pixels)
+    const px = ev.deltaY * (ev.deltaMode === 1 ? 33 : ev.deltaMode === 2 ? 400 : 1);
+    by(Math.min(2, Math.max(0.5, 2 ** (-px / 100))), toContent(grid, ev.clientX, ev.clientY));
+  }, { passive: false });
+  $('zoom-in').addEventListener('click', () => by(2));
+  $('zoom-out').addEventListener('click', () => by(0.5));
+  $('zoom-reset').addEventListener('click', () => { resetView(); renderSoon(); });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.closest('input, textarea, select')) return;
+    const pan = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[ev.key];
+    if (ev.key === '+' || ev.key === '=') by(2);
+    else if (ev.key === '-' || ev.key === '_') by(0.5);
+    else if (ev.key === '0') { resetView(); renderSoon(); }
+    else if (pan && document.activeElement === grid && view.zoom > 1 && answer) {
+      // (an eighth of the view a press)
+      const L = layout();
+      panBy(L, view.at, (pan[0] * L.width) / 8, (pan[1] * L.height) / 8);
+      renderSoon();
+    } else return;
+    ev.preventDefault();
+  });
 }
 
 function fitStateFromControls() {
