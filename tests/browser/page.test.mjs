@@ -52,7 +52,8 @@ after(async () => {
 function explain(query) {
   const p = new URLSearchParams(query);
   const args = ['explain', p.get('insn')];
-  for (const [k, v] of p) if (k !== 'insn') args.push('--' + k.replace('_', '-'), v);
+  // (zoom and at are the page's view, not the question)
+  for (const [k, v] of p) if (!['insn', 'zoom', 'at'].includes(k)) args.push('--' + k.replace('_', '-'), v);
   const out = execFileSync(BIN, args, { encoding: 'utf8' });
   const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
   assert.ok(m, out);
@@ -458,5 +459,242 @@ test('border texels show the border value, and small cells a value shade', async
   for (let k = 1; k < 256; k++) assert.ok(byValue[k].g <= byValue[k - 1].g, `shade of ${byValue[k].v}`);
   assert.ok(byValue[255].g < 120, 'the largest value is dark');
   assert.match(await page.textContent('[data-testid="value-scale"]'), /white = 0\.0, darkest = 255\.0/);
+  await page.close();
+});
+
+// The zoom. Every expected position is computed from the query (the zoom, the view's centre
+// `at`, explain's u*W and fixed-point value) and the SVG's viewBox and box, never by the
+// page's functions: a content point (x, y) lies on the screen at left + (x - vb.x) * s.
+async function gridMapping(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('[data-testid="grid"]');
+    const r = svg.getBoundingClientRect();
+    const [x, y, w, h] = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number);
+    const cw = svg.clientWidth, ch = svg.clientHeight;
+    // (preserveAspectRatio's default: xMidYMid meet)
+    const s = Math.min(cw / w, ch / h);
+    // Texel (0, 0)'s cell, as drawn (content units): where the texture lies.
+    const c = svg.querySelector('rect[data-value]');
+    return {
+      viewBox: svg.getAttribute('viewBox'), vb: { x, y, w, h }, s,
+      left: r.left + svg.clientLeft + (cw - w * s) / 2, top: r.top + svg.clientTop + (ch - h * s) / 2,
+      centre: { x: r.left + svg.clientLeft + cw / 2, y: r.top + svg.clientTop + ch / 2 },
+      x0: Number(c.getAttribute('x')), y0: Number(c.getAttribute('y')), cell: Number(c.getAttribute('width')),
+    };
+  });
+}
+
+// The window position of the point (tu, tv) of the texture, in texels.
+function onScreen(m, tu, tv) {
+  return { x: m.left + (m.x0 + tu * m.cell - m.vb.x) * m.s, y: m.top + (m.y0 + tv * m.cell - m.vb.y) * m.s };
+}
+
+async function centreOf(page, testid) {
+  const b = await page.locator(`[data-testid="${testid}"]`).boundingBox();
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+function near(got, want, tol, what) {
+  assert.ok(Math.abs(got.x - want.x) <= tol && Math.abs(got.y - want.y) <= tol,
+    `${what}: at (${got.x.toFixed(2)}, ${got.y.toFixed(2)}), want (${want.x.toFixed(2)}, ${want.y.toFixed(2)})`);
+}
+
+// u*W and v*H as explain prints them: exact, and rounded to the 1/256 lattice (k / 2^8).
+function samplePoints(out) {
+  const axis = (a) => {
+    const m = new RegExp(`${a} = \\S+ \\* \\d+ = (\\S+); fixed point [^:]*: (-?\\d+) / 2\\^8 = `).exec(out);
+    assert.ok(m, out);
+    return { exact: Number(m[1]), k: Number(m[2]), rounded: Number(m[2]) / 256 };
+  };
+  return { u: axis('u\\*W'), v: axis('v\\*H') };
+}
+
+const latticeLines = (page) => page.locator('[data-testid="lattice"] line').count();
+
+async function waitViewBoxChange(page, before) {
+  await page.waitForFunction((b) => document.querySelector('[data-testid="grid"]').getAttribute('viewBox') !== b, before);
+  await page.waitForTimeout(50);
+}
+
+test('a zoomed URL shows the 1/256 lattice, the exact and the rounded point where explain puts them', async () => {
+  const page = await context.newPage();
+  // u*W = 2.499 rounds to 640/256 = 2.5; v*H = 1.2000000477 to 307/256.
+  const q = 'insn=TLD4.R+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.62475,0.3';
+  const want = explain(q);
+  const p = samplePoints(want.out);
+  assert.equal(p.u.k, 640);
+  await load(page, q);
+  const whole = await gridMapping(page);
+  const unzoomed = await pageState(page);
+  sameAsExplain(unzoomed, want, q);
+  assert.equal(await latticeLines(page), 0, 'no lattice on the whole texture');
+  const texelPx = whole.cell * whole.s;
+
+  await load(page, q + '&zoom=128&at=2.5,1.2');
+  const m = await gridMapping(page);
+  // The zoom: a texel 128 times as wide on the screen; `at` in the middle of the grid.
+  assert.ok(Math.abs(m.cell * m.s - 128 * texelPx) < 1e-6 * texelPx * 128, `${m.cell * m.s} px a texel`);
+  near(onScreen(m, 2.5, 1.2), m.centre, 0.5, 'at');
+  // The rounded point (a dot) and the exact one (a ring), from explain's numbers: relative to
+  // the grid's middle (the query's `at`) and by the viewBox alike.
+  const rounded = await centreOf(page, 'sample');
+  const exact = await centreOf(page, 'sample-exact');
+  const fromAt = (t) => ({ x: m.centre.x + (t.u - 2.5) * 128 * texelPx, y: m.centre.y + (t.v - 1.2) * 128 * texelPx });
+  near(rounded, fromAt({ u: p.u.rounded, v: p.v.rounded }), 1, 'rounded point (from at)');
+  near(exact, fromAt({ u: p.u.exact, v: p.v.exact }), 1, 'exact point (from at)');
+  near(rounded, onScreen(m, p.u.rounded, p.v.rounded), 1, 'rounded point (viewBox)');
+  near(exact, onScreen(m, p.u.exact, p.v.exact), 1, 'exact point (viewBox)');
+  assert.ok(Math.hypot(rounded.x - exact.x, rounded.y - exact.y) > 5, 'the two points apart');
+  assert.equal(await page.getAttribute('[data-testid="sample-exact"]', 'fill'), 'none', 'the exact point is a ring');
+  assert.notEqual(await page.getAttribute('[data-testid="sample"]', 'fill'), 'none', 'the rounded point is a dot');
+  // The lattice: lines 1/256 texel apart, the rounded point on the lines k = 640 and 307.
+  assert.ok(await latticeLines(page) > 10);
+  const line = async (axis, k) => {
+    const l = page.locator(`[data-testid="lattice"] line[data-axis="${axis}"][data-k="${k}"]`);
+    assert.equal(await l.count(), 1, `${axis} line ${k}`);
+    return Number(await l.getAttribute(axis === 'u' ? 'x1' : 'y1'));
+  };
+  const xu = await line('u', p.u.k), xu1 = await line('u', p.u.k + 1), yv = await line('v', p.v.k);
+  assert.ok(Math.abs(m.left + (xu - m.vb.x) * m.s - rounded.x) < 1, 'u lattice line through the rounded point');
+  assert.ok(Math.abs(m.top + (yv - m.vb.y) * m.s - rounded.y) < 1, 'v lattice line through the rounded point');
+  assert.ok(Math.abs((xu1 - xu) * m.s - (128 * texelPx) / 256) < 0.01, 'a lattice step is 1/256 texel');
+  assert.match(await page.textContent('[data-testid="zoom-level"]'), /^128x; lattice 1\/256 texel = 30\.0 px/);
+  // Nothing of the gather changed.
+  assert.deepEqual(await pageState(page), unzoomed);
+  // A reload (the link) shows the same view.
+  const url = page.url();
+  await page.reload();
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(page.url(), url);
+  assert.equal((await gridMapping(page)).viewBox, m.viewBox);
+  near(await centreOf(page, 'sample'), rounded, 0.5, 'rounded point after a reload');
+  // Reset: the whole texture again, the view gone from the URL.
+  await page.click('[data-testid="zoom-reset"]');
+  await waitViewBoxChange(page, m.viewBox);
+  assert.equal((await gridMapping(page)).viewBox, whole.viewBox);
+  assert.equal(new URL(page.url()).searchParams.get('zoom'), null);
+  assert.equal(new URL(page.url()).searchParams.get('at'), null);
+  assert.equal(await latticeLines(page), 0);
+  assert.deepEqual(await pageState(page), unzoomed);
+  await page.close();
+});
+
+test('the wheel zooms at the pointer, buttons and keys by two, a drag pans; the lattice past its threshold', async () => {
+  const page = await context.newPage();
+  await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.62475,0.3');
+  // Pin the sample point where the mouse puts it (the mouse over the grid moves it).
+  const s = await centreOf(page, 'sample');
+  await page.mouse.move(s.x, s.y);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
+  await page.waitForTimeout(300);
+  const q = new URL(page.url()).search.slice(1);
+  const want = explain(q);
+  const before = await pageState(page);
+  sameAsExplain(before, want, q);
+  const coord = new URL(page.url()).searchParams.get('coord');
+
+  // The wheel, with the pointer off the middle: zoom 2, the content under the pointer stays.
+  const m0 = await gridMapping(page);
+  const P = { x: m0.centre.x + 37, y: m0.centre.y - 23 };
+  await page.mouse.move(P.x, P.y);
+  const under = { x: (P.x - m0.left) / m0.s + m0.vb.x, y: (P.y - m0.top) / m0.s + m0.vb.y };
+  await page.mouse.wheel(0, -100);
+  await waitViewBoxChange(page, m0.viewBox);
+  const m1 = await gridMapping(page);
+  assert.ok(Math.abs(m1.s / m0.s - 2) < 1e-6, `wheel zoom ${m1.s / m0.s}`);
+  near({ x: m1.left + (under.x - m1.vb.x) * m1.s, y: m1.top + (under.y - m1.vb.y) * m1.s }, P, 0.5, 'the point under the pointer');
+  assert.equal(new URL(page.url()).searchParams.get('zoom'), '2');
+  assert.equal(await latticeLines(page), 0);
+  // The button, three times: 16x, a lattice step 60 * 16 / 256 = 3.75 px, not drawn yet; once
+  // more, 32x: 7.5 px, drawn.
+  const texelPx = m0.cell * m0.s;
+  for (let k = 0; k < 3; k++) {
+    const vb = (await gridMapping(page)).viewBox;
+    await page.click('[data-testid="zoom-in"]');
+    await waitViewBoxChange(page, vb);
+  }
+  let m = await gridMapping(page);
+  assert.ok(Math.abs(m.cell * m.s - 16 * texelPx) < 1e-3, `${m.cell * m.s / texelPx}x`);
+  assert.ok((16 * texelPx) / 256 < 6);
+  assert.equal(await latticeLines(page), 0, 'no lattice at 16x');
+  await page.click('[data-testid="zoom-in"]');
+  await waitViewBoxChange(page, m.viewBox);
+  m = await gridMapping(page);
+  assert.ok(Math.abs(m.cell * m.s - 32 * texelPx) < 1e-3, `${m.cell * m.s / texelPx}x`);
+  assert.ok(await latticeLines(page) > 10, 'the lattice at 32x');
+  // The keys: - halves the zoom (no lattice), + doubles it.
+  await page.keyboard.press('-');
+  await waitViewBoxChange(page, m.viewBox);
+  assert.equal(await latticeLines(page), 0, 'no lattice after -');
+  assert.equal(new URL(page.url()).searchParams.get('zoom'), '16');
+  const m16 = await gridMapping(page);
+  await page.keyboard.press('+');
+  await waitViewBoxChange(page, m16.viewBox);
+  assert.ok(await latticeLines(page) > 10, 'the lattice after +');
+  m = await gridMapping(page);
+  // A drag pans by as many pixels; it neither pins nor moves the sample point.
+  const at0 = new URL(page.url()).searchParams.get('at').split(',').map(Number);
+  const g = m.centre;
+  await page.mouse.move(g.x, g.y);
+  await page.mouse.down();
+  await page.mouse.move(g.x + 60, g.y + 40, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction((a) => new URL(location.href).searchParams.get('at') !== a, at0.join(','));
+  await page.waitForTimeout(50);
+  const at1 = new URL(page.url()).searchParams.get('at').split(',').map(Number);
+  const span = 32 * texelPx;
+  assert.ok(Math.abs(at1[0] - (at0[0] - 60 / span)) < 1e-5 && Math.abs(at1[1] - (at0[1] - 40 / span)) < 1e-5,
+    `at ${at0} -> ${at1}`);
+  assert.match(await page.textContent('[data-testid="pin-state"]'), /^pinned/);
+  assert.equal(new URL(page.url()).searchParams.get('coord'), coord);
+  // Nothing of the gather changed; the link reproduces the view.
+  assert.deepEqual(await pageState(page), before);
+  const url = page.url();
+  const vb = (await gridMapping(page)).viewBox;
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal((await gridMapping(page)).viewBox, vb);
+  assert.ok(await latticeLines(page) > 10);
+  // The key 0: the whole texture.
+  await page.keyboard.press('0');
+  await waitViewBoxChange(page, vb);
+  assert.equal((await gridMapping(page)).viewBox, m0.viewBox);
+  assert.equal(new URL(page.url()).searchParams.get('zoom'), null);
+  sameAsExplain(await pageState(page), want, q);
+  await page.close();
+});
+
+test('zoomed in, PTP offsets are still dragged and a press without a move still pins', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.G.PTP+R10,+R8,+R20,+R24,+UR4,+2D&texture=8x8&coord=0.5,0.5&offsets=1,0,-1,2,0,-3,2,2';
+  await load(page, q + '&zoom=2&at=4,3');
+  const s = await centreOf(page, 'sample');
+  await page.mouse.move(s.x, s.y);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
+  await page.waitForTimeout(300);
+  const pinnedAt = new URL(page.url()).searchParams.get('coord');
+  const view = new URL(page.url()).searchParams.get('at');
+  assert.equal(view, '4,3');
+  // Texel z two texels right and one down: its offset (0, -3) becomes (2, -2).
+  const m = await gridMapping(page);
+  const texel = m.cell * m.s;
+  const z = await centreOf(page, 'texel-z');
+  await page.mouse.move(z.x, z.y);
+  await page.mouse.down();
+  await page.mouse.move(z.x + 2 * texel, z.y + texel, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('offsets') === '1,0,-1,2,2,-2,2,2');
+  const q2 = new URL(page.url()).search.slice(1);
+  const u = new URL(page.url()).searchParams;
+  assert.equal(u.get('coord'), pinnedAt, 'the drag did not move the sample point');
+  assert.equal(u.get('at'), view, 'the drag did not pan');
+  assert.equal(u.get('zoom'), '2');
+  const want = explain(q2);
+  await page.waitForFunction((i) => document.querySelector('[data-testid="texel-z"]').getAttribute('data-i') === i, want.texels.z.i);
+  sameAsExplain(await pageState(page), want, q2);
   await page.close();
 });

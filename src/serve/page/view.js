@@ -27,6 +27,7 @@ function readView(p) {
 // The view's part of the page's query string ('' for the whole texture).
 function viewQuery() {
   if (view.zoom <= 1 || !view.at) return '';
+  // (the digits viewBox rounds to)
   const n = (x, d) => String(+x.toFixed(d));
   return '&zoom=' + n(view.zoom, 3) + '&at=' + n(view.at[0], 6) + ',' + n(view.at[1], 6);
 }
@@ -41,15 +42,18 @@ function latticeStepPx(L) {
 }
 
 // The rectangle of content the SVG shows (its viewBox). The centre is clamped so the view stays
-// inside the drawing, and written back to view.at, so the URL says what is shown.
+// inside the drawing, and the zoom and centre are rounded to the digits the URL keeps
+// (viewQuery) and written back to `view`, so a link shows exactly this rectangle.
 function viewBox(L) {
-  view.zoom = Math.min(Math.max(1, view.zoom), maxZoom(L));
+  view.zoom = +Math.min(Math.max(1, view.zoom), maxZoom(L)).toFixed(3);
   const w = L.width / view.zoom, h = L.height / view.zoom;
   let cx = L.width / 2, cy = L.height / 2;
   if (view.at) { cx = L.x0 + view.at[0] * L.cell; cy = L.y0 + view.at[1] * L.cell; }
   cx = Math.min(Math.max(cx, w / 2), L.width - w / 2);
   cy = Math.min(Math.max(cy, h / 2), L.height - h / 2);
-  view.at = [(cx - L.x0) / L.cell, (cy - L.y0) / L.cell];
+  view.at = [+((cx - L.x0) / L.cell).toFixed(6), +((cy - L.y0) / L.cell).toFixed(6)];
+  cx = L.x0 + view.at[0] * L.cell;
+  cy = L.y0 + view.at[1] * L.cell;
   return { x: cx - w / 2, y: cy - h / 2, w, h };
 }
 
@@ -134,7 +138,7 @@ function renderEdgeIndices(svg, L, vb) {
     return q - p > 20 * k ? (p + q) / 2 : null;
   };
   if (L.y0 - L.ring - 16 < vb.y) {
-    const g = el('g', { 'data-testid': 'edge-i' }, svg);
+    const g = el('g', { 'data-testid': 'edge-i', 'pointer-events': 'none' }, svg);
     el('rect', { x: vb.x, y: vb.y, width: vb.w, height: 16 * k, fill: 'rgba(255,255,255,0.95)' }, g);
     for (let i = 0; i < L.W; i += every) {
       const x = middle(L.x0 + i * L.cell, vb.x + 30 * k, vb.x + vb.w);
@@ -142,7 +146,7 @@ function renderEdgeIndices(svg, L, vb) {
     }
   }
   if (L.x0 - L.ring - 40 < vb.x) {
-    const g = el('g', { 'data-testid': 'edge-j' }, svg);
+    const g = el('g', { 'data-testid': 'edge-j', 'pointer-events': 'none' }, svg);
     el('rect', { x: vb.x, y: vb.y, width: 30 * k, height: vb.h, fill: 'rgba(255,255,255,0.95)' }, g);
     for (let j = 0; j < L.H; j += every) {
       const y = middle(L.y0 + j * L.cell, vb.y + 16 * k, vb.y + vb.h);
