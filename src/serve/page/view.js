@@ -159,7 +159,7 @@ function renderEdgeIndices(svg, L, vb) {
 function showZoom(L) {
   const lattice = latticeStepPx(L) >= LATTICE_MIN_PX && state.precision !== 'exact';
   $('zoom-level').textContent = String(+view.zoom.toFixed(2)) + 'x' + (lattice
-    ? '; lattice 1/256 texel = ' + latticeStepPx(L).toFixed(1) + ' px: ring = exact u*W, v*H, dot = rounded'
+    ? '; lattice 1/256 texel (unmeasured: see the tags) = ' + latticeStepPx(L).toFixed(1) + ' px: ring = exact u*W, v*H, dot = rounded'
     : view.zoom > 1 ? '; the 1/256 lattice shows from ' + Math.ceil((LATTICE * LATTICE_MIN_PX) / L.cell) + 'x' : '');
   $('zoom-in').disabled = view.zoom >= maxZoom(L);
   $('zoom-out').disabled = view.zoom <= 1;
