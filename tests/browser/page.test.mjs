@@ -698,3 +698,26 @@ test('zoomed in, PTP offsets are still dragged and a press without a move still 
   sameAsExplain(await pageState(page), want, q2);
   await page.close();
 });
+
+test('zoomed in, small cells show their values at the size of the whole view, the indices along its edges', async () => {
+  const page = await context.newPage();
+  const q = 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=16x16&coord=0.5,0.5';
+  await load(page, q);
+  const valueTexts = () => page.locator('[data-testid="grid"] > text').evaluateAll((ts) =>
+    ts.filter((t) => /^\d+\.0$/.test(t.textContent)).map((t) => ({ v: t.textContent, h: t.getBoundingClientRect().height })));
+  // The whole 16x16 texture: cells too small, shaded, no value text.
+  assert.equal((await valueTexts()).length, 0);
+  const label = await page.locator('[data-testid="grid"] > text', { hasText: /^i=0$/ }).boundingBox();
+  // 4x about texel (8, 8): 60-pixel cells with their values, as tall on the screen as the
+  // labels of the whole view; i and j of the texels in view along the edges.
+  await load(page, q + '&zoom=4&at=8,8');
+  const shown = await valueTexts();
+  assert.ok(shown.length >= 16, `${shown.length} values`);
+  assert.ok(shown.some((t) => t.v === String(8 * 16 + 8) + '.0'), 'texel (8, 8) shows its value');
+  for (const t of shown) assert.ok(Math.abs(t.h - label.height) < 2, `${t.v}: ${t.h} px tall, labels ${label.height}`);
+  const edge = (await page.locator('[data-testid="edge-i"] text').allTextContents()).join(' ');
+  assert.match(edge, /i=8/);
+  assert.match((await page.locator('[data-testid="edge-j"] text').allTextContents()).join(' '), /j=8/);
+  sameAsExplain(await pageState(page), explain(q), q);
+  await page.close();
+});

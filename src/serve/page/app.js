@@ -608,10 +608,11 @@ function wireZoom() {
   const grid = $('grid');
   const by = (f, anchor) => { if (!answer) return; zoomTo(layout(), view.zoom * f, anchor); renderSoon(); };
   grid.addEventListener('wheel', (ev) => {
-    if (!answer) return;
-    ev.preventDefault();
     // (a wheel notch is about 100 pixels; lines and pages are scaled to pixels)
     const px = ev.deltaY * (ev.deltaMode === 1 ? 33 : ev.deltaMode === 2 ? 400 : 1);
+    // (the whole texture shown, a wheel turned down scrolls the page as usual)
+    if (!answer || (view.zoom <= 1 && px >= 0)) return;
+    ev.preventDefault();
     by(Math.min(2, Math.max(0.5, 2 ** (-px / 100))), toContent(grid, ev.clientX, ev.clientY));
   }, { passive: false });
   $('zoom-in').addEventListener('click', () => by(2));
