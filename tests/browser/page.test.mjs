@@ -576,6 +576,10 @@ test('a zoomed URL shows the 1/256 lattice, the exact and the rounded point wher
   assert.equal(new URL(page.url()).searchParams.get('at'), null);
   assert.equal(await latticeLines(page), 0);
   assert.deepEqual(await pageState(page), unzoomed);
+  // Exact precision: no rounding, no lattice, however close.
+  await load(page, q + '&precision=exact&zoom=128&at=2.5,1.2');
+  assert.equal(await latticeLines(page), 0);
+  assert.match(await page.textContent('[data-testid="zoom-level"]'), /^128x; exact precision: no lattice$/);
   await page.close();
 });
 

@@ -166,10 +166,10 @@ function render() {
   const vb = viewBox(L);
   svg.setAttribute('viewBox', `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
   const lane = answer.lane;
-  renderTexture(svg, L);
+  renderTexture(svg, L, vb);
   if (lane) {
     // Cube: the 3x3 unfolding, the four neighbour faces turned as a seamless footprint reads them.
-    if (L.reach) renderUnfolding(svg, L);
+    if (L.reach) renderUnfolding(svg, L, vb);
     renderLattice(svg, L, vb);
     renderFootprint(svg, L, lane);
     renderSample(svg, L, lane);
@@ -209,8 +209,8 @@ function render() {
 // The texture's cells with their values and texel centres, the indices and u/v ticks. Cells
 // too small on the screen for their value's text are shaded by it instead (white = the
 // smallest value of the layer, dark = the largest), with the scale's ends written under the
-// texture.
-function renderTexture(svg, L) {
+// texture. Zoomed in, only the cells in view are drawn.
+function renderTexture(svg, L, vb) {
   const { W, H, cell, x0, y0, ring } = L;
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
@@ -220,8 +220,10 @@ function renderTexture(svg, L) {
   const lo = Math.min(...finite), hi = Math.max(...finite);
   const shown = cell * view.zoom >= 28;
   const shade = !shown && finite.length > 0;
-  for (let j = 0; j < H; j++) {
-    for (let i = 0; i < W; i++) {
+  const [i0, i1] = inView(vb.x, vb.w, x0, cell, W);
+  const [j0, j1] = inView(vb.y, vb.h, y0, cell, H);
+  for (let j = j0; j < j1; j++) {
+    for (let i = i0; i < i1; i++) {
       const v = nums[j * W + i];
       const g = !shade || !Number.isFinite(v) || hi === lo ? 255 : Math.round(255 - 175 * (v - lo) / (hi - lo));
       el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: `rgb(${g},${g},${g})`, stroke: '#bbb',
@@ -335,7 +337,7 @@ function renderOffsetGhosts(svg, L, lane, defs) {
 
 // The neighbour faces of the unfolding: each texel with its face, (x, y) and value; each face's
 // name and its s and t arrows (from its texel (0, 0) toward growing x and growing y).
-function renderUnfolding(svg, L) {
+function renderUnfolding(svg, L, vb) {
   const { W, H, cell, x0, y0, reach } = L;
   const k = 1 / view.zoom;
   const row = W + 2 * reach;
@@ -346,8 +348,9 @@ function renderUnfolding(svg, L) {
       const c = answer.ring[(j + reach) * row + (i + reach)];
       if (!c.read) continue;
       const x = x0 + i * cell, y = y0 + j * cell;
-      el('rect', { x, y, width: cell, height: cell, fill: '#e8f0ff', stroke: '#bbb', 'data-face': c.face }, svg);
       at[c.face + ' ' + c.read[1] + ' ' + c.read[2]] = [x + cell / 2, y + cell / 2];
+      if (x + cell < vb.x || x > vb.x + vb.w || y + cell < vb.y || y > vb.y + vb.h) continue;
+      el('rect', { x, y, width: cell, height: cell, fill: '#e8f0ff', stroke: '#bbb', 'data-face': c.face }, svg);
       if (cell * view.zoom >= 28) {
         el('text', { x: x + cell / 2, y: y + cell / 2 - 2 * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
           '(' + c.read[1] + ',' + c.read[2] + ')');

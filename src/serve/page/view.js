@@ -57,6 +57,14 @@ function viewBox(L) {
   return { x: cx - w / 2, y: cy - h / 2, w, h };
 }
 
+// The cells [a, b) of n cells from `origin`, `cell` wide, that meet the span [lo, lo + len]
+// of the view.
+function inView(lo, len, origin, cell, n) {
+  const a = Math.max(0, Math.floor((lo - origin) / cell));
+  const b = Math.min(n, Math.ceil((lo + len - origin) / cell));
+  return [a, Math.max(a, b)];
+}
+
 // A point of the window (clientX, clientY) in the grid's content units.
 function toContent(svg, x, y) {
   const p = svg.createSVGPoint();
@@ -160,6 +168,7 @@ function showZoom(L) {
   const lattice = latticeStepPx(L) >= LATTICE_MIN_PX && state.precision !== 'exact';
   $('zoom-level').textContent = String(+view.zoom.toFixed(2)) + 'x' + (lattice
     ? '; lattice 1/256 texel (unmeasured: see the tags) = ' + latticeStepPx(L).toFixed(1) + ' px: ring = exact u*W, v*H, dot = rounded'
+    : state.precision === 'exact' ? '; exact precision: no lattice'
     : view.zoom > 1 ? '; the 1/256 lattice shows from ' + Math.ceil((LATTICE * LATTICE_MIN_PX) / L.cell) + 'x' : '');
   $('zoom-in').disabled = view.zoom >= maxZoom(L);
   $('zoom-out').disabled = view.zoom <= 1;
