@@ -473,13 +473,15 @@ async function gridMapping(page) {
     const cw = svg.clientWidth, ch = svg.clientHeight;
     // (preserveAspectRatio's default: xMidYMid meet)
     const s = Math.min(cw / w, ch / h);
-    // Texel (0, 0)'s cell, as drawn (content units): where the texture lies.
+    // A texel's cell, as drawn (content units), and its (i, j): where the texture lies.
     const c = svg.querySelector('rect[data-value]');
+    const [i, j] = c.getAttribute('data-cell').split(',').map(Number);
+    const cell = Number(c.getAttribute('width'));
     return {
       viewBox: svg.getAttribute('viewBox'), vb: { x, y, w, h }, s,
       left: r.left + svg.clientLeft + (cw - w * s) / 2, top: r.top + svg.clientTop + (ch - h * s) / 2,
       centre: { x: r.left + svg.clientLeft + cw / 2, y: r.top + svg.clientTop + ch / 2 },
-      x0: Number(c.getAttribute('x')), y0: Number(c.getAttribute('y')), cell: Number(c.getAttribute('width')),
+      x0: Number(c.getAttribute('x')) - i * cell, y0: Number(c.getAttribute('y')) - j * cell, cell,
     };
   });
 }

@@ -227,7 +227,7 @@ function renderTexture(svg, L, vb) {
       const v = nums[j * W + i];
       const g = !shade || !Number.isFinite(v) || hi === lo ? 255 : Math.round(255 - 175 * (v - lo) / (hi - lo));
       el('rect', { x: x0 + i * cell, y: y0 + j * cell, width: cell, height: cell, fill: `rgb(${g},${g},${g})`, stroke: '#bbb',
-        'data-value': answer.grid[j * W + i] }, svg);
+        'data-value': answer.grid[j * W + i], 'data-cell': i + ',' + j }, svg);
       el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
       if (shown) {
         el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14 / view.zoom, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
