@@ -10,10 +10,13 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::annotate::{axis_indices, cell_values, footprint_arrows};
+use super::axes::axis_ticks;
 use super::geometry::{
     assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
     FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB, TITLE,
+    UNDER,
 };
+use super::inset::rounding_inset;
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
 use super::show::{serde_name, short, show_value};
@@ -371,7 +374,13 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     }
     if cube {
         face_tags(&mut pic, &panels);
+    } else if let Some(p) = panels.list.iter().position(|&q| q == sampled) {
+        axis_ticks(&mut pic, panels.ox(p as u32), panels.oy(), w, h, t);
     }
+    // The rounding inset, right of the panels, when the rounding decided the footprint.
+    let panels_w = MARGIN + panels.list.len() as u32 * panels.pitch;
+    let inset_bottom =
+        trace.and_then(|tr| rounding_inset(&mut pic, tr, panels_w as i64, panels.oy(), cube));
     legend.push(if cube {
         "axes: s and i grow to the right, t and j down on the sampled face; others: see tags".into()
     } else {
@@ -413,8 +422,11 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             insn.text().trim_end_matches(" ;")
         ),
         hatched_border: !cube || trace.is_some_and(|tr| !tr.seamless),
-        panels_w: MARGIN + panels.list.len() as u32 * panels.pitch,
-        top: panels.oy() + ph as i64 + MARGIN as i64,
+        panels_w: pic
+            .inset
+            .as_ref()
+            .map_or(panels_w, |i| (i.x as u32 + i.size + MARGIN).max(panels_w)),
+        top: (panels.oy() + ph as i64 + UNDER as i64).max(inset_bottom.unwrap_or(0) + 12),
     };
     lay_out(&mut pic, &words);
     pic
@@ -587,13 +599,23 @@ fn sample_point(
         let face = tr.cube.map_or(0, |c| c.face);
         let (fx, fy) = panels.face_texel(p as u32, face, 0, 0)?;
         pic.sample = Some((fx as f64 + sx, fy as f64 + sy));
+        // The exact point, faint, where the rounding decided the footprint (a fraction of a
+        // pixel away: visible in the SVG when zoomed; the inset magnifies it).
+        if tr.u.rounding_decided() || tr.v.rounding_decided() {
+            let ex =
+                (tr.u.texels * t as f64).clamp(-ring_px, (panels.pw.min(w * t)) as f64 + ring_px);
+            let ey =
+                (tr.v.texels * t as f64).clamp(-ring_px, (panels.ph.min(h * t)) as f64 + ring_px);
+            pic.unrounded = Some((fx as f64 + ex, fy as f64 + ey));
+        }
     }
     None
 }
 
 /// The legend's line for the sub-texel rounding when it chose another texel than exact
 /// arithmetic would (the disc is drawn where the unit puts the point, a fraction of a pixel
-/// from the exact one): both origins, on each axis concerned.
+/// from the exact one, drawn faint; the inset magnifies both): both origins, on each axis
+/// concerned.
 fn unrounded_line(tr: &GatherTrace, cube: bool) -> Option<String> {
     let axes = [
         (if cube { "s*W" } else { "u*W" }, "i0", &tr.u),

@@ -2,9 +2,11 @@
 
 use std::fmt::Write as _;
 
+use super::axes::label;
 use super::geometry::{
-    hatch_rgb, label_box, KeyMark, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GHOST_BAND,
-    GHOST_DASH, GRID_RGB, OUTLINE, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, Axis, Inset, KeyMark, MarkStyle, Picture, AXIS_RGB, BACKGROUND_RGB,
+    FOOTPRINT_RGB, GHOST_BAND, GHOST_DASH, GRID_RGB, INSET_DISC, INSET_RING, OUTLINE,
+    SAMPLED_FRAME_RGB, SAMPLE_RGB, UNROUNDED_RGB, UNROUNDED_RING,
 };
 use super::GATHER_ORDER;
 
@@ -161,6 +163,44 @@ pub(super) fn svg(pic: &Picture) -> String {
         );
         mark(&mut s, x, y, 16, style, fill);
     }
+    for tk in &pic.ticks {
+        let axis = match tk.axis {
+            Axis::U => "u",
+            Axis::V => "v",
+        };
+        // A tick carries its value (as labelled, or num/den); the base line has none.
+        let (class, value) = match tk.value {
+            Some(f) => (
+                "tick",
+                format!(
+                    r#" data-value="{}""#,
+                    label(f).unwrap_or_else(|| format!("{}/{}", f.num, f.den))
+                ),
+            ),
+            None => ("axis", String::new()),
+        };
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}" class="{class}" data-axis="{axis}"{value}/>"#,
+            tk.x,
+            tk.y,
+            tk.w,
+            tk.h,
+            hex_rgb(AXIS_RGB)
+        );
+    }
+    if let Some(inset) = &pic.inset {
+        inset_svg(&mut s, inset);
+    }
+    if let Some((ux, uy)) = pic.unrounded {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{ux}" cy="{uy}" r="{}" fill="none" stroke="{}" stroke-width="{}" class="unrounded"/>"#,
+            (UNROUNDED_RING.0 + UNROUNDED_RING.1) / 2.0,
+            hex_rgb(UNROUNDED_RGB),
+            UNROUNDED_RING.1 - UNROUNDED_RING.0
+        );
+    }
     for (sx, sy) in pic
         .sample
         .into_iter()
@@ -196,4 +236,73 @@ pub(super) fn svg(pic: &Picture) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The rounding inset as an SVG group, in the PNG's geometry.
+fn inset_svg(s: &mut String, inset: &Inset) {
+    let (x, y, size) = (inset.x, inset.y, inset.size as i64);
+    let half = size / 2;
+    let step = inset.step as i64;
+    let reach = inset.reach();
+    let _ = writeln!(
+        s,
+        r#"<g class="inset"><rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="rgb(90,90,90)" stroke-width="1"/>"#,
+        x as f64 + 0.5,
+        y as f64 + 0.5,
+        size - 1,
+        size - 1
+    );
+    for k in -reach..=reach {
+        let at = half + k * step;
+        let _ = writeln!(
+            s,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="rgb(215,215,215)"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="rgb(215,215,215)"/>"#,
+            x + at,
+            y + 1,
+            x + at,
+            y + size - 1,
+            x + 1,
+            y + at,
+            x + size - 1,
+            y + at
+        );
+    }
+    for i in -reach..=reach {
+        for j in -reach..=reach {
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{}" cy="{}" r="1.5" fill="rgb(120,120,120)" class="lattice"/>"#,
+                x + half + i * step,
+                y + half + j * step
+            );
+        }
+    }
+    for &(axis, c) in &inset.lines {
+        let (lx, ly) = inset.pixel(c, c);
+        let (x1, y1, x2, y2, name) = match axis {
+            Axis::U => (lx, (y + 1) as f64, lx, (y + size - 1) as f64, "u"),
+            Axis::V => ((x + 1) as f64, ly, (x + size - 1) as f64, ly, "v"),
+        };
+        let _ = writeln!(
+            s,
+            r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="2" class="centre-line" data-axis="{name}"/>"#,
+            hex_rgb(FOOTPRINT_RGB)
+        );
+    }
+    let (ex, ey) = inset.pixel(inset.exact.0, inset.exact.1);
+    let _ = writeln!(
+        s,
+        r#"<circle cx="{ex}" cy="{ey}" r="{}" fill="none" stroke="{}" stroke-width="{}" class="unrounded"/>"#,
+        (INSET_RING.0 + INSET_RING.1) / 2.0,
+        hex_rgb(UNROUNDED_RGB),
+        INSET_RING.1 - INSET_RING.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="black" stroke-width="1.5" class="rounded"/></g>"#,
+        x + half,
+        y + half,
+        INSET_DISC as f64 + 0.5,
+        hex_rgb(SAMPLE_RGB)
+    );
 }
