@@ -11,7 +11,7 @@ pub(super) const TICK_SHORT: u32 = 3;
 /// The longest tick label, in characters (`0.25`, `3/16`): AXIS_LEFT holds it beside a tick.
 const LABEL_CHARS: usize = 4;
 /// The least gap between two labels of an axis, in pixels.
-const LABEL_GAP: i64 = 2;
+const LABEL_GAP: i64 = 6;
 
 /// The distance from a panel's edge to its ticks' inner end: the ring of border texels (T
 /// px), or the sampled layer's frame (6 px out) where texels are smaller, and 2 px.
@@ -29,16 +29,17 @@ pub(super) fn label_line(axis: Axis, ox: i64, oy: i64, t: u32) -> i64 {
     }
 }
 
-/// A tick's label: 0 and 1; a decimal when exact in two places (0.5, 0.25, 0.2); else the
-/// reduced fraction (1/3, 3/8); None when longer than [`LABEL_CHARS`].
-pub(super) fn label(f: Frac) -> Option<String> {
+/// A tick's label: 0 and 1; else a decimal (`decimal`: the set's denominator divides 100, so
+/// each is exact in two places: 0.5, 0.25, 0.2) or the reduced fraction (1/3, 3/8); None when
+/// longer than [`LABEL_CHARS`].
+pub(super) fn label(f: Frac, decimal: bool) -> Option<String> {
     let g = gcd(f.num, f.den);
     let (n, d) = (f.num / g, f.den / g);
     let text = if n == 0 {
         "0".to_string()
     } else if n == d {
         "1".to_string()
-    } else if 100 % d == 0 {
+    } else if decimal {
         let hundredths = format!("{:02}", n * 100 / d);
         format!("0.{}", hundredths.trim_end_matches('0'))
     } else {
@@ -55,119 +56,129 @@ fn gcd(a: u32, b: u32) -> u32 {
     }
 }
 
-/// The values ticked on an axis of `n` texels, most important first: the texel edges k/n by
-/// their reduced denominator (0 and 1, the middle, quarters, ...), then the middle of an odd
-/// axis (1/2, no texel edge).
-fn candidates(n: u32) -> Vec<Frac> {
-    let mut all: Vec<Frac> = (0..=n).map(|k| Frac { num: k, den: n }).collect();
-    if n % 2 == 1 {
-        // The middle is no texel edge: ticked too (as 1/2 of 2n).
-        all.push(Frac { num: n, den: 2 * n });
+/// A labelled value of an axis: the fraction, its label, its pixel along the axis.
+struct Labelled {
+    f: Frac,
+    text: String,
+    at: i64,
+}
+
+/// The labels of an axis `len` px long of `n` texels: the values k/m, k = 0..m, for the m
+/// among n (each texel edge), 4, 2 and 1 whose labels all fit, each at least LABEL_GAP px
+/// from the next (measured as written across, on both axes, so that a square texture gets the
+/// same labels on both), the most labels winning (the texel edges on a tie); 0 alone where
+/// not even 0 and 1 fit.
+fn labels(n: u32, len: i64) -> Vec<Labelled> {
+    let width = |s: &str| s.len() as i64 * CHAR_PX as i64 + 2;
+    let mut best: Vec<Labelled> = Vec::new();
+    for m in [n, 4, 2, 1] {
+        let decimal = 100 % m == 0;
+        let set: Option<Vec<Labelled>> = (0..=m)
+            .map(|k| {
+                let f = Frac { num: k, den: m };
+                label(f, decimal).map(|text| Labelled {
+                    f,
+                    text,
+                    at: k as i64 * len / m as i64,
+                })
+            })
+            .collect();
+        let Some(set) = set else {
+            continue;
+        };
+        let fits = set.windows(2).all(|p| {
+            p[0].at + width(&p[0].text) / 2 + LABEL_GAP <= p[1].at - width(&p[1].text) / 2
+        });
+        if fits && set.len() > best.len() {
+            best = set;
+        }
     }
-    // Texel edges before the middle of an odd axis (which would crowd 1/3 and 2/3 out).
-    let reduced = |f: &Frac| f.den / gcd(f.num, f.den);
-    all.sort_by_key(|f| (f.den != n, reduced(f), f.num * 2 * n / f.den));
-    all
+    if best.is_empty() {
+        best.push(Labelled {
+            f: Frac { num: 0, den: 1 },
+            text: "0".into(),
+            at: 0,
+        });
+    }
+    best
 }
 
 /// The ticks and labels of the u and v axes of the panel at (ox, oy), w x h texels of `t` px:
-/// a labelled tick where a label fits without touching another (labels are placed most
-/// important first: 0, 1, 1/2, 1/4, ...), a short tick at every other texel edge when texels
+/// a labelled tick at each of [`labels`], a short tick at every other texel edge when texels
 /// are at least 4 px, a base line along each axis, and the axis' name past its end.
 pub(super) fn axis_ticks(pic: &mut Picture, ox: i64, oy: i64, w: u32, h: u32, t: u32) {
     for (axis, n) in [(Axis::U, w), (Axis::V, h)] {
         let len = (n * t) as i64;
         let gap = axis_gap(t);
         let line = label_line(axis, ox, oy, t);
-        // Labels placed so far, as intervals along the axis.
-        let mut placed: Vec<(i64, i64)> = Vec::new();
-        for f in candidates(n) {
-            let at = (f.num as i64 * len) / f.den as i64;
-            let text = label(f);
-            // The label's extent along the axis: centred on the tick, LABEL_GAP px apart.
-            let extent = |text: &str| -> (i64, i64) {
-                let size = match axis {
-                    Axis::U => text.len() as i64 * CHAR_PX as i64 + 2,
-                    Axis::V => CHAR_PX as i64 + 2,
-                };
-                (at - size / 2, at - size / 2 + size)
-            };
-            let fits = |text: &str| {
-                let (a, b) = extent(text);
-                placed
-                    .iter()
-                    .all(|&(c, d)| b + LABEL_GAP <= c || d + LABEL_GAP <= a)
-            };
-            let text = text.filter(|s| fits(s));
-            let long = text.is_some();
-            if !long && (t < 4 || f.den != n) {
-                continue;
+        let labelled = labels(n, len);
+        let mut ticks: Vec<(Frac, i64, Option<String>)> = labelled
+            .iter()
+            .map(|l| (l.f, l.at, Some(l.text.clone())))
+            .collect();
+        if t >= 4 {
+            for k in 0..=n {
+                let at = (k * t) as i64;
+                if !labelled.iter().any(|l| l.at == at) {
+                    ticks.push((Frac { num: k, den: n }, at, None));
+                }
             }
-            let tick_len = if long { TICK_LONG } else { TICK_SHORT };
-            pic.ticks.push(match axis {
-                Axis::U => Tick {
-                    axis,
-                    value: Some(f),
-                    x: ox + at,
-                    y: oy - gap - tick_len as i64,
-                    w: 1,
-                    h: tick_len,
-                },
-                Axis::V => Tick {
-                    axis,
-                    value: Some(f),
-                    x: ox - gap - tick_len as i64,
-                    y: oy + at,
-                    w: tick_len,
-                    h: 1,
-                },
+        }
+        let mut overhang = 0;
+        for (f, at, text) in ticks {
+            let tick_len = if text.is_some() {
+                TICK_LONG
+            } else {
+                TICK_SHORT
+            };
+            let (x, y, tw, th) = match axis {
+                Axis::U => (ox + at, oy - gap - tick_len as i64, 1, tick_len),
+                Axis::V => (ox - gap - tick_len as i64, oy + at, tick_len, 1),
+            };
+            pic.ticks.push(Tick {
+                axis,
+                value: Some(f),
+                label: text.clone(),
+                x,
+                y,
+                w: tw,
+                h: th,
             });
             if let Some(text) = text {
-                let (a, b) = extent(&text);
-                placed.push((a, b));
-                let tw = text.len() as i64 * CHAR_PX as i64 + 2;
+                let width = text.len() as i64 * CHAR_PX as i64 + 2;
                 let (x, y) = match axis {
-                    Axis::U => (ox + a, line),
-                    Axis::V => (line - tw, oy + a),
+                    Axis::U => (ox + at - width / 2, line),
+                    Axis::V => (line - width, oy + at - (CHAR_PX as i64 + 2) / 2),
                 };
+                overhang = overhang.max(match axis {
+                    Axis::U => x + width - ox - len,
+                    Axis::V => y + CHAR_PX as i64 + 2 - oy - len,
+                });
                 pic.texts.push(axis_text(x, y, text));
             }
         }
         // The base line, along the ticks' inner ends, and the axis' name past its end.
         let name_w = CHAR_PX as i64 + 2;
+        let past = len + overhang.max(0) + 4;
         let (base, name) = match axis {
             Axis::U => (
-                Tick {
-                    axis,
-                    value: None,
-                    x: ox,
-                    y: oy - gap - 1,
-                    w: len.max(1) as u32,
-                    h: 1,
-                },
-                axis_text(
-                    ox + len + placed.iter().map(|p| p.1 - len).max().unwrap_or(0).max(0) + 4,
-                    line,
-                    "u".into(),
-                ),
+                (ox, oy - gap - 1, len.max(1) as u32, 1),
+                axis_text(ox + past, line, "u".into()),
             ),
             Axis::V => (
-                Tick {
-                    axis,
-                    value: None,
-                    x: ox - gap - 1,
-                    y: oy,
-                    w: 1,
-                    h: len.max(1) as u32,
-                },
-                axis_text(
-                    line - name_w,
-                    oy + len + placed.iter().map(|p| p.1 - len).max().unwrap_or(0).max(0) + 4,
-                    "v".into(),
-                ),
+                (ox - gap - 1, oy, 1, len.max(1) as u32),
+                axis_text(line - name_w, oy + past, "v".into()),
             ),
         };
-        pic.ticks.push(base);
+        pic.ticks.push(Tick {
+            axis,
+            value: None,
+            label: None,
+            x: base.0,
+            y: base.1,
+            w: base.2,
+            h: base.3,
+        });
         pic.texts.push(name);
     }
 }
@@ -189,30 +200,34 @@ mod tests {
 
     #[test]
     fn labels_are_exact_and_short() {
-        let f = |num, den| label(Frac { num, den });
-        assert_eq!(f(0, 4).as_deref(), Some("0"));
-        assert_eq!(f(4, 4).as_deref(), Some("1"));
-        assert_eq!(f(2, 4).as_deref(), Some("0.5"));
-        assert_eq!(f(1, 4).as_deref(), Some("0.25"));
-        assert_eq!(f(3, 5).as_deref(), Some("0.6"));
-        assert_eq!(f(1, 3).as_deref(), Some("1/3"));
-        assert_eq!(f(3, 16).as_deref(), Some("3/16"));
-        assert_eq!(f(11, 16), None);
-        assert_eq!(f(1, 8).as_deref(), Some("1/8"));
+        let f = |num, den, decimal| label(Frac { num, den }, decimal);
+        assert_eq!(f(0, 4, true).as_deref(), Some("0"));
+        assert_eq!(f(4, 4, true).as_deref(), Some("1"));
+        assert_eq!(f(2, 4, true).as_deref(), Some("0.5"));
+        assert_eq!(f(1, 4, true).as_deref(), Some("0.25"));
+        assert_eq!(f(3, 5, true).as_deref(), Some("0.6"));
+        assert_eq!(f(1, 3, false).as_deref(), Some("1/3"));
+        assert_eq!(f(2, 8, false).as_deref(), Some("1/4"));
+        assert_eq!(f(3, 16, false).as_deref(), Some("3/16"));
+        assert_eq!(f(11, 16, false), None);
     }
 
     #[test]
-    fn candidates_put_the_ends_and_the_middle_first() {
-        // (the middle of an odd axis comes after its texel edges)
-        let first = |n: u32| -> Vec<(u32, u32)> {
-            candidates(n)
-                .into_iter()
-                .take(3)
-                .map(|f| (f.num, f.den))
-                .collect()
+    fn each_axis_gets_one_set_of_labels_that_fits() {
+        let texts = |n: u32, len: i64| -> Vec<String> {
+            labels(n, len).into_iter().map(|l| l.text).collect()
         };
-        assert_eq!(first(4), [(0, 4), (4, 4), (2, 4)]);
-        assert_eq!(first(3), [(0, 3), (3, 3), (1, 3)]);
-        assert_eq!(first(1), [(0, 1), (1, 1), (1, 2)]);
+        // Few texels: each texel edge.
+        assert_eq!(texts(4, 160), ["0", "0.25", "0.5", "0.75", "1"]);
+        assert_eq!(texts(3, 120), ["0", "1/3", "2/3", "1"]);
+        assert_eq!(
+            texts(8, 320),
+            ["0", "1/8", "1/4", "3/8", "1/2", "5/8", "3/4", "7/8", "1"]
+        );
+        // Many: quarters, halves, the ends, 0 alone.
+        assert_eq!(texts(16, 480), ["0", "0.25", "0.5", "0.75", "1"]);
+        assert_eq!(texts(2, 80), ["0", "0.5", "1"]);
+        assert_eq!(texts(1, 40), ["0", "1"]);
+        assert_eq!(texts(1, 1), ["0"]);
     }
 }

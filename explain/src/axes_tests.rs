@@ -106,12 +106,12 @@ fn check_ticks(p: &Picture, case: &str, ox: i64, oy: i64, w: u32, h: u32, values
 #[test]
 fn u_and_v_ticks_sit_outside_the_ring_at_every_size() {
     // (size, labels expected on both axes). A 4x4 texture has a label at each texel edge; a
-    // 1x1 one only 0, 0.5 and 1 (its 40 px hold no more); a 3x3 one its texel edges (the
-    // middle, 0.5, would crowd 1/3 and 2/3 out); a 256x256 one (1 px texels: no index labels)
-    // 0, 0.25, 0.5, 0.75 and 1, which fit in its 256 px.
+    // 1x1 one 0 and 1 (0.5 would crowd them in its 40 px); a 3x3 one its texel edges; a
+    // 16x16 one (30 px texels, too close for 3/16) and a 256x256 one (1 px texels: no index
+    // labels) 0, 0.25, 0.5, 0.75 and 1.
     let cases: [(&str, u32, u32, &[&str]); 5] = [
         ("4x4", 4, 4, &["0", "0.25", "0.5", "0.75", "1"]),
-        ("1x1", 1, 1, &["0", "0.5", "1"]),
+        ("1x1", 1, 1, &["0", "1"]),
         ("3x3", 3, 3, &["0", "1/3", "2/3", "1"]),
         ("16x16", 16, 16, &["0", "0.25", "0.5", "0.75", "1"]),
         ("256x256", 256, 256, &["0", "0.25", "0.5", "0.75", "1"]),
@@ -175,9 +175,7 @@ fn ticks_go_on_the_sampled_layer_and_clear_border_texels_and_indices() {
     let v = |value: &str| {
         p.ticks
             .iter()
-            .find(|k| {
-                k.axis == Axis::V && k.value.and_then(super::axes::label).as_deref() == Some(value)
-            })
+            .find(|k| k.axis == Axis::V && k.label.as_deref() == Some(value))
             .map(|k| k.y)
             .unwrap()
     };

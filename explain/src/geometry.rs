@@ -366,6 +366,8 @@ pub(super) struct Frac {
 pub(super) struct Tick {
     pub(super) axis: Axis,
     pub(super) value: Option<Frac>,
+    /// The label written beside a long tick (None: a short tick, or the base line).
+    pub(super) label: Option<String>,
     pub(super) x: i64,
     pub(super) y: i64,
     pub(super) w: u32,

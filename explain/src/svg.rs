@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use super::axes::label;
 use super::geometry::{
     hatch_rgb, label_box, Axis, Inset, KeyMark, MarkStyle, Picture, AXIS_RGB, BACKGROUND_RGB,
     FOOTPRINT_RGB, GHOST_BAND, GHOST_DASH, GRID_RGB, INSET_DISC, INSET_RING, OUTLINE,
@@ -174,7 +173,9 @@ pub(super) fn svg(pic: &Picture) -> String {
                 "tick",
                 format!(
                     r#" data-value="{}""#,
-                    label(f).unwrap_or_else(|| format!("{}/{}", f.num, f.den))
+                    tk.label
+                        .clone()
+                        .unwrap_or_else(|| format!("{}/{}", f.num, f.den))
                 ),
             ),
             None => ("axis", String::new()),
