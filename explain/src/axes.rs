@@ -1,7 +1,8 @@
 //! The u and v ticks of a 2D or array texture's sampled panel: the normalized coordinates
 //! beside the texel indices, u above the ring of border texels (growing to the right), v left
 //! of it (growing downwards: row 0, v = 0, is at the top), so the orientation the legend
-//! states can be read off the picture.
+//! states can be read off the picture; on a cube, s and t of the sampled face, above and left
+//! of the unfolding.
 
 use super::geometry::{Axis, Frac, Picture, Text, Tick, AXIS_RGB, CHAR_PX};
 
@@ -20,7 +21,8 @@ pub(super) fn axis_gap(t: u32) -> i64 {
 }
 
 /// Where the text of a label starts across its axis: the y of a u label's top, the x of a v
-/// label's right end, for a panel at (ox, oy) with texels of `t` px.
+/// label's right end, for a panel whose left edge is `ox` and top edge `oy`, with texels of
+/// `t` px.
 pub(super) fn label_line(axis: Axis, ox: i64, oy: i64, t: u32) -> i64 {
     let out = axis_gap(t) + TICK_LONG as i64 + 1;
     match axis {
@@ -103,14 +105,41 @@ fn labels(n: u32, len: i64) -> Vec<Labelled> {
     best
 }
 
-/// The ticks and labels of the u and v axes of the panel at (ox, oy), w x h texels of `t` px:
-/// a labelled tick at each of [`labels`], a short tick at every other texel edge when texels
-/// are at least 4 px, a base line along each axis, and the axis' name past its end.
-pub(super) fn axis_ticks(pic: &mut Picture, ox: i64, oy: i64, w: u32, h: u32, t: u32) {
+/// Where an axis pair is drawn: the texture (or the sampled cube face) has its top-left
+/// corner at (ox, oy), w x h texels of `t` px; the u ticks sit above the panel's top edge
+/// `top`, the v ticks left of its left edge `left` (the texture's own edges; a cube's 3x3
+/// unfolding's, the ticks over its middle column and row, the sampled face).
+pub(super) struct AxisPlace {
+    pub(super) ox: i64,
+    pub(super) oy: i64,
+    pub(super) top: i64,
+    pub(super) left: i64,
+    pub(super) w: u32,
+    pub(super) h: u32,
+    pub(super) t: u32,
+    /// The axes' names: s and t on a cube face, else u and v.
+    pub(super) cube: bool,
+}
+
+/// The ticks and labels of the u and v axes placed at `at`: a labelled tick at each of
+/// [`labels`], a short tick at every other texel edge when texels are at least 4 px, a base
+/// line along each axis, and the axis' name past its end.
+pub(super) fn axis_ticks(pic: &mut Picture, place: &AxisPlace) {
+    let &AxisPlace {
+        ox,
+        oy,
+        top,
+        left,
+        w,
+        h,
+        t,
+        cube,
+    } = place;
+    let names = if cube { ["s", "t"] } else { ["u", "v"] };
     for (axis, n) in [(Axis::U, w), (Axis::V, h)] {
         let len = (n * t) as i64;
         let gap = axis_gap(t);
-        let line = label_line(axis, ox, oy, t);
+        let line = label_line(axis, left, top, t);
         let labelled = labels(n, len);
         let mut ticks: Vec<(Frac, i64, Option<String>)> = labelled
             .iter()
@@ -132,8 +161,8 @@ pub(super) fn axis_ticks(pic: &mut Picture, ox: i64, oy: i64, w: u32, h: u32, t:
                 TICK_SHORT
             };
             let (x, y, tw, th) = match axis {
-                Axis::U => (ox + at, oy - gap - tick_len as i64, 1, tick_len),
-                Axis::V => (ox - gap - tick_len as i64, oy + at, tick_len, 1),
+                Axis::U => (ox + at, top - gap - tick_len as i64, 1, tick_len),
+                Axis::V => (left - gap - tick_len as i64, oy + at, tick_len, 1),
             };
             pic.ticks.push(Tick {
                 axis,
@@ -162,12 +191,12 @@ pub(super) fn axis_ticks(pic: &mut Picture, ox: i64, oy: i64, w: u32, h: u32, t:
         let past = len + overhang.max(0) + 4;
         let (base, name) = match axis {
             Axis::U => (
-                (ox, oy - gap - 1, len.max(1) as u32, 1),
-                axis_text(ox + past, line, "u".into()),
+                (ox, top - gap - 1, len.max(1) as u32, 1),
+                axis_text(ox + past, line, names[0].into()),
             ),
             Axis::V => (
-                (ox - gap - 1, oy, 1, len.max(1) as u32),
-                axis_text(line - name_w, oy + past, "v".into()),
+                (left - gap - 1, oy, 1, len.max(1) as u32),
+                axis_text(line - name_w, oy + past, names[1].into()),
             ),
         };
         pic.ticks.push(Tick {

@@ -39,11 +39,43 @@ fn num(e: &[(String, String)], name: &str) -> f64 {
     attr(e, name).parse().unwrap()
 }
 
+/// Where a texture is drawn: its top-left corner (ox, oy), its size in texels, and the
+/// panel's left and top edges (the texture's own, or a cube unfolding's).
+struct Place {
+    ox: i64,
+    oy: i64,
+    w: u32,
+    h: u32,
+    left: i64,
+    top: i64,
+}
+
+/// A 2D texture's place: at (MARGIN, PANEL_TOP), its own edges.
+fn flat(w: u32, h: u32) -> Place {
+    let (ox, oy) = (MARGIN as i64, PANEL_TOP as i64);
+    Place {
+        ox,
+        oy,
+        w,
+        h,
+        left: ox,
+        top: oy,
+    }
+}
+
 /// Checks the labelled ticks of `values` (u = value at ox + value * W * T, v = value at
-/// oy + value * H * T) on the panel at (ox, oy): the label's text centred on the tick, the tick
+/// oy + value * H * T) of the texture at `at`: the label's text centred on the tick, the tick
 /// in the PNG (its outer end `long` px from its inner end, the ring's T px (at least 6) and 2
-/// from the panel), the SVG rectangle, all clear of the ring of border texels.
-fn check_ticks(p: &Picture, case: &str, ox: i64, oy: i64, w: u32, h: u32, values: &[&str]) {
+/// from the panel's edge), the SVG rectangle, all clear of the ring of border texels.
+fn check_ticks(p: &Picture, case: &str, at: &Place, values: &[&str]) {
+    let &Place {
+        ox,
+        oy,
+        w,
+        h,
+        left,
+        top,
+    } = at;
     let t = texel_px(w.max(h)) as i64;
     let gap = t.max(6) + 2;
     let long = super::axes::TICK_LONG as i64;
@@ -61,8 +93,8 @@ fn check_ticks(p: &Picture, case: &str, ox: i64, oy: i64, w: u32, h: u32, values
             let at = ((a / b) * (n * t) as f64).floor() as i64;
             // The tick: `long` px, its inner end `gap` px outside the panel.
             let (inner, outer) = match axis {
-                Axis::U => ((ox + at, oy - gap - 1), (ox + at, oy - gap - long)),
-                Axis::V => ((ox - gap - 1, oy + at), (ox - gap - long, oy + at)),
+                Axis::U => ((ox + at, top - gap - 1), (ox + at, top - gap - long)),
+                Axis::V => ((left - gap - 1, oy + at), (left - gap - long, oy + at)),
             };
             for (x, y) in [inner, outer] {
                 assert_eq!(
@@ -83,8 +115,8 @@ fn check_ticks(p: &Picture, case: &str, ox: i64, oy: i64, w: u32, h: u32, values
             });
             assert!(found, "{case}: no label {value} on {name}");
             let (x, y) = match axis {
-                Axis::U => (ox + at, oy - gap - long),
-                Axis::V => (ox - gap - long, oy + at),
+                Axis::U => (ox + at, top - gap - long),
+                Axis::V => (left - gap - long, oy + at),
             };
             assert!(
                 svg.iter().any(|e| attr(e, "data-value") == value
@@ -97,8 +129,8 @@ fn check_ticks(p: &Picture, case: &str, ox: i64, oy: i64, w: u32, h: u32, values
     // Every tick lies outside the ring of border texels around the panel.
     for k in &p.ticks {
         match k.axis {
-            Axis::U => assert!(k.y + k.h as i64 <= oy - t, "{case}: {k:?} in the ring"),
-            Axis::V => assert!(k.x + k.w as i64 <= ox - t, "{case}: {k:?} in the ring"),
+            Axis::U => assert!(k.y + k.h as i64 <= top - t, "{case}: {k:?} in the ring"),
+            Axis::V => assert!(k.x + k.w as i64 <= left - t, "{case}: {k:?} in the ring"),
         }
     }
 }
@@ -119,7 +151,7 @@ fn u_and_v_ticks_sit_outside_the_ring_at_every_size() {
     for (size, w, h, values) in cases {
         let q = question(size, "0.5,0.5", "clamp_to_edge");
         let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
-        check_ticks(&p, size, MARGIN as i64, PANEL_TOP as i64, w, h, values);
+        check_ticks(&p, size, &flat(w, h), values);
         assert_disjoint(&p, size);
     }
     // A texture 256 texels tall and 1 wide (1 px texels): u has 0 and 1 only if they fit
@@ -132,7 +164,7 @@ fn u_and_v_ticks_sit_outside_the_ring_at_every_size() {
         .filter(|t| t.rgb == AXIS_RGB && t.y < PANEL_TOP as i64 - 8)
         .count();
     assert!(u_labels >= 2, "the u=0 label and the axis name");
-    check_ticks(&p, "1x256", MARGIN as i64, PANEL_TOP as i64, 1, 256, &["0"]);
+    check_ticks(&p, "1x256", &flat(1, 256), &["0"]);
     assert_disjoint(&p, "1x256");
 }
 
@@ -153,15 +185,16 @@ fn ticks_go_on_the_sampled_layer_and_clear_border_texels_and_indices() {
         .unwrap();
     let pitch = panel_pitch(2 * texel_px(2), widest) as i64;
     let ox = MARGIN as i64 + 5 * pitch;
-    check_ticks(
-        &p,
-        "layer 5",
+    let oy = PANEL_TOP as i64;
+    let place = Place {
         ox,
-        PANEL_TOP as i64,
-        2,
-        2,
-        &["0", "0.5", "1"],
-    );
+        oy,
+        w: 2,
+        h: 2,
+        left: ox,
+        top: oy,
+    };
+    check_ticks(&p, "layer 5", &place, &["0", "0.5", "1"]);
     // Clear of the previous layer's panel and its ring (PW = 2 T, then T).
     let previous = ox - pitch + 3 * texel_px(2) as i64;
     assert!(p.ticks.iter().all(|k| k.x >= previous));
@@ -183,6 +216,37 @@ fn ticks_go_on_the_sampled_layer_and_clear_border_texels_and_indices() {
     assert!(p.texts.iter().any(|t| t
         .text
         .starts_with("axes: i and u grow to the right, j and v downwards")));
+}
+
+#[test]
+fn a_cube_gets_s_and_t_ticks_over_its_sampled_face() {
+    // The sampled face sits in the middle of the 3x3 unfolding: its s ticks above the
+    // unfolding's top edge, over the middle column, its t ticks left of it, beside the middle
+    // row; the face names stay clear of them (assert_disjoint).
+    for coord in ["1,0.1,0.2", "0.2,-1,0.1", "0.1,0.1,-1", "1,0.99,0.99"] {
+        let q = question("4x4", coord, "clamp_to_edge");
+        let p = picture_of("TLD4.R R8, R20, R24, UR4, CUBE", &q);
+        let t = texel_px(4) as i64;
+        let (left, top) = (MARGIN as i64, PANEL_TOP as i64);
+        let place = Place {
+            ox: left + 4 * t,
+            oy: top + 4 * t,
+            w: 4,
+            h: 4,
+            left,
+            top,
+        };
+        check_ticks(&p, coord, &place, &["0", "0.25", "0.5", "0.75", "1"]);
+        for name in ["s", "t"] {
+            assert!(
+                p.texts
+                    .iter()
+                    .any(|tx| tx.rgb == AXIS_RGB && tx.text == name),
+                "{coord}: no axis {name}"
+            );
+        }
+        assert_disjoint(&p, coord);
+    }
 }
 
 /// u*W, its 8-bit fixed-point value (round to nearest even) and the deciding line, from a

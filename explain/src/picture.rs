@@ -10,11 +10,11 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::annotate::{axis_indices, cell_values, footprint_arrows};
-use super::axes::axis_ticks;
+use super::axes::{axis_ticks, AxisPlace};
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
-    FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB, TITLE,
-    UNDER,
+    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, AXIS_RGB,
+    CAPTION, CHAR_PX, FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP,
+    TEXT_RGB, TITLE, UNDER,
 };
 use super::inset::rounding_inset;
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
@@ -372,10 +372,29 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         legend.extend(trace_lines(tr, cube));
         legend.extend(unrounded_line(tr, cube));
     }
+    // The u/v (s/t) ticks of the sampled panel (its sampled face), then a cube's face names,
+    // clear of them.
+    if let Some(p) = panels.list.iter().position(|&q| q == sampled) {
+        let (ox, oy) = (panels.ox(p as u32), panels.oy());
+        let (fx, fy) = if cube {
+            (ox + (w * t) as i64, oy + (h * t) as i64)
+        } else {
+            (ox, oy)
+        };
+        let place = AxisPlace {
+            ox: fx,
+            oy: fy,
+            top: oy,
+            left: ox,
+            w,
+            h,
+            t,
+            cube,
+        };
+        axis_ticks(&mut pic, &place);
+    }
     if cube {
         face_tags(&mut pic, &panels);
-    } else if let Some(p) = panels.list.iter().position(|&q| q == sampled) {
-        axis_ticks(&mut pic, panels.ox(p as u32), panels.oy(), w, h, t);
     }
     // The rounding inset, right of the panels, when the rounding decided the footprint.
     let panels_w = MARGIN + panels.list.len() as u32 * panels.pitch;
@@ -693,12 +712,21 @@ fn face_tags(pic: &mut Picture, panels: &Panels) {
                         .iter()
                         .all(|&(cx, cy, _)| clear(x, y, cx, cy, t as i64))
             };
-            // Clear of the other tags placed so far.
+            // Clear of the other tags placed so far, and of the ticks and their labels.
             let off_tags = |x: i64, y: i64| {
-                pic.texts.iter().filter(|t| t.boxed).all(|t| {
-                    let tw = t.text.len() as i64 * CHAR_PX as i64 + 2;
-                    x + tag_w <= t.x || t.x + tw <= x || y + tag_h <= t.y || t.y + tag_h <= y
-                })
+                pic.texts
+                    .iter()
+                    .filter(|t| t.boxed || t.rgb == AXIS_RGB)
+                    .all(|t| {
+                        let tw = t.text.len() as i64 * CHAR_PX as i64 + 2;
+                        x + tag_w <= t.x || t.x + tw <= x || y + tag_h <= t.y || t.y + tag_h <= y
+                    })
+                    && pic.ticks.iter().all(|k| {
+                        x + tag_w <= k.x
+                            || k.x + k.w as i64 <= x
+                            || y + tag_h <= k.y
+                            || k.y + k.h as i64 <= y
+                    })
             };
             let (x, y) = inside
                 .iter()
