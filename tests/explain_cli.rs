@@ -20,6 +20,8 @@ mod question;
 use tld4_explain::{AXIS_RGB, CAPTION, MARGIN, PANEL_TOP, RING, TITLE};
 /// Texel size for textures up to 12 texels across.
 const T: u32 = RING;
+// A caption's glyphs (from y = TITLE + 2 + 1, 8 px) end inside the caption band.
+const _: () = assert!(TITLE + 2 + 1 + 8 <= TITLE + CAPTION);
 const FOOTPRINT: [u8; 3] = [255, 0, 255];
 const SAMPLE: [u8; 3] = [0, 255, 255];
 const BACKGROUND: [u8; 3] = [250, 250, 250];
@@ -628,7 +630,6 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     // Between the caption (its glyphs end at y = TITLE + 2 + 1 + 8, in its band of CAPTION px)
     // and that ring texel only the u axis is drawn (its u = 1 tick and the axis' name, in the
     // axis colour): the border texel touches neither; the two rows above the ring are clear.
-    assert!(TITLE + 2 + 1 + 8 <= TITLE + CAPTION);
     for y in TITLE + 2 + 1 + 8..ym1 {
         for x in x4..x4 + T {
             let clear = y >= ym1 - 2;

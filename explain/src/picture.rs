@@ -374,25 +374,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     }
     // The u/v (s/t) ticks of the sampled panel (its sampled face), then a cube's face names,
     // clear of them.
-    if let Some(p) = panels.list.iter().position(|&q| q == sampled) {
-        let (ox, oy) = (panels.ox(p as u32), panels.oy());
-        let (fx, fy) = if cube {
-            (ox + (w * t) as i64, oy + (h * t) as i64)
-        } else {
-            (ox, oy)
-        };
-        let place = AxisPlace {
-            ox: fx,
-            oy: fy,
-            top: oy,
-            left: ox,
-            w,
-            h,
-            t,
-            cube,
-        };
-        axis_ticks(&mut pic, &place);
-    }
+    sampled_axes(&mut pic, &panels, sampled);
     if cube {
         face_tags(&mut pic, &panels);
     }
@@ -400,28 +382,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     let panels_w = MARGIN + panels.list.len() as u32 * panels.pitch;
     let inset_bottom =
         trace.and_then(|tr| rounding_inset(&mut pic, tr, panels_w as i64, panels.oy(), cube));
-    legend.push(if cube {
-        "axes: s and i grow to the right, t and j down on the sampled face; others: see tags".into()
-    } else {
-        "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
-    });
-    if !cube {
-        // (the u/v scale: the indices in the ring are texels, the coordinate is normalized)
-        legend.push("texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H".into());
-    }
-    let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
-    let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
-    if offset_arrows || mode_arrows {
-        legend.push(
-            match (offset_arrows, mode_arrows) {
-                (true, true) => "arrows: blue = offset, magenta = address mode",
-                (true, false) => "arrows: blue = offset (from the unoffset texel)",
-                _ => "arrows: magenta = address mode (to the texel read)",
-            }
-            .into(),
-        );
-        legend.push("dashed squares: where the texels lay before (the arrows' starts)".into());
-    }
+    legend.extend(layout_lines(&pic, cube));
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
         legend.extend(provenance_lines(tr, insn));
@@ -449,6 +410,61 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     };
     lay_out(&mut pic, &words);
     pic
+}
+
+/// The u/v ticks of the sampled panel (a cube's: s/t of its sampled face, in the middle of the
+/// unfolding, the ticks above and left of the whole panel).
+fn sampled_axes(pic: &mut Picture, panels: &Panels, sampled: u32) {
+    let Some(p) = panels.list.iter().position(|&q| q == sampled) else {
+        return;
+    };
+    let (w, h, t, cube) = (panels.w, panels.h, panels.t, panels.cube);
+    let (ox, oy) = (panels.ox(p as u32), panels.oy());
+    let (fx, fy) = if cube {
+        (ox + (w * t) as i64, oy + (h * t) as i64)
+    } else {
+        (ox, oy)
+    };
+    let place = AxisPlace {
+        ox: fx,
+        oy: fy,
+        top: oy,
+        left: ox,
+        w,
+        h,
+        t,
+        cube,
+    };
+    axis_ticks(pic, &place);
+}
+
+/// The legend's lines on how to read the picture: the axes, the u/v extent of a texel, the
+/// arrows and their ghosts (when drawn).
+fn layout_lines(pic: &Picture, cube: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    out.push(if cube {
+        "axes: s and i grow to the right, t and j down on the sampled face; others: see tags".into()
+    } else {
+        "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
+    });
+    if !cube {
+        // (the u/v scale: the indices in the ring are texels, the coordinate is normalized)
+        out.push("texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H".into());
+    }
+    let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
+    let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
+    if offset_arrows || mode_arrows {
+        out.push(
+            match (offset_arrows, mode_arrows) {
+                (true, true) => "arrows: blue = offset, magenta = address mode",
+                (true, false) => "arrows: blue = offset (from the unoffset texel)",
+                _ => "arrows: magenta = address mode (to the texel read)",
+            }
+            .into(),
+        );
+        out.push("dashed squares: where the texels lay before (the arrows' starts)".into());
+    }
+    out
 }
 
 /// Each panel's caption: the texture (a 2D or cube texture) or its layer or cube, the sampled

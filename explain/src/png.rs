@@ -11,11 +11,6 @@ use super::GATHER_ORDER;
 /// Draws the picture into an RGB image.
 pub(super) fn render(pic: &Picture) -> RgbImage {
     let mut img = RgbImage::from_pixel(pic.width, pic.height, Rgb(BACKGROUND_RGB));
-    let put = |img: &mut RgbImage, x: i64, y: i64, rgb: [u8; 3]| {
-        if x >= 0 && y >= 0 && (x as u32) < img.width() && (y as u32) < img.height() {
-            img.put_pixel(x as u32, y as u32, Rgb(rgb));
-        }
-    };
     let t = pic.t as i64;
     for &(x, y, rgb) in &pic.cells {
         for dy in 0..t {
@@ -116,20 +111,7 @@ pub(super) fn render(pic: &Picture) -> RgbImage {
         }
         draw_mark(&mut img, x, y, 16, style, fill);
     }
-    for tk in &pic.ticks {
-        for dy in 0..tk.h as i64 {
-            for dx in 0..tk.w as i64 {
-                put(&mut img, tk.x + dx, tk.y + dy, AXIS_RGB);
-            }
-        }
-    }
-    if let Some(inset) = &pic.inset {
-        draw_inset(&mut img, inset);
-    }
-    // The exact point, faint and hollow, under the sample disc.
-    if let Some((ux, uy)) = pic.unrounded {
-        hollow(&mut img, ux, uy, UNROUNDED_RING, UNROUNDED_RGB);
-    }
+    axes_png(&mut img, pic);
     let samples = pic
         .sample
         .map(|(x, y)| (x.floor() as i64, y.floor() as i64))
@@ -142,6 +124,25 @@ pub(super) fn render(pic: &Picture) -> RgbImage {
         draw_text(&mut img, tx.x, tx.y, tx.scale, &tx.text, tx.rgb, None);
     }
     img
+}
+
+/// The ticks of the u and v axes, the rounding inset and the faint unrounded point (under the
+/// sample disc).
+fn axes_png(img: &mut RgbImage, pic: &Picture) {
+    for tk in &pic.ticks {
+        for dy in 0..tk.h as i64 {
+            for dx in 0..tk.w as i64 {
+                put(img, tk.x + dx, tk.y + dy, AXIS_RGB);
+            }
+        }
+    }
+    if let Some(inset) = &pic.inset {
+        draw_inset(img, inset);
+    }
+    // The exact point, faint and hollow, under the sample disc.
+    if let Some((ux, uy)) = pic.unrounded {
+        hollow(img, ux, uy, UNROUNDED_RING, UNROUNDED_RGB);
+    }
 }
 
 /// Sets pixel (x, y) where it lies inside the image.

@@ -69,46 +69,6 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(sw.rgb)
         );
     }
-    let mark = |s: &mut String,
-                x: i64,
-                y: i64,
-                size: i64,
-                style: MarkStyle,
-                fill: Option<[u8; 3]>| {
-        let b = OUTLINE as f64;
-        if let Some(f) = fill {
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}"/>"#,
-                hex_rgb(f)
-            );
-        }
-        if style == MarkStyle::Hatched {
-            let hatch = match fill.map(hatch_rgb) {
-                None => "hatch",
-                Some([0, 0, 0]) => "hatch-black",
-                Some(_) => "hatch-white",
-            };
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#{hatch})"/>"#
-            );
-        }
-        let dash = if style == MarkStyle::Dashed {
-            r#" stroke-dasharray="6 4""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            s,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{b}"{dash}/>"#,
-            x as f64 + b / 2.0,
-            y as f64 + b / 2.0,
-            size as f64 - b,
-            size as f64 - b,
-            hex_rgb(FOOTPRINT_RGB)
-        );
-    };
     // Ghosts and arrows under the marks, as in the PNG.
     for g in &pic.ghosts {
         let b = GHOST_BAND as f64;
@@ -162,6 +122,64 @@ pub(super) fn svg(pic: &Picture) -> String {
         );
         mark(&mut s, x, y, 16, style, fill);
     }
+    axes_svg(&mut s, pic);
+    for (sx, sy) in pic
+        .sample
+        .into_iter()
+        .chain(pic.key_sample.map(|(x, y)| (x as f64, y as f64)))
+    {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{sx}" cy="{sy}" r="5.5" fill="{}" stroke="black" stroke-width="1.5"/>"#,
+            hex_rgb(SAMPLE_RGB)
+        );
+    }
+    texts_svg(&mut s, pic);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A footprint (or key) mark of `size` px at (x, y): its fill (a border texel), hatching
+/// (border texels, cube corners) and outline, dashed for a redirected texel.
+fn mark(s: &mut String, x: i64, y: i64, size: i64, style: MarkStyle, fill: Option<[u8; 3]>) {
+    let b = OUTLINE as f64;
+    if let Some(f) = fill {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}"/>"#,
+            hex_rgb(f)
+        );
+    }
+    if style == MarkStyle::Hatched {
+        let hatch = match fill.map(hatch_rgb) {
+            None => "hatch",
+            Some([0, 0, 0]) => "hatch-black",
+            Some(_) => "hatch-white",
+        };
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#{hatch})"/>"#
+        );
+    }
+    let dash = if style == MarkStyle::Dashed {
+        r#" stroke-dasharray="6 4""#
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{b}"{dash}/>"#,
+        x as f64 + b / 2.0,
+        y as f64 + b / 2.0,
+        size as f64 - b,
+        size as f64 - b,
+        hex_rgb(FOOTPRINT_RGB)
+    );
+}
+
+/// The ticks of the u and v axes (each with its axis and value), the rounding inset and the
+/// faint unrounded point (under the sample disc).
+fn axes_svg(s: &mut String, pic: &Picture) {
     for tk in &pic.ticks {
         let axis = match tk.axis {
             Axis::U => "u",
@@ -191,7 +209,7 @@ pub(super) fn svg(pic: &Picture) -> String {
         );
     }
     if let Some(inset) = &pic.inset {
-        inset_svg(&mut s, inset);
+        inset_svg(s, inset);
     }
     if let Some((ux, uy)) = pic.unrounded {
         let _ = writeln!(
@@ -202,17 +220,10 @@ pub(super) fn svg(pic: &Picture) -> String {
             UNROUNDED_RING.1 - UNROUNDED_RING.0
         );
     }
-    for (sx, sy) in pic
-        .sample
-        .into_iter()
-        .chain(pic.key_sample.map(|(x, y)| (x as f64, y as f64)))
-    {
-        let _ = writeln!(
-            s,
-            r#"<circle cx="{sx}" cy="{sy}" r="5.5" fill="{}" stroke="black" stroke-width="1.5"/>"#,
-            hex_rgb(SAMPLE_RGB)
-        );
-    }
+}
+
+/// The text runs (a face name on its dark box).
+fn texts_svg(s: &mut String, pic: &Picture) {
     for tx in &pic.texts {
         let size = 8 * tx.scale.max(1) as i64;
         if tx.boxed {
@@ -235,8 +246,6 @@ pub(super) fn svg(pic: &Picture) -> String {
             xml_escape(&tx.text)
         );
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 /// The rounding inset as an SVG group, in the PNG's geometry.
