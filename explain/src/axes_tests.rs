@@ -270,8 +270,17 @@ fn the_rounding_inset_shows_the_exact_and_the_rounded_point() {
         assert_eq!(inset.centre, (nu, nv));
         assert_eq!(inset.exact, (eu, ev));
         assert_eq!(inset.lines, [(axis, 2.5)]);
-        // The inset right of the panel and its ring, clear of them.
+        // The inset right of the panel, one pitch along (the caption is wider than the
+        // panel), level with it.
         let t = texel_px(4) as i64;
+        let caption = p
+            .texts
+            .iter()
+            .find(|tx| tx.text.starts_with("texture 0: "))
+            .map(|tx| tx.text.len() as u32)
+            .unwrap();
+        let pitch = panel_pitch(4 * t as u32, caption) as i64;
+        assert_eq!((inset.x, inset.y), (MARGIN as i64 + pitch, PANEL_TOP as i64));
         assert!(inset.x >= MARGIN as i64 + 5 * t, "{coord}: {inset:?}");
         // The rounded point in the middle of the box, the exact one (e - n/256) lattice
         // steps from it; the deciding line 2.5 * 256 - n steps from it.
