@@ -714,6 +714,7 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let d = temp_dir("readme");
     let png = d.join("example.png");
+    let svg = d.join("example.svg");
     let o = Command::new(env!("CARGO_BIN_EXE_tld4"))
         .current_dir(root)
         .args([
@@ -723,6 +724,8 @@ fn the_readme_example_picture_is_what_the_command_draws() {
             "docs/explain-example.json",
             "--png",
             png.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
         ])
         .output()
         .unwrap();
@@ -740,6 +743,12 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     assert!(
         drawn.pixels().eq(committed.pixels()),
         "docs/explain-example.png is stale: regenerate it with the command in docs/teaching.md"
+    );
+    // The SVG beside it, likewise (the same command with `--svg docs/explain-example.svg`).
+    let committed_svg = std::fs::read_to_string(root.join("docs/explain-example.svg")).unwrap();
+    assert!(
+        std::fs::read_to_string(&svg).unwrap() == committed_svg,
+        "docs/explain-example.svg is stale: regenerate it with the command in docs/teaching.md and --svg"
     );
 }
 
