@@ -280,7 +280,10 @@ fn the_rounding_inset_shows_the_exact_and_the_rounded_point() {
             .map(|tx| tx.text.len() as u32)
             .unwrap();
         let pitch = panel_pitch(4 * t as u32, caption) as i64;
-        assert_eq!((inset.x, inset.y), (MARGIN as i64 + pitch, PANEL_TOP as i64));
+        assert_eq!(
+            (inset.x, inset.y),
+            (MARGIN as i64 + pitch, PANEL_TOP as i64)
+        );
         assert!(inset.x >= MARGIN as i64 + 5 * t, "{coord}: {inset:?}");
         // The rounded point in the middle of the box, the exact one (e - n/256) lattice
         // steps from it; the deciding line 2.5 * 256 - n steps from it.
