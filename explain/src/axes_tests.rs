@@ -343,6 +343,15 @@ fn the_rounding_inset_shows_the_exact_and_the_rounded_point() {
         );
         assert_disjoint(&p, coord);
     }
+    // On a cube face: direction (1, 0, -0.2495) hits +X at s = (1 + 0.2495) / 2 = 0.62475,
+    // s*W = 2.499 again (rounded to 640/256), t = 0.5 (t*H = 2 = 512/256).
+    let q = question("4x4", "1,0,-0.2495", "clamp_to_edge");
+    let p = picture_of("TLD4.R R8, R20, R24, UR4, CUBE", &q);
+    let inset = p.inset.clone().expect("a cube's inset");
+    assert_eq!(inset.centre, (640, 512));
+    assert_eq!(inset.lines, [(Axis::U, 2.5)]);
+    assert!(p.texts.iter().any(|t| t.text == "line s*W = 2.5: i0 1|2"));
+    assert_disjoint(&p, "cube rounding");
     // The rounding decided nothing: no inset, no faint point, in the PNG or the SVG.
     let q = question("4x4", "0.6,0.5", "clamp_to_edge");
     let p = picture_of("TLD4.R R8, R20, R24, UR4, 2D", &q);
