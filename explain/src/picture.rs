@@ -327,26 +327,15 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     // Cubes are unfolded around the sampled face (+X without a footprint).
     let centre = trace.and_then(|tr| tr.cube).map_or(0, |c| c.face % 6);
     let panels = Panels::new(w, h, t, cube, centre, list, widest);
-    let (pw, ph) = (panels.pw, panels.ph);
+    let ph = panels.ph;
     let component = insn.component.raw() as u8;
     let storage = panels.storage_layers();
     let (col, range) = colours(texture, component, insn.depth_compare, &storage);
     let mut pic = Picture::empty(t);
     draw_texels(&mut pic, texture, &panels, &storage, &col);
     // Captions and the sampled layer's (or cube's) frame.
-    for (p, caption) in captions.into_iter().enumerate() {
-        pic.texts.push(Text {
-            x: panels.ox(p as u32),
-            y: TITLE as i64 + 2,
-            scale: 1,
-            text: caption,
-            rgb: TEXT_RGB,
-            boxed: false,
-        });
-        if kind.is_array() && trace.is_some() && panels.list[p] == sampled {
-            pic.frames.push((panels.ox(p as u32), panels.oy(), pw, ph));
-        }
-    }
+    let framed = (kind.is_array() && trace.is_some()).then_some(sampled);
+    caption_texts(&mut pic, &panels, captions, framed);
     // The footprint and the sample point.
     let mut legend: Vec<String> = Vec::new();
     if let Some(tr) = trace {
@@ -410,6 +399,24 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     };
     lay_out(&mut pic, &words);
     pic
+}
+
+/// Each panel's caption above it, and the frame around the panel of layer (or cube) `framed`.
+fn caption_texts(pic: &mut Picture, panels: &Panels, captions: Vec<String>, framed: Option<u32>) {
+    for (p, caption) in captions.into_iter().enumerate() {
+        pic.texts.push(Text {
+            x: panels.ox(p as u32),
+            y: TITLE as i64 + 2,
+            scale: 1,
+            text: caption,
+            rgb: TEXT_RGB,
+            boxed: false,
+        });
+        if framed == Some(panels.list[p]) {
+            pic.frames
+                .push((panels.ox(p as u32), panels.oy(), panels.pw, panels.ph));
+        }
+    }
 }
 
 /// The u/v ticks of the sampled panel (a cube's: s/t of its sampled face, in the middle of the
