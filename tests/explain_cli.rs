@@ -15,13 +15,13 @@ mod robustness;
 #[path = "explain_cli/question.rs"]
 mod question;
 
-/// The picture's layout constants, as `explain/src/geometry.rs` and the README document them.
-const TITLE: u32 = 32;
-/// The caption band between the title and the panels' margin.
-const CAPTION: u32 = 12;
-const MARGIN: u32 = 48;
+/// The picture's layout constants, from `explain/src/geometry.rs` (one place: the README's
+/// and docs/teaching.md's numbers are these).
+use tld4_explain::{AXIS_RGB, CAPTION, MARGIN, PANEL_TOP, RING, TITLE};
 /// Texel size for textures up to 12 texels across.
-const T: u32 = 40;
+const T: u32 = RING;
+// A caption's glyphs (from y = TITLE + 2 + 1, 8 px) end inside the caption band.
+const _: () = assert!(TITLE + 2 + 1 + 8 <= TITLE + CAPTION);
 const FOOTPRINT: [u8; 3] = [255, 0, 255];
 const SAMPLE: [u8; 3] = [0, 255, 255];
 const BACKGROUND: [u8; 3] = [250, 250, 250];
@@ -593,7 +593,7 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     let img = read_png(&png);
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;
     // The texture's top-left corner.
-    let (ox, oy) = (MARGIN, TITLE + CAPTION + MARGIN);
+    let (ox, oy) = (MARGIN, PANEL_TOP);
     // The corner of texel (i, j), which may lie in the ring of border texels (i or j = -1 or 4).
     let at = |i: i32, j: i32| {
         (
@@ -627,17 +627,22 @@ fn the_png_shows_the_footprint_and_the_sample_point_where_the_geometry_puts_them
     // z = (4, -1): border too, above the ring's corner.
     let (x4, ym1) = at(4, -1);
     assert_eq!(px(x4 + 1, ym1 + T / 2), FOOTPRINT);
-    // Between the caption (its glyphs end at y = TITLE + 2 + 1 + 8) and that ring texel, a
-    // clear band: the border texel does not touch the caption above it.
+    // Between the caption (its glyphs end at y = TITLE + 2 + 1 + 8, in its band of CAPTION px)
+    // and that ring texel only the u axis is drawn (its u = 1 tick and the axis' name, in the
+    // axis colour): the border texel touches neither; the two rows above the ring are clear.
     for y in TITLE + 2 + 1 + 8..ym1 {
         for x in x4..x4 + T {
-            assert_eq!(
-                px(x, y),
-                BACKGROUND,
-                "({x}, {y}) between the caption and the ring"
+            let clear = y >= ym1 - 2;
+            assert!(
+                px(x, y) == BACKGROUND || (!clear && px(x, y) == AXIS_RGB),
+                "({x}, {y}) between the caption and the ring: {:?}",
+                px(x, y)
             );
         }
     }
+    // The u = 1 tick at the texture's right edge, just above that ring texel (the ring, T px,
+    // and 2).
+    assert_eq!(px(x4, ym1 - 3), AXIS_RGB);
     // The sample point the unit uses: (u*W, v*H) = (3.2, 0.25) texels after the 8-bit
     // rounding, 819/256 and 64/256.
     let sx = ox as f64 + fixed(0.8, 4).2 * T as f64;
@@ -688,7 +693,7 @@ fn a_cube_picture_places_the_sampled_face_in_the_middle_of_its_unfolding() {
     // The sampled face, +X, sits in the middle of the 3x3 unfolding (its four neighbours
     // around it); direction (1, 0, 0) hits its centre (s, t) = (0.5, 0.5): texels 2, 2, so
     // the footprint is texels 1..2 in both axes.
-    let face = (MARGIN + 4 * T, TITLE + CAPTION + MARGIN + 4 * T);
+    let face = (MARGIN + 4 * T, PANEL_TOP + 4 * T);
     let c = (face.0 + 2 * T, face.1 + 2 * T);
     assert_eq!(img.get_pixel(c.0, c.1).0, SAMPLE);
     // w = (i0, j0) = (1, 1): solid outline, label top-left; check its bottom edge.
@@ -709,6 +714,7 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let d = temp_dir("readme");
     let png = d.join("example.png");
+    let svg = d.join("example.svg");
     let o = Command::new(env!("CARGO_BIN_EXE_tld4"))
         .current_dir(root)
         .args([
@@ -718,6 +724,8 @@ fn the_readme_example_picture_is_what_the_command_draws() {
             "docs/explain-example.json",
             "--png",
             png.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
         ])
         .output()
         .unwrap();
@@ -735,6 +743,12 @@ fn the_readme_example_picture_is_what_the_command_draws() {
     assert!(
         drawn.pixels().eq(committed.pixels()),
         "docs/explain-example.png is stale: regenerate it with the command in docs/teaching.md"
+    );
+    // The SVG beside it, likewise (the same command with `--svg docs/explain-example.svg`).
+    let committed_svg = std::fs::read_to_string(root.join("docs/explain-example.svg")).unwrap();
+    assert!(
+        std::fs::read_to_string(&svg).unwrap() == committed_svg,
+        "docs/explain-example.svg is stale: regenerate it with the command in docs/teaching.md and --svg"
     );
 }
 

@@ -2,28 +2,41 @@
 //!
 //! Layout (pixels; the tests compute positions from these):
 //! - a title band TITLE px high at the top, then a caption band CAPTION px high holding each
-//!   panel's caption (at y = TITLE + 2), then MARGIN px (room for a ring of border texels,
-//!   T <= 40, and a gap) above every panel: panels start at y = PANEL_TOP;
+//!   panel's caption (at y = TITLE + 2), then AXIS_ABOVE px for the u ticks and RING px for a
+//!   ring of border texels (T <= RING) above every panel: panels start at y = PANEL_TOP;
 //! - each texel is a T x T square, T = texel_px(max(width, height));
 //! - panels side by side: panel p's top-left corner is (MARGIN + p * P, PANEL_TOP), with the
 //!   pitch P = [`panel_pitch`] (PW + MARGIN, or wider where a caption is wider than its panel),
-//!   PW = W * T (a cube: 3 * W * T wide, 3 * W * T high);
+//!   PW = W * T (a cube: 3 * W * T wide, 3 * W * T high); MARGIN = AXIS_LEFT + RING leaves
+//!   room left of a panel for its ring and the v ticks' labels;
 //! - texel (x, y) of a 2D or array panel is the square at (ox + x * T, oy + y * T); a cube
 //!   panel is 3W x 3H texels: the sampled face in the middle (its texel (x, y) at
 //!   (ox + (W + x) * T, oy + (H + y) * T)) and its four neighbours around it, each turned so
 //!   the shared edge touches ([`unfold`]); the opposite face is not drawn;
 //! - the sample point (u * W, v * H) in texels, after the sub-texel rounding, is the pixel
 //!   (ox + u * W * T, oy + v * H * T);
-//! - the legend starts at oy + PH + MARGIN (below the ring of border texels under a panel).
+//! - the u and v ticks (`axes`) of a 2D or array texture's sampled panel: u = a at
+//!   x = ox + a * W * T, just above its ring (the tick's lower end [`axis_gap`] px above
+//!   oy - T), v = b at y = oy + b * H * T, just left of its ring;
+//! - the legend starts at oy + PH + UNDER (below the ring of border texels under a panel),
+//!   or under the rounding inset (`inset`) when it reaches lower.
 
 /// Title band height.
 pub const TITLE: u32 = 32;
-/// Margin around each panel (room for a ring of border texels, at most 40 px, and a gap).
-pub const MARGIN: u32 = 48;
+/// The largest texel, hence the widest ring of border texels around a panel.
+pub const RING: u32 = 40;
+/// Room above a panel's ring for the u ticks and their labels.
+pub const AXIS_ABOVE: u32 = 24;
+/// Room left of a panel's ring for the v ticks and their labels (4 characters).
+pub const AXIS_LEFT: u32 = 48;
+/// Margin left of each panel and under it (its ring of border texels, and the v ticks).
+pub const MARGIN: u32 = AXIS_LEFT + RING;
+/// Room under a panel before the legend: its ring of border texels and a gap.
+pub const UNDER: u32 = RING + 8;
 /// The caption band under the title.
 pub const CAPTION: u32 = 12;
 /// The y of every panel's top-left corner.
-pub const PANEL_TOP: u32 = TITLE + CAPTION + MARGIN;
+pub const PANEL_TOP: u32 = TITLE + CAPTION + AXIS_ABOVE + RING;
 /// Pixels a character of scale-1 text takes (the 8x8 font).
 pub const CHAR_PX: u32 = 8;
 
@@ -102,11 +115,11 @@ pub const MAX_CUBES: u32 = 4;
 /// The largest texture side drawn (a larger texture is refused with an error).
 pub const MAX_DRAWN: u32 = 256;
 
-/// Texel size in pixels for a texture whose larger side is `n` texels: 40 up to 12 texels,
-/// else 480 / n, at least 1.
+/// Texel size in pixels for a texture whose larger side is `n` texels: 40 (RING) up to 12
+/// texels, else 480 / n, at least 1.
 pub fn texel_px(n: u32) -> u32 {
     if n <= 12 {
-        40
+        RING
     } else {
         (480 / n).max(1)
     }
@@ -322,7 +335,105 @@ pub(super) struct Picture {
     pub(super) ghosts: Vec<Ghost>,
     /// What the picture leaves out and why (printed with the `picture:` lines).
     pub(super) notes: Vec<String>,
+    /// The u and v ticks of the sampled 2D or array panel (`axes`).
+    pub(super) ticks: Vec<Tick>,
+    /// The exact, unrounded sample point (u * W, v * H before the sub-texel rounding), in
+    /// pixels, when the rounding decided the footprint: drawn faint and hollow.
+    pub(super) unrounded: Option<(f64, f64)>,
+    /// The magnified inset around the sample point, when the rounding decided the footprint.
+    pub(super) inset: Option<Inset>,
 }
+
+/// Which normalized coordinate a tick measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Axis {
+    /// u (s on a cube face): across, growing to the right.
+    U,
+    /// v (t): down, growing downwards (row 0 at the top).
+    V,
+}
+
+/// A fraction num / den of the texture's width or height.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Frac {
+    pub(super) num: u32,
+    pub(super) den: u32,
+}
+
+/// A filled rectangle of an axis: a tick at `value` (u or v = value), or the axis' base line
+/// (`value` None).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Tick {
+    pub(super) axis: Axis,
+    pub(super) value: Option<Frac>,
+    /// The label written beside a long tick (None: a short tick, or the base line).
+    pub(super) label: Option<String>,
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) w: u32,
+    pub(super) h: u32,
+}
+
+/// The colour of the u and v ticks, their labels and the axis lines.
+pub const AXIS_RGB: [u8; 3] = [30, 100, 160];
+/// The faint hollow disc of the unrounded sample point.
+pub(super) const UNROUNDED_RGB: [u8; 3] = [120, 200, 200];
+/// The hollow disc's inner and outer radius in a panel (around the sample disc's rim).
+pub(super) const UNROUNDED_RING: (f64, f64) = (8.0, 10.0);
+
+/// True where a pixel whose centre lies (dx, dy) from a hollow disc's centre is on the disc
+/// of radii `ring` (inner, outer).
+pub(super) fn on_ring(dx: f64, dy: f64, ring: (f64, f64)) -> bool {
+    let d = (dx * dx + dy * dy).sqrt();
+    d >= ring.0 && d <= ring.1
+}
+
+/// The magnified inset around the sample point: the 1/2^bits-texel lattice the sub-texel
+/// rounding snaps to, `step` px a lattice step, centred on the rounded point (lattice point
+/// `centre`), with the exact point and the texel-centre lines that decided i0 or j0.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Inset {
+    /// The box's top-left corner and side.
+    pub(super) x: i64,
+    pub(super) y: i64,
+    pub(super) size: u32,
+    /// Pixels per lattice step.
+    pub(super) step: u32,
+    /// The lattice's fractional bits (a step is 2^-bits texel).
+    pub(super) bits: u32,
+    /// The rounded point, in lattice steps (the fixed-point values n_u, n_v).
+    pub(super) centre: (i64, i64),
+    /// The exact point u * W, v * H, in texels.
+    pub(super) exact: (f64, f64),
+    /// The texel-centre lines that decided the origin: (axis, position in texels).
+    pub(super) lines: Vec<(Axis, f64)>,
+}
+
+impl Inset {
+    /// The pixel of the point (a, b) in texels (u * W, v * H).
+    pub(super) fn pixel(&self, a: f64, b: f64) -> (f64, f64) {
+        let scale = (1u64 << self.bits) as f64;
+        let half = self.size as f64 / 2.0;
+        let step = self.step as f64;
+        (
+            self.x as f64 + half + (a * scale - self.centre.0 as f64) * step,
+            self.y as f64 + half + (b * scale - self.centre.1 as f64) * step,
+        )
+    }
+
+    /// The lattice steps drawn either side of the centre.
+    pub(super) fn reach(&self) -> i64 {
+        (self.size / self.step / 2) as i64
+    }
+}
+
+/// The inset's lattice step in pixels, and the steps drawn either side of the rounded point
+/// (the exact point is at most half a step from it).
+pub(super) const INSET_STEP: u32 = 48;
+pub(super) const INSET_REACH: u32 = 2;
+/// The inset's hollow exact point (radii) and the rounded point's filled disc (radius).
+pub(super) const INSET_RING: (f64, f64) = (4.0, 6.0);
+pub(super) const INSET_DISC: i64 = 4;
 
 impl Picture {
     /// Nothing drawn yet, with texels of `t` px.
@@ -342,6 +453,9 @@ impl Picture {
             arrows: Vec::new(),
             ghosts: Vec::new(),
             notes: Vec::new(),
+            ticks: Vec::new(),
+            unrounded: None,
+            inset: None,
         }
     }
 }

@@ -23,7 +23,7 @@ impl Rect {
 }
 
 /// The picture of `insn` on the question `q`, lane 0.
-fn picture_of(insn: &str, q: &Question) -> Picture {
+pub(super) fn picture_of(insn: &str, q: &Question) -> Picture {
     let e = explain(
         insn,
         tld4_decoder::Arch::Sm100,
@@ -57,7 +57,7 @@ fn text_boxes(p: &Picture) -> Vec<Rect> {
         .collect()
 }
 
-/// Every texel square, footprint mark and key mark.
+/// Every texel square, footprint mark, key mark, panel cell, ghost, tick and the inset.
 fn shape_boxes(p: &Picture) -> Vec<Rect> {
     let t = p.t as i64;
     let cells = p.cells.iter().map(|&(x, y, _)| Rect {
@@ -95,11 +95,27 @@ fn shape_boxes(p: &Picture) -> Vec<Rect> {
         h: g.size as i64,
         what: "ghost".into(),
     });
+    let ticks = p.ticks.iter().map(|k| Rect {
+        x: k.x,
+        y: k.y,
+        w: k.w as i64,
+        h: k.h as i64,
+        what: format!("tick {:?} {:?}", k.axis, k.value),
+    });
+    let inset = p.inset.iter().map(|i| Rect {
+        x: i.x,
+        y: i.y,
+        w: i.size as i64,
+        h: i.size as i64,
+        what: "inset".into(),
+    });
     cells
         .chain(marks)
         .chain(key)
         .chain(swatches)
         .chain(ghosts)
+        .chain(ticks)
+        .chain(inset)
         .collect()
 }
 
@@ -107,7 +123,7 @@ fn shape_boxes(p: &Picture) -> Vec<Rect> {
 /// (except a face name on its own face's texels, clear of the marks, and a cell's text inside
 /// its cell), that labels of distinct marks do not overlap, and that everything lies inside
 /// the picture.
-fn assert_disjoint(p: &Picture, case: &str) {
+pub(super) fn assert_disjoint(p: &Picture, case: &str) {
     let texts = text_boxes(p);
     for (i, a) in texts.iter().enumerate() {
         for b in &texts[i + 1..] {
@@ -166,7 +182,7 @@ fn assert_disjoint(p: &Picture, case: &str) {
 }
 
 /// A question on a `size` texture at `coord` with the address mode `address`.
-fn question(size: &str, coord: &str, address: &str) -> Question {
+pub(super) fn question(size: &str, coord: &str, address: &str) -> Question {
     Question {
         texture: Some(size.into()),
         coord: Some(coord.into()),
@@ -523,7 +539,7 @@ fn the_legend_says_when_the_rounding_decided_the_texel() {
 }
 
 /// The pixel at (x, y) of the picture drawn as a PNG.
-fn pixel_at(img: &super::raster::RgbImage, x: i64, y: i64) -> [u8; 3] {
+pub(super) fn pixel_at(img: &super::raster::RgbImage, x: i64, y: i64) -> [u8; 3] {
     img.get_pixel(x as u32, y as u32).0
 }
 

@@ -146,7 +146,8 @@ pub(super) struct Words<'a> {
     /// The hatched key stands for border texels (2D and array kinds, cubes addressed face by
     /// face); else for cube corners (seamless cubes).
     pub(super) hatched_border: bool,
-    /// The panels' right edge (MARGIN + count * pitch).
+    /// The right edge of the panels (MARGIN + count * pitch), or of the rounding inset and
+    /// its margin.
     pub(super) panels_w: u32,
     /// The y under the panels' ring of border texels, where the key starts.
     pub(super) top: i64,

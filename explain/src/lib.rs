@@ -27,8 +27,12 @@
 
 mod annotate;
 pub mod answer;
+mod axes;
+#[cfg(test)]
+mod axes_tests;
 mod bridge;
 mod geometry;
+mod inset;
 mod instruction;
 mod lane;
 #[cfg(test)]
@@ -56,7 +60,8 @@ use tld4_scenario::cubin_ref::{CubinRef, CubinRefError};
 use tld4_scenario::LoadOptions;
 use tld4_textures::TexelSource;
 
-pub use geometry::MAX_DRAWN;
+/// The picture's layout (explain/src/geometry.rs), for tests that read pictures back.
+pub use geometry::{texel_px, AXIS_RGB, CAPTION, MARGIN, MAX_DRAWN, PANEL_TOP, RING, TITLE};
 pub use question::Question;
 
 /// Why explain gave no text: bad input, named with its place (the instruction, the scenario

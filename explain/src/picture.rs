@@ -10,10 +10,13 @@ use tld4_textures::trace::{
 use tld4_textures::{BorderColor, Class, TexelSource, ValueKind};
 
 use super::annotate::{axis_indices, cell_values, footprint_arrows};
+use super::axes::{axis_ticks, AxisPlace};
 use super::geometry::{
-    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, CAPTION, CHAR_PX,
-    FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP, TEXT_RGB, TITLE,
+    assign_labels, panel_pitch, texel_px, unfold, Mark, MarkStyle, Picture, Text, AXIS_RGB,
+    CAPTION, CHAR_PX, FOOTPRINT_RGB, MARGIN, MAX_CUBES, MAX_PANELS, OFFSET_ARROW_RGB, PANEL_TOP,
+    TEXT_RGB, TITLE, UNDER,
 };
+use super::inset::rounding_inset;
 use super::legend::{colour_rule, lay_out, provenance_lines, trace_lines, Words};
 use super::panels::{depth_rows, f16_rows, Row};
 use super::show::{serde_name, short, show_value};
@@ -324,26 +327,15 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     // Cubes are unfolded around the sampled face (+X without a footprint).
     let centre = trace.and_then(|tr| tr.cube).map_or(0, |c| c.face % 6);
     let panels = Panels::new(w, h, t, cube, centre, list, widest);
-    let (pw, ph) = (panels.pw, panels.ph);
+    let ph = panels.ph;
     let component = insn.component.raw() as u8;
     let storage = panels.storage_layers();
     let (col, range) = colours(texture, component, insn.depth_compare, &storage);
     let mut pic = Picture::empty(t);
     draw_texels(&mut pic, texture, &panels, &storage, &col);
     // Captions and the sampled layer's (or cube's) frame.
-    for (p, caption) in captions.into_iter().enumerate() {
-        pic.texts.push(Text {
-            x: panels.ox(p as u32),
-            y: TITLE as i64 + 2,
-            scale: 1,
-            text: caption,
-            rgb: TEXT_RGB,
-            boxed: false,
-        });
-        if kind.is_array() && trace.is_some() && panels.list[p] == sampled {
-            pic.frames.push((panels.ox(p as u32), panels.oy(), pw, ph));
-        }
-    }
+    let framed = (kind.is_array() && trace.is_some()).then_some(sampled);
+    caption_texts(&mut pic, &panels, captions, framed);
     // The footprint and the sample point.
     let mut legend: Vec<String> = Vec::new();
     if let Some(tr) = trace {
@@ -369,31 +361,17 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         legend.extend(trace_lines(tr, cube));
         legend.extend(unrounded_line(tr, cube));
     }
+    // The u/v (s/t) ticks of the sampled panel (its sampled face), then a cube's face names,
+    // clear of them.
+    sampled_axes(&mut pic, &panels, sampled);
     if cube {
         face_tags(&mut pic, &panels);
     }
-    legend.push(if cube {
-        "axes: s and i grow to the right, t and j down on the sampled face; others: see tags".into()
-    } else {
-        "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
-    });
-    if !cube {
-        // (the u/v scale: the indices in the ring are texels, the coordinate is normalized)
-        legend.push("texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H".into());
-    }
-    let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
-    let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
-    if offset_arrows || mode_arrows {
-        legend.push(
-            match (offset_arrows, mode_arrows) {
-                (true, true) => "arrows: blue = offset, magenta = address mode",
-                (true, false) => "arrows: blue = offset (from the unoffset texel)",
-                _ => "arrows: magenta = address mode (to the texel read)",
-            }
-            .into(),
-        );
-        legend.push("dashed squares: where the texels lay before (the arrows' starts)".into());
-    }
+    // The rounding inset, right of the panels, when the rounding decided the footprint.
+    let panels_w = MARGIN + panels.list.len() as u32 * panels.pitch;
+    let inset_bottom =
+        trace.and_then(|tr| rounding_inset(&mut pic, tr, panels_w as i64, panels.oy(), cube));
+    legend.extend(layout_lines(&pic, cube));
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
         legend.extend(provenance_lines(tr, insn));
@@ -413,11 +391,87 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
             insn.text().trim_end_matches(" ;")
         ),
         hatched_border: !cube || trace.is_some_and(|tr| !tr.seamless),
-        panels_w: MARGIN + panels.list.len() as u32 * panels.pitch,
-        top: panels.oy() + ph as i64 + MARGIN as i64,
+        panels_w: pic
+            .inset
+            .as_ref()
+            .map_or(panels_w, |i| (i.x as u32 + i.size + MARGIN).max(panels_w)),
+        top: (panels.oy() + ph as i64 + UNDER as i64).max(inset_bottom.unwrap_or(0) + 12),
     };
     lay_out(&mut pic, &words);
     pic
+}
+
+/// Each panel's caption above it, and the frame around the panel of layer (or cube) `framed`.
+fn caption_texts(pic: &mut Picture, panels: &Panels, captions: Vec<String>, framed: Option<u32>) {
+    for (p, caption) in captions.into_iter().enumerate() {
+        pic.texts.push(Text {
+            x: panels.ox(p as u32),
+            y: TITLE as i64 + 2,
+            scale: 1,
+            text: caption,
+            rgb: TEXT_RGB,
+            boxed: false,
+        });
+        if framed == Some(panels.list[p]) {
+            pic.frames
+                .push((panels.ox(p as u32), panels.oy(), panels.pw, panels.ph));
+        }
+    }
+}
+
+/// The u/v ticks of the sampled panel (a cube's: s/t of its sampled face, in the middle of the
+/// unfolding, the ticks above and left of the whole panel).
+fn sampled_axes(pic: &mut Picture, panels: &Panels, sampled: u32) {
+    let Some(p) = panels.list.iter().position(|&q| q == sampled) else {
+        return;
+    };
+    let (w, h, t, cube) = (panels.w, panels.h, panels.t, panels.cube);
+    let (ox, oy) = (panels.ox(p as u32), panels.oy());
+    let (fx, fy) = if cube {
+        (ox + (w * t) as i64, oy + (h * t) as i64)
+    } else {
+        (ox, oy)
+    };
+    let place = AxisPlace {
+        ox: fx,
+        oy: fy,
+        top: oy,
+        left: ox,
+        w,
+        h,
+        t,
+        cube,
+    };
+    axis_ticks(pic, &place);
+}
+
+/// The legend's lines on how to read the picture: the axes, the u/v extent of a texel, the
+/// arrows and their ghosts (when drawn).
+fn layout_lines(pic: &Picture, cube: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    out.push(if cube {
+        "axes: s and i grow to the right, t and j down on the sampled face; others: see tags".into()
+    } else {
+        "axes: i and u grow to the right, j and v downwards: texel (0,0) is top-left".into()
+    });
+    if !cube {
+        // (the u/v scale: the indices in the ring are texels, the coordinate is normalized)
+        out.push("texel (i,j) spans u = i/W..(i+1)/W, v = j/H..(j+1)/H".into());
+    }
+    let offset_arrows = pic.arrows.iter().any(|a| a.rgb == OFFSET_ARROW_RGB);
+    let mode_arrows = pic.arrows.iter().any(|a| a.rgb == FOOTPRINT_RGB);
+    if offset_arrows || mode_arrows {
+        out.push(
+            match (offset_arrows, mode_arrows) {
+                (true, true) => "arrows: blue = offset, magenta = address mode",
+                (true, false) => "arrows: blue = offset (from the unoffset texel)",
+                _ => "arrows: magenta = address mode (to the texel read)",
+            }
+            .into(),
+        );
+        out.push("dashed squares: where the texels lay before (the arrows' starts)".into());
+    }
+    out
 }
 
 /// Each panel's caption: the texture (a 2D or cube texture) or its layer or cube, the sampled
@@ -587,13 +641,23 @@ fn sample_point(
         let face = tr.cube.map_or(0, |c| c.face);
         let (fx, fy) = panels.face_texel(p as u32, face, 0, 0)?;
         pic.sample = Some((fx as f64 + sx, fy as f64 + sy));
+        // The exact point, faint, where the rounding decided the footprint (a fraction of a
+        // pixel away: visible in the SVG when zoomed; the inset magnifies it).
+        if tr.u.rounding_decided() || tr.v.rounding_decided() {
+            let ex =
+                (tr.u.texels * t as f64).clamp(-ring_px, (panels.pw.min(w * t)) as f64 + ring_px);
+            let ey =
+                (tr.v.texels * t as f64).clamp(-ring_px, (panels.ph.min(h * t)) as f64 + ring_px);
+            pic.unrounded = Some((fx as f64 + ex, fy as f64 + ey));
+        }
     }
     None
 }
 
 /// The legend's line for the sub-texel rounding when it chose another texel than exact
 /// arithmetic would (the disc is drawn where the unit puts the point, a fraction of a pixel
-/// from the exact one): both origins, on each axis concerned.
+/// from the exact one, drawn faint; the inset magnifies both): both origins, on each axis
+/// concerned.
 fn unrounded_line(tr: &GatherTrace, cube: bool) -> Option<String> {
     let axes = [
         (if cube { "s*W" } else { "u*W" }, "i0", &tr.u),
@@ -671,12 +735,21 @@ fn face_tags(pic: &mut Picture, panels: &Panels) {
                         .iter()
                         .all(|&(cx, cy, _)| clear(x, y, cx, cy, t as i64))
             };
-            // Clear of the other tags placed so far.
+            // Clear of the other tags placed so far, and of the ticks and their labels.
             let off_tags = |x: i64, y: i64| {
-                pic.texts.iter().filter(|t| t.boxed).all(|t| {
-                    let tw = t.text.len() as i64 * CHAR_PX as i64 + 2;
-                    x + tag_w <= t.x || t.x + tw <= x || y + tag_h <= t.y || t.y + tag_h <= y
-                })
+                pic.texts
+                    .iter()
+                    .filter(|t| t.boxed || t.rgb == AXIS_RGB)
+                    .all(|t| {
+                        let tw = t.text.len() as i64 * CHAR_PX as i64 + 2;
+                        x + tag_w <= t.x || t.x + tw <= x || y + tag_h <= t.y || t.y + tag_h <= y
+                    })
+                    && pic.ticks.iter().all(|k| {
+                        x + tag_w <= k.x
+                            || k.x + k.w as i64 <= x
+                            || y + tag_h <= k.y
+                            || k.y + k.h as i64 <= y
+                    })
             };
             let (x, y) = inside
                 .iter()

@@ -1,8 +1,9 @@
 //! The picture drawn as a PNG.
 
 use super::geometry::{
-    ghost_at, hatch_rgb, label_box, on_edge, outline_at, KeyMark, MarkStyle, Picture,
-    BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    ghost_at, hatch_rgb, label_box, on_edge, on_ring, outline_at, Axis, Inset, KeyMark, MarkStyle,
+    Picture, AXIS_RGB, BACKGROUND_RGB, FOOTPRINT_RGB, GRID_RGB, INSET_DISC, INSET_RING,
+    SAMPLED_FRAME_RGB, SAMPLE_RGB, UNROUNDED_RGB, UNROUNDED_RING,
 };
 use super::raster::{Rgb, RgbImage};
 use super::GATHER_ORDER;
@@ -10,11 +11,6 @@ use super::GATHER_ORDER;
 /// Draws the picture into an RGB image.
 pub(super) fn render(pic: &Picture) -> RgbImage {
     let mut img = RgbImage::from_pixel(pic.width, pic.height, Rgb(BACKGROUND_RGB));
-    let put = |img: &mut RgbImage, x: i64, y: i64, rgb: [u8; 3]| {
-        if x >= 0 && y >= 0 && (x as u32) < img.width() && (y as u32) < img.height() {
-            img.put_pixel(x as u32, y as u32, Rgb(rgb));
-        }
-    };
     let t = pic.t as i64;
     for &(x, y, rgb) in &pic.cells {
         for dy in 0..t {
@@ -115,27 +111,134 @@ pub(super) fn render(pic: &Picture) -> RgbImage {
         }
         draw_mark(&mut img, x, y, 16, style, fill);
     }
+    axes_png(&mut img, pic);
     let samples = pic
         .sample
         .map(|(x, y)| (x.floor() as i64, y.floor() as i64))
         .into_iter()
         .chain(pic.key_sample);
     for (cx, cy) in samples {
-        for dy in -7i64..=7 {
-            for dx in -7i64..=7 {
-                let d2 = dx * dx + dy * dy;
-                if d2 <= 25 {
-                    put(&mut img, cx + dx, cy + dy, SAMPLE_RGB);
-                } else if d2 <= 42 {
-                    put(&mut img, cx + dx, cy + dy, [0, 0, 0]);
-                }
-            }
-        }
+        disc(&mut img, cx, cy, 5);
     }
     for tx in pic.texts.iter().filter(|t| !t.boxed) {
         draw_text(&mut img, tx.x, tx.y, tx.scale, &tx.text, tx.rgb, None);
     }
     img
+}
+
+/// The ticks of the u and v axes, the rounding inset and the faint unrounded point (under the
+/// sample disc).
+fn axes_png(img: &mut RgbImage, pic: &Picture) {
+    for tk in &pic.ticks {
+        for dy in 0..tk.h as i64 {
+            for dx in 0..tk.w as i64 {
+                put(img, tk.x + dx, tk.y + dy, AXIS_RGB);
+            }
+        }
+    }
+    if let Some(inset) = &pic.inset {
+        draw_inset(img, inset);
+    }
+    // The exact point, faint and hollow, under the sample disc.
+    if let Some((ux, uy)) = pic.unrounded {
+        hollow(img, ux, uy, UNROUNDED_RING, UNROUNDED_RGB);
+    }
+}
+
+/// Sets pixel (x, y) where it lies inside the image.
+fn put(img: &mut RgbImage, x: i64, y: i64, rgb: [u8; 3]) {
+    if x >= 0 && y >= 0 && (x as u32) < img.width() && (y as u32) < img.height() {
+        img.put_pixel(x as u32, y as u32, Rgb(rgb));
+    }
+}
+
+/// A sample disc of radius `r` at (cx, cy), in the sample colour with a black rim.
+fn disc(img: &mut RgbImage, cx: i64, cy: i64, r: i64) {
+    let rim = (r as f64 + 1.5).powi(2) as i64;
+    for dy in -r - 2..=r + 2 {
+        for dx in -r - 2..=r + 2 {
+            let d2 = dx * dx + dy * dy;
+            if d2 <= r * r {
+                put(img, cx + dx, cy + dy, SAMPLE_RGB);
+            } else if d2 <= rim {
+                put(img, cx + dx, cy + dy, [0, 0, 0]);
+            }
+        }
+    }
+}
+
+/// A hollow disc of radii `ring` around the point (x, y) (pixel centres at +0.5).
+fn hollow(img: &mut RgbImage, x: f64, y: f64, ring: (f64, f64), rgb: [u8; 3]) {
+    let r = ring.1.ceil() as i64 + 1;
+    let (cx, cy) = (x.floor() as i64, y.floor() as i64);
+    for py in cy - r..=cy + r {
+        for px in cx - r..=cx + r {
+            if on_ring(px as f64 + 0.5 - x, py as f64 + 0.5 - y, ring) {
+                put(img, px, py, rgb);
+            }
+        }
+    }
+}
+
+/// The rounding inset: a frame, the lattice (light lines, a dot at each point), the
+/// texel-centre lines that decided, the exact point hollow and the rounded one filled.
+fn draw_inset(img: &mut RgbImage, inset: &Inset) {
+    let (x, y, size) = (inset.x, inset.y, inset.size as i64);
+    for d in 0..size {
+        for (px, py) in [
+            (x + d, y),
+            (x + d, y + size - 1),
+            (x, y + d),
+            (x + size - 1, y + d),
+        ] {
+            put(img, px, py, [90, 90, 90]);
+        }
+    }
+    let half = size / 2;
+    let step = inset.step as i64;
+    let reach = inset.reach();
+    for k in -reach..=reach {
+        for d in 1..size - 1 {
+            put(img, x + half + k * step, y + d, [215, 215, 215]);
+            put(img, x + d, y + half + k * step, [215, 215, 215]);
+        }
+    }
+    for i in -reach..=reach {
+        for j in -reach..=reach {
+            for (dx, dy) in [
+                (-1, -1),
+                (0, -1),
+                (-1, 0),
+                (0, 0),
+                (1, 0),
+                (0, 1),
+                (1, 1),
+                (-1, 1),
+                (1, -1),
+            ] {
+                put(
+                    img,
+                    x + half + i * step + dx,
+                    y + half + j * step + dy,
+                    [120, 120, 120],
+                );
+            }
+        }
+    }
+    for &(axis, c) in &inset.lines {
+        let (lx, ly) = inset.pixel(c, c);
+        for d in 1..size - 1 {
+            for w in 0..2 {
+                match axis {
+                    Axis::U => put(img, lx.floor() as i64 - 1 + w, y + d, FOOTPRINT_RGB),
+                    Axis::V => put(img, x + d, ly.floor() as i64 - 1 + w, FOOTPRINT_RGB),
+                }
+            }
+        }
+    }
+    let (ex, ey) = inset.pixel(inset.exact.0, inset.exact.1);
+    hollow(img, ex, ey, INSET_RING, UNROUNDED_RGB);
+    disc(img, x + half, y + half, INSET_DISC);
 }
 
 /// Draws `text` with the font8x8 bitmap font at `scale`, optionally on a box 1 px wider.

@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use super::geometry::{
-    hatch_rgb, label_box, KeyMark, MarkStyle, Picture, BACKGROUND_RGB, FOOTPRINT_RGB, GHOST_BAND,
-    GHOST_DASH, GRID_RGB, OUTLINE, SAMPLED_FRAME_RGB, SAMPLE_RGB,
+    hatch_rgb, label_box, Axis, Inset, KeyMark, MarkStyle, Picture, AXIS_RGB, BACKGROUND_RGB,
+    FOOTPRINT_RGB, GHOST_BAND, GHOST_DASH, GRID_RGB, INSET_DISC, INSET_RING, OUTLINE,
+    SAMPLED_FRAME_RGB, SAMPLE_RGB, UNROUNDED_RGB, UNROUNDED_RING,
 };
 use super::GATHER_ORDER;
 
@@ -68,46 +69,6 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(sw.rgb)
         );
     }
-    let mark = |s: &mut String,
-                x: i64,
-                y: i64,
-                size: i64,
-                style: MarkStyle,
-                fill: Option<[u8; 3]>| {
-        let b = OUTLINE as f64;
-        if let Some(f) = fill {
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}"/>"#,
-                hex_rgb(f)
-            );
-        }
-        if style == MarkStyle::Hatched {
-            let hatch = match fill.map(hatch_rgb) {
-                None => "hatch",
-                Some([0, 0, 0]) => "hatch-black",
-                Some(_) => "hatch-white",
-            };
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#{hatch})"/>"#
-            );
-        }
-        let dash = if style == MarkStyle::Dashed {
-            r#" stroke-dasharray="6 4""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            s,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{b}"{dash}/>"#,
-            x as f64 + b / 2.0,
-            y as f64 + b / 2.0,
-            size as f64 - b,
-            size as f64 - b,
-            hex_rgb(FOOTPRINT_RGB)
-        );
-    };
     // Ghosts and arrows under the marks, as in the PNG.
     for g in &pic.ghosts {
         let b = GHOST_BAND as f64;
@@ -161,6 +122,7 @@ pub(super) fn svg(pic: &Picture) -> String {
         );
         mark(&mut s, x, y, 16, style, fill);
     }
+    axes_svg(&mut s, pic);
     for (sx, sy) in pic
         .sample
         .into_iter()
@@ -172,6 +134,96 @@ pub(super) fn svg(pic: &Picture) -> String {
             hex_rgb(SAMPLE_RGB)
         );
     }
+    texts_svg(&mut s, pic);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A footprint (or key) mark of `size` px at (x, y): its fill (a border texel), hatching
+/// (border texels, cube corners) and outline, dashed for a redirected texel.
+fn mark(s: &mut String, x: i64, y: i64, size: i64, style: MarkStyle, fill: Option<[u8; 3]>) {
+    let b = OUTLINE as f64;
+    if let Some(f) = fill {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}"/>"#,
+            hex_rgb(f)
+        );
+    }
+    if style == MarkStyle::Hatched {
+        let hatch = match fill.map(hatch_rgb) {
+            None => "hatch",
+            Some([0, 0, 0]) => "hatch-black",
+            Some(_) => "hatch-white",
+        };
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="url(#{hatch})"/>"#
+        );
+    }
+    let dash = if style == MarkStyle::Dashed {
+        r#" stroke-dasharray="6 4""#
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="{b}"{dash}/>"#,
+        x as f64 + b / 2.0,
+        y as f64 + b / 2.0,
+        size as f64 - b,
+        size as f64 - b,
+        hex_rgb(FOOTPRINT_RGB)
+    );
+}
+
+/// The ticks of the u and v axes (each with its axis and value), the rounding inset and the
+/// faint unrounded point (under the sample disc).
+fn axes_svg(s: &mut String, pic: &Picture) {
+    for tk in &pic.ticks {
+        let axis = match tk.axis {
+            Axis::U => "u",
+            Axis::V => "v",
+        };
+        // A tick carries its value (as labelled, or num/den); the base line has none.
+        let (class, value) = match tk.value {
+            Some(f) => (
+                "tick",
+                format!(
+                    r#" data-value="{}""#,
+                    tk.label
+                        .clone()
+                        .unwrap_or_else(|| format!("{}/{}", f.num, f.den))
+                ),
+            ),
+            None => ("axis", String::new()),
+        };
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}" class="{class}" data-axis="{axis}"{value}/>"#,
+            tk.x,
+            tk.y,
+            tk.w,
+            tk.h,
+            hex_rgb(AXIS_RGB)
+        );
+    }
+    if let Some(inset) = &pic.inset {
+        inset_svg(s, inset);
+    }
+    if let Some((ux, uy)) = pic.unrounded {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{ux}" cy="{uy}" r="{}" fill="none" stroke="{}" stroke-width="{}" class="unrounded"/>"#,
+            (UNROUNDED_RING.0 + UNROUNDED_RING.1) / 2.0,
+            hex_rgb(UNROUNDED_RGB),
+            UNROUNDED_RING.1 - UNROUNDED_RING.0
+        );
+    }
+}
+
+/// The text runs (a face name on its dark box).
+fn texts_svg(s: &mut String, pic: &Picture) {
     for tx in &pic.texts {
         let size = 8 * tx.scale.max(1) as i64;
         if tx.boxed {
@@ -194,6 +246,73 @@ pub(super) fn svg(pic: &Picture) -> String {
             xml_escape(&tx.text)
         );
     }
-    s.push_str("</svg>\n");
-    s
+}
+
+/// The rounding inset as an SVG group, in the PNG's geometry.
+fn inset_svg(s: &mut String, inset: &Inset) {
+    let (x, y, size) = (inset.x, inset.y, inset.size as i64);
+    let half = size / 2;
+    let step = inset.step as i64;
+    let reach = inset.reach();
+    let _ = writeln!(
+        s,
+        r#"<g class="inset"><rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="rgb(90,90,90)" stroke-width="1"/>"#,
+        x as f64 + 0.5,
+        y as f64 + 0.5,
+        size - 1,
+        size - 1
+    );
+    for k in -reach..=reach {
+        let at = half + k * step;
+        let _ = writeln!(
+            s,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="rgb(215,215,215)"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="rgb(215,215,215)"/>"#,
+            x + at,
+            y + 1,
+            x + at,
+            y + size - 1,
+            x + 1,
+            y + at,
+            x + size - 1,
+            y + at
+        );
+    }
+    for i in -reach..=reach {
+        for j in -reach..=reach {
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{}" cy="{}" r="1.5" fill="rgb(120,120,120)" class="lattice"/>"#,
+                x + half + i * step,
+                y + half + j * step
+            );
+        }
+    }
+    for &(axis, c) in &inset.lines {
+        let (lx, ly) = inset.pixel(c, c);
+        let (x1, y1, x2, y2, name) = match axis {
+            Axis::U => (lx, (y + 1) as f64, lx, (y + size - 1) as f64, "u"),
+            Axis::V => ((x + 1) as f64, ly, (x + size - 1) as f64, ly, "v"),
+        };
+        let _ = writeln!(
+            s,
+            r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="2" class="centre-line" data-axis="{name}"/>"#,
+            hex_rgb(FOOTPRINT_RGB)
+        );
+    }
+    let (ex, ey) = inset.pixel(inset.exact.0, inset.exact.1);
+    let _ = writeln!(
+        s,
+        r#"<circle cx="{ex}" cy="{ey}" r="{}" fill="none" stroke="{}" stroke-width="{}" class="unrounded"/>"#,
+        (INSET_RING.0 + INSET_RING.1) / 2.0,
+        hex_rgb(UNROUNDED_RGB),
+        INSET_RING.1 - INSET_RING.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="black" stroke-width="1.5" class="rounded"/></g>"#,
+        x + half,
+        y + half,
+        INSET_DISC as f64 + 0.5,
+        hex_rgb(SAMPLE_RGB)
+    );
 }
