@@ -3,7 +3,7 @@
 //! printed them, the refused words are refused, the text assembles back to words that print
 //! the same, and `--binary` reads raw words as `nvdisasm -b SMxx` does.
 
-mod common;
+use crate::common;
 use common::{text, tld4_stdin};
 
 const CORPORA: [(&str, &str); 4] = [

@@ -2,7 +2,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{text, tld4_stdin as tld4};
 
 #[test]

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tld4_cubin::listing::{parse_listing, ListedInsn};
 use tld4_cubin::{classify, supported, Cubin};
 
-mod common;
+use crate::common;
 use common::{text, tld4};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cubins/");

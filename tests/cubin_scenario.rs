@@ -15,7 +15,7 @@ use tld4_scenario::cubin_ref::CubinRef;
 use tld4_scenario::{Expected, Loc, Scenario};
 use tld4_textures::{GatherOp, GatherQuery, TextureKind};
 
-mod common;
+use crate::common;
 pub(crate) use common::text;
 
 /// The error cases: every way a cubin reference can miss.

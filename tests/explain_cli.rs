@@ -26,7 +26,7 @@ const FOOTPRINT: [u8; 3] = [255, 0, 255];
 const SAMPLE: [u8; 3] = [0, 255, 255];
 const BACKGROUND: [u8; 3] = [250, 250, 250];
 
-mod common;
+use crate::common;
 use common::tld4;
 
 /// The pixels of a PNG file (the png crate's decoder, through tld4-explain's raster).

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{text, tld4};
 
 /// A fresh directory per call (tests run in parallel).

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{text, tld4_stdin as tld4};
 
 const EXAMPLE: &str = include_str!("../examples/scenarios/gather_green.json");

@@ -6,7 +6,7 @@ use tld4_cubin::listing::parse_listing;
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cubins/");
 const CUBINS: &[&str] = &["gather_2d", "gather_layers", "gather_handles", "one_gather"];
 
-mod common;
+use crate::common;
 use common::{text, tld4};
 
 /// The lines `tld4 scan PATH` must print for a cubin, made from nvdisasm's listing: file,

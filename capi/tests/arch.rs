@@ -2,7 +2,7 @@
 //! and assembling against nvdisasm's golden corpora (`tests/golden/nvdisasm_arch_*.tsv`)
 //! and tld4-decoder. Execution: capi/tests/arch_exec.rs.
 
-mod arch_fixture;
+use crate::arch_fixture;
 
 use std::ffi::{CStr, CString};
 use std::ptr::{null, null_mut};

@@ -4,7 +4,7 @@
 //! never written down here); the `no_constant` fault; textures in memory read as each
 //! architecture's GPU class reads them; callback registers and the SM120 form.
 
-mod arch_fixture;
+use crate::arch_fixture;
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr::{null, null_mut};

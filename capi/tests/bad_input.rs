@@ -3,7 +3,7 @@
 //! overflow, pool images near 2^64, and flat memory holding the last byte of the address
 //! space. Each is a typed status, never `TLD4_ERR_PANIC`.
 
-mod common;
+use crate::common;
 
 use std::ptr::{null, null_mut};
 

@@ -3,7 +3,7 @@
 //! records), over owned pools and flat and callback memory; a batch stops at the first
 //! failing warp and says which.
 
-mod common;
+use crate::common;
 
 use std::ptr::{null, null_mut};
 

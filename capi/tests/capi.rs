@@ -1,7 +1,7 @@
 //! The C ABI called from Rust as a C program would call it: NULL pointers, a caught panic,
 //! error records, names, operand lists and cubins (execution: capi/tests/execute.rs).
 
-mod common;
+use crate::common;
 
 use std::ffi::{c_char, CStr};
 use std::ptr::{null, null_mut};
@@ -675,7 +675,12 @@ fn panic_child() {
 #[test]
 fn a_caught_panic_prints_nothing() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "panic_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "capi::panic_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("TLD4_PANIC_CHILD", "1")
         .env("RUST_BACKTRACE", "1")
         .output()

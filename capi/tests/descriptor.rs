@@ -3,7 +3,7 @@
 //! back to the description, and a memory image a C driver builds with them and
 //! `tld4_texels_write` (its own addresses, both layouts) executes exactly as the owned pool.
 
-mod common;
+use crate::common;
 
 use std::ptr::{null, null_mut};
 

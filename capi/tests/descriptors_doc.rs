@@ -1,6 +1,6 @@
 //! `docs/descriptors.md` is generated from tld4-textures' descriptor tables (the ones the
 //! decoder and encoder read their bits from); this test keeps it in sync. Regenerate with
-//! `TLD4_BLESS=1 cargo test -p tld4-capi --test descriptors_doc`.
+//! `TLD4_BLESS=1 cargo test -p tld4-capi --test c_abi descriptors_doc`.
 
 use std::fmt::Write;
 
@@ -206,7 +206,7 @@ fn docs_descriptors_md_is_generated_from_the_tables() {
     let actual = std::fs::read_to_string(path).unwrap_or_default();
     assert_eq!(
         actual, expected,
-        "docs/descriptors.md is stale: run TLD4_BLESS=1 cargo test -p tld4-capi --test descriptors_doc"
+        "docs/descriptors.md is stale: run TLD4_BLESS=1 cargo test -p tld4-capi --test c_abi descriptors_doc"
     );
     for t in [
         TEXHEAD_V2_BL,

@@ -3,7 +3,7 @@
 //! the typed reason of a "not modeled" in `tld4_error::detail`; an empty or unmapped
 //! texture-header slot is `TLD4_FAULT_UNKNOWN_TEXTURE_HEADER`, as in the owned form.
 
-mod common;
+use crate::common;
 
 use std::ffi::CStr;
 use std::ptr::null_mut;

@@ -1,7 +1,7 @@
 //! Execution through the C ABI (flat arrays in both layouts, callbacks) equals tld4-emu's
 //! own on the same warps; faults name their kind and lane and write nothing.
 
-mod common;
+use crate::common;
 
 use std::ffi::{c_void, CStr};
 use std::ptr::null_mut;

@@ -26,7 +26,7 @@ fn committed_header_is_current() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "capi/include/tld4.h is not current: run `TLD4_BLESS=1 cargo test -p tld4-capi --test header`"
+        "capi/include/tld4.h is not current: run `TLD4_BLESS=1 cargo test -p tld4-capi --test c_abi header`"
     );
 }
 

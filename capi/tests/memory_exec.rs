@@ -4,7 +4,7 @@
 //! what `tld4_exec_run_flat` writes over the owned pool; each lane's texel addresses hold the
 //! texels gathered; every failure has its own status and writes nothing.
 
-mod common;
+use crate::common;
 
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};

@@ -1,7 +1,7 @@
 //! A warp's texel records merged into its distinct 32-byte sectors (`tld4_warp_sectors`),
 //! and lanes that did not execute recorded as reading nothing (never a stale record).
 
-mod common;
+use crate::common;
 
 use std::ptr::null_mut;
 

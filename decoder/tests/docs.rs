@@ -1,5 +1,5 @@
 //! `docs/fields.md` is generated from the field table; this test keeps it in sync.
-//! Regenerate with `TLD4_BLESS=1 cargo test -p tld4-decoder --test docs`.
+//! Regenerate with `TLD4_BLESS=1 cargo test -p tld4-decoder --test decoding docs`.
 
 const HEADER: &str =
     "# TLD4 (SM100) fields\n\nGenerated from the field table in `decoder/src/fields.rs` \
@@ -27,7 +27,7 @@ fn docs_fields_md_is_generated_from_the_table() {
     let actual = std::fs::read_to_string(path).unwrap_or_default();
     assert_eq!(
         actual, expected,
-        "docs/fields.md is stale: run TLD4_BLESS=1 cargo test -p tld4-decoder --test docs"
+        "docs/fields.md is stale: run TLD4_BLESS=1 cargo test -p tld4-decoder --test decoding docs"
     );
     // Every family's section, forms and rows appear.
     for family in tld4_decoder::Family::ALL {

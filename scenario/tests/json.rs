@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use tld4_scenario::{load, run, Lanes, Scenario};
 
-mod common;
+use crate::common;
 
 const EXAMPLE: &str = include_str!("../../examples/scenarios/gather_green.json");
 

@@ -14,7 +14,7 @@ use tld4_scenario::{
 };
 use tld4_textures::Format;
 
-mod common;
+use crate::common;
 
 const EXAMPLE: &str = include_str!("../../examples/scenarios/memory_pitch_rgba8.json");
 const OWNED: &str = include_str!("../../examples/scenarios/gather_green.json");

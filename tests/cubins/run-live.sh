@@ -66,7 +66,7 @@ done
 
 # The shapes nvcc builds: the offline test, on the fresh files and listings.
 if TLD4_SHAPES_DIR="$tmp/shapes" cargo test -q --manifest-path "$root/Cargo.toml" -p tld4 \
-    --test scan_cli scan_lists_what_nvdisasm_and_cuobjdump_list > "$tmp/shapes.log" 2>&1; then
+    --test integration scan_lists_what_nvdisasm_and_cuobjdump_list > "$tmp/shapes.log" 2>&1; then
   echo "ok   shapes: $(ls "$tmp/shapes" | grep -c -v -E '\.(sass|lelf|cuobjdump-sass)$') files nvcc built scan as nvdisasm and cuobjdump list them"
 else echo "FAIL shapes:"; cat "$tmp/shapes.log"; fail=1; fi
 for f in "$tmp"/shapes/*; do
