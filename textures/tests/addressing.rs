@@ -2,7 +2,7 @@
 //! residency. Expected texels are worked out by hand from the Vulkan formulas (comments show
 //! the arithmetic); textures hold integer ids so that every texel is identifiable.
 
-mod common;
+use crate::common;
 use common::*;
 use tld4_textures::*;
 

@@ -2,7 +2,7 @@
 //! against the reference's geometric projection and against hand-worked cases), corners for
 //! float, depth-compare and integer formats, non-seamless addressing, cube-array layers.
 
-mod common;
+use crate::common;
 use common::*;
 use tld4_reference as reference;
 use tld4_textures::*;

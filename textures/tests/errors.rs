@@ -1,6 +1,6 @@
 //! Handles, pools and the two kinds of error.
 
-mod common;
+use crate::common;
 use common::*;
 use tld4_reference as reference;
 use tld4_textures::*;

@@ -2,7 +2,7 @@
 //! the normalized formats, hand-computed bit patterns (Vulkan formulas evaluated with 60-digit
 //! decimals) for sRGB, and hand-derived values for the float encodings.
 
-mod common;
+use crate::common;
 use common::*;
 use tld4_textures::*;
 

@@ -5,7 +5,7 @@
 //! huge coordinates; the golden lavapipe corpus; sparse textures; sub-ranges of lanes; and
 //! the branch-free cube projection against `cube::project`.
 
-mod common;
+use crate::common;
 use common::*;
 use proptest::prelude::*;
 use std::collections::HashMap;

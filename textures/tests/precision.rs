@@ -2,7 +2,7 @@
 //! hand. A 4-texel-wide R32_UINT texture holds x + 10 in texel x, so values[3] = i0 + 10 when
 //! the footprint stays inside.
 
-mod common;
+use crate::common;
 use common::*;
 use tld4_textures::*;
 

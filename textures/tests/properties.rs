@@ -5,7 +5,7 @@
 //! Seamless cube corners of non-integer results may differ by rounding (lavapipe's f32
 //! arithmetic against the exact mean): within 4 ulp of the gathered values' magnitude there.
 
-mod common;
+use crate::common;
 use common::*;
 use proptest::prelude::*;
 use tld4_reference as reference;
