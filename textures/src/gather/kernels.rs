@@ -508,39 +508,74 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
     let range = range_bits(&l.range);
     store(out, range, &values);
     let redone = lane_bits::<I>(&redo_lane) & range;
-    // (a cube face has no border: every texel of a footprint inside its face is read)
-    report(probe, range, redone, &index, &xs, &ys, l.element, true);
-    redo_faces(&l, redone, &face, [&i0, &j0], &unsure, out);
+    // the indices reported: the kernel's, and those of the lanes `edge_lane` read (a copy
+    // only a probe that records reads)
+    let mut reported = index;
+    let lanes = FaceLanes {
+        face: &face,
+        origins: [&i0, &j0],
+        unsure: &unsure,
+    };
+    let edges = redo_faces::<T, C, P>(&l, redone, &lanes, &mut reported, out);
+    // (a cube face has no border: every texel of a footprint on the faces is read)
+    report(
+        probe,
+        range,
+        redone & !edges,
+        &reported,
+        &xs,
+        &ys,
+        l.element,
+        true,
+    );
+}
+
+/// The in-place cube kernel's lanes as [`redo_faces`] reads them.
+struct FaceLanes<'a> {
+    face: &'a [u32; LANES],
+    origins: [&'a [i32; LANES]; 2],
+    unsure: &'a [i32; LANES],
 }
 
 /// The lanes of `redo` of the in-place cube kernel: a footprint across one face edge whose
-/// origin the kernel vouches for by [`edge_lane`], any other by the per-lane path.
+/// origin the kernel vouches for by [`edge_lane`] (its storage indices into `reported`, for
+/// a probe that records them), any other by the per-lane path. Returns the lanes
+/// `edge_lane` read.
 #[inline(always)]
-fn redo_faces<T: Copy + Into<u32>, C: Convert>(
+fn redo_faces<T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
     l: &Lanes<'_, '_, T, C>,
     redo: u32,
-    face: &[u32; LANES],
-    [i0, j0]: [&[i32; LANES]; 2],
-    unsure: &[i32; LANES],
+    lanes: &FaceLanes<'_>,
+    reported: &mut [[u32; LANES]; 4],
     out: &mut LaneResults,
-) {
+) -> u32 {
+    let mut edges = 0;
     let mut m = redo;
     while m != 0 {
         let k = m.trailing_zeros() as usize & (LANES - 1);
         m &= m - 1;
         let lane = EdgeLane {
             k,
-            face: face[k],
-            i0: i0[k] as i64,
-            j0: j0[k] as i64,
-            unsure: unsure[k] != 0,
+            face: lanes.face[k],
+            i0: lanes.origins[0][k] as i64,
+            j0: lanes.origins[1][k] as i64,
+            unsure: lanes.unsure[k] != 0,
         };
         let r = match edge_lane(l, lane) {
-            Some(r) => r,
+            Some(EdgeRead { result, index }) => {
+                edges |= 1 << k;
+                if P::ACTIVE {
+                    for (r, i) in reported.iter_mut().zip(index) {
+                        r[k] = i;
+                    }
+                }
+                result
+            }
             None => l.g.fallback_lane(&l.q.get_unchecked(k)),
         };
         out.set(k, &r);
     }
+    edges
 }
 
 /// A lane of the in-place cube kernel: its index, face, footprint origin, and whether the
@@ -565,7 +600,7 @@ struct EdgeLane {
 fn edge_lane<T: Copy + Into<u32>, C: Convert>(
     l: &Lanes<'_, '_, T, C>,
     lane: EdgeLane,
-) -> Option<GatherResult> {
+) -> Option<EdgeRead> {
     let (g, q) = (l.g, l.q);
     let EdgeLane {
         k,
@@ -584,18 +619,27 @@ fn edge_lane<T: Copy + Into<u32>, C: Convert>(
     let cube_base = array_layer(q.layer[k], g.plan.max_layer).wrapping_mul(per_cube);
     let sites = g.plan.seamless_sites(face, cube_base, &positions);
     let conv = l.conv.for_lane(q.dref[k]);
-    let mut values = [0u32; 4];
-    for (v, site) in values.iter_mut().zip(sites) {
+    let (mut values, mut index) = ([0u32; 4], [0u32; 4]);
+    for ((v, i), site) in values.iter_mut().zip(&mut index).zip(sites) {
         let Site::Texel { layer, x, y } = site else {
             return None;
         };
-        let index = texel_index(&g.place, l.element, layer, x, y);
-        *v = conv.convert(l.d.get(index as usize).map_or(0, |&e| e.into()));
+        *i = texel_index(&g.place, l.element, layer, x, y);
+        *v = conv.convert(l.d.get(*i as usize).map_or(0, |&e| e.into()));
     }
-    Some(GatherResult {
-        values,
-        resident: true,
+    Some(EdgeRead {
+        result: GatherResult {
+            values,
+            resident: true,
+        },
+        index,
     })
+}
+
+/// What [`edge_lane`] read: the lane's result and the storage index of each texel.
+struct EdgeRead {
+    result: GatherResult,
+    index: [u32; 4],
 }
 
 /// The storage index of element `element` of texel (x, y) of `layer`, as [`texel_indices`]
