@@ -272,7 +272,7 @@ impl Isa for Avx2 {
         // the largest index loaded by a gather: 4-byte elements, the last; 1- and 2-byte
         // elements read 4 bytes from each (masked), so the last 4 bytes' first element
         let size = std::mem::size_of::<T>();
-        let Some(last) = (data.len() * size)
+        let Some(last) = std::mem::size_of_val(data)
             .checked_sub(4)
             .filter(|_| matches!(size, 1 | 2 | 4))
             .map(|bytes| bytes / size)
