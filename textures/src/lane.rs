@@ -221,16 +221,7 @@ impl LanePlan {
             Some(face) if self.seamless => {
                 // (cube kinds take no offsets: `gather::check_op`)
                 let pos = footprint_unchecked(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
-                let cube_base = a.storage_layer - face;
-                let site = |(i, j): (i64, i64)| match cube::seamless_texel(face, i, j, w) {
-                    Some((f, x, y)) => Site::Texel {
-                        layer: cube_base + f,
-                        x: x as u32,
-                        y: y as u32,
-                    },
-                    None => Site::Corner,
-                };
-                (pos, pos.map(site))
+                (pos, self.seamless_sites(face, a.storage_layer - face, &pos))
             }
             _ => {
                 let pos = footprint_unchecked(i0, j0, self.offsets, &q.offsets);
@@ -253,6 +244,29 @@ impl LanePlan {
             }
         }
         sites
+    }
+
+    /// wrap, for a seamless cube footprint at `positions` on `face` of the cube whose first
+    /// storage layer is `cube_base`: each position on the face, on the face across the edge
+    /// it lies past ([`cube::seamless_texel`]), or a corner.
+    #[inline(always)]
+    pub(crate) fn seamless_sites(
+        &self,
+        face: u32,
+        cube_base: u32,
+        positions: &[(i64, i64); 4],
+    ) -> [Site; 4] {
+        let site = |(i, j): (i64, i64)| match cube::seamless_texel(face, i, j, self.width) {
+            Some((f, x, y)) => Site::Texel {
+                layer: cube_base + f,
+                x: x as u32,
+                y: y as u32,
+            },
+            None => Site::Corner,
+        };
+        // (element by element: `array::map` leaves the closure out of line)
+        let [p0, p1, p2, p3] = *positions;
+        [site(p0), site(p1), site(p2), site(p3)]
     }
 }
 

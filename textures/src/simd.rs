@@ -10,8 +10,8 @@
 //! * `Avx2`: the same loops compiled with AVX2 and FMA enabled (4 f64 / 8 i32 lanes a
 //!   register), chosen only where the CPU reports both features at run time.
 //!
-//! Texel loads: at the AVX2 level, 4-byte elements load by `vpgatherdd` and narrower ones
-//! one by one, after one check of the warp's indices (see [`Isa`] for `Avx2` for what was
+//! Texel loads: at the AVX2 level by `vpgatherdd` (1- and 2-byte elements: the 4 bytes at
+//! each, masked), after one check of the warp's indices (see [`Isa`] for `Avx2` for what was
 //! measured); footprints of one-element 4-byte texels (the cube kernel's f32 depth and
 //! 32-bit formats) load each row's two adjacent texels as one 8-byte pair (`vpgatherdq`,
 //! [`Isa::load_pairs`]); at the other levels one by one with a check each.
@@ -249,23 +249,34 @@ pub(crate) struct Avx2;
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
     /// The same values as the default: AVX2 comparisons check once that every index of
-    /// the warp is in the slice, then the elements load without a check each, 4-byte
-    /// elements by `vpgatherdd` (8 a chunk), narrower ones one by one; if an index is past
-    /// the end (the kernels never compute one), the checked loads run instead.
+    /// the warp is in the slice, then the elements load without a check each by
+    /// `vpgatherdd` (8 a chunk): 4-byte elements whole, 1- and 2-byte ones as the 4 bytes
+    /// starting at the element, masked, so the check is against the last 4 bytes' first
+    /// element; if an index is past it (the texture's last texels, or an index past the end,
+    /// which the kernels never compute), the checked loads run instead.
     ///
-    /// Why both, measured with `stream_bench` on this project's AMD Zen 4 machine: a scalar
-    /// load reads its index from the memory the kernel has just written the indices to as
+    /// Measured with `stream_bench` on this project's AMD Zen 4 machine: a scalar load
+    /// reads its index from the memory the kernel has just written the indices to as
     /// vectors, and there such a read can wait for the vector store: the cube array (f32
     /// depth) ran at 64 M lane gathers/s with scalar loads and 147 with gathers; for RGBA8
-    /// (bytes; a gather would read 4 bytes for each and mask), gathers measured 0.64-1.67x
-    /// the scalar loads in twelve side-by-side runs, median about 0.97: no gain.
+    /// (bytes), gathers measured 0.64-1.67x the scalar loads in twelve side-by-side runs,
+    /// median about 0.97. On the Intel Xeon of docs/benchmarks.md (2026-12-04) byte gathers
+    /// cut the executor's callgrind instructions a lane gather from 53.9 to 44.5 (RGBA8)
+    /// and 71.7 to 61.3 (PTP), and were not slower in alternating wall-clock runs.
     #[inline(always)]
     fn load<T: Copy + Into<u32>, const N: usize>(
         data: &[T],
         index: &[[u32; N]; 4],
         out: &mut [[u32; N]; 4],
     ) {
-        let Some(last) = data.len().checked_sub(1) else {
+        // the largest index loaded by a gather: 4-byte elements, the last; 1- and 2-byte
+        // elements read 4 bytes from each (masked), so the last 4 bytes' first element
+        let size = std::mem::size_of::<T>();
+        let Some(last) = std::mem::size_of_val(data)
+            .checked_sub(4)
+            .filter(|_| matches!(size, 1 | 2 | 4))
+            .map(|bytes| bytes / size)
+        else {
             return load_checked(data, index, out);
         };
         let mut within = data.len() <= i32::MAX as usize && N.is_multiple_of(8);
@@ -276,23 +287,16 @@ impl Isa for Avx2 {
             }
         }
         if !within {
+            // (an index past `last`: the texture's last texels, or one the kernels never
+            // compute, past the end)
             return load_checked(data, index, out);
         }
-        if std::mem::size_of::<T>() == 4 {
-            for (out, index) in out.iter_mut().zip(index) {
-                let outs = out.as_chunks_mut::<8>().0;
-                for (o, part) in outs.iter_mut().zip(index.as_chunks::<8>().0) {
-                    // SAFETY: AVX2 (see `mask8`); T is 4 bytes and every index is below
-                    // `data.len()` <= i32::MAX, so each read lies within the slice.
-                    unsafe { gather8_avx2(data.as_ptr().cast::<i32>(), part, o) };
-                }
-            }
-            return;
-        }
         for (out, index) in out.iter_mut().zip(index) {
-            for (o, &i) in out.iter_mut().zip(index) {
-                // SAFETY: every index is below `data.len()`, checked just above.
-                *o = unsafe { *data.get_unchecked(i as usize) }.into();
+            let outs = out.as_chunks_mut::<8>().0;
+            for (o, part) in outs.iter_mut().zip(index.as_chunks::<8>().0) {
+                // SAFETY: AVX2 (see `mask8`); every index is at most `last` <= i32::MAX,
+                // so the 4 bytes read at each lie within the slice.
+                unsafe { gather8_avx2(data.as_ptr().cast::<u8>(), size, part, o) };
             }
         }
     }
@@ -343,22 +347,34 @@ impl Isa for Avx2 {
     }
 }
 
-/// `out[k] = base[index[k]]`, one `vpgatherdd`.
+/// `out[k]` = the `size`-byte (1, 2 or 4) little-endian element `index[k]` of `base`: one
+/// `vpgatherdd` of the 4 bytes at `base + size * index[k]`, masked to the element.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2; every index must be a non-negative i32 and `base[index]`
-/// within one allocation.
+/// The CPU must support AVX2; every index must be a non-negative i32 and the 4 bytes at
+/// `base + size * index` within one allocation.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn gather8_avx2(base: *const i32, index: &[u32; 8], out: &mut [u32; 8]) {
+unsafe fn gather8_avx2(base: *const u8, size: usize, index: &[u32; 8], out: &mut [u32; 8]) {
     use std::arch::x86_64::*;
-    // SAFETY (the vector load and store): `index` and `out` are 32 bytes; (the gather) the
+    // SAFETY (the vector load and store): `index` and `out` are 32 bytes; (the gathers) the
     // caller keeps every read within the allocation.
     unsafe {
         let vindex = _mm256_loadu_si256(index.as_ptr().cast::<__m256i>());
-        let v = _mm256_i32gather_epi32::<4>(base, vindex);
+        let base = base.cast::<i32>();
+        let v = match size {
+            1 => _mm256_and_si256(
+                _mm256_i32gather_epi32::<1>(base, vindex),
+                _mm256_set1_epi32(0xff),
+            ),
+            2 => _mm256_and_si256(
+                _mm256_i32gather_epi32::<2>(base, vindex),
+                _mm256_set1_epi32(0xffff),
+            ),
+            _ => _mm256_i32gather_epi32::<4>(base, vindex),
+        };
         _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), v);
     }
 }

@@ -195,7 +195,7 @@ impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
         } = bound;
         let (mut report, executed) = exec.executing(&*warp)?;
         let mut texels = texels;
-        if let Some(t) = texels.as_deref_mut() {
+        if let Some(t) = texels.as_deref_mut().filter(|_| executed != u32::MAX) {
             // lanes that do not execute read nothing: their records say so (never stale)
             for (lane, rec) in t.iter_mut().enumerate() {
                 if executed >> lane & 1 == 0 {

@@ -17,7 +17,9 @@
 //! footprint takes a corner of its face's apron (`crate::storage`: the cube kernel reads the
 //! faces with the texels seamless addressing reads past each edge around them, so a
 //! footprint crossing one edge is an ordinary 2x2 read); each overwrites what the kernel
-//! stored for the lane. Every index the kernel computes for such a lane is still inside the
+//! stored for the lane. Faces read in place (textures in memory: no apron) hand a footprint
+//! crossing one edge, whose origin the kernel vouched for, to a shorter per-lane step
+//! (`edge_lane`: the composition's seamless rule from the kernel's face and origin on). Every index the kernel computes for such a lane is still inside the
 //! texture (wrapped or clamped), and [`Isa::load`] checks it anyway.
 
 use std::marker::PhantomData;
@@ -27,10 +29,12 @@ use super::probe::{KernelTexels, LaneProbe};
 use super::Gatherer;
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
+use crate::lane::Site;
+use crate::op::GatherResult;
 use crate::placement::Placement;
 use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
-use crate::stages::{array_layer, may_border, repeat_pow2, six};
+use crate::stages::{array_layer, footprint_unchecked, may_border, repeat_pow2, six};
 
 /// Strides in elements, as u32 (`Gatherer::lanes32`: every index of the texture fits).
 struct Strides {
@@ -386,7 +390,7 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
     fn run<I: Isa>(self) {
         let Cube { l, out, probe } = self;
         let (g, q) = (l.g, l.q);
-        let (face, [i0, j0], unsure) = cube_origins(g, q);
+        let (face, [i0, j0], unsure) = cube_origins(g, &q.coords);
         let n = g.plan.width as u32;
         let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
         // `l.d` is the faces with their apron (`crate::storage`): face texel (x, y) at apron
@@ -440,9 +444,9 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
 
 /// Cube kinds with seamless edges, faces read in place (textures in memory, which have no
 /// apron): a footprint inside its face is a plain 2x2 read through the gatherer's
-/// [`Placement`]; one that crosses an edge or a corner, like a lane whose origin is unsure,
-/// takes the per-lane path. (A kernel of its own, so that the apron kernel compiles as it
-/// would alone.)
+/// [`Placement`]; one that crosses one edge takes the seamless rule from the kernel's face and
+/// origin on (`edge_lane`); one with a corner, like a lane whose origin is unsure, takes the
+/// per-lane path. (A kernel of its own, so that the apron kernel compiles as it would alone.)
 pub(super) struct CubeInPlace<'a, 'g, 'o, 'p, T, C, P> {
     pub(super) l: Lanes<'a, 'g, T, C>,
     pub(super) out: &'o mut LaneResults,
@@ -455,7 +459,7 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel
     #[inline(always)]
     fn run<I: Isa>(self) {
         let CubeInPlace { l, out, probe } = self;
-        let (face, origins, unsure) = cube_origins(l.g, l.q);
+        let (face, origins, unsure) = cube_origins(l.g, &l.q.coords);
         direct_faces::<I, T, C, P>(l, out, probe, face, origins, unsure)
     }
 }
@@ -504,9 +508,158 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
     let range = range_bits(&l.range);
     store(out, range, &values);
     let redone = lane_bits::<I>(&redo_lane) & range;
-    // (a cube face has no border: every texel of a footprint inside its face is read)
-    report(probe, range, redone, &index, &xs, &ys, l.element, true);
-    redo(&l, redone, out);
+    // the indices reported: the kernel's, and those of the lanes `edge_lane` read (a copy
+    // only a probe that records reads)
+    let mut reported = index;
+    let lanes = FaceLanes {
+        face: &face,
+        origins: [&i0, &j0],
+        unsure: &unsure,
+    };
+    let edges = redo_faces::<T, C, P>(&l, redone, &lanes, &mut reported, out);
+    // (a cube face has no border: every texel of a footprint on the faces is read)
+    report(
+        probe,
+        range,
+        redone & !edges,
+        &reported,
+        &xs,
+        &ys,
+        l.element,
+        true,
+    );
+}
+
+/// The in-place cube kernel's lanes as [`redo_faces`] reads them.
+struct FaceLanes<'a> {
+    face: &'a [u32; LANES],
+    origins: [&'a [i32; LANES]; 2],
+    unsure: &'a [i32; LANES],
+}
+
+/// The lanes of `redo` of the in-place cube kernel: a footprint across one face edge whose
+/// origin the kernel vouches for by [`edge_lane`] (its storage indices into `reported`, for
+/// a probe that records them), any other by the per-lane path. Returns the lanes
+/// `edge_lane` read.
+#[inline(always)]
+fn redo_faces<T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
+    l: &Lanes<'_, '_, T, C>,
+    redo: u32,
+    lanes: &FaceLanes<'_>,
+    reported: &mut [[u32; LANES]; 4],
+    out: &mut LaneResults,
+) -> u32 {
+    let mut edges = 0;
+    let mut m = redo;
+    while m != 0 {
+        let k = m.trailing_zeros() as usize & (LANES - 1);
+        m &= m - 1;
+        let lane = EdgeLane {
+            k,
+            face: lanes.face[k],
+            i0: lanes.origins[0][k] as i64,
+            j0: lanes.origins[1][k] as i64,
+            unsure: lanes.unsure[k] != 0,
+        };
+        let r = match edge_lane(l, lane) {
+            Some(EdgeRead { result, index }) => {
+                edges |= 1 << k;
+                if P::ACTIVE {
+                    for (r, i) in reported.iter_mut().zip(index) {
+                        r[k] = i;
+                    }
+                }
+                result
+            }
+            None => l.g.fallback_lane(&l.q.get_unchecked(k)),
+        };
+        out.set(k, &r);
+    }
+    edges
+}
+
+/// A lane of the in-place cube kernel: its index, face, footprint origin, and whether the
+/// kernel could not vouch for them.
+#[derive(Clone, Copy)]
+struct EdgeLane {
+    k: usize,
+    face: u32,
+    i0: i64,
+    j0: i64,
+    unsure: bool,
+}
+
+/// Lane `k` of the in-place cube kernel, where its footprint crosses one face edge and the
+/// kernel vouches for its face and origin ([`cube_origins`], for this lane alone; then they
+/// are the per-lane composition's): the four texels by the composition's seamless rule
+/// ([`LanePlan::seamless_sites`](crate::lane::LanePlan)), read through the gatherer's
+/// placement and converted by the value rule, as the per-lane path reads them. None for any
+/// other lane (unsure, outside the 32-bit range, or a footprint with a corner), which takes
+/// the per-lane path. Out of line: few lanes cross an edge.
+#[inline(never)]
+fn edge_lane<T: Copy + Into<u32>, C: Convert>(
+    l: &Lanes<'_, '_, T, C>,
+    lane: EdgeLane,
+) -> Option<EdgeRead> {
+    let (g, q) = (l.g, l.q);
+    let EdgeLane {
+        k,
+        face,
+        i0,
+        j0,
+        unsure,
+    } = lane;
+    let n = g.plan.width;
+    let near = |v: i64| (-1..n).contains(&v);
+    if unsure || !near(i0) || !near(j0) {
+        return None;
+    }
+    let positions = footprint_unchecked(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
+    let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
+    let cube_base = array_layer(q.layer[k], g.plan.max_layer).wrapping_mul(per_cube);
+    let sites = g.plan.seamless_sites(face, cube_base, &positions);
+    let conv = l.conv.for_lane(q.dref[k]);
+    let (mut values, mut index) = ([0u32; 4], [0u32; 4]);
+    for ((v, i), site) in values.iter_mut().zip(&mut index).zip(sites) {
+        let Site::Texel { layer, x, y } = site else {
+            return None;
+        };
+        *i = texel_index(&g.place, l.element, layer, x, y);
+        *v = conv.convert(l.d.get(*i as usize).map_or(0, |&e| e.into()));
+    }
+    Some(EdgeRead {
+        result: GatherResult {
+            values,
+            resident: true,
+        },
+        index,
+    })
+}
+
+/// What [`edge_lane`] read: the lane's result and the storage index of each texel.
+struct EdgeRead {
+    result: GatherResult,
+    index: [u32; 4],
+}
+
+/// The storage index of element `element` of texel (x, y) of `layer`, as [`texel_indices`]
+/// computes it.
+#[inline(always)]
+fn texel_index(place: &Placement, element: usize, layer: u32, x: u32, y: u32) -> u32 {
+    match place {
+        Placement::Linear(p) => Strides {
+            layer: p.layer as u32,
+            row: p.row as u32,
+            texel: p.texel as u32,
+            element: element as u32,
+        }
+        .index(layer, x, y),
+        Placement::BlockLinear(b) => layer
+            .wrapping_mul(b.layer() as u32)
+            .wrapping_add(b.row_part(y))
+            .wrapping_add(b.col_part(x))
+            .wrapping_add(element as u32),
+    }
 }
 
 /// The cube kernel's projection, face selection and footprint origins: the face of each
@@ -518,43 +671,43 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
 /// (near one in 2^19 / size) is left unsure. Otherwise the chain runs in f64, 4 lanes a
 /// register, as [`cube::project_select`] does.
 #[inline(always)]
-fn cube_origins(
+fn cube_origins<const N: usize>(
     g: &Gatherer<'_>,
-    q: &LaneQueries,
-) -> ([u32; LANES], [[i32; LANES]; 2], [i32; LANES]) {
-    let mut face = [0u32; LANES];
-    let mut axes = [[0f32; LANES]; 3];
-    for k in 0..LANES {
-        let (f, sc, tc, ma) = cube::select_axes(q.coords[0][k], q.coords[1][k], q.coords[2][k]);
+    coords: &[[f32; N]; 3],
+) -> ([u32; N], [[i32; N]; 2], [i32; N]) {
+    let mut face = [0u32; N];
+    let mut axes = [[0f32; N]; 3];
+    for k in 0..N {
+        let (f, sc, tc, ma) = cube::select_axes(coords[0][k], coords[1][k], coords[2][k]);
         face[k] = f;
         axes[0][k] = sc;
         axes[1][k] = tc;
         axes[2][k] = ma;
     }
-    let mut unsure = [0i32; LANES];
+    let mut unsure = [0i32; N];
     let origins = if let Some(p) = g.cube_f32 {
-        let mut ys = [[0f32; LANES]; 2];
-        for k in 0..LANES {
+        let mut ys = [[0f32; N]; 2];
+        for k in 0..N {
             ys[0][k] = cube::scaled_f32(axes[0][k], axes[2][k], p.half);
             ys[1][k] = cube::scaled_f32(axes[1][k], axes[2][k], p.half);
         }
         let (i0, unsure_u) = g.plan.quant.origins_bracketed(&ys[0], p.bracket);
         let (j0, unsure_v) = g.plan.quant.origins_bracketed(&ys[1], p.bracket);
-        for k in 0..LANES {
+        for k in 0..N {
             unsure[k] = unsure_u[k] | unsure_v[k];
         }
         [i0, j0]
     } else {
-        let mut u = [0f64; LANES];
-        let mut v = [0f64; LANES];
-        for k in 0..LANES {
+        let mut u = [0f64; N];
+        let mut v = [0f64; N];
+        for k in 0..N {
             let (s, t) = cube::divide_axes(axes[0][k], axes[1][k], axes[2][k]);
             u[k] = s * g.plan.scale[0];
             v[k] = t * g.plan.scale[1];
         }
         let (i0, outside_u) = g.plan.quant.origins32(&u);
         let (j0, outside_v) = g.plan.quant.origins32(&v);
-        for k in 0..LANES {
+        for k in 0..N {
             unsure[k] = outside_u[k] | outside_v[k];
         }
         [i0, j0]
