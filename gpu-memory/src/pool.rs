@@ -14,8 +14,8 @@ use crate::memory::{Memory, MemoryError};
 use crate::texels::MemoryTexels;
 use tld4_textures::Error;
 use tld4_textures::{
-    GatherOp, Gatherer, Handle, KernelTexels, LaneProbe, LaneQueries, LaneResults, LaneTexels,
-    Precision, Sampler, SimdLevel, SiteGatherer, TexelAddress, LANES,
+    GatherOp, Gatherer, Handle, KernelTexels, LaneQueries, LaneResults, LaneTexels, Precision,
+    Sampler, SimdLevel, SiteGatherer, TexelAddress, TexelWatcher, LANES,
 };
 
 /// The two pools, in a memory.
@@ -172,7 +172,7 @@ pub struct PreparedTexture<'m> {
 impl PreparedTexture<'_> {
     /// Gathers lanes `range` of `queries` in place (None without an in-place gatherer),
     /// and writes query k's texel addresses into `texels[k]`: those the kernels read, as they
-    /// computed them ([`LaneProbe`]); for the lanes the per-lane path gathered, from the
+    /// computed them ([`TexelWatcher`]); for the lanes the per-lane path gathered, from the
     /// per-read path's footprint ([`SiteGatherer::addresses`]). The results are
     /// [`Gatherer::gather_lane_range`]'s.
     pub fn gather_lanes_with_addresses(
@@ -191,7 +191,7 @@ impl PreparedTexture<'_> {
             texels,
             unreported: 0,
         };
-        if let Err(e) = g.gather_lane_range_probed(level, queries, range, out, &mut probe) {
+        if let Err(e) = g.gather_lane_range_watched(level, queries, range, out, &mut probe) {
             return Some(Err(e));
         }
         let mut m = probe.unreported;
@@ -206,7 +206,7 @@ impl PreparedTexture<'_> {
     }
 }
 
-/// The probe that turns the kernels' storage indices into byte addresses.
+/// The watcher that turns the kernels' storage indices into byte addresses.
 struct Addresses<'t> {
     base: u64,
     texel_bytes: u32,
@@ -215,9 +215,7 @@ struct Addresses<'t> {
     unreported: u32,
 }
 
-impl LaneProbe for Addresses<'_> {
-    const ACTIVE: bool = true;
-
+impl TexelWatcher for Addresses<'_> {
     #[inline(always)]
     fn texels(&mut self, t: &KernelTexels<'_>) {
         // (the index is the element the value rule reads: back to the texel's first; one

@@ -31,7 +31,7 @@ use convert::{
     UnormConv,
 };
 pub use lanes::{LaneQueries, LaneResults, LANES};
-pub use probe::{KernelTexels, LaneProbe};
+pub use probe::{KernelTexels, TexelWatcher};
 
 /// Borrowed texel storage.
 #[derive(Debug, Clone, Copy)]
@@ -312,7 +312,7 @@ impl<'a> Gatherer<'a> {
                 lanes.push_unchecked(q);
             }
             let n = qs.len().min(os.len());
-            self.gather_lanes_at(level, &lanes, 0..n, &mut results, &mut ());
+            self.gather_lanes_at(level, &lanes, 0..n, &mut results, &mut probe::Watch(None));
             for (k, o) in os[..n].iter_mut().enumerate() {
                 *o = results.get_unchecked(k);
             }

@@ -137,7 +137,7 @@ fn report<P: LaneProbe>(
     element: usize,
     borderless: bool,
 ) {
-    if !P::ACTIVE {
+    if !probe.watching() {
         return;
     }
     let mut real = [[false; LANES]; 4];
@@ -434,7 +434,7 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
         store(out, range, &values);
         // (the apron's positions are not the texture's: no texel is reported; owned
         // textures, the only ones with an apron, have no addresses)
-        if P::ACTIVE {
+        if probe.watching() {
             probe.unreported(range);
         }
         // lanes outside the 32-bit range, and footprints with a corner: the per-lane path
@@ -516,7 +516,13 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
         origins: [&i0, &j0],
         unsure: &unsure,
     };
-    let edges = redo_faces::<T, C, P>(&l, redone, &lanes, &mut reported, out);
+    let edges = redo_faces(
+        &l,
+        redone,
+        &lanes,
+        probe.watching().then_some(&mut reported),
+        out,
+    );
     // (a cube face has no border: every texel of a footprint on the faces is read)
     report(
         probe,
@@ -539,14 +545,13 @@ struct FaceLanes<'a> {
 
 /// The lanes of `redo` of the in-place cube kernel: a footprint across one face edge whose
 /// origin the kernel vouches for by [`edge_lane`] (its storage indices into `reported`, for
-/// a probe that records them), any other by the per-lane path. Returns the lanes
-/// `edge_lane` read.
+/// a watched gather), any other by the per-lane path. Returns the lanes `edge_lane` read.
 #[inline(always)]
-fn redo_faces<T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
+fn redo_faces<T: Copy + Into<u32>, C: Convert>(
     l: &Lanes<'_, '_, T, C>,
     redo: u32,
     lanes: &FaceLanes<'_>,
-    reported: &mut [[u32; LANES]; 4],
+    mut reported: Option<&mut [[u32; LANES]; 4]>,
     out: &mut LaneResults,
 ) -> u32 {
     let mut edges = 0;
@@ -564,7 +569,7 @@ fn redo_faces<T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
         let r = match edge_lane(l, lane) {
             Some(EdgeRead { result, index }) => {
                 edges |= 1 << k;
-                if P::ACTIVE {
+                if let Some(reported) = reported.as_deref_mut() {
                     for (r, i) in reported.iter_mut().zip(index) {
                         r[k] = i;
                     }

@@ -17,7 +17,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::kernels::{Cube, CubeInPlace, Planar};
-use super::probe::LaneProbe;
+use super::probe::{LaneProbe, TexelWatcher, Watch};
 use super::{AnyMode, ClampEdge, Convert, GatherQuery, GatherResult, Gatherer, Run, Texels};
 use crate::error::{Error, InvalidInput};
 use crate::sampler::AddressMode;
@@ -228,7 +228,13 @@ impl<'g> Gatherer<'g> {
     /// # Ok::<(), tld4_textures::Error>(())
     /// ```
     pub fn gather_lanes(&self, queries: &LaneQueries, out: &mut LaneResults) {
-        self.gather_lanes_at(crate::simd_level(), queries, 0..queries.len, out, &mut ())
+        self.gather_lanes_at(
+            crate::simd_level(),
+            queries,
+            0..queries.len,
+            out,
+            &mut Watch(None),
+        )
     }
 
     /// Gather lanes `range` of `queries` (a run of lanes sharing this gatherer's handle)
@@ -241,7 +247,7 @@ impl<'g> Gatherer<'g> {
         range: Range<usize>,
         out: &mut LaneResults,
     ) -> Result<(), Error> {
-        self.gather_lane_range_probed(level, queries, range, out, &mut ())
+        self.gather_lane_range_in(level, queries, range, out, Watch(None))
     }
 
     /// False where the lane-parallel path is not taken: sparse textures, textures too large
@@ -268,15 +274,26 @@ impl<'g> Gatherer<'g> {
         }
     }
 
-    /// [`Gatherer::gather_lane_range`] with a probe that sees the texels the kernels read
-    /// ([`LaneProbe`]); the results are the same.
-    pub fn gather_lane_range_probed<P: LaneProbe>(
+    /// [`Gatherer::gather_lane_range`] with a watcher that sees the texels the kernels read
+    /// ([`TexelWatcher`]); the results are the same.
+    pub fn gather_lane_range_watched(
         &self,
         level: SimdLevel,
         queries: &LaneQueries,
         range: Range<usize>,
         out: &mut LaneResults,
-        probe: &mut P,
+        watcher: &mut dyn TexelWatcher,
+    ) -> Result<(), Error> {
+        self.gather_lane_range_in(level, queries, range, out, Watch(Some(watcher)))
+    }
+
+    fn gather_lane_range_in(
+        &self,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+        mut watch: Watch<'_>,
     ) -> Result<(), Error> {
         if range.start > range.end || range.end > queries.len {
             return Err(InvalidInput::LaneRange {
@@ -286,7 +303,7 @@ impl<'g> Gatherer<'g> {
             }
             .into());
         }
-        self.gather_lanes_at(level, queries, range, out, probe);
+        self.gather_lanes_at(level, queries, range, out, &mut watch);
         Ok(())
     }
 
@@ -303,7 +320,7 @@ impl<'g> Gatherer<'g> {
     ) {
         let range = range.start.min(LANES)..range.end.min(LANES);
         if level == SimdLevel::Scalar || !self.lane_parallel() || range.len() < MIN_PARALLEL_LANES {
-            if P::ACTIVE {
+            if probe.watching() {
                 probe.unreported(range_bits(&range));
             }
             return self.gather_lanes_per_lane(q, range, out);

@@ -1,7 +1,10 @@
-//! Who is watching a lane-parallel gather: the kernels hand a [`LaneProbe`] the texels each
+//! Who is watching a lane-parallel gather: the kernels hand a [`TexelWatcher`] the texels each
 //! lane's footprint reads, as they computed them for the loads, so what a watcher records
 //! (texel addresses, for a simulator's cache model) costs no second composition of the
-//! pipeline. The probe that records nothing, `()`, compiles away ([`LaneProbe::ACTIVE`]).
+//! pipeline. The kernels are compiled once, for [`Watch`]: an optional watcher behind a
+//! reference, checked once a chunk of lanes (a gather nobody watches skips the report), so
+//! that a watched gather needs no second instantiation of every kernel (which took 22 of a
+//! cold release build's CPU-seconds in tld4-gpu-memory; docs/benchmarks.md, Build cost).
 
 use super::lanes::LANES;
 
@@ -21,20 +24,43 @@ pub struct KernelTexels<'a> {
     pub element: u32,
 }
 
-/// A watcher of lane-parallel gathers.
-pub trait LaneProbe {
-    /// False for a probe that records nothing: the kernels skip their calls.
-    const ACTIVE: bool;
+/// A watcher of lane-parallel gathers (held as `&mut dyn TexelWatcher`).
+pub trait TexelWatcher {
     /// The texels the kernel read for the lanes of `t.lanes`.
     fn texels(&mut self, t: &KernelTexels<'_>);
     /// The lanes (bits) whose texels were not reported: the per-lane path gathered them.
     fn unreported(&mut self, lanes: u32);
 }
 
-impl LaneProbe for () {
-    const ACTIVE: bool = false;
+/// What the kernels are generic over: [`Watch`] is the one implementation, so they are
+/// instantiated once for watched and unwatched gathers alike.
+pub(crate) trait LaneProbe {
+    /// Whether anyone watches this gather (checked at run time, once a chunk of lanes).
+    fn watching(&self) -> bool;
+    /// The texels the kernel read for the lanes of `t.lanes`.
+    fn texels(&mut self, t: &KernelTexels<'_>);
+    /// The lanes (bits) whose texels were not reported: the per-lane path gathered them.
+    fn unreported(&mut self, lanes: u32);
+}
+
+/// An optional watcher: the probe every kernel is compiled with.
+pub(crate) struct Watch<'w>(pub(crate) Option<&'w mut dyn TexelWatcher>);
+
+impl LaneProbe for Watch<'_> {
     #[inline(always)]
-    fn texels(&mut self, _: &KernelTexels<'_>) {}
+    fn watching(&self) -> bool {
+        self.0.is_some()
+    }
     #[inline(always)]
-    fn unreported(&mut self, _: u32) {}
+    fn texels(&mut self, t: &KernelTexels<'_>) {
+        if let Some(w) = self.0.as_deref_mut() {
+            w.texels(t);
+        }
+    }
+    #[inline(always)]
+    fn unreported(&mut self, lanes: u32) {
+        if let Some(w) = self.0.as_deref_mut() {
+            w.unreported(lanes);
+        }
+    }
 }
