@@ -218,23 +218,19 @@ struct Addresses<'t> {
 impl TexelWatcher for Addresses<'_> {
     #[inline(always)]
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        // (the index is the element the value rule reads: back to the texel's first; one
-        // loop over the warp, which vectorizes, then the records)
-        let mut addr = [[0u64; LANES]; 4];
-        for (a, index) in addr.iter_mut().zip(t.index) {
-            for (a, &i) in a.iter_mut().zip(index) {
-                let first = i.wrapping_sub(t.element) as u64;
-                *a = self.base.wrapping_add(first * self.element_bytes);
-            }
-        }
-        let n = self.texels.len().min(LANES);
+        // (the index is the element the value rule reads: back to the texel's first; only
+        // the reported lanes, which are a chunk of the warp a call)
         let bytes = self.texel_bytes;
-        for (k, lane) in self.texels[..n].iter_mut().enumerate() {
-            if t.lanes >> k & 1 == 0 {
-                continue;
-            }
+        let mut m = t.lanes & lanes_below(self.texels.len());
+        while m != 0 {
+            let k = m.trailing_zeros() as usize & (LANES - 1);
+            m &= m - 1;
+            let Some(lane) = self.texels.get_mut(k) else {
+                break;
+            };
             for (c, slot) in lane.texels.iter_mut().enumerate() {
-                let address = addr[c][k];
+                let first = t.index[c][k].wrapping_sub(t.element) as u64;
+                let address = self.base.wrapping_add(first * self.element_bytes);
                 *slot = match t.real {
                     Some(real) if !real[c][k] => TexelAddress::Border,
                     _ => TexelAddress::Texel { address, bytes },
@@ -246,5 +242,14 @@ impl TexelWatcher for Addresses<'_> {
     #[inline(always)]
     fn unreported(&mut self, lanes: u32) {
         self.unreported |= lanes;
+    }
+}
+
+/// The lane bits below `n` (all 32 from `LANES` up).
+fn lanes_below(n: usize) -> u32 {
+    if n >= LANES {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
     }
 }
