@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-/// The `[[test]]` paths of a manifest (`path = "tests/NAME.rs"` after a `[[test]]` line).
+/// The `[[test]]` paths of a manifest (the `path = "..."` line after a `[[test]]` line).
 fn harnesses(manifest: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut in_test = false;
