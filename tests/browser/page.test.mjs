@@ -342,12 +342,7 @@ test('PTP offsets are dragged on the texture, with the sample point pinned', asy
     assert.equal(await g.getAttribute('data-j'), '3', n);
   }
   // A click pins the sample point where it is.
-  const s = await page.locator('[data-testid="sample"]').boundingBox();
-  await page.mouse.move(s.x + s.width / 2, s.y + s.height / 2);
-  await page.mouse.down();
-  await page.mouse.up();
-  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
-  await page.waitForTimeout(300);
+  await pinSample(page);
   const pinnedAt = new URL(page.url()).searchParams.get('coord');
   // Drag texel z two texels right and one down: its offset (0, -3) becomes (2, -2).
   const z = await page.locator('[data-testid="texel-z"]').boundingBox();
@@ -496,6 +491,17 @@ async function centreOf(page, testid) {
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
 
+// A press on the sample point without a move pins it where it is; waits for the pinned state
+// and its URL update.
+async function pinSample(page) {
+  const s = await centreOf(page, 'sample');
+  await page.mouse.move(s.x, s.y);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
+  await page.waitForTimeout(300);
+}
+
 function near(got, want, tol, what) {
   assert.ok(Math.abs(got.x - want.x) <= tol && Math.abs(got.y - want.y) <= tol,
     `${what}: at (${got.x.toFixed(2)}, ${got.y.toFixed(2)}), want (${want.x.toFixed(2)}, ${want.y.toFixed(2)})`);
@@ -589,12 +595,7 @@ test('the wheel zooms at the pointer, buttons and keys by two, a drag pans; the 
   const page = await context.newPage();
   await load(page, 'insn=TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D&texture=4x4&coord=0.62475,0.3');
   // Pin the sample point where the mouse puts it (the mouse over the grid moves it).
-  const s = await centreOf(page, 'sample');
-  await page.mouse.move(s.x, s.y);
-  await page.mouse.down();
-  await page.mouse.up();
-  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
-  await page.waitForTimeout(300);
+  await pinSample(page);
   const q = new URL(page.url()).search.slice(1);
   const want = explain(q);
   const before = await pageState(page);
@@ -676,12 +677,7 @@ test('zoomed in, PTP offsets are still dragged and a press without a move still 
   const page = await context.newPage();
   const q = 'insn=TLD4.G.PTP+R10,+R8,+R20,+R24,+UR4,+2D&texture=8x8&coord=0.5,0.5&offsets=1,0,-1,2,0,-3,2,2';
   await load(page, q + '&zoom=2&at=4,3');
-  const s = await centreOf(page, 'sample');
-  await page.mouse.move(s.x, s.y);
-  await page.mouse.down();
-  await page.mouse.up();
-  await page.waitForFunction(() => /pinned/.test(document.querySelector('[data-testid="pin-state"]').textContent));
-  await page.waitForTimeout(300);
+  await pinSample(page);
   const pinnedAt = new URL(page.url()).searchParams.get('coord');
   const view = new URL(page.url()).searchParams.get('at');
   assert.equal(view, '4,3');
