@@ -14,3 +14,4 @@ mod lanes;
 mod precision;
 mod preconditions;
 mod properties;
+mod trace;
