@@ -543,4 +543,3 @@ impl<R: TexelReader> TexelReader for Lenient<R> {
         self.0.resident(layer, x, y)
     }
 }
-

@@ -12,14 +12,7 @@ use tld4_textures::{
 };
 
 /// A texture of any kind with random raw fields that fit the format.
-fn texture(
-    format: Format,
-    kind: TextureKind,
-    w: u32,
-    h: u32,
-    layers: u32,
-    seed: u64,
-) -> Texture {
+fn texture(format: Format, kind: TextureKind, w: u32, h: u32, layers: u32, seed: u64) -> Texture {
     let desc = TextureDesc {
         kind,
         format,
