@@ -221,7 +221,26 @@ impl TexelWatcher for Addresses<'_> {
         // (the index is the element the value rule reads: back to the texel's first; only
         // the reported lanes, which are a chunk of the warp a call)
         let bytes = self.texel_bytes;
+        let (base, element_bytes, element) = (self.base, self.element_bytes, t.element);
+        let at = |index: u32| TexelAddress::Texel {
+            address: base.wrapping_add(u64::from(index.wrapping_sub(element)) * element_bytes),
+            bytes,
+        };
         let mut m = t.lanes & lanes_below(self.texels.len());
+        if m == u32::MAX {
+            // A whole chunk (the usual case): every lane, no lane bits to walk, the four
+            // entries of a lane written together.
+            let Some(lanes) = self.texels.get_mut(..LANES) else {
+                return;
+            };
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                lane.texels = std::array::from_fn(|c| match t.real {
+                    Some(real) if !real[c][k] => TexelAddress::Border,
+                    _ => at(t.index[c][k]),
+                });
+            }
+            return;
+        }
         while m != 0 {
             let k = m.trailing_zeros() as usize & (LANES - 1);
             m &= m - 1;
@@ -229,11 +248,9 @@ impl TexelWatcher for Addresses<'_> {
                 break;
             };
             for (c, slot) in lane.texels.iter_mut().enumerate() {
-                let first = t.index[c][k].wrapping_sub(t.element) as u64;
-                let address = self.base.wrapping_add(first * self.element_bytes);
                 *slot = match t.real {
                     Some(real) if !real[c][k] => TexelAddress::Border,
-                    _ => TexelAddress::Texel { address, bytes },
+                    _ => at(t.index[c][k]),
                 };
             }
         }

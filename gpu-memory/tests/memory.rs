@@ -803,3 +803,50 @@ fn descriptor_fields_refuse_values_wider_than_the_field() {
     f.set(&mut w, 7).unwrap();
     assert_eq!(w[2], 7 << 3);
 }
+
+/// A whole chunk of 32 lanes gathered in place with texel addresses (the watcher's
+/// whole-chunk path) reports, at each lane-parallel level, each lane's four addresses as the
+/// per-read path's footprint gives them: interior and edge lanes, with border texels
+/// (clamp to border) and without (clamp to edge).
+#[test]
+fn whole_chunk_texel_addresses_equal_the_per_read_footprint() {
+    let tex = rgba8(TextureKind::Tex2D, 16, 1);
+    let op = GatherOp::new(TextureKind::Tex2D, 0);
+    for mode in [AddressMode::ClampToEdge, AddressMode::ClampToBorder] {
+        let smp = Sampler::with_address(mode);
+        let layout = LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 0,
+        };
+        let img = pool_image(&[(&tex, &smp, layout)], 0x8000_0000).unwrap();
+        let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
+        let prepared = pool.prepare(Handle(0), &op, Precision::default()).unwrap();
+        let mut lanes = LaneQueries::new();
+        let queries: Vec<GatherQuery> = (0..LANES)
+            .map(|k| GatherQuery::at(k as f32 / 31.0, 1.0 - k as f32 / 45.0))
+            .collect();
+        for q in &queries {
+            lanes.push(q).unwrap();
+        }
+        for level in [SimdLevel::Portable, SimdLevel::Avx2] {
+            let mut out = LaneResults::new();
+            let mut texels = [LaneTexels::default(); LANES];
+            prepared
+                .gather_lanes_with_addresses(level, &lanes, 0..LANES, &mut out, &mut texels)
+                .expect("a pool image hands out views")
+                .unwrap();
+            let mut borders = 0;
+            for (k, q) in queries.iter().enumerate() {
+                let want = prepared.per_read.addresses(q);
+                assert_eq!(texels[k], want, "{mode:?} at {level:?}, lane {k}");
+                assert_eq!(out.get(k).unwrap(), prepared.per_read.gather(q).unwrap());
+                borders += want
+                    .texels
+                    .iter()
+                    .filter(|t| **t == TexelAddress::Border)
+                    .count();
+            }
+            // the lanes at u = 0 and u = 1 reach past the edge
+            assert_eq!(borders > 0, mode == AddressMode::ClampToBorder, "{mode:?}");
+        }
+    }
+}
