@@ -15,7 +15,7 @@ use crate::texels::MemoryTexels;
 use tld4_textures::Error;
 use tld4_textures::{
     GatherOp, Gatherer, Handle, KernelTexels, LaneQueries, LaneResults, LaneTexels, Precision,
-    Sampler, SimdLevel, SiteGatherer, TexelAddress, TexelWatcher, LANES,
+    Sampler, SimdLevel, SiteGatherer, TexelWatcher,
 };
 
 /// The two pools, in a memory.
@@ -185,9 +185,10 @@ impl PreparedTexture<'_> {
     ) -> Option<Result<(), Error>> {
         let g = self.in_place.as_ref()?;
         let mut probe = Addresses {
+            level,
             base: self.address,
             texel_bytes: self.texel_bytes,
-            element_bytes: self.element_bytes as u64,
+            element_bytes: self.element_bytes,
             texels,
             unreported: 0,
         };
@@ -208,9 +209,10 @@ impl PreparedTexture<'_> {
 
 /// The watcher that turns the kernels' storage indices into byte addresses.
 struct Addresses<'t> {
+    level: SimdLevel,
     base: u64,
     texel_bytes: u32,
-    element_bytes: u64,
+    element_bytes: u32,
     texels: &'t mut [LaneTexels],
     unreported: u32,
 }
@@ -218,55 +220,18 @@ struct Addresses<'t> {
 impl TexelWatcher for Addresses<'_> {
     #[inline(always)]
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        // (the index is the element the value rule reads: back to the texel's first; only
-        // the reported lanes, which are a chunk of the warp a call)
-        let bytes = self.texel_bytes;
-        let (base, element_bytes, element) = (self.base, self.element_bytes, t.element);
-        let at = |index: u32| TexelAddress::Texel {
-            address: base.wrapping_add(u64::from(index.wrapping_sub(element)) * element_bytes),
-            bytes,
-        };
-        let mut m = t.lanes & lanes_below(self.texels.len());
-        if m == u32::MAX {
-            // A whole chunk (the usual case): every lane, no lane bits to walk, the four
-            // entries of a lane written together.
-            let Some(lanes) = self.texels.get_mut(..LANES) else {
-                return;
-            };
-            for (k, lane) in lanes.iter_mut().enumerate() {
-                lane.texels = std::array::from_fn(|c| match t.real {
-                    Some(real) if !real[c][k] => TexelAddress::Border,
-                    _ => at(t.index[c][k]),
-                });
-            }
-            return;
-        }
-        while m != 0 {
-            let k = m.trailing_zeros() as usize & (LANES - 1);
-            m &= m - 1;
-            let Some(lane) = self.texels.get_mut(k) else {
-                break;
-            };
-            for (c, slot) in lane.texels.iter_mut().enumerate() {
-                *slot = match t.real {
-                    Some(real) if !real[c][k] => TexelAddress::Border,
-                    _ => at(t.index[c][k]),
-                };
-            }
-        }
+        // (the reported lanes, which are a chunk of the warp a call)
+        t.write_addresses(
+            self.level,
+            self.base,
+            self.element_bytes,
+            self.texel_bytes,
+            self.texels,
+        );
     }
 
     #[inline(always)]
     fn unreported(&mut self, lanes: u32) {
         self.unreported |= lanes;
-    }
-}
-
-/// The lane bits below `n` (all 32 from `LANES` up).
-fn lanes_below(n: usize) -> u32 {
-    if n >= LANES {
-        u32::MAX
-    } else {
-        (1u32 << n) - 1
     }
 }

@@ -807,17 +807,32 @@ fn descriptor_fields_refuse_values_wider_than_the_field() {
 /// A whole chunk of 32 lanes gathered in place with texel addresses (the watcher's
 /// whole-chunk path) reports, at each lane-parallel level, each lane's four addresses as the
 /// per-read path's footprint gives them: interior and edge lanes, with border texels
-/// (clamp to border) and without (clamp to edge).
+/// (clamp to border) and without (clamp to edge), for a one-element texel (RGBA8, a 32-bit
+/// word) and for the third element of a four-element one (RGBA32: the kernel's index is the
+/// element's, three past the texel's first).
 #[test]
 fn whole_chunk_texel_addresses_equal_the_per_read_footprint() {
-    let tex = rgba8(TextureKind::Tex2D, 16, 1);
-    let op = GatherOp::new(TextureKind::Tex2D, 0);
-    for mode in [AddressMode::ClampToEdge, AddressMode::ClampToBorder] {
+    let rgba32 = {
+        let desc = TextureDesc {
+            kind: TextureKind::Tex2D,
+            format: Format::Rgba32Uint,
+            width: 16,
+            height: 16,
+            layers: 1,
+        };
+        Texture::from_fn(desc, |_, x, y| [x, y, x * y, 7]).unwrap()
+    };
+    let textures = [(rgba8(TextureKind::Tex2D, 16, 1), 0), (rgba32, 2)];
+    for ((tex, component), mode) in textures
+        .iter()
+        .flat_map(|t| [AddressMode::ClampToEdge, AddressMode::ClampToBorder].map(move |m| (t, m)))
+    {
+        let op = GatherOp::new(TextureKind::Tex2D, *component);
         let smp = Sampler::with_address(mode);
         let layout = LayoutChoice::BlockLinear {
             gobs_per_block_height_log2: 0,
         };
-        let img = pool_image(&[(&tex, &smp, layout)], 0x8000_0000).unwrap();
+        let img = pool_image(&[(tex, &smp, layout)], 0x8000_0000).unwrap();
         let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
         let prepared = pool.prepare(Handle(0), &op, Precision::default()).unwrap();
         let mut lanes = LaneQueries::new();
@@ -837,7 +852,12 @@ fn whole_chunk_texel_addresses_equal_the_per_read_footprint() {
             let mut borders = 0;
             for (k, q) in queries.iter().enumerate() {
                 let want = prepared.per_read.addresses(q);
-                assert_eq!(texels[k], want, "{mode:?} at {level:?}, lane {k}");
+                assert_eq!(
+                    texels[k],
+                    want,
+                    "{:?} {mode:?} at {level:?}, lane {k}",
+                    tex.format()
+                );
                 assert_eq!(out.get(k).unwrap(), prepared.per_read.gather(q).unwrap());
                 borders += want
                     .texels

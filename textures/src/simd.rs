@@ -30,9 +30,12 @@
 //! 8 lane flags and the AVX2 check that a warp's texel indices lie within the texel slice,
 //! after which its texels are loaded without a check each, by gathers (of elements or of
 //! pairs) or one by one ([`Isa`] for `Avx2`; tested against the checked loads at and past
-//! the slice's end, for every element width).
+//! the slice's end, for every element width); and the AVX2 writer of a whole chunk's texel
+//! addresses ([`addresses`]: 32-byte stores of `repr(u32)` entries).
 
 use std::sync::atomic::{AtomicU8, Ordering};
+
+pub(crate) mod addresses;
 
 /// Which implementation of the lane-parallel pipeline runs (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -13,26 +13,33 @@ use crate::sampler::Sampler;
 use crate::source::{Shape, SourceReader, TexelSource};
 
 /// Where one footprint texel lives in memory.
+///
+/// (`repr(u32)`: 16 bytes, the discriminant in the first 4, a texel's size in the next 4 and
+/// its address in the last 8, which the AVX2 writer of whole chunks relies on:
+/// [`KernelTexels::write_addresses`](crate::KernelTexels::write_addresses).)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(u32)]
 pub enum TexelAddress {
-    /// A texel read from memory: its first byte and its size.
+    /// A texel read from memory: its size and its first byte.
     Texel {
-        /// Byte address of the texel.
-        address: u64,
         /// Bytes per texel.
         bytes: u32,
-    },
+        /// Byte address of the texel.
+        address: u64,
+    } = 0,
     /// The border colour: no memory read.
-    Border,
+    Border = 1,
     /// A cube corner: no memory read.
-    Corner,
+    Corner = 2,
     /// Nothing recorded (the lane did not execute, or the source has no addresses).
     #[default]
-    None,
+    None = 3,
 }
 
 /// The memory a lane's gather reads: its four texels in gather order and their sectors.
+/// (`repr(transparent)`: laid out as its four entries, 64 bytes.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct LaneTexels {
     /// The four texels, in the order of the results.
     pub texels: [TexelAddress; 4],

@@ -7,6 +7,9 @@
 //! cold release build's CPU-seconds in tld4-gpu-memory; docs/benchmarks.md, Build cost).
 
 use super::lanes::LANES;
+use crate::simd::addresses::{entry, write_chunk, AddressRule};
+use crate::simd::SimdLevel;
+use crate::sites::LaneTexels;
 
 /// What the kernels computed for the texels of a warp: `index[t][k]` is the storage index
 /// the kernel loaded for texel `t` (gather order) of lane `k` (the element of the texel the
@@ -22,6 +25,54 @@ pub struct KernelTexels<'a> {
     pub real: Option<&'a [[bool; LANES]; 4]>,
     /// The element within a texel that the indices point at.
     pub element: u32,
+}
+
+impl KernelTexels<'_> {
+    /// Writes the reported lanes' texel addresses, lane `k`'s four texels (gather order) into
+    /// `out[k]`, for storage that is a flat view of memory from `base`: a texel whose first
+    /// element is at storage index `i` starts at `base + i * element_bytes` and is
+    /// `texel_bytes` long; a border texel is `TexelAddress::Border`. Lanes not reported, and
+    /// lanes past the end of `out`, are left as they are. A whole chunk is written with AVX2
+    /// where `level` is `Avx2` and the CPU has it, else entry by entry; the same entries.
+    pub fn write_addresses(
+        &self,
+        level: SimdLevel,
+        base: u64,
+        element_bytes: u32,
+        texel_bytes: u32,
+        out: &mut [LaneTexels],
+    ) {
+        let rule = AddressRule {
+            base,
+            element_bytes,
+            texel_bytes,
+            element: self.element,
+        };
+        let lanes = self.lanes & lanes_below(out.len());
+        if lanes == u32::MAX {
+            if let Some(chunk) = out.first_chunk_mut::<LANES>() {
+                write_chunk(level, self.index, self.real, rule, chunk);
+                return;
+            }
+        }
+        let mut m = lanes;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(lane) = out.get_mut(k) {
+                lane.texels = std::array::from_fn(|t| entry(self.index, self.real, rule, t, k));
+            }
+        }
+    }
+}
+
+/// The lane bits below `n` (all 32 from `LANES` up).
+fn lanes_below(n: usize) -> u32 {
+    if n >= LANES {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
 }
 
 /// A watcher of lane-parallel gathers (held as `&mut dyn TexelWatcher`).
