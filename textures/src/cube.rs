@@ -171,6 +171,34 @@ const EDGES: [[(u32, Along, Along); 4]; 6] = [
     ],
 ];
 
+/// [`EDGES`] as numbers, so that the seamless rule picks a coordinate by arithmetic, not by a
+/// jump per coordinate: (neighbour, then for i and for j: 1 where the coordinate counts from
+/// size - 1, and the step it takes with k: First (0, 0), Last (1, 0), Same (0, 1),
+/// Flipped (1, -1)).
+const EDGE_STEPS: [[[i8; 5]; 4]; 6] = {
+    const fn steps(a: Along) -> [i8; 2] {
+        match a {
+            First => [0, 0],
+            Last => [1, 0],
+            Same => [0, 1],
+            Flipped => [1, -1],
+        }
+    }
+    let mut out = [[[0i8; 5]; 4]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut e = 0;
+        while e < 4 {
+            let (nf, ai, aj) = EDGES[f][e];
+            let ([end_i, step_i], [end_j, step_j]) = (steps(ai), steps(aj));
+            out[f][e] = [nf as i8, end_i, step_i, end_j, step_j];
+            e += 1;
+        }
+        f += 1;
+    }
+    out
+};
+
 /// Where texel (i, j) of `face` (size x size) is read from under seamless addressing (Vulkan
 /// "Cube Map Edge Handling"): on the face itself, on the neighbouring face across one edge,
 /// or nowhere (a corner, both i and j off the face). Only which side of the face an
@@ -190,12 +218,8 @@ pub fn seamless_texel(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64,
     } else {
         (if j < 0 { 2 } else { 3 }, i)
     };
-    let (nf, ai, aj) = EDGES[(face % 6) as usize][edge];
-    let pick = |a: Along| match a {
-        First => 0,
-        Last => size - 1,
-        Same => k,
-        Flipped => size - 1 - k,
-    };
-    Some((nf, pick(ai), pick(aj)))
+    let [nf, end_i, step_i, end_j, step_j] = EDGE_STEPS[(face % 6) as usize][edge];
+    let last = size - 1;
+    let pick = |end: i8, step: i8| i64::from(end) * last + i64::from(step) * k;
+    Some((nf as u32, pick(end_i, step_i), pick(end_j, step_j)))
 }

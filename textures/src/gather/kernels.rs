@@ -618,14 +618,18 @@ fn edge_lane<T: Copy + Into<u32>, C: Convert>(
     let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
     let cube_base = array_layer(q.layer[k], g.plan.max_layer).wrapping_mul(per_cube);
     let sites = g.plan.seamless_sites(face, cube_base, &positions);
-    let conv = l.conv.for_lane(q.dref[k]);
-    let (mut values, mut index) = ([0u32; 4], [0u32; 4]);
-    for ((v, i), site) in values.iter_mut().zip(&mut index).zip(sites) {
+    let mut texels = [(0u32, 0u32, 0u32); 4];
+    for (t, site) in texels.iter_mut().zip(sites) {
         let Site::Texel { layer, x, y } = site else {
             return None;
         };
-        *i = texel_index(&g.place, l.element, layer, x, y);
-        *v = conv.convert(l.d.get(*i as usize).map_or(0, |&e| e.into()));
+        *t = (layer, x, y);
+    }
+    let index = texel_indices_of(&g.place, l.element, &texels);
+    let conv = l.conv.for_lane(q.dref[k]);
+    let mut values = [0u32; 4];
+    for (v, &i) in values.iter_mut().zip(&index) {
+        *v = conv.convert(l.d.get(i as usize).map_or(0, |&e| e.into()));
     }
     Some(EdgeRead {
         result: GatherResult {
@@ -642,24 +646,35 @@ struct EdgeRead {
     index: [u32; 4],
 }
 
-/// The storage index of element `element` of texel (x, y) of `layer`, as [`texel_indices`]
-/// computes it.
+/// The storage indices of element `element` of four texels (layer, x, y), as
+/// [`texel_indices`] computes them (the placement's kind matched once, not per texel).
 #[inline(always)]
-fn texel_index(place: &Placement, element: usize, layer: u32, x: u32, y: u32) -> u32 {
+fn texel_indices_of(place: &Placement, element: usize, texels: &[(u32, u32, u32); 4]) -> [u32; 4] {
+    let mut index = [0u32; 4];
     match place {
-        Placement::Linear(p) => Strides {
-            layer: p.layer as u32,
-            row: p.row as u32,
-            texel: p.texel as u32,
-            element: element as u32,
+        Placement::Linear(p) => {
+            let strides = Strides {
+                layer: p.layer as u32,
+                row: p.row as u32,
+                texel: p.texel as u32,
+                element: element as u32,
+            };
+            for (i, &(layer, x, y)) in index.iter_mut().zip(texels) {
+                *i = strides.index(layer, x, y);
+            }
         }
-        .index(layer, x, y),
-        Placement::BlockLinear(b) => layer
-            .wrapping_mul(b.layer() as u32)
-            .wrapping_add(b.row_part(y))
-            .wrapping_add(b.col_part(x))
-            .wrapping_add(element as u32),
+        Placement::BlockLinear(b) => {
+            let per_layer = b.layer() as u32;
+            for (i, &(layer, x, y)) in index.iter_mut().zip(texels) {
+                *i = layer
+                    .wrapping_mul(per_layer)
+                    .wrapping_add(b.row_part(y))
+                    .wrapping_add(b.col_part(x))
+                    .wrapping_add(element as u32);
+            }
+        }
     }
+    index
 }
 
 /// The cube kernel's projection, face selection and footprint origins: the face of each
