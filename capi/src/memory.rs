@@ -6,6 +6,7 @@ use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 
 use tld4_emu::gpu_memory::Memory;
+use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
 
 use crate::error::Error;
@@ -210,22 +211,74 @@ pub(crate) fn address(t: &TexelAddress) -> tld4_texel_address {
     }
 }
 
-/// A lane's record from what the texture unit recorded. (A plain loop: `each_ref().map`
-/// compiled to a call of `try_map` per lane, some 80 instructions of a warp's 32.)
+/// A lane's record from what the texture unit recorded: its texels, and the distinct sectors
+/// they fall in ([`sector_of`], as [`LaneTexels::sectors`] gives them). A plain loop over the
+/// four texels that keeps each new sector as it goes (an array `map` compiled to a call of
+/// `try_map` a lane; through `LaneTexels::sectors` and its `Option`s it took about 190
+/// instructions a lane, this about 100: docs/embedding.md).
 #[inline]
 pub(crate) fn lane_record(t: &LaneTexels) -> tld4_lane_texels {
-    let found = t.sectors();
     let mut rec = tld4_lane_texels {
         texels: [address(&TexelAddress::None); 4],
         sectors: [0; 4],
         num_sectors: 0,
     };
+    let mut n = 0;
     for (o, a) in rec.texels.iter_mut().zip(&t.texels) {
         *o = address(a);
+        if let TexelAddress::Texel { address, .. } = *a {
+            let s = sector_of(address);
+            // (n <= the texels seen so far < 4)
+            if !rec.sectors[..n].contains(&s) && n < 4 {
+                rec.sectors[n] = s;
+                n += 1;
+            }
+        }
     }
-    for (o, s) in rec.sectors.iter_mut().zip(found.into_iter().flatten()) {
-        *o = s;
-        rec.num_sectors += 1;
-    }
+    rec.num_sectors = n as u32;
     rec
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every lane of four texels drawn from border, corner, none and five addresses in four
+    /// sectors (two in one): the record's sectors are `LaneTexels::sectors`', in order, and
+    /// its texels each one's `address`.
+    #[test]
+    fn lane_records_keep_the_texture_units_sectors() {
+        let choices: Vec<TexelAddress> = [
+            TexelAddress::Border,
+            TexelAddress::Corner,
+            TexelAddress::None,
+        ]
+        .into_iter()
+        .chain(
+            [0x100, 0x11f, 0x120, 0x200, 0xffff_ffff_ffe0]
+                .map(|address| TexelAddress::Texel { bytes: 4, address }),
+        )
+        .collect();
+        let mut with_sectors = [0; 5];
+        for code in 0..choices.len().pow(4) {
+            let texels: [TexelAddress; 4] = std::array::from_fn(|i| {
+                choices[code / choices.len().pow(i as u32) % choices.len()]
+            });
+            let lane = LaneTexels { texels };
+            let rec = lane_record(&lane);
+            let want: Vec<u64> = lane.sectors().into_iter().flatten().collect();
+            assert_eq!(rec.num_sectors as usize, want.len(), "{texels:?}");
+            assert_eq!(&rec.sectors[..want.len()], &want[..], "{texels:?}");
+            assert!(
+                rec.sectors[want.len()..].iter().all(|&s| s == 0),
+                "{texels:?}"
+            );
+            for (got, t) in rec.texels.iter().zip(&texels) {
+                assert_eq!(*got, address(t));
+            }
+            with_sectors[want.len()] += 1;
+        }
+        // every count of sectors, 0 to 4, occurs
+        assert!(with_sectors.iter().all(|&n| n > 0), "{with_sectors:?}");
+    }
 }
