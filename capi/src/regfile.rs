@@ -112,6 +112,47 @@ impl RegisterFile for Flat<'_> {
     fn regs_per_thread(&self) -> u16 {
         self.nregs
     }
+    /// Register-major storage (`lane_stride` 1, as `uint32_t regs[R][32]`) keeps a register's
+    /// 32 lanes together: the executor reads them in place and writes them as rows, not lane by lane
+    /// (about 3,000 instructions a warp lane by lane for a TLD4's sources and results).
+    #[inline]
+    fn reg_row(&self, r: u8) -> Option<&[u32; WARP_SIZE]> {
+        self.row_start(r)
+            .and_then(|at| self.regs.get(at..at + WARP_SIZE))
+            .and_then(|row| row.try_into().ok())
+    }
+    #[inline]
+    fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
+        let row = self
+            .row_start(r)
+            .and_then(|at| self.regs.get_mut(at..at + WARP_SIZE));
+        match row {
+            Some(row) => {
+                for (l, (o, &v)) in row.iter_mut().zip(values).enumerate() {
+                    if lanes >> l & 1 != 0 {
+                        *o = v;
+                    }
+                }
+            }
+            None => {
+                let mut m = lanes;
+                while m != 0 {
+                    let lane = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    self.set_reg(lane, r, values[lane]);
+                }
+            }
+        }
+    }
+}
+
+impl Flat<'_> {
+    /// Where register `r`'s row starts, for register-major storage (`lane_stride` 1); None
+    /// for any other layout.
+    #[inline]
+    fn row_start(&self, r: u8) -> Option<usize> {
+        (self.lane_stride == 1).then(|| r as usize * self.reg_stride)
+    }
 }
 
 /// Predicates a lane has: P0..P6, P7 being PT (docs/sources.md, Encoding).
