@@ -3,33 +3,24 @@
 //! (Here, not in trace.rs: a unit test reaching the kernels compiles them a second time into
 //! the crate's unit-test binary, 21 of its 25 CPU-s.)
 
+use crate::common;
 use proptest::prelude::*;
 use tld4_textures::trace::{trace, TexelSite};
 use tld4_textures::{
     texel_origin, AddressMode, BorderColor, CompareOp, Format, GatherOp, GatherQuery, Gatherer,
-    OffsetMode, Precision, Residency, Rounding, Sampler, Source, Swizzle, Texture, TextureDesc,
-    TextureKind,
+    OffsetMode, Precision, Residency, Rounding, Sampler, Source, Swizzle, Texture, TextureKind,
 };
 
 /// A texture of any kind with random raw fields that fit the format.
 fn texture(format: Format, kind: TextureKind, w: u32, h: u32, layers: u32, seed: u64) -> Texture {
-    let desc = TextureDesc {
-        kind,
-        format,
-        width: w,
-        height: if kind.is_cube() { w } else { h },
-        layers: if kind.is_array() { layers } else { 1 },
-    };
     let mut state = seed | 1;
-    Texture::from_fn(desc, |_, _, _| {
+    let h = if kind.is_cube() { w } else { h };
+    let layers = if kind.is_array() { layers } else { 1 };
+    common::texture(kind, format, w, h, layers, |_, _, _| {
         let mut out = [0u32; 4];
         for (i, o) in out.iter_mut().enumerate().take(format.fields()) {
-            // splitmix64 step: a reproducible spread of raw values
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
+            // a reproducible spread of raw values
+            let z = common::splitmix(&mut state);
             let bits = format.field_bits(i);
             let mut v = if bits >= 32 {
                 z as u32
@@ -44,7 +35,6 @@ fn texture(format: Format, kind: TextureKind, w: u32, h: u32, layers: u32, seed:
         }
         out
     })
-    .unwrap()
 }
 
 fn source(k: u8) -> Source {
@@ -142,14 +132,9 @@ proptest! {
 #[test]
 fn a_hand_checked_trace() {
     // 4x4 R8_UINT, texel (x, y) = 10 * y + x, clamp to border (border 99), AOFFI (+1, 0).
-    let desc = TextureDesc {
-        kind: TextureKind::Tex2D,
-        format: Format::R8Uint,
-        width: 4,
-        height: 4,
-        layers: 1,
-    };
-    let tex = Texture::from_fn(desc, |_, x, y| [10 * y + x, 0, 0, 0]).unwrap();
+    let tex = common::texture(TextureKind::Tex2D, Format::R8Uint, 4, 4, 1, |_, x, y| {
+        [10 * y + x, 0, 0, 0]
+    });
     let sampler = Sampler {
         border: BorderColor::from_i32([99, 0, 0, 1]),
         ..Sampler::with_address(AddressMode::ClampToBorder)

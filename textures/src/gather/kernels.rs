@@ -31,7 +31,7 @@ use super::{Addr, Convert, OffsetMode};
 use crate::cube;
 use crate::lane::Site;
 use crate::op::GatherResult;
-use crate::placement::Placement;
+use crate::placement::{Linear, Placement};
 use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
 use crate::stages::{array_layer, footprint_unchecked, may_border, repeat_pow2, six};
@@ -45,6 +45,17 @@ struct Strides {
 }
 
 impl Strides {
+    /// A linear placement's strides, for element `element` of each texel.
+    #[inline(always)]
+    fn linear(p: &Linear, element: usize) -> Self {
+        Strides {
+            layer: p.layer as u32,
+            row: p.row as u32,
+            texel: p.texel as u32,
+            element: element as u32,
+        }
+    }
+
     /// The storage index of element `element` of texel (x, y) of `layer` (wrapping
     /// arithmetic: within the texture nothing wraps, and no overflow check is compiled).
     #[inline(always)]
@@ -72,12 +83,7 @@ fn texel_indices(
     let mut index = [[0u32; LANES]; 4];
     match place {
         Placement::Linear(p) => {
-            let s = Strides {
-                layer: p.layer as u32,
-                row: p.row as u32,
-                texel: p.texel as u32,
-                element: element as u32,
-            };
+            let s = Strides::linear(p, element);
             for t in 0..4 {
                 for k in 0..LANES {
                     let (x, y) = (xs[t][k].max(0) as u32, ys[t][k].max(0) as u32);
@@ -653,12 +659,7 @@ fn texel_indices_of(place: &Placement, element: usize, texels: &[(u32, u32, u32)
     let mut index = [0u32; 4];
     match place {
         Placement::Linear(p) => {
-            let strides = Strides {
-                layer: p.layer as u32,
-                row: p.row as u32,
-                texel: p.texel as u32,
-                element: element as u32,
-            };
+            let strides = Strides::linear(p, element);
             for (i, &(layer, x, y)) in index.iter_mut().zip(texels) {
                 *i = strides.index(layer, x, y);
             }

@@ -6,7 +6,7 @@
 //! that a watched gather needs no second instantiation of every kernel (which took 22 of a
 //! cold release build's CPU-seconds in tld4-gpu-memory; docs/benchmarks.md, Build cost).
 
-use super::lanes::LANES;
+use super::lanes::{range_bits, LANES};
 use crate::simd::addresses::{entry, write_chunk, AddressRule};
 use crate::simd::SimdLevel;
 use crate::sites::LaneTexels;
@@ -48,7 +48,7 @@ impl KernelTexels<'_> {
             texel_bytes,
             element: self.element,
         };
-        let lanes = self.lanes & lanes_below(out.len());
+        let lanes = self.lanes & range_bits(&(0..out.len()));
         if lanes == u32::MAX {
             if let Some(chunk) = out.first_chunk_mut::<LANES>() {
                 write_chunk(level, self.index, self.real, rule, chunk);
@@ -63,15 +63,6 @@ impl KernelTexels<'_> {
                 lane.texels = std::array::from_fn(|t| entry(self.index, self.real, rule, t, k));
             }
         }
-    }
-}
-
-/// The lane bits below `n` (all 32 from `LANES` up).
-fn lanes_below(n: usize) -> u32 {
-    if n >= LANES {
-        u32::MAX
-    } else {
-        (1u32 << n) - 1
     }
 }
 
