@@ -4,7 +4,7 @@
 
 use std::ffi::c_void;
 
-use tld4_emu::{RegisterFile, WARP_SIZE};
+use tld4_emu::{copy_lanes, RegisterFile, WARP_SIZE};
 
 use crate::error::Error;
 use crate::ptr::{in_slice, in_slice_mut};
@@ -125,15 +125,10 @@ impl RegisterFile for Flat<'_> {
     fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
         let row = self
             .row_start(r)
-            .and_then(|at| self.regs.get_mut(at..at + WARP_SIZE));
+            .and_then(|at| self.regs.get_mut(at..at + WARP_SIZE))
+            .and_then(|row| <&mut [u32; WARP_SIZE]>::try_from(row).ok());
         match row {
-            Some(row) => {
-                for (l, (o, &v)) in row.iter_mut().zip(values).enumerate() {
-                    if lanes >> l & 1 != 0 {
-                        *o = v;
-                    }
-                }
-            }
+            Some(row) => copy_lanes(row, lanes, values),
             None => {
                 let mut m = lanes;
                 while m != 0 {

@@ -76,7 +76,7 @@ pub use pack::{destination_counts, OutputMode};
 pub use regfile::RegisterFile;
 pub use tld4_gpu_memory::MemoryPool;
 pub use tld4_textures::{LaneTexels, TexelAddress};
-pub use warp::{WarpState, RZ, WARP_SIZE};
+pub use warp::{copy_lanes, WarpState, RZ, WARP_SIZE};
 
 pub use tld4_decoder::{
     decode, Access, DecodeError, Location, OperandRole, OperandVector, Scheduling, Tld4,

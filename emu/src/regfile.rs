@@ -1,6 +1,6 @@
 //! The register storage an execution reads and writes: [`WarpState`], or a simulator's own.
 
-use crate::warp::{WarpState, WARP_SIZE};
+use crate::warp::{copy_lanes, WarpState, WARP_SIZE};
 
 /// A warp's registers, predicates and uniform registers, as [`crate::Tld4Exec::execute`]
 /// reads and writes them. [`WarpState`] implements it; a simulator implements it over its
@@ -130,16 +130,7 @@ impl RegisterFile for WarpState {
     }
     #[inline(always)]
     fn reg_lanes(&self, r: u8, lanes: u32, out: &mut [u32; WARP_SIZE]) {
-        let regs = WarpState::reg_lanes(self, r);
-        if lanes == u32::MAX {
-            *out = *regs;
-            return;
-        }
-        for l in 0..WARP_SIZE {
-            if lanes >> l & 1 != 0 {
-                out[l] = regs[l];
-            }
-        }
+        copy_lanes(out, lanes, WarpState::reg_lanes(self, r));
     }
     #[inline(always)]
     fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {

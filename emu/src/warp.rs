@@ -3,6 +3,20 @@
 /// Lanes in a warp.
 pub const WARP_SIZE: usize = 32;
 
+/// Copies `src[l]` into `dst[l]` for every lane `l` in `lanes` (bit `l` set), the others left
+/// as they are: the masked row copy of a register file that keeps a register's lanes together
+/// ([`WarpState`], and any [`RegisterFile`](crate::RegisterFile) with such rows).
+#[inline(always)]
+pub fn copy_lanes(dst: &mut [u32; WARP_SIZE], lanes: u32, src: &[u32; WARP_SIZE]) {
+    if lanes == u32::MAX {
+        *dst = *src;
+        return;
+    }
+    for l in 0..WARP_SIZE {
+        dst[l] = if lanes >> l & 1 != 0 { src[l] } else { dst[l] };
+    }
+}
+
 /// The register number of RZ (reads 0, writes vanish).
 pub const RZ: u8 = 255;
 
@@ -77,18 +91,7 @@ impl WarpState {
     #[inline(always)]
     pub fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
         if r != RZ {
-            let regs = &mut self.regs[r as usize];
-            if lanes == u32::MAX {
-                *regs = *values;
-                return;
-            }
-            for l in 0..WARP_SIZE {
-                regs[l] = if lanes >> l & 1 != 0 {
-                    values[l]
-                } else {
-                    regs[l]
-                };
-            }
+            copy_lanes(&mut self.regs[r as usize], lanes, values);
         }
     }
 
