@@ -870,3 +870,113 @@ fn whole_chunk_texel_addresses_equal_the_per_read_footprint() {
         }
     }
 }
+
+/// Cube faces read in place (textures in memory have no apron): lanes whose footprint
+/// crosses one face edge, on every face and every side of it, and lanes at a face's corner,
+/// gather what the per-read path gathers, and record the texel addresses it reads, at both
+/// lane-parallel levels: for a one-element texel under depth compare (D32, a cube array) and
+/// for the second element of a four-element one (RGBA8 UNORM is one word; RGBA32 four).
+#[test]
+fn in_place_cube_lanes_across_an_edge_read_what_the_per_read_path_reads() {
+    let cube = |kind, format, layers, texel: fn(u32, u32, u32) -> [u32; 4]| {
+        let desc = TextureDesc {
+            kind,
+            format,
+            width: 8,
+            height: 8,
+            layers,
+        };
+        Texture::from_fn(desc, texel).unwrap()
+    };
+    let depth = |l: u32, x: u32, y: u32| [((l * 64 + y * 8 + x) as f32 / 768.0).to_bits(), 0, 0, 0];
+    let words = |l: u32, x: u32, y: u32| [l, x * 100 + y, y, 7];
+    let cases = [
+        (
+            cube(TextureKind::CubeArray, Format::D32Float, 2, depth),
+            true,
+            0,
+        ),
+        (
+            cube(TextureKind::Cube, Format::Rgba32Uint, 1, words),
+            false,
+            1,
+        ),
+    ];
+    // a footprint crosses an edge of an 8-texel face where a minor coordinate over the
+    // major one is beyond +-0.875 (its origin is then -1 or 7); both beyond: a corner
+    let direction = |k: usize| {
+        let major = k % 3;
+        let sign = if (k / 3).is_multiple_of(2) { 1.0 } else { -1.0 };
+        let side = if (k / 6).is_multiple_of(2) {
+            0.95
+        } else {
+            -0.95
+        };
+        let along = if k >= 28 {
+            -side
+        } else {
+            (k as f32 / 32.0 - 0.5) * 0.6
+        };
+        let mut c = [0f32; 3];
+        c[major] = sign;
+        let (first, second) = ((major + 1) % 3, (major + 2) % 3);
+        if (k / 12).is_multiple_of(2) {
+            (c[first], c[second]) = (side, along);
+        } else {
+            (c[first], c[second]) = (along, side);
+        }
+        c
+    };
+    for (tex, compare, component) in &cases {
+        let kind = tex.kind();
+        let op = GatherOp {
+            compare: *compare,
+            ..GatherOp::new(kind, *component)
+        };
+        let smp = Sampler {
+            compare: compare.then_some(CompareOp::LessOrEqual),
+            ..Sampler::default()
+        };
+        let layout = LayoutChoice::BlockLinear {
+            gobs_per_block_height_log2: 0,
+        };
+        let img = pool_image(&[(tex, &smp, layout)], 0x8000_0000).unwrap();
+        let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
+        let prepared = pool.prepare(Handle(0), &op, Precision::default()).unwrap();
+        let mut lanes = LaneQueries::new();
+        let queries: Vec<GatherQuery> = (0..LANES)
+            .map(|k| GatherQuery {
+                coords: direction(k),
+                layer: k as u32 % 2,
+                dref: k as f32 / 40.0,
+                ..GatherQuery::default()
+            })
+            .collect();
+        for q in &queries {
+            lanes.push(q).unwrap();
+        }
+        for level in [SimdLevel::Portable, SimdLevel::Avx2] {
+            let mut out = LaneResults::new();
+            let mut texels = [LaneTexels::default(); LANES];
+            prepared
+                .gather_lanes_with_addresses(level, &lanes, 0..LANES, &mut out, &mut texels)
+                .expect("a pool image hands out views")
+                .unwrap();
+            let mut unwatched = LaneResults::new();
+            let in_place = prepared
+                .in_place
+                .as_ref()
+                .expect("a pool image hands out views");
+            in_place
+                .gather_lane_range(level, &lanes, 0..LANES, &mut unwatched)
+                .unwrap();
+            for (k, q) in queries.iter().enumerate() {
+                let at = format!("{kind:?} at {level:?}, lane {k}, {q:?}");
+                let want = prepared.per_read.gather(q).unwrap();
+                assert_eq!(out.get(k).unwrap(), want, "{at}");
+                assert_eq!(unwatched.get(k).unwrap(), want, "{at}");
+                assert_eq!(texels[k], prepared.per_read.addresses(q), "{at}");
+            }
+        }
+    }
+}

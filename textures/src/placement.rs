@@ -146,6 +146,26 @@ impl Placement {
         }
     }
 
+    /// The index of element `element` of texel (x, y) of storage layer `layer` in wrapping
+    /// u32 arithmetic, as the lane-parallel kernels compute it (`Gatherer::lanes32` makes
+    /// every index of the texture fit).
+    #[inline(always)]
+    pub(crate) fn index32(&self, layer: u32, x: u32, y: u32, element: usize) -> u32 {
+        let element = element as u32;
+        match self {
+            Placement::Linear(l) => layer
+                .wrapping_mul(l.layer as u32)
+                .wrapping_add(y.wrapping_mul(l.row as u32))
+                .wrapping_add(x.wrapping_mul(l.texel as u32))
+                .wrapping_add(element),
+            Placement::BlockLinear(b) => layer
+                .wrapping_mul(b.layer as u32)
+                .wrapping_add(b.row_part(y))
+                .wrapping_add(b.col_part(x))
+                .wrapping_add(element),
+        }
+    }
+
     /// The index of the first element of texel (x, y) of storage layer `layer`.
     #[inline(always)]
     pub(crate) fn index(&self, layer: usize, x: usize, y: usize) -> usize {

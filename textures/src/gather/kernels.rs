@@ -17,10 +17,11 @@
 //! footprint takes a corner of its face's apron (`crate::storage`: the cube kernel reads the
 //! faces with the texels seamless addressing reads past each edge around them, so a
 //! footprint crossing one edge is an ordinary 2x2 read); each overwrites what the kernel
-//! stored for the lane. Faces read in place (textures in memory: no apron) hand a footprint
-//! crossing one edge, whose origin the kernel vouched for, to a shorter per-lane step
-//! (`edge_lane`: the composition's seamless rule from the kernel's face and origin on). Every index the kernel computes for such a lane is still inside the
-//! texture (wrapped or clamped), and [`Isa::load`] checks it anyway.
+//! stored for the lane. Faces read in place (textures in memory: no apron) place the texels
+//! of a footprint crossing one edge, whose origin the kernel vouched for, by the
+//! composition's seamless rule before the kernel reads them (`across_edge`). Every index the
+//! kernel computes for a lane is still inside the texture (wrapped or clamped), and
+//! [`Isa::load`] checks it anyway.
 
 use std::marker::PhantomData;
 
@@ -29,8 +30,6 @@ use super::probe::{KernelTexels, LaneProbe};
 use super::Gatherer;
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
-use crate::lane::Site;
-use crate::op::GatherResult;
 use crate::placement::{Linear, Placement};
 use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
@@ -108,6 +107,60 @@ fn texel_indices(
     index
 }
 
+/// The storage indices of element `element` of each lane's 2x2 footprint of columns
+/// (`x0[k]`, `x1[k]`) and rows (`y0[k]`, `y1[k]`) on layer `layer[k]`, in gather order
+/// ((x0, y1), (x1, y1), (x1, y0), (x0, y0)): what [`texel_indices`] computes for those
+/// texels, with each column's and row's part computed once (two a lane, not four).
+#[inline(always)]
+fn footprint_indices(
+    place: &Placement,
+    element: usize,
+    layer: &[u32; LANES],
+    [x0, x1]: [&[i32; LANES]; 2],
+    [y0, y1]: [&[i32; LANES]; 2],
+) -> [[u32; LANES]; 4] {
+    let mut index = [[0u32; LANES]; 4];
+    let at = |v: &[i32; LANES], k: usize| v[k].max(0) as u32;
+    match place {
+        Placement::Linear(p) => {
+            let s = Strides::linear(p, element);
+            for k in 0..LANES {
+                let base = s.index(layer[k], 0, 0);
+                let cols = [at(x0, k), at(x1, k)].map(|x| x.wrapping_mul(s.texel));
+                let rows = [at(y0, k), at(y1, k)].map(|y| y.wrapping_mul(s.row));
+                for (t, i) in footprint_parts(base, cols, rows).into_iter().enumerate() {
+                    index[t][k] = i;
+                }
+            }
+        }
+        Placement::BlockLinear(b) => {
+            let (stride, element) = (b.layer() as u32, element as u32);
+            for k in 0..LANES {
+                let base = layer[k].wrapping_mul(stride).wrapping_add(element);
+                let cols = [at(x0, k), at(x1, k)].map(|x| b.col_part(x));
+                let rows = [at(y0, k), at(y1, k)].map(|y| b.row_part(y));
+                for (t, i) in footprint_parts(base, cols, rows).into_iter().enumerate() {
+                    index[t][k] = i;
+                }
+            }
+        }
+    }
+    index
+}
+
+/// A footprint's four storage indices in gather order, from its base, its columns' parts
+/// (x0, x1) and its rows' parts (y0, y1).
+#[inline(always)]
+fn footprint_parts(base: u32, [c0, c1]: [u32; 2], [r0, r1]: [u32; 2]) -> [u32; 4] {
+    let [a, b] = [base.wrapping_add(r1), base.wrapping_add(r0)];
+    [
+        a.wrapping_add(c0),
+        a.wrapping_add(c1),
+        b.wrapping_add(c1),
+        b.wrapping_add(c0),
+    ]
+}
+
 /// Bit k set where `flags[k]` is negative (the kernels' flags are 0 or -1).
 #[inline(always)]
 fn lane_bits<I: Isa>(flags: &[i32; LANES]) -> u32 {
@@ -129,25 +182,29 @@ pub(super) struct Planar<'a, 'g, 'o, 'p, T, C, A, P> {
     pub(super) _a: PhantomData<A>,
 }
 
-/// Reports the texels of the lanes of `lanes` to the probe (border texels, unless
-/// `borderless`: a negative coordinate), and `unreported` as such.
+/// The texel coordinates of a kernel that may read border texels (a negative coordinate).
+#[derive(Clone, Copy)]
+struct BorderCoords<'a> {
+    xs: &'a [[i32; LANES]; 4],
+    ys: &'a [[i32; LANES]; 4],
+}
+
+/// Reports the texels of the lanes of `lanes` to the probe (border texels where `border`
+/// gives coordinates: a negative one), and `unreported` as such.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn report<P: LaneProbe>(
     probe: &mut P,
     lanes: u32,
     unreported: u32,
     index: &[[u32; LANES]; 4],
-    xs: &[[i32; LANES]; 4],
-    ys: &[[i32; LANES]; 4],
+    border: Option<BorderCoords<'_>>,
     element: usize,
-    borderless: bool,
 ) {
     if !probe.watching() {
         return;
     }
     let mut real = [[false; LANES]; 4];
-    if !borderless {
+    if let Some(BorderCoords { xs, ys }) = border {
         for t in 0..4 {
             for k in 0..LANES {
                 real[t][k] = xs[t][k] >= 0 && ys[t][k] >= 0;
@@ -157,7 +214,7 @@ fn report<P: LaneProbe>(
     probe.texels(&KernelTexels {
         lanes: lanes & !unreported,
         index,
-        real: (!borderless).then_some(&real),
+        real: border.is_some().then_some(&real),
         element: element as u32,
     });
     if unreported != 0 {
@@ -182,9 +239,10 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
         // footprint and wrap
         let (w, h) = (g.plan.width as i32, g.plan.height as i32);
         let [au, av] = g.plan.address;
+        // texel indices (border texels, -1, address texel 0 and are replaced after the fetch)
         let mut xs = [[0i32; LANES]; 4];
         let mut ys = [[0i32; LANES]; 4];
-        if g.plan.offsets == OffsetMode::Ptp {
+        let index = if g.plan.offsets == OffsetMode::Ptp {
             for t in 0..4 {
                 for k in 0..LANES {
                     xs[t][k] = i0[k].wrapping_add(six(q.offsets[t][0][k]));
@@ -193,6 +251,7 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
                 wrap_lanes::<A>(&mut xs[t], w, au);
                 wrap_lanes::<A>(&mut ys[t], h, av);
             }
+            texel_indices(&g.place, l.element, &layer, &xs, &ys)
         } else {
             let (mut i, mut j) = (i0, j0);
             if g.plan.offsets == OffsetMode::Aoffi {
@@ -213,9 +272,8 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
             wrap_lanes::<A>(&mut y1, h, av);
             xs = [x0, x1, x1, x0];
             ys = [y1, y1, y0, y0];
-        }
-        // texel indices (border texels, -1, address texel 0 and are replaced after the fetch)
-        let index = texel_indices(&g.place, l.element, &layer, &xs, &ys);
+            footprint_indices(&g.place, l.element, &layer, [&x0, &x1], [&y0, &y1])
+        };
         let mut values = fetch_convert::<I, T, C>(&l, &index);
         let borderless = A::BORDERLESS || !(may_border(au) || may_border(av));
         if !borderless {
@@ -230,9 +288,8 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
         let range = range_bits(&l.range);
         store(out, range, &values);
         let redone = lane_bits::<I>(&outside) & range;
-        report(
-            probe, range, redone, &index, &xs, &ys, l.element, borderless,
-        );
+        let border = (!borderless).then_some(BorderCoords { xs: &xs, ys: &ys });
+        report(probe, range, redone, &index, border, l.element);
         redo(&l, redone, out);
     }
 }
@@ -451,7 +508,7 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
 /// Cube kinds with seamless edges, faces read in place (textures in memory, which have no
 /// apron): a footprint inside its face is a plain 2x2 read through the gatherer's
 /// [`Placement`]; one that crosses one edge takes the seamless rule from the kernel's face and
-/// origin on (`edge_lane`); one with a corner, like a lane whose origin is unsure, takes the
+/// origin on (`across_edge`); one with a corner, like a lane whose origin is unsure, takes the
 /// per-lane path. (A kernel of its own, so that the apron kernel compiles as it would alone.)
 pub(super) struct CubeInPlace<'a, 'g, 'o, 'p, T, C, P> {
     pub(super) l: Lanes<'a, 'g, T, C>,
@@ -484,198 +541,112 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
     let n = g.plan.width as u32;
     let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
     let mut redo_lane = [0i32; LANES];
+    let mut edge_lane = [0i32; LANES];
     let mut layer = [0u32; LANES];
-    let mut xs = [[0i32; LANES]; 4];
-    let mut ys = [[0i32; LANES]; 4];
+    let [mut x0, mut x1, mut y0, mut y1] = [[0i32; LANES]; 4];
     for k in 0..LANES {
         // inside the face where 0 <= i0 and i0 + 1 < n (a negative i0 reads as a huge
-        // unsigned value), likewise j0
+        // unsigned value), likewise j0; across an edge or at a corner where both are in
+        // -1..n otherwise
         let (i, j) = (i0[k] as u32, j0[k] as u32);
         let inside = i.max(j) < n - 1;
-        redo_lane[k] = unsure[k] | -(!inside as i32);
-        // (lanes redone: any texel of the face will do)
+        let near = i.wrapping_add(1).max(j.wrapping_add(1)) <= n;
+        let sure = unsure[k] == 0;
+        redo_lane[k] = -((!sure || !inside) as i32);
+        edge_lane[k] = -((sure && !inside && near) as i32);
+        // the footprint's columns and rows, clamped to the face: the texels on the face of
+        // a footprint across an edge are read where they are (i0 = -1 gives x1 = 0), those
+        // off it are placed below; for lanes redone, any texel of the face will do
         let last = n - 1;
-        let (x0, y0) = (i.min(last), j.min(last));
-        let (x1, y1) = ((x0 + 1).min(last), (y0 + 1).min(last));
+        x0[k] = i.min(last) as i32;
+        x1[k] = i.wrapping_add(1).min(last) as i32;
+        y0[k] = j.min(last) as i32;
+        y1[k] = j.wrapping_add(1).min(last) as i32;
         layer[k] = array_layer(q.layer[k], g.plan.max_layer)
             .wrapping_mul(per_cube)
             .wrapping_add(face[k]);
-        let [x0, y0, x1, y1] = [x0, y0, x1, y1].map(|v| v as i32);
-        for (t, (x, y)) in [(x0, y1), (x1, y1), (x1, y0), (x0, y0)]
-            .into_iter()
-            .enumerate()
-        {
-            xs[t][k] = x;
-            ys[t][k] = y;
-        }
     }
-    let index = texel_indices(&g.place, l.element, &layer, &xs, &ys);
-    let values = fetch_convert::<I, T, C>(&l, &index);
+    let mut index = footprint_indices(&g.place, l.element, &layer, [&x0, &x1], [&y0, &y1]);
     let range = range_bits(&l.range);
-    store(out, range, &values);
-    let redone = lane_bits::<I>(&redo_lane) & range;
-    // the indices reported: the kernel's, and those of the lanes `edge_lane` read (a copy
-    // made only for a probe that records reads: 512 bytes, about 2.4 instructions a lane
-    // gather)
-    let mut reported = probe.watching().then_some(index);
-    let lanes = FaceLanes {
-        face: &face,
-        origins: [&i0, &j0],
-        unsure: &unsure,
-    };
-    let edges = redo_faces(&l, redone, &lanes, reported.as_mut(), out);
-    // (a cube face has no border: every texel of a footprint on the faces is read)
-    report(
-        probe,
-        range,
-        redone & !edges,
-        reported.as_ref().unwrap_or(&index),
-        &xs,
-        &ys,
-        l.element,
-        true,
-    );
-}
-
-/// The in-place cube kernel's lanes as [`redo_faces`] reads them.
-struct FaceLanes<'a> {
-    face: &'a [u32; LANES],
-    origins: [&'a [i32; LANES]; 2],
-    unsure: &'a [i32; LANES],
-}
-
-/// The lanes of `redo` of the in-place cube kernel: a footprint across one face edge whose
-/// origin the kernel vouches for by [`edge_lane`] (its storage indices into `reported`, for
-/// a watched gather), any other by the per-lane path. Returns the lanes `edge_lane` read.
-#[inline(always)]
-fn redo_faces<T: Copy + Into<u32>, C: Convert>(
-    l: &Lanes<'_, '_, T, C>,
-    redo: u32,
-    lanes: &FaceLanes<'_>,
-    mut reported: Option<&mut [[u32; LANES]; 4]>,
-    out: &mut LaneResults,
-) -> u32 {
+    // footprints across one edge: the storage indices of their texels off the face, then
+    // read as any other lane's
     let mut edges = 0;
-    let mut m = redo;
+    let mut m = lane_bits::<I>(&edge_lane) & range;
     while m != 0 {
         let k = m.trailing_zeros() as usize & (LANES - 1);
         m &= m - 1;
         let lane = EdgeLane {
-            k,
-            face: lanes.face[k],
-            i0: lanes.origins[0][k] as i64,
-            j0: lanes.origins[1][k] as i64,
-            unsure: lanes.unsure[k] != 0,
+            face: face[k],
+            cube_base: layer[k].wrapping_sub(face[k]),
+            i0: i0[k],
+            j0: j0[k],
         };
-        let r = match edge_lane(l, lane) {
-            Some(EdgeRead { result, index }) => {
-                edges |= 1 << k;
-                if let Some(reported) = reported.as_deref_mut() {
-                    for (r, i) in reported.iter_mut().zip(index) {
-                        r[k] = i;
-                    }
-                }
-                result
+        if let Some(off) = across_edge(g, lane, l.element) {
+            edges |= 1 << k;
+            for OffFace { t, index: i } in off {
+                index[t & 3][k] = i;
             }
-            None => l.g.fallback_lane(&l.q.get_unchecked(k)),
-        };
-        out.set(k, &r);
+        }
     }
-    edges
+    let values = fetch_convert::<I, T, C>(&l, &index);
+    store(out, range, &values);
+    let redone = lane_bits::<I>(&redo_lane) & range & !edges;
+    // (a cube face has no border: every texel of a footprint on the faces is read)
+    report(probe, range, redone, &index, None, l.element);
+    // unsure lanes, lanes outside the 32-bit range and footprints with a corner: the
+    // per-lane path
+    redo(&l, redone, out);
 }
 
-/// A lane of the in-place cube kernel: its index, face, footprint origin, and whether the
-/// kernel could not vouch for them.
+/// A lane of the in-place cube kernel whose footprint leaves its face: its face, the first
+/// storage layer of its cube, and its footprint origin, which the kernel vouches for.
 #[derive(Clone, Copy)]
 struct EdgeLane {
-    k: usize,
     face: u32,
-    i0: i64,
-    j0: i64,
-    unsure: bool,
+    cube_base: u32,
+    i0: i32,
+    j0: i32,
 }
 
-/// Lane `k` of the in-place cube kernel, where its footprint crosses one face edge and the
-/// kernel vouches for its face and origin ([`cube_origins`], for this lane alone; then they
-/// are the per-lane composition's): the four texels by the composition's seamless rule
-/// ([`LanePlan::seamless_sites`](crate::lane::LanePlan)), read through the gatherer's
-/// placement and converted by the value rule, as the per-lane path reads them. None for any
-/// other lane (unsure, outside the 32-bit range, or a footprint with a corner), which takes
-/// the per-lane path. Out of line: few lanes cross an edge.
+/// A footprint texel off its lane's face: its place in gather order and its storage index.
+#[derive(Clone, Copy, Default)]
+struct OffFace {
+    t: usize,
+    index: u32,
+}
+
+/// A lane of the in-place cube kernel whose footprint (origin in -1..n, vouched for by
+/// [`cube_origins`]: then it is the per-lane composition's) leaves its face: the two texels
+/// past the edge, placed by the composition's seamless rule ([`cube::seamless_texel`], as
+/// [`LanePlan::seamless_sites`](crate::lane::LanePlan) places them), with the storage index
+/// of element `element` of each; the kernel reads the other two on the face. None for a
+/// footprint with a corner, which takes the per-lane path. Out of line: few lanes cross an
+/// edge.
 #[inline(never)]
-fn edge_lane<T: Copy + Into<u32>, C: Convert>(
-    l: &Lanes<'_, '_, T, C>,
-    lane: EdgeLane,
-) -> Option<EdgeRead> {
-    let (g, q) = (l.g, l.q);
+fn across_edge(g: &Gatherer<'_>, lane: EdgeLane, element: usize) -> Option<[OffFace; 2]> {
     let EdgeLane {
-        k,
         face,
+        cube_base,
         i0,
         j0,
-        unsure,
     } = lane;
     let n = g.plan.width;
-    let near = |v: i64| (-1..n).contains(&v);
-    if unsure || !near(i0) || !near(j0) {
-        return None;
-    }
-    let positions = footprint_unchecked(i0, j0, OffsetMode::None, &[[0; 2]; 4]);
-    let per_cube = if g.plan.kind.is_array() { 6 } else { 0 };
-    let cube_base = array_layer(q.layer[k], g.plan.max_layer).wrapping_mul(per_cube);
-    let sites = g.plan.seamless_sites(face, cube_base, &positions);
-    let mut texels = [(0u32, 0u32, 0u32); 4];
-    for (t, site) in texels.iter_mut().zip(sites) {
-        let Site::Texel { layer, x, y } = site else {
-            return None;
+    let positions = footprint_unchecked(i0.into(), j0.into(), OffsetMode::None, &[[0; 2]; 4]);
+    let mut off = [OffFace::default(); 2];
+    let mut count = 0;
+    for (t, (i, j)) in positions.into_iter().enumerate() {
+        if (0..n).contains(&i) && (0..n).contains(&j) {
+            continue;
+        }
+        let (f, x, y) = cube::seamless_texel(face, i, j, n)?;
+        let slot = off.get_mut(count)?;
+        *slot = OffFace {
+            t,
+            index: g.place.index32(cube_base + f, x as u32, y as u32, element),
         };
-        *t = (layer, x, y);
+        count += 1;
     }
-    let index = texel_indices_of(&g.place, l.element, &texels);
-    let conv = l.conv.for_lane(q.dref[k]);
-    let mut values = [0u32; 4];
-    for (v, &i) in values.iter_mut().zip(&index) {
-        *v = conv.convert(l.d.get(i as usize).map_or(0, |&e| e.into()));
-    }
-    Some(EdgeRead {
-        result: GatherResult {
-            values,
-            resident: true,
-        },
-        index,
-    })
-}
-
-/// What [`edge_lane`] read: the lane's result and the storage index of each texel.
-struct EdgeRead {
-    result: GatherResult,
-    index: [u32; 4],
-}
-
-/// The storage indices of element `element` of four texels (layer, x, y), as
-/// [`texel_indices`] computes them (the placement's kind matched once, not per texel).
-#[inline(always)]
-fn texel_indices_of(place: &Placement, element: usize, texels: &[(u32, u32, u32); 4]) -> [u32; 4] {
-    let mut index = [0u32; 4];
-    match place {
-        Placement::Linear(p) => {
-            let strides = Strides::linear(p, element);
-            for (i, &(layer, x, y)) in index.iter_mut().zip(texels) {
-                *i = strides.index(layer, x, y);
-            }
-        }
-        Placement::BlockLinear(b) => {
-            let per_layer = b.layer() as u32;
-            for (i, &(layer, x, y)) in index.iter_mut().zip(texels) {
-                *i = layer
-                    .wrapping_mul(per_layer)
-                    .wrapping_add(b.row_part(y))
-                    .wrapping_add(b.col_part(x))
-                    .wrapping_add(element as u32);
-            }
-        }
-    }
-    index
+    (count == 2).then_some(off)
 }
 
 /// The cube kernel's projection, face selection and footprint origins: the face of each
