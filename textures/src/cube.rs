@@ -218,8 +218,17 @@ pub fn seamless_texel(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64,
     } else {
         (if j < 0 { 2 } else { 3 }, i)
     };
-    let [nf, end_i, step_i, end_j, step_j] = EDGE_STEPS[(face % 6) as usize][edge];
+    Some(across(face, edge, k, size))
+}
+
+/// Where a texel past edge `edge` of `face` (0: i < 0, 1: i >= size, 2: j < 0, 3: j >= size),
+/// `k` along that edge (its j for edges 0 and 1, its i for 2 and 3, in 0..size), is read
+/// from under seamless addressing: the neighbouring face and the texel on it ([`EDGES`]).
+/// [`seamless_texel`]'s rule for a texel past one edge, for a caller that knows the edge.
+#[inline]
+pub fn across(face: u32, edge: usize, k: i64, size: i64) -> (u32, i64, i64) {
+    let [nf, end_i, step_i, end_j, step_j] = EDGE_STEPS[(face % 6) as usize][edge & 3];
     let last = size - 1;
     let pick = |end: i8, step: i8| i64::from(end) * last + i64::from(step) * k;
-    Some((nf as u32, pick(end_i, step_i), pick(end_j, step_j)))
+    (nf as u32, pick(end_i, step_i), pick(end_j, step_j))
 }

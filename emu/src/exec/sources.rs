@@ -222,21 +222,18 @@ impl Tld4Exec {
         let lanes = &lanes[..n];
         let s = &self.sources;
         let mut buf = [0u32; WARP_SIZE];
-        // each source one loop over the whole warp (lanes past the executing ones are
-        // computed from unspecified entries and never used); each row is copied into `v`
-        // first: read through the reference, the compiler cannot rule out that it overlaps
-        // the queries, and copies lane by lane instead of a vector at a time
+        // each source one pass over the whole warp (lanes past the executing ones are
+        // computed from unspecified entries and never used); each row is mapped as a whole
+        // array (`map` of the copied row: read lane by lane through the reference, the
+        // compiler cannot rule out that it overlaps the queries, and copies one lane at a
+        // time instead of a vector)
         if let Some(r) = s.layer {
-            let v = *compacted(warp, r, executed, lanes, &mut buf);
-            for (q, &v) in queries.layer.iter_mut().zip(&v) {
-                *q = layer_value(v);
-            }
+            let v = compacted(warp, r, executed, lanes, &mut buf);
+            queries.layer = v.map(layer_value);
         }
         for a in 0..s.ncoords as usize {
-            let v = *compacted(warp, s.coords[a], executed, lanes, &mut buf);
-            for (q, &v) in queries.coords[a].iter_mut().zip(&v) {
-                *q = f32::from_bits(v);
-            }
+            let v = compacted(warp, s.coords[a], executed, lanes, &mut buf);
+            queries.coords[a] = v.map(f32::from_bits);
         }
         match s.noffsets {
             1 => {
@@ -261,10 +258,8 @@ impl Tld4Exec {
             _ => {}
         }
         if let Some(r) = s.dref {
-            let v = *compacted(warp, r, executed, lanes, &mut buf);
-            for (q, &v) in queries.dref.iter_mut().zip(&v) {
-                *q = f32::from_bits(v);
-            }
+            let v = compacted(warp, r, executed, lanes, &mut buf);
+            queries.dref = v.map(f32::from_bits);
         }
         // at most 32 lanes: never refused
         let _ = queries.set_len(lanes.len());

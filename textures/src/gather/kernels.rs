@@ -33,7 +33,7 @@ use crate::cube;
 use crate::placement::{Linear, Placement};
 use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
-use crate::stages::{array_layer, footprint_unchecked, may_border, repeat_pow2, six};
+use crate::stages::{array_layer, may_border, repeat_pow2, six};
 
 /// Strides in elements, as u32 (`Gatherer::lanes32`: every index of the texture fits).
 struct Strides {
@@ -616,13 +616,14 @@ struct OffFace {
 }
 
 /// A lane of the in-place cube kernel whose footprint (origin in -1..n, vouched for by
-/// [`cube_origins`]: then it is the per-lane composition's) leaves its face: the two texels
-/// past the edge, placed by the composition's seamless rule ([`cube::seamless_texel`], as
-/// [`LanePlan::seamless_sites`](crate::lane::LanePlan) places them), with the storage index
-/// of element `element` of each; the kernel reads the other two on the face. None for a
-/// footprint with a corner, which takes the per-lane path. Out of line: few lanes cross an
-/// edge.
-#[inline(never)]
+/// [`cube_origins`]: then it is the per-lane composition's) leaves its face across one edge:
+/// the two texels past the edge, placed by the composition's seamless rule
+/// ([`cube::across`], the rule [`cube::seamless_texel`] applies past one edge), with the
+/// storage index of element `element` of each; the kernel reads the other two on the face.
+/// None for a footprint with a corner, which takes the per-lane path. (Inlined: out of
+/// line, the call costs about 30 instructions an edge lane, 1.7 a lane gather in
+/// `stream_bench`'s cube array.)
+#[inline(always)]
 fn across_edge(g: &Gatherer<'_>, lane: EdgeLane, element: usize) -> Option<[OffFace; 2]> {
     let EdgeLane {
         face,
@@ -631,22 +632,33 @@ fn across_edge(g: &Gatherer<'_>, lane: EdgeLane, element: usize) -> Option<[OffF
         j0,
     } = lane;
     let n = g.plan.width;
-    let positions = footprint_unchecked(i0.into(), j0.into(), OffsetMode::None, &[[0; 2]; 4]);
-    let mut off = [OffFace::default(); 2];
-    let mut count = 0;
-    for (t, (i, j)) in positions.into_iter().enumerate() {
-        if (0..n).contains(&i) && (0..n).contains(&j) {
-            continue;
-        }
-        let (f, x, y) = cube::seamless_texel(face, i, j, n)?;
-        let slot = off.get_mut(count)?;
-        *slot = OffFace {
+    let (i0, j0) = (i64::from(i0), i64::from(j0));
+    let (i1, j1) = (i0 + 1, j0 + 1);
+    let off_i = i0 < 0 || i1 >= n;
+    let off_j = j0 < 0 || j1 >= n;
+    if off_i == off_j {
+        // a corner (past two edges)
+        return None;
+    }
+    // the edge crossed (cube::across's numbering), the footprint's two texels past it (gather
+    // order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)) and their coordinates along the edge
+    let (edge, ts, along) = if i0 < 0 {
+        (0, [0, 3], [j1, j0])
+    } else if i1 >= n {
+        (1, [1, 2], [j1, j0])
+    } else if j0 < 0 {
+        (2, [2, 3], [i1, i0])
+    } else {
+        (3, [0, 1], [i0, i1])
+    };
+    let texel = |t: usize, k: i64| {
+        let (f, x, y) = cube::across(face, edge, k, n);
+        OffFace {
             t,
             index: g.place.index32(cube_base + f, x as u32, y as u32, element),
-        };
-        count += 1;
-    }
-    (count == 2).then_some(off)
+        }
+    };
+    Some([texel(ts[0], along[0]), texel(ts[1], along[1])])
 }
 
 /// The cube kernel's projection, face selection and footprint origins: the face of each
