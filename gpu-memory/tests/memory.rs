@@ -804,6 +804,38 @@ fn descriptor_fields_refuse_values_wider_than_the_field() {
     assert_eq!(w[2], 7 << 3);
 }
 
+/// `tex` and `smp` as header and sampler 0 of a block-linear pool image (one GOB a block).
+fn block_linear_image(tex: &Texture, smp: &Sampler) -> PoolImage {
+    let layout = LayoutChoice::BlockLinear {
+        gobs_per_block_height_log2: 0,
+    };
+    pool_image(&[(tex, smp, layout)], 0x8000_0000).unwrap()
+}
+
+/// `queries` as one chunk of lanes.
+fn lane_queries(queries: &[GatherQuery]) -> LaneQueries {
+    let mut lanes = LaneQueries::new();
+    for q in queries {
+        lanes.push(q).unwrap();
+    }
+    lanes
+}
+
+/// Lanes 0..LANES of `lanes` gathered in place at `level`, with their texel addresses.
+fn gather_with_addresses(
+    prepared: &PreparedTexture<'_>,
+    level: SimdLevel,
+    lanes: &LaneQueries,
+) -> (LaneResults, [LaneTexels; LANES]) {
+    let mut out = LaneResults::new();
+    let mut texels = [LaneTexels::default(); LANES];
+    prepared
+        .gather_lanes_with_addresses(level, lanes, 0..LANES, &mut out, &mut texels)
+        .expect("a pool image hands out views")
+        .unwrap();
+    (out, texels)
+}
+
 /// A whole chunk of 32 lanes gathered in place with texel addresses (the watcher's
 /// whole-chunk path) reports, at each lane-parallel level, each lane's four addresses as the
 /// per-read path's footprint gives them: interior and edge lanes, with border texels
@@ -829,26 +861,15 @@ fn whole_chunk_texel_addresses_equal_the_per_read_footprint() {
     {
         let op = GatherOp::new(TextureKind::Tex2D, *component);
         let smp = Sampler::with_address(mode);
-        let layout = LayoutChoice::BlockLinear {
-            gobs_per_block_height_log2: 0,
-        };
-        let img = pool_image(&[(tex, &smp, layout)], 0x8000_0000).unwrap();
+        let img = block_linear_image(tex, &smp);
         let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
         let prepared = pool.prepare(Handle(0), &op, Precision::default()).unwrap();
-        let mut lanes = LaneQueries::new();
         let queries: Vec<GatherQuery> = (0..LANES)
             .map(|k| GatherQuery::at(k as f32 / 31.0, 1.0 - k as f32 / 45.0))
             .collect();
-        for q in &queries {
-            lanes.push(q).unwrap();
-        }
+        let lanes = lane_queries(&queries);
         for level in [SimdLevel::Portable, SimdLevel::Avx2] {
-            let mut out = LaneResults::new();
-            let mut texels = [LaneTexels::default(); LANES];
-            prepared
-                .gather_lanes_with_addresses(level, &lanes, 0..LANES, &mut out, &mut texels)
-                .expect("a pool image hands out views")
-                .unwrap();
+            let (out, texels) = gather_with_addresses(&prepared, level, &lanes);
             let mut borders = 0;
             for (k, q) in queries.iter().enumerate() {
                 let want = prepared.per_read.addresses(q);
@@ -937,13 +958,9 @@ fn in_place_cube_lanes_across_an_edge_read_what_the_per_read_path_reads() {
             compare: compare.then_some(CompareOp::LessOrEqual),
             ..Sampler::default()
         };
-        let layout = LayoutChoice::BlockLinear {
-            gobs_per_block_height_log2: 0,
-        };
-        let img = pool_image(&[(tex, &smp, layout)], 0x8000_0000).unwrap();
+        let img = block_linear_image(tex, &smp);
         let pool = MemoryPool::new(&img.memory, img.header_pool, img.sampler_pool);
         let prepared = pool.prepare(Handle(0), &op, Precision::default()).unwrap();
-        let mut lanes = LaneQueries::new();
         let queries: Vec<GatherQuery> = (0..LANES)
             .map(|k| GatherQuery {
                 coords: direction(k),
@@ -952,16 +969,9 @@ fn in_place_cube_lanes_across_an_edge_read_what_the_per_read_path_reads() {
                 ..GatherQuery::default()
             })
             .collect();
-        for q in &queries {
-            lanes.push(q).unwrap();
-        }
+        let lanes = lane_queries(&queries);
         for level in [SimdLevel::Portable, SimdLevel::Avx2] {
-            let mut out = LaneResults::new();
-            let mut texels = [LaneTexels::default(); LANES];
-            prepared
-                .gather_lanes_with_addresses(level, &lanes, 0..LANES, &mut out, &mut texels)
-                .expect("a pool image hands out views")
-                .unwrap();
+            let (out, texels) = gather_with_addresses(&prepared, level, &lanes);
             let mut unwatched = LaneResults::new();
             let in_place = prepared
                 .in_place
