@@ -131,6 +131,7 @@ pub(crate) struct ApronCache(OnceLock<ApronTexels>);
 
 impl ApronCache {
     /// The apron, built by `build` on the first call.
+    #[inline]
     pub(crate) fn get_or_build(&self, build: impl FnOnce() -> ApronTexels) -> &ApronTexels {
         self.0.get_or_init(build)
     }

@@ -435,16 +435,16 @@ impl Texture {
 
     /// Cube kinds: the faces with their one-texel seamless apron (see `crate::storage`), built
     /// on the first call and kept; None for the other kinds.
+    /// (Inlined: once built, a load and a compare a warp.)
+    #[inline]
     pub(crate) fn cube_apron(&self) -> Option<&ApronTexels> {
         if !self.desc.kind.is_cube() {
             return None;
         }
-        let (layers, size) = (self.desc.storage_layers(), self.desc.width as usize);
-        let words = self.desc.format.words();
-        Some(
-            self.apron
-                .get_or_build(|| ApronTexels::build(&self.data, layers, size, words)),
-        )
+        Some(self.apron.get_or_build(|| {
+            let (layers, size) = (self.desc.storage_layers(), self.desc.width as usize);
+            ApronTexels::build(&self.data, layers, size, self.desc.format.words())
+        }))
     }
 
     /// Kind, size and format.

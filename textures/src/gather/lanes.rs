@@ -420,20 +420,12 @@ impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
     }
 }
 
-/// Bits of the lanes in `range`.
+/// Bits of the lanes in `range` (its bounds past 32 count as 32; in 64 bits, where a shift by
+/// 32 is defined, so no bound needs a branch).
 #[inline(always)]
 pub(super) fn range_bits(range: &Range<usize>) -> u32 {
-    let hi = if range.end >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << range.end) - 1
-    };
-    let lo = if range.start >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << range.start) - 1
-    };
-    hi & !lo
+    let below = |n: usize| (1u64 << n.min(32)) - 1;
+    (below(range.end) & !below(range.start)) as u32
 }
 
 /// What every kernel reads.
@@ -444,4 +436,23 @@ pub(super) struct Lanes<'a, 'g, T, C> {
     pub(super) conv: C,
     pub(super) q: &'a LaneQueries,
     pub(super) range: Range<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::range_bits;
+
+    /// Every range with bounds in 0..=40 (past 32 counts as 32): bit k set exactly for the
+    /// lanes k < 32 inside it.
+    #[test]
+    fn range_bits_sets_the_lanes_of_the_range() {
+        for start in 0..=40 {
+            for end in start..=40 {
+                let want = (0..32)
+                    .filter(|k| (start..end).contains(k))
+                    .fold(0u32, |m, k| m | 1 << k);
+                assert_eq!(range_bits(&(start..end)), want, "{start}..{end}");
+            }
+        }
+    }
 }
