@@ -226,7 +226,7 @@ pub fn seamless_texel(face: u32, i: i64, j: i64, size: i64) -> Option<(u32, i64,
 /// from under seamless addressing: the neighbouring face and the texel on it ([`EDGES`]).
 /// [`seamless_texel`]'s rule for a texel past one edge, for a caller that knows the edge.
 #[inline]
-pub fn across(face: u32, edge: usize, k: i64, size: i64) -> (u32, i64, i64) {
+pub(crate) fn across(face: u32, edge: usize, k: i64, size: i64) -> (u32, i64, i64) {
     let [nf, end_i, step_i, end_j, step_j] = EDGE_STEPS[(face % 6) as usize][edge & 3];
     let last = size - 1;
     let pick = |end: i8, step: i8| i64::from(end) * last + i64::from(step) * k;
