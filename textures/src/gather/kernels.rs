@@ -609,7 +609,7 @@ struct EdgeLane {
 }
 
 /// A footprint texel off its lane's face: its place in gather order and its storage index.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct OffFace {
     t: usize,
     index: u32,
