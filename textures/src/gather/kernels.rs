@@ -35,6 +35,13 @@ use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
 use crate::stages::{array_layer, may_border, repeat_pow2, six};
 
+/// A kernel array on whole cache lines, as [`LaneQueries`] and [`LaneResults`] are: the
+/// kernels read and write these 32 bytes at a time, and the stack of a process otherwise
+/// decides which of those accesses straddle two lines (measured: the same build's cube
+/// array rows differed by up to 20% from one process to the next).
+#[repr(C, align(64))]
+struct Aligned<T>(T);
+
 /// Strides in elements, as u32 (`Gatherer::lanes32`: every index of the texture fits).
 struct Strides {
     layer: u32,
@@ -342,9 +349,9 @@ fn fetch_convert<I: Isa, T: Copy + Into<u32>, C: Convert>(
     l: &Lanes<'_, '_, T, C>,
     index: &[[u32; LANES]; 4],
 ) -> [[u32; LANES]; 4] {
-    let mut raw = [[0u32; LANES]; 4];
-    I::load(l.d, index, &mut raw);
-    convert_raw(l, &raw)
+    let mut raw = Aligned([[0u32; LANES]; 4]);
+    I::load(l.d, index, &mut raw.0);
+    convert_raw(l, &raw.0)
 }
 
 /// convert -> compare of the four footprint texels of every lane, as loaded.
@@ -487,9 +494,9 @@ impl<T: Copy + Into<u32>, C: Convert, P: LaneProbe> Kernel for Cube<'_, '_, '_, 
         }
         let values = if s.texel == 1 {
             // one-element texels: each row's two texels are adjacent
-            let mut raw = [[0u32; LANES]; 4];
-            I::load_pairs(l.d, &rows, &mut raw);
-            convert_raw(&l, &raw)
+            let mut raw = Aligned([[0u32; LANES]; 4]);
+            I::load_pairs(l.d, &rows, &mut raw.0);
+            convert_raw(&l, &raw.0)
         } else {
             fetch_convert::<I, T, C>(&l, &footprint_index(&rows, s.texel))
         };

@@ -47,9 +47,13 @@ pub(super) const CHUNK: usize = 8;
 /// assert_eq!(q.get(0), Some(GatherQuery::at(0.25, 0.5).with_layer(2)));
 /// # Ok::<(), tld4_textures::Error>(())
 /// ```
+///
+/// (On whole cache lines, its arrays first: the kernels read them 32 bytes at a time, and a
+/// read across two lines costs more; as the stack happened to fall, it did or not, and the
+/// same build ran up to 20% slower in one process than in another.)
 #[derive(Debug, Clone, PartialEq)]
+#[repr(C, align(64))]
 pub struct LaneQueries {
-    len: usize,
     /// `coords[a][k]`: coordinate `a` of lane `k` ([`GatherQuery::coords`]).
     pub coords: [[f32; LANES]; 3],
     /// The array layer of each lane ([`GatherQuery::layer`]).
@@ -59,6 +63,7 @@ pub struct LaneQueries {
     pub offsets: [[[i8; LANES]; 2]; 4],
     /// The depth reference of each lane ([`GatherQuery::dref`]).
     pub dref: [f32; LANES],
+    len: usize,
 }
 
 impl Default for LaneQueries {
@@ -150,7 +155,9 @@ impl LaneQueries {
 /// The results of up to [`LANES`] lanes as structure of arrays: `values[c][k]` is value `c`
 /// (in gather order (i0, j1), (i1, j1), (i1, j0), (i0, j0)) of lane `k`, and bit `k` of
 /// `nonresident` is set when lane `k`'s footprint touched a non-resident tile.
+/// (On whole cache lines, as [`LaneQueries`].)
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct LaneResults {
     /// The four values of each lane.
     pub values: [[u32; LANES]; 4],
