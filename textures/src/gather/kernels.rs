@@ -35,10 +35,8 @@ use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
 use crate::stages::{array_layer, may_border, repeat_pow2, six};
 
-/// A kernel array on whole cache lines, as [`LaneQueries`] and [`LaneResults`] are: the
-/// kernels read and write these 32 bytes at a time, and the stack of a process otherwise
-/// decides which of those accesses straddle two lines (measured: the same build's cube
-/// array rows differed by up to 20% from one process to the next).
+/// A kernel array on whole cache lines, for the reason [`LaneQueries`] is (which also puts
+/// the kernel's frame on whole lines).
 #[repr(C, align(64))]
 struct Aligned<T>(T);
 
@@ -558,8 +556,9 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
         let (i, j) = (i0[k] as u32, j0[k] as u32);
         let inside = i.max(j) < n - 1;
         let near = i.wrapping_add(1).max(j.wrapping_add(1)) <= n;
-        // (flags by bitwise operations: `||` and `&&` here compiled to conditional writes,
-        // masked stores, which cost the memory cube array about 12% of its time on Zen 4)
+        // (flags by bitwise operations on `unsure`'s 0 or -1: `||` and `&&` here compiled to
+        // conditional writes, masked stores, which cost the memory cube array about 12% of
+        // its time on Zen 4)
         redo_lane[k] = unsure[k] | -(!inside as i32);
         edge_lane[k] = !unsure[k] & -((!inside & near) as i32);
         // the footprint's columns and rows, clamped to the face: the texels on the face of
