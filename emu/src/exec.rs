@@ -463,38 +463,74 @@ impl Tld4Exec {
         Ok((report, executed))
     }
 
-    /// Calls `f(handle, range)` for each run of executing lanes (indices into `lanes`) that
-    /// share a handle: the whole warp for the uniform form (the URc operand; URZ reads 0);
-    /// for the register form a handle per lane, the first Rb register
-    /// (docs/sources.md, NAK conventions; unmeasured).
+    /// The runs of executing lanes (indices into `lanes`) that share a handle, in order: the
+    /// whole warp for the uniform form (the URc operand; URZ reads 0); for the register form
+    /// a handle per lane, the first Rb register (docs/sources.md, NAK conventions;
+    /// unmeasured).
     #[inline(always)]
-    pub(crate) fn for_each_handle<R: RegisterFile + ?Sized, E>(
-        &self,
-        warp: &R,
-        lanes: &[u8],
-        mut f: impl FnMut(u32, std::ops::Range<usize>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let n = lanes.len();
-        match self.insn.form {
-            HandleForm::Uniform => {
-                let ur = self.insn.ur;
-                f(if ur.is_urz() { 0 } else { warp.ureg(ur.0) }, 0..n)
-            }
-            HandleForm::Register => {
-                let rb = self.insn.rb.0;
-                let mut start = 0;
-                while start < n {
-                    let handle = warp.reg(lanes[start] as usize, rb);
-                    let mut end = start + 1;
-                    while end < n && warp.reg(lanes[end] as usize, rb) == handle {
-                        end += 1;
-                    }
-                    f(handle, start..end)?;
-                    start = end;
-                }
-                Ok(())
-            }
+    pub(crate) fn handle_runs<'a, R: RegisterFile + ?Sized>(
+        &'a self,
+        warp: &'a R,
+        lanes: &'a [u8],
+    ) -> HandleRuns<'a, R> {
+        HandleRuns {
+            exec: self,
+            warp,
+            lanes,
+            start: 0,
         }
+    }
+}
+
+/// [`Tld4Exec::handle_runs`]: an iterator, so that the executor's per-run work is inlined in
+/// its loop (a closure called from two places was not).
+pub(crate) struct HandleRuns<'a, R: ?Sized> {
+    exec: &'a Tld4Exec,
+    warp: &'a R,
+    lanes: &'a [u8],
+    start: usize,
+}
+
+/// A run of lanes sharing a handle.
+pub(crate) struct HandleRun {
+    pub(crate) handle: u32,
+    pub(crate) range: std::ops::Range<usize>,
+}
+
+impl<R: RegisterFile + ?Sized> Iterator for HandleRuns<'_, R> {
+    type Item = HandleRun;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<HandleRun> {
+        let (n, start) = (self.lanes.len(), self.start);
+        if start >= n {
+            return None;
+        }
+        let insn = &self.exec.insn;
+        let (handle, end) = match insn.form {
+            HandleForm::Uniform => (
+                if insn.ur.is_urz() {
+                    0
+                } else {
+                    self.warp.ureg(insn.ur.0)
+                },
+                n,
+            ),
+            HandleForm::Register => {
+                let reg = |k: usize| self.warp.reg(self.lanes[k] as usize, insn.rb.0);
+                let handle = reg(start);
+                let mut end = start + 1;
+                while end < n && reg(end) == handle {
+                    end += 1;
+                }
+                (handle, end)
+            }
+        };
+        self.start = end;
+        Some(HandleRun {
+            handle,
+            range: start..end,
+        })
     }
 }
 

@@ -5,7 +5,7 @@ use tld4_gpu_memory::MemoryPool;
 use tld4_textures::{LaneQueries, LaneResults, LaneTexels, TexturePool};
 
 use super::binding::{Binding, Run};
-use super::{ExecReport, Tld4Exec};
+use super::{ExecReport, HandleRun, Tld4Exec};
 use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
@@ -217,7 +217,7 @@ impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
             (Some(_), false) => Some([LaneTexels::default(); WARP_SIZE]),
             _ => None,
         };
-        exec.for_each_handle(&*warp, &lanes[..n], |handle, range| {
+        for HandleRun { handle, range } in exec.handle_runs(&*warp, &lanes[..n]) {
             let first = lanes[range.start] as usize;
             let p = prepare(exec, *pool, prepared, handle, first)?;
             let run = Run {
@@ -232,8 +232,8 @@ impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
                 (None, Some(t)) => Some(&mut t[..]),
                 (None, None) => None,
             };
-            pool.gather(p, run, results, records)
-        })?;
+            pool.gather(p, run, results, records)?;
+        }
         exec.write_lane_results(warp, results, &lanes[..n], &mut report);
         if let (Some(out), Some(rec)) = (texels, staged) {
             for (k, &lane) in lanes[..n].iter().enumerate() {

@@ -247,6 +247,8 @@ impl<'g> Gatherer<'g> {
     /// Gather lanes `range` of `queries` (a run of lanes sharing this gatherer's handle)
     /// into the same lanes of `out`, at `level`; the other lanes of `out` are untouched.
     /// Error: [`InvalidInput::LaneRange`] when `range` is not within `0..queries.len()`.
+    /// (Inlined: the executor calls it once a run of lanes, and the work is out of line.)
+    #[inline]
     pub fn gather_lane_range(
         &self,
         level: SimdLevel,
