@@ -1,8 +1,7 @@
-//! A whole chunk's texel addresses written with AVX2: four lanes at a time, the addresses
-//! computed four to a register and each lane's four [`TexelAddress`] entries stored as two
-//! 32-byte rows (the scalar writer stores an entry's discriminant, size and address one by
-//! one: seven instructions an entry against about three here; docs/benchmarks.md).
-
+//! A whole chunk's texel addresses written with AVX2: four lanes at a time, each lane's four
+//! [`TexelAddress`] entries made in two 32-byte halves, two entries each, and stored as they
+//! are (the scalar writer stores an entry's discriminant, size and address one by one: seven
+//! instructions an entry against about two here; docs/benchmarks.md).
 use super::SimdLevel;
 use crate::gather::LANES;
 use crate::sites::{LaneTexels, TexelAddress};
@@ -89,6 +88,13 @@ static ALL_READ: [[bool; LANES]; 4] = [[true; LANES]; 4];
 /// with `BORDER`, `TexelAddress::Border` where `real[t][k]` is false (two instantiations,
 /// so that the loop does not test for border texels where there are none).
 ///
+/// Each 32-byte half of a lane's record (entries t and t + 1) is one shuffle of the eight
+/// indices of texels t and t + 1 of four lanes, which puts the lane's two indices under the
+/// entries' addresses; one multiply and one add then make the whole half: the addresses in
+/// qwords 1 and 3 (`base` + index times the element size), the headers in qwords 0 and 2
+/// (the header + index times 0). Four instructions a half, the store included, and two
+/// shuffles a lane (the earlier interleaving of four-lane rows took seven and five).
+///
 /// # Safety
 ///
 /// The CPU must support AVX2.
@@ -102,66 +108,71 @@ unsafe fn write_chunk_avx2<const BORDER: bool>(
 ) {
     use std::arch::x86_64::*;
     let (texel, border) = headers(rule.texel_bytes);
-    let texel = _mm256_set1_epi64x(texel as i64);
-    let border = _mm256_set1_epi64x(border as i64);
-    let base = _mm256_set1_epi64x(rule.base as i64);
-    let element_bytes = _mm256_set1_epi64x(i64::from(rule.element_bytes));
-    let element = _mm_set1_epi32(rule.element as i32);
+    let (texel, border) = (texel as i64, border as i64);
+    let texel_entries = _mm256_setr_epi64x(texel, rule.base as i64, texel, rule.base as i64);
+    let border = _mm256_set1_epi64x(border);
+    // (opaque: knowing the zeros, LLVM makes each multiply below a full 64-bit one, four
+    // instructions)
+    let element_bytes = std::hint::black_box(_mm256_setr_epi64x(
+        0,
+        i64::from(rule.element_bytes),
+        0,
+        i64::from(rule.element_bytes),
+    ));
+    let element = _mm256_set1_epi32(rule.element as i32);
+    // lane j of four: its index of the first texel in dwords 0-3, of the second in 4-7
+    let pick: [__m256i; 4] = std::array::from_fn(|j| {
+        let (a, b) = (j as i32, j as i32 + 4);
+        _mm256_setr_epi32(a, a, a, a, b, b, b, b)
+    });
     let dst = out.as_mut_ptr().cast::<u8>();
     for g in 0..LANES / 4 {
-        // lo[t] = (header, address) of lanes 4g and 4g + 2, hi[t] of lanes 4g + 1 and 4g + 3
-        let mut lo = [_mm256_setzero_si256(); 4];
-        let mut hi = [_mm256_setzero_si256(); 4];
-        for t in 0..4 {
+        // pairs[h]: the indices of texels 2h and 2h + 1 of lanes 4g..4g + 4, less `element`
+        let pairs: [__m256i; 2] = std::array::from_fn(|h| {
             // SAFETY: `index[t]` holds 32 u32, and 4g + 3 < 32.
-            let i = unsafe { _mm_loadu_si128(index[t].as_ptr().add(4 * g).cast::<__m128i>()) };
-            let first = _mm256_cvtepu32_epi64(_mm_sub_epi32(i, element));
-            // (the low 32 bits of each lane times the element size: u32 x u32 -> u64)
-            let address = _mm256_add_epi64(base, _mm256_mul_epu32(first, element_bytes));
-            let header = if BORDER {
-                // SAFETY: `real[t]` holds 32 bools (one byte each, 0 or 1), and 4g + 3 < 32:
-                // four bytes read unaligned.
-                let flags =
-                    unsafe { std::ptr::read_unaligned(real[t].as_ptr().add(4 * g).cast::<i32>()) };
-                let flags = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(flags));
-                let is_border = _mm256_cmpeq_epi64(flags, _mm256_setzero_si256());
-                _mm256_blendv_epi8(texel, border, is_border)
-            } else {
-                texel
+            let i = unsafe {
+                _mm256_loadu2_m128i(
+                    index[2 * h + 1].as_ptr().add(4 * g).cast::<__m128i>(),
+                    index[2 * h].as_ptr().add(4 * g).cast::<__m128i>(),
+                )
             };
-            lo[t] = _mm256_unpacklo_epi64(header, address);
-            hi[t] = _mm256_unpackhi_epi64(header, address);
-        }
-        // lane 4g + j: entries 0 and 1 from the 128-bit halves of rows t = 0 and 1, entries
-        // 2 and 3 from t = 2 and 3
-        let rows = [
-            (
-                _mm256_permute2x128_si256::<0x20>(lo[0], lo[1]),
-                _mm256_permute2x128_si256::<0x20>(lo[2], lo[3]),
-            ),
-            (
-                _mm256_permute2x128_si256::<0x20>(hi[0], hi[1]),
-                _mm256_permute2x128_si256::<0x20>(hi[2], hi[3]),
-            ),
-            (
-                _mm256_permute2x128_si256::<0x31>(lo[0], lo[1]),
-                _mm256_permute2x128_si256::<0x31>(lo[2], lo[3]),
-            ),
-            (
-                _mm256_permute2x128_si256::<0x31>(hi[0], hi[1]),
-                _mm256_permute2x128_si256::<0x31>(hi[2], hi[3]),
-            ),
-        ];
-        for (j, (first, second)) in rows.into_iter().enumerate() {
-            // SAFETY: lane 4g + j < 32 of `out`; a `LaneTexels` is its four 16-byte
-            // `TexelAddress` entries (`repr(transparent)`), each `repr(u32)`: the
-            // discriminant, then a `Texel`'s size and address, so the 8-byte header and the
-            // address written are a valid entry (a `Border` entry's other 12 bytes are
-            // padding).
-            unsafe {
-                let lane = dst.add((4 * g + j) * std::mem::size_of::<LaneTexels>());
-                _mm256_storeu_si256(lane.cast::<__m256i>(), first);
-                _mm256_storeu_si256(lane.add(32).cast::<__m256i>(), second);
+            _mm256_sub_epi32(i, element)
+        });
+        // flags[h]: likewise, `real` of those texels (0 or 1)
+        let flags: [__m256i; 2] = std::array::from_fn(|h| {
+            if !BORDER {
+                return _mm256_setzero_si256();
+            }
+            // SAFETY: `real[t]` holds 32 bools (one byte each, 0 or 1), and 4g + 3 < 32:
+            // four bytes read unaligned from each of two rows.
+            let [lo, hi] = [2 * h, 2 * h + 1].map(|t| unsafe {
+                std::ptr::read_unaligned(real[t].as_ptr().add(4 * g).cast::<i32>())
+            });
+            _mm256_cvtepu8_epi32(_mm_set_epi32(0, 0, hi, lo))
+        });
+        for (j, pick) in pick.iter().enumerate() {
+            for h in 0..2 {
+                let i = _mm256_permutevar8x32_epi32(pairs[h], *pick);
+                // (qwords 1 and 3 multiply dwords 2 and 6, the two indices; 0 and 2 by 0)
+                let half = _mm256_add_epi64(texel_entries, _mm256_mul_epu32(i, element_bytes));
+                let half = if BORDER {
+                    // a border entry over entry 0 or 1 (qwords 0-1 or 2-3, where its flag
+                    // is): its discriminant, then padding
+                    let f = _mm256_permutevar8x32_epi32(flags[h], *pick);
+                    let is_border = _mm256_cmpeq_epi32(f, _mm256_setzero_si256());
+                    _mm256_blendv_epi8(half, border, is_border)
+                } else {
+                    half
+                };
+                // SAFETY: lane 4g + j < 32 of `out`; a `LaneTexels` is its four 16-byte
+                // `TexelAddress` entries (`repr(transparent)`), each `repr(u32)`: the
+                // discriminant, then a `Texel`'s size and address, so the 8-byte header
+                // and the address written are a valid entry (a `Border` entry's other 12
+                // bytes are padding).
+                unsafe {
+                    let lane = dst.add((4 * g + j) * std::mem::size_of::<LaneTexels>());
+                    _mm256_storeu_si256(lane.add(32 * h).cast::<__m256i>(), half);
+                }
             }
         }
     }
@@ -177,6 +188,9 @@ const _: () = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::array::{uniform32, uniform4};
+    use proptest::prelude::{any, prop_oneof};
+    use proptest::sample::select;
 
     /// The headers are the first 8 bytes of the entries they stand for, and a whole entry
     /// built from a header and an address is the entry.
@@ -203,5 +217,29 @@ mod tests {
         // SAFETY: 16 bytes whose first 4 are Border's discriminant, the rest padding.
         let e: TexelAddress = unsafe { std::mem::transmute(words) };
         assert_eq!(e, TexelAddress::Border);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// The AVX2 writer writes what the entry-by-entry writer does, for indices anywhere
+        /// in u32 (below `element` too), addresses past 2^32, and any border texels.
+        #[test]
+        fn avx2_writes_the_entries_the_scalar_writer_does(
+            index in uniform4(uniform32(prop_oneof![any::<u32>(), 0..1u32 << 20])),
+            real in uniform4(uniform32(proptest::bool::weighted(0.8))),
+            base in any::<u64>(),
+            element_bytes in select(vec![1u32, 2, 4, 8, 16]),
+            texel_bytes in select(vec![1u32, 2, 4, 8, 16]),
+            element in 0..4u32,
+        ) {
+            let rule = AddressRule { base, element_bytes, texel_bytes, element };
+            for real in [None, Some(&real)] {
+                let mut want = [LaneTexels::default(); LANES];
+                let mut got = [LaneTexels::default(); LANES];
+                write_chunk(SimdLevel::Scalar, &index, real, rule, &mut want);
+                write_chunk(crate::simd_level(), &index, real, rule, &mut got);
+                proptest::prop_assert_eq!(got, want, "borders: {}", real.is_some());
+            }
+        }
     }
 }
