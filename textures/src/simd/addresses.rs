@@ -88,12 +88,12 @@ static ALL_READ: [[bool; LANES]; 4] = [[true; LANES]; 4];
 /// with `BORDER`, `TexelAddress::Border` where `real[t][k]` is false (two instantiations,
 /// so that the loop does not test for border texels where there are none).
 ///
-/// Each 32-byte half of a lane's record (entries t and t + 1) is one shuffle of the eight
-/// indices of texels t and t + 1 of four lanes, which puts the lane's two indices under the
-/// entries' addresses; one multiply and one add then make the whole half: the addresses in
-/// qwords 1 and 3 (`base` + index times the element size), the headers in qwords 0 and 2
-/// (the header + index times 0). Four instructions a half, the store included, and two
-/// shuffles a lane (the earlier interleaving of four-lane rows took seven and five).
+/// Four lanes at a time, a lane's record in two 32-byte halves (entries t and t + 1). The
+/// indices of texels t and t + 1 of the four lanes, one register, multiplied as they lie
+/// give the addresses of lanes 0 and 2 (the multiply reads every other index), and shifted
+/// by one index those of lanes 1 and 3; one interleave with the headers then makes each
+/// lane's half. Three and a quarter instructions a half, the store included, and one
+/// shuffle (the earlier interleaving of four-lane rows took seven and five).
 ///
 /// # Safety
 ///
@@ -108,27 +108,15 @@ unsafe fn write_chunk_avx2<const BORDER: bool>(
 ) {
     use std::arch::x86_64::*;
     let (texel, border) = headers(rule.texel_bytes);
-    let (texel, border) = (texel as i64, border as i64);
-    let texel_entries = _mm256_setr_epi64x(texel, rule.base as i64, texel, rule.base as i64);
-    let border = _mm256_set1_epi64x(border);
-    // (opaque: knowing the zeros, LLVM makes each multiply below a full 64-bit one, four
-    // instructions)
-    let element_bytes = std::hint::black_box(_mm256_setr_epi64x(
-        0,
-        i64::from(rule.element_bytes),
-        0,
-        i64::from(rule.element_bytes),
-    ));
+    let texel = _mm256_set1_epi64x(texel as i64);
+    let border = _mm256_castsi256_pd(_mm256_set1_epi64x(border as i64));
+    let base = _mm256_set1_epi64x(rule.base as i64);
+    let element_bytes = _mm256_set1_epi64x(i64::from(rule.element_bytes));
     let element = _mm256_set1_epi32(rule.element as i32);
-    // lane j of four: its index of the first texel in dwords 0-3, of the second in 4-7
-    let pick: [__m256i; 4] = std::array::from_fn(|j| {
-        let (a, b) = (j as i32, j as i32 + 4);
-        _mm256_setr_epi32(a, a, a, a, b, b, b, b)
-    });
     let dst = out.as_mut_ptr().cast::<u8>();
     for g in 0..LANES / 4 {
-        // pairs[h]: the indices of texels 2h and 2h + 1 of lanes 4g..4g + 4, less `element`
-        let pairs: [__m256i; 2] = std::array::from_fn(|h| {
+        for h in 0..2 {
+            // dwords 0-3: the indices of texel 2h of lanes 4g..4g + 4; 4-7: of texel 2h + 1
             // SAFETY: `index[t]` holds 32 u32, and 4g + 3 < 32.
             let i = unsafe {
                 _mm256_loadu2_m128i(
@@ -136,34 +124,37 @@ unsafe fn write_chunk_avx2<const BORDER: bool>(
                     index[2 * h].as_ptr().add(4 * g).cast::<__m128i>(),
                 )
             };
-            _mm256_sub_epi32(i, element)
-        });
-        // flags[h]: likewise, `real` of those texels (0 or 1)
-        let flags: [__m256i; 2] = std::array::from_fn(|h| {
-            if !BORDER {
-                return _mm256_setzero_si256();
-            }
-            // SAFETY: `real[t]` holds 32 bools (one byte each, 0 or 1), and 4g + 3 < 32:
-            // four bytes read unaligned from each of two rows.
-            let [lo, hi] = [2 * h, 2 * h + 1].map(|t| unsafe {
-                std::ptr::read_unaligned(real[t].as_ptr().add(4 * g).cast::<i32>())
-            });
-            _mm256_cvtepu8_epi32(_mm_set_epi32(0, 0, hi, lo))
-        });
-        for (j, pick) in pick.iter().enumerate() {
-            for h in 0..2 {
-                let i = _mm256_permutevar8x32_epi32(pairs[h], *pick);
-                // (qwords 1 and 3 multiply dwords 2 and 6, the two indices; 0 and 2 by 0)
-                let half = _mm256_add_epi64(texel_entries, _mm256_mul_epu32(i, element_bytes));
-                let half = if BORDER {
-                    // a border entry over entry 0 or 1 (qwords 0-1 or 2-3, where its flag
-                    // is): its discriminant, then padding
-                    let f = _mm256_permutevar8x32_epi32(flags[h], *pick);
-                    let is_border = _mm256_cmpeq_epi32(f, _mm256_setzero_si256());
-                    _mm256_blendv_epi8(half, border, is_border)
-                } else {
-                    half
+            let i = _mm256_sub_epi32(i, element);
+            // qwords: lanes (0, 2) of texel 2h, then of 2h + 1; likewise lanes (1, 3)
+            let address = |i| _mm256_add_epi64(base, _mm256_mul_epu32(i, element_bytes));
+            let even = address(i);
+            let odd = address(_mm256_srli_epi64::<32>(i));
+            // the headers beside them (a border texel's sign in bit 63 of its qword)
+            let [h_even, h_odd] = if BORDER {
+                // SAFETY: `real[t]` holds 32 bools (one byte each, 0 or 1), and 4g + 3 < 32:
+                // four bytes read unaligned from each of two rows.
+                let [lo, hi] = [2 * h, 2 * h + 1].map(|t| unsafe {
+                    std::ptr::read_unaligned(real[t].as_ptr().add(4 * g).cast::<i32>())
+                });
+                let flags = _mm256_cvtepu8_epi32(_mm_set_epi32(0, 0, hi, lo));
+                let is_border = _mm256_cmpeq_epi32(flags, _mm256_setzero_si256());
+                let pick = |m| {
+                    let texel = _mm256_castsi256_pd(texel);
+                    _mm256_castpd_si256(_mm256_blendv_pd(texel, border, _mm256_castsi256_pd(m)))
                 };
+                [pick(_mm256_slli_epi64::<32>(is_border)), pick(is_border)]
+            } else {
+                [texel, texel]
+            };
+            // lane j's half: its two headers and addresses interleaved (a border entry's
+            // address is padding)
+            let halves = [
+                _mm256_unpacklo_epi64(h_even, even),
+                _mm256_unpacklo_epi64(h_odd, odd),
+                _mm256_unpackhi_epi64(h_even, even),
+                _mm256_unpackhi_epi64(h_odd, odd),
+            ];
+            for (j, half) in halves.into_iter().enumerate() {
                 // SAFETY: lane 4g + j < 32 of `out`; a `LaneTexels` is its four 16-byte
                 // `TexelAddress` entries (`repr(transparent)`), each `repr(u32)`: the
                 // discriminant, then a `Texel`'s size and address, so the 8-byte header
