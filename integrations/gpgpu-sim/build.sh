@@ -63,9 +63,9 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 cuda="$("$venv/bin/python" -c 'import os, nvidia; print(os.path.join(list(nvidia.__path__)[0], "cu13"))' 2>/dev/null || true)"
-if [ -z "$cuda" ] || [ ! -x "$cuda/bin/nvcc" ]; then
+if [ -z "$cuda" ] || [ ! -x "$cuda/bin/nvcc" ] || [ ! -x "$cuda/bin/nvdisasm" ]; then
   "$venv/bin/pip" install --quiet nvidia-cuda-nvcc==13.5.37 nvidia-cuda-runtime==13.5.37 \
-    nvidia-cuda-cuobjdump==13.5.37 nvidia-cuda-profiler-api==13.5.25 ||
+    nvidia-cuda-cuobjdump==13.5.37 nvidia-cuda-nvdisasm==13.5.37 nvidia-cuda-profiler-api==13.5.25 ||
     { echo "build.sh: could not install the CUDA 13 toolchain from PyPI into $venv" >&2; exit 1; }
   cuda="$("$venv/bin/python" -c 'import os, nvidia; print(os.path.join(list(nvidia.__path__)[0], "cu13"))')"
 fi
@@ -83,17 +83,21 @@ fi
 (
   cd "$work"
   export CUDA_INSTALL_PATH="$cuda" TLD4_PREFIX="$prefix"
+  # setup_environment is not written for set -euo pipefail
+  set +euo pipefail
   # shellcheck disable=SC1091
   source setup_environment >/dev/null
+  set -euo pipefail
   make -j"$jobs" >"$out/make.log" 2>&1 || { tail -30 "$out/make.log" >&2; echo "build.sh: make failed (log: $out/make.log)" >&2; exit 1; }
   echo "GPGPUSIM_LIB=$(ls -d "$work"/lib/gcc-*/cuda-*/release)" >"$out/env"
 )
 lib="$(sed -n 's/^GPGPUSIM_LIB=//p' "$out/env")"
+# GPGPU-Sim's own setup_environment sets what the simulator reads at run time
+# (PTX_SIM_USE_PTX_FILE, CUOBJDUMP_SIM_FILE, LD_LIBRARY_PATH to its libcudart.so).
 {
   echo "export CUDA_INSTALL_PATH=$cuda"
-  echo "export PATH=$cuda/bin:\$PATH"
-  echo "export LD_LIBRARY_PATH=$lib"
-  echo "export GPGPUSIM_ROOT=$work"
+  echo "source $work/setup_environment >/dev/null"
+  echo "export LD_LIBRARY_PATH=$lib:\$LD_LIBRARY_PATH"
 } >"$out/env.sh"
 echo "built: $lib/libcudart.so"
 echo "to run programs on it: source $out/env.sh"

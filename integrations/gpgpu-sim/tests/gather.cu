@@ -20,7 +20,7 @@
   do {                                                                      \
     cudaError_t e_ = (x);                                                   \
     if (e_ != cudaSuccess) {                                                \
-      printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorName(e_)); \
+      printf("FAIL %s:%d %s: cudaError %d\n", __FILE__, __LINE__, #x, (int)e_); \
       return false;                                                         \
     }                                                                       \
   } while (0)

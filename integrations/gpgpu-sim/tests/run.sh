@@ -40,8 +40,11 @@ if [ ! -f "$cache/env.sh" ]; then
 else
   echo "gpgpu-sim: cached simulator $cache"
 fi
+# GPGPU-Sim's setup_environment is not written for set -euo pipefail
+set +euo pipefail
 # shellcheck disable=SC1091
 source "$cache/env.sh"
+set -euo pipefail
 run_dir="$out/run"
 rm -rf "$run_dir"
 mkdir -p "$run_dir"
