@@ -13,7 +13,7 @@ __global__ void gather_unnormalized(cudaTextureObject_t t, float *out) {
   asm volatile("tld4.r.2d.v4.f32.f32 {%0,%1,%2,%3}, [%4, {%5, %6}];"
                : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
                : "l"(t), "f"(u), "f"(v));
-  out[threadIdx.x] = __uint_as_float(a);
+  out[threadIdx.x] = __uint_as_float(a) + __uint_as_float(b) + __uint_as_float(c) + __uint_as_float(d);
 }
 
 int main() {
