@@ -432,3 +432,71 @@ pub fn compare_results(results: &Value) -> Comparison {
     }
     cmp
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn aoffi_offsets_are_six_bit_signed() {
+        assert_eq!(offset6(0), 0);
+        assert_eq!(offset6(31), 31);
+        assert_eq!(offset6(32), -32);
+        assert_eq!(offset6(-1i32 as u32), -1);
+        assert_eq!(offset6(-8i32 as u32), -8);
+    }
+
+    fn spec(flags: u32) -> Value {
+        json!({ "name": "idx4", "kind": "d2", "w": 4, "h": 4, "layers": 1, "format": cuda::FMT_FLOAT,
+            "channels": 1, "addr": cuda::ADDR_CLAMP, "filter": 0, "flags": flags,
+            "border": [0.0, 0.0, 0.0, 0.0], "content": "R32F index: texel (i, j) of layer l = 1 + i + w*j + w*h*l" })
+    }
+
+    /// A results document with one phase holding `runs` on the 4x4 index texture.
+    fn doc(flags: u32, runs: Value) -> Value {
+        json!({ "phases": { "basics": { "ok": true, "textures": [spec(flags)], "data": runs } } })
+    }
+
+    #[test]
+    fn a_2d_run_is_compared_lane_by_lane_and_a_wrong_lane_is_caught() {
+        let f = |x: f32| x.to_bits();
+        // (0.375, 0.375): u = v = 1.5 on 4 texels, footprint i0 = j0 = 1, texels (1,2) (2,2)
+        // (2,1) (1,1) in Vulkan's gather order: 1 + i + 4j = 10, 11, 7, 6. With AOFFI (1, -1):
+        // i0 = 2, j0 = 0: (2,1) (3,1) (3,0) (2,0) = 7, 8, 4, 3.
+        let right = [10.0f32, 11.0, 7.0, 6.0].map(f);
+        let offs = [7.0f32, 8.0, 4.0, 3.0].map(f);
+        let q = |o: (i32, i32)| json!([f(0.375), f(0.375), 0, 0, o.0 as u32, o.1 as u32, 0]);
+        let runs = json!([
+            { "kernel": "nat_2d_r", "texture": "idx4", "queries": [q((0, 0)), q((0, 0))],
+              "results": [[right[0], right[1], right[2], right[3], 1], [right[0], right[1], right[2], right[3] ^ 1, 1]] },
+            { "kernel": "nat_2d_r_aoffi", "texture": "idx4", "queries": [q((1, -1))],
+              "results": [[offs[0], offs[1], offs[2], offs[3], 1]] },
+            { "kernel": "raw:2d", "texture": "idx4", "queries": [], "results": [] },
+            { "kernel": "nat_2d_r_dc", "texture": "idx4", "queries": [], "results": [] }
+        ]);
+        let c = compare_results(&doc(cuda::TRSF_NORMALIZED_COORDINATES, runs));
+        assert_eq!(c.runs.len(), 2);
+        assert_eq!((c.runs[0].lanes, c.runs[0].equal), (2, 1));
+        let d = &c.runs[0].first_differences[0];
+        assert_eq!(d.lane, 1);
+        assert_eq!(d.gpu[3], right[3] ^ 1);
+        assert_eq!(d.tld4[3], right[3]);
+        assert_eq!((c.runs[1].lanes, c.runs[1].equal), (1, 1));
+        assert_eq!(c.totals("basics"), (3, 2));
+        // The patched variant and the depth compare are listed as not compared, with why.
+        assert_eq!(c.skipped.len(), 2);
+        assert!(c.skipped[0].why.contains("patched variants"));
+        assert!(c.skipped[1].why.contains("no compare function"));
+    }
+
+    #[test]
+    fn unnormalized_coordinates_and_unknown_textures_are_not_compared() {
+        let runs = json!([{ "kernel": "nat_2d_r", "texture": "idx4", "queries": [[0, 0, 0, 0, 0, 0, 0]], "results": [[0, 0, 0, 0, 1]] },
+                          { "kernel": "nat_2d_r", "texture": "nope", "queries": [], "results": [] }]);
+        let c = compare_results(&doc(0, runs));
+        assert!(c.runs.is_empty());
+        assert!(c.skipped[0].why.starts_with("unnormalized coordinates"));
+        assert_eq!(c.skipped[1].why, "texture not recorded");
+    }
+}
