@@ -1,6 +1,7 @@
-//! The TLD4 hardware probe: PTX kernels and patched-cubin variants of NVIDIA's TLD4, run on an
-//! SM90 GPU through the CUDA driver API (loaded at run time), with the results recorded as
-//! JSON and turned into golden data and a report. See README.md.
+//! The TLD4 hardware probe: PTX kernels (compiled by the driver's JIT or ptxas for any GPU from
+//! SM75 to SM121) and patched-cubin variants of NVIDIA's TLD4 (SM90), run through the CUDA
+//! driver API (loaded at run time), with the results recorded as JSON, compared lane by lane
+//! with tld4 and turned into golden data and a report per open question. See README.md.
 
 pub mod compare;
 pub mod cuda;

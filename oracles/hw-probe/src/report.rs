@@ -1,4 +1,4 @@
-//! Turns `hw_results.json` into golden data (`tests/golden/hw_h200.json`) and a report that
+//! Turns `hw_results.json` into golden data (`hw_sm_XY_<gpu>.json`, committed under tests/golden/) and a report that
 //! says, for each open question (docs/sources.md, Open questions), what was measured.
 //!
 //! The analyses assume only what the probe's textures hold (every texel names itself) and

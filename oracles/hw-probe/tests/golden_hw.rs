@@ -1,4 +1,4 @@
-//! Every device run copied in as `tests/golden/hw_*.json` must be a real measurement: not
+//! Every device run copied in as `hw_*.json` under `tests/golden/` must be a real measurement: not
 //! synthetic, with the GPU, driver and date, an answer to every open question, and from this
 //! probe's kernels (the sm_90 cubin's hash, or the portable PTX's for a JIT or ptxas run).
 
