@@ -27,7 +27,7 @@ say() { echo "$@" | tee -a "$log" >&2; }
 
 # 1. The driver: fail clearly without it.
 if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so' && [ -z "${TLD4_LIBCUDA:-}" ] \
-   && ! ls /usr/lib/x86_64-linux-gnu/libcuda.so* /usr/lib64/libcuda.so* /usr/local/nvidia/lib64/libcuda.so* >/dev/null 2>&1; then
+   && ! ls /usr/lib/x86_64-linux-gnu/libcuda.so* /usr/lib/aarch64-linux-gnu/libcuda.so* /usr/lib64/libcuda.so* /usr/local/nvidia/lib64/libcuda.so* >/dev/null 2>&1; then
   say "run-on-device: no libcuda.so.1 on this machine (no NVIDIA driver): nothing to measure"
   exit 3
 fi

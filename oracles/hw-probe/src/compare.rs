@@ -126,8 +126,9 @@ fn model_of(spec: &Value) -> Result<(Texture, Sampler), String> {
         [((1 + x + w * y + w * h * l) as f32).to_bits(), 0, 0, 0]
     })
     .map_err(|e| e.to_string())?;
-    // CUaddress_mode (cuda.h) -> the Vulkan modes tld4 models: WRAP is repeat, CLAMP clamp to
-    // edge, MIRROR mirrored repeat, BORDER clamp to border (docs/sources.md, Descriptors).
+    // CUaddress_mode (cuda.h: CU_TR_ADDRESS_MODE_WRAP, _CLAMP, _MIRROR, _BORDER) -> the
+    // Vulkan modes tld4 models, by their names: repeat, clamp to edge, mirrored repeat, clamp
+    // to border. A guess to be checked by the run (phase address compares all four).
     let mode = match u(&spec["addr"]) {
         Some(cuda::ADDR_WRAP) => AddressMode::Repeat,
         Some(cuda::ADDR_CLAMP) => AddressMode::ClampToEdge,

@@ -1,7 +1,7 @@
 //! The TLD4 words of a cubin of the probe's kernels, for any architecture tld4-decoder knows:
 //! what the compiler that built it (the driver's JIT on the device, or ptxas/nvcc) emits for
 //! each PTX `tld4` on the GPU at hand. This is the "each architecture's forms" measurement
-//! (docs/sources.md, Open questions 2, 7 and 8): which opcode form, whether `.SCR` is set,
+//! (docs/sources.md, Open questions: 2, 7 and 8): which opcode form, whether `.SCR` is set,
 //! which operands. Read with `tld4-cubin` (the ELF header names the architecture) and
 //! `decode_arch` (docs/sources.md, TLD4 on every architecture); no NVIDIA tool is needed.
 

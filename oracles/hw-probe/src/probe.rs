@@ -302,8 +302,9 @@ pub struct Ctx {
     pub cuda: Cuda,
     /// The embedded layout, when the run uses the sm_90 cubin (patched variants need it).
     pub layout: Option<Layout>,
-    /// The TLD4 words of the cubin the phases run (their SASS text for the records).
-    forms: crate::forms::CubinForms,
+    /// The TLD4 words of the cubin the phases run (their SASS text for the records); `None`
+    /// when tld4-cubin cannot read the cubin, which must not stop the run.
+    forms: Option<crate::forms::CubinForms>,
     native: Module,
     patched: BTreeMap<String, (Module, Function)>,
     textures: Vec<Value>,
@@ -337,7 +338,7 @@ impl Ctx {
                 std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
             ),
         };
-        let forms = crate::forms::cubin_forms(&image)?;
+        let forms = crate::forms::cubin_forms(&image).ok();
         let native = cuda
             .load_module(&image)
             .map_err(|e| format!("loading the cubin: {e}"))?;
@@ -518,8 +519,8 @@ impl Ctx {
                 .unwrap_or_default()
         } else {
             self.forms
-                .tld4
                 .iter()
+                .flat_map(|f| &f.tld4)
                 .find(|t| t.kernel == kernel)
                 .map(|t| t.text.clone())
                 .unwrap_or_default()
@@ -1796,7 +1797,11 @@ pub fn run_all(
             )
         }
     };
-    let loaded_forms = crate::forms::cubin_forms(&loaded)?;
+    // Unreadable forms are recorded, not fatal: the gathers are the measurement.
+    let loaded_forms = match crate::forms::cubin_forms(&loaded) {
+        Ok(f) => serde_json::to_value(f).unwrap(),
+        Err(e) => json!({ "error": e }),
+    };
     let sm90 = source == KernelSource::Sm90Cubin;
     let mut names: Vec<String> = PHASES.iter().map(|p| p.name.to_string()).collect();
     if sm90 {

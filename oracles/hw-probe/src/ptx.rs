@@ -240,7 +240,7 @@ pub const SM90: PtxTarget = PtxTarget {
 /// (docs/sources.md, TLD4 on every architecture); `.version 7.1` is the oldest PTX ISA with
 /// `tld4`'s destination predicate `d|p` (PTX ISA, `tld4`, PTX ISA Notes), the oldest a driver
 /// must know, so a CUDA 11.1 driver or later runs it. ptxas 11.8 and 13.5 accept it
-/// (`tests/tools.rs`), and ptxas refuses the file with `.version 7.0` (same test).
+/// (`oracles/hw-probe/tests/tools.rs`), and ptxas refuses the file with `.version 7.0` (same test).
 pub const PORTABLE: PtxTarget = PtxTarget {
     version: "7.1",
     target: "sm_75",

@@ -25,7 +25,7 @@ pub struct Question {
     pub probed_by: &'static str,
 }
 
-/// Every open question of docs/sources.md, in its order (one table: the answers follow it).
+/// Every open question (docs/sources.md, Open questions), in its order (one table: the answers follow it).
 pub const QUESTIONS: [Question; 8] = [
     Question { number: 1, key: "f16_packing", asked: "F16.RN / F16.RZ output: how the halves are packed, and into which registers (tld4: two halves a register, lower component low, Rd then Rd2)", probed_by: "phase f16: raw-patched F16.RN/RZ variants against the 32-bit gather of the same texels (sm_90 cubin only: PTX has no f16 tld4)" },
     Question { number: 2, key: "scr", asked: ".SCR: what it does and when the compiler sets it (tld4: changes no value)", probed_by: "phase scr: raw TLD4 with .SCR set against clear (sm_90 cubin only); forms: .SCR in every TLD4 the compiler emitted for this GPU" },
@@ -100,7 +100,7 @@ fn verdict(compared: usize, equal: usize) -> Option<bool> {
 
 /// Question 1: the F16 runs against tld4's packing of the 32-bit gather of the same queries
 /// (binary16 RN of each slot, two a register, lower component low; the model's decision,
-/// docs/sources.md, Open questions 1 and Decisions).
+/// docs/sources.md, Open questions: 1; docs/sources.md, Decisions).
 fn f16_answer(results: &Value) -> Result<(String, usize, usize), String> {
     let ph = phase_ok(results, "f16")?;
     let runs = ph["data"]["runs"]
@@ -163,8 +163,12 @@ fn scr_answer(results: &Value, forms: &str) -> Result<(String, usize, usize), St
 fn forms_summary(results: &Value) -> (String, usize, usize) {
     let mut parts = Vec::new();
     let (mut n, mut decoded) = (0, 0);
-    let mut add = |parts: &mut Vec<String>, label: &str, f: &Value| {
+    let mut add = |parts: &mut Vec<String>, label: &str, f: &Value, error: &Value| {
         let Some(words) = f["tld4"].as_array() else {
+            parts.push(format!(
+                "{label}: TLD4 words not read ({})",
+                error.as_str().unwrap_or("no record")
+            ));
             return;
         };
         let mut by_form = std::collections::BTreeMap::<String, (usize, usize)>::new();
@@ -190,7 +194,12 @@ fn forms_summary(results: &Value) -> (String, usize, usize) {
     };
     let forms = &results["forms"];
     if forms["jit"]["ok"] == true {
-        add(&mut parts, "the driver's JIT", &forms["jit"]["forms"]);
+        add(
+            &mut parts,
+            "the driver's JIT",
+            &forms["jit"]["forms"],
+            &forms["jit"]["forms_error"],
+        );
     } else if !forms["jit"].is_null() {
         parts.push(format!(
             "the driver's JIT failed: {}",
@@ -203,6 +212,7 @@ fn forms_summary(results: &Value) -> (String, usize, usize) {
             &mut parts,
             &format!("the kernels run ({src})"),
             &forms["loaded"],
+            &forms["loaded"]["error"],
         );
     }
     if parts.is_empty() {
@@ -304,4 +314,40 @@ pub fn markdown(answers: &[Answer]) -> String {
         md.push('\n');
     }
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table asks exactly the questions docs/sources.md lists, numbered as there.
+    #[test]
+    fn the_table_follows_docs_sources_open_questions() {
+        let doc = include_str!("../../../docs/sources.md");
+        let section = doc
+            .split("\n## Open questions\n")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("docs/sources.md has an Open questions section");
+        let numbered: Vec<u32> = section
+            .lines()
+            .filter_map(|l| l.split_once(". **").and_then(|(n, _)| n.parse().ok()))
+            .collect();
+        let ours: Vec<u32> = QUESTIONS.iter().map(|q| q.number).collect();
+        assert_eq!(numbered, ours);
+    }
+
+    #[test]
+    fn a_run_with_no_phases_answers_every_question_with_a_reason() {
+        let a = answers(&serde_json::json!({}), &Comparison::default());
+        assert_eq!(a.len(), QUESTIONS.len());
+        for x in &a[..7] {
+            assert_eq!(x.tld4_agrees, None, "{}", x.key);
+            assert!(x.why_not.is_some(), "{}", x.key);
+        }
+        // 8 reads the forms record, absent here: nothing compared, said so.
+        assert_eq!(a[7].compared, 0);
+        assert!(a[7].gpu_did.contains("no TLD4 words recorded"));
+        assert!(markdown(&a).contains("| 3 | sub_texel | not measured | 0 | 0 |"));
+    }
 }
