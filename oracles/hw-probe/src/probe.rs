@@ -1877,6 +1877,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn kernel_choices_parse_and_children_get_their_source() {
+        assert_eq!("auto".parse::<KernelChoice>(), Ok(KernelChoice::Auto));
+        assert_eq!("sm90".parse::<KernelChoice>(), Ok(KernelChoice::Sm90));
+        assert_eq!("jit".parse::<KernelChoice>(), Ok(KernelChoice::Jit));
+        assert_eq!(
+            "out/k.cubin".parse::<KernelChoice>(),
+            Ok(KernelChoice::File("out/k.cubin".into()))
+        );
+        assert!("".parse::<KernelChoice>().is_err());
+        assert_eq!(KernelSource::Sm90Cubin.arg(), "sm90");
+        assert_eq!(KernelSource::File("a/b.cubin".into()).arg(), "a/b.cubin");
+        // Only the phases made of patched variants are skipped off SM90.
+        let patched: Vec<&str> = PHASES
+            .iter()
+            .filter(|p| p.patched_only)
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(patched, ["f16", "masks", "scr"]);
+    }
+
+    #[test]
+    fn the_portable_ptx_hash_is_the_committed_file_s() {
+        let file = include_str!("../kernels/tld4_probe.portable.ptx");
+        assert_eq!(
+            portable_ptx_hash(),
+            format!("{:016x}", crate::layout::fnv1a64(file.as_bytes()))
+        );
+    }
+
+    #[test]
     fn civil_dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         // 2000-03-01 is day 11017; 2024-02-29 is day 19782.
