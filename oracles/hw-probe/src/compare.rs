@@ -1,9 +1,9 @@
 //! The device's results compared lane by lane with tld4's model (tld4-textures' gather, the
 //! project's NVIDIA model with its default sub-texel precision): every `nat_*` run on an index
 //! texture, both ends of every run of every sub-texel sweep, and every code of the UNORM/SNORM/
-//! HALF/integer conversion tables. What cannot be compared is listed with the reason (patched
-//! variants, unnormalized coordinates, CUDA's compare-less depth sampler, textures tld4 cannot
-//! rebuild from the record), never silently dropped.
+//! HALF/integer conversion tables, normalized or unnormalized coordinates. What cannot be
+//! compared is listed with the reason (patched variants, CUDA's compare-less depth sampler,
+//! textures tld4 cannot rebuild from the record), never silently dropped.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -98,9 +98,6 @@ fn model_of(spec: &Value) -> Result<(Texture, Sampler), String> {
         ));
     }
     let flags = u(&spec["flags"]).unwrap_or(0);
-    if flags & cuda::TRSF_NORMALIZED_COORDINATES == 0 {
-        return Err("unnormalized coordinates: TLD4 takes normalized ones (tld4's sampler has no unnormalized mode)".into());
-    }
     let (w, h, layers) = (
         u(&spec["w"]).ok_or("no w")?,
         u(&spec["h"]).ok_or("no h")?,
@@ -147,6 +144,9 @@ fn model_of(spec: &Value) -> Result<(Texture, Sampler), String> {
     // CU_TRSF_SEAMLESS_CUBEMAP asks for seamless edges; without it CUDA addresses each face
     // alone (cuda.h).
     s.seamless_cube = flags & cuda::TRSF_SEAMLESS_CUBEMAP != 0;
+    // CU_TRSF_NORMALIZED_COORDINATES clear: coordinates in texels (docs/sources.md,
+    // Unnormalized coordinates).
+    s.normalized_coords = flags & cuda::TRSF_NORMALIZED_COORDINATES != 0;
     Ok((tex, s))
 }
 
@@ -292,16 +292,17 @@ fn compare_sweeps(ph: &Value, cmp: &mut Comparison) {
             texture: name.clone(),
             why,
         };
-        if sw["normalized"] != true {
-            cmp.skipped.push(skip("unnormalized coordinates: TLD4 takes normalized ones (tld4's sampler has no unnormalized mode)".into()));
-            continue;
-        }
         let (Some(w), Some(h)) = (u(&sw["w"]), u(&sw["h"])) else {
             cmp.skipped.push(skip("no size".into()));
             continue;
         };
+        let flags = if sw["normalized"] == true {
+            cuda::TRSF_NORMALIZED_COORDINATES
+        } else {
+            0
+        };
         let spec = serde_json::json!({ "content": "R32F index", "format": cuda::FMT_FLOAT,
-            "flags": cuda::TRSF_NORMALIZED_COORDINATES, "w": w, "h": h, "layers": 1, "kind": "d2",
+            "flags": flags, "w": w, "h": h, "layers": 1, "kind": "d2",
             "addr": cuda::ADDR_CLAMP, "border": [0.0, 0.0, 0.0, 0.0] });
         let (tex, sampler) = match model_of(&spec) {
             Ok(m) => m,
@@ -492,12 +493,17 @@ mod tests {
     }
 
     #[test]
-    fn unnormalized_coordinates_and_unknown_textures_are_not_compared() {
-        let runs = json!([{ "kernel": "nat_2d_r", "texture": "idx4", "queries": [[0, 0, 0, 0, 0, 0, 0]], "results": [[0, 0, 0, 0, 1]] },
+    fn unnormalized_coordinates_are_compared_and_unknown_textures_are_not() {
+        let f = |x: f32| x.to_bits();
+        // In texels, (1.5, 1.5) is the footprint of the normalized test's (0.375, 0.375):
+        // texels (1,2) (2,2) (2,1) (1,1) = 10, 11, 7, 6.
+        let right = [10.0f32, 11.0, 7.0, 6.0].map(f);
+        let runs = json!([{ "kernel": "nat_2d_r", "texture": "idx4", "queries": [[f(1.5), f(1.5), 0, 0, 0, 0, 0]],
+                            "results": [[right[0], right[1], right[2], right[3], 1]] },
                           { "kernel": "nat_2d_r", "texture": "nope", "queries": [], "results": [] }]);
         let c = compare_results(&doc(0, runs));
-        assert!(c.runs.is_empty());
-        assert!(c.skipped[0].why.starts_with("unnormalized coordinates"));
-        assert_eq!(c.skipped[1].why, "texture not recorded");
+        assert_eq!((c.runs[0].lanes, c.runs[0].equal), (1, 1));
+        assert_eq!(c.skipped.len(), 1);
+        assert_eq!(c.skipped[0].why, "texture not recorded");
     }
 }
