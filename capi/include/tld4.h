@@ -131,7 +131,9 @@ typedef enum tld4_not_modeled {
   // A texture-header or sampler field: `field` (clcd97tex.h's name, docs/descriptors.md)
   // and its raw `value`.
   TLD4_NOT_MODELED_DESCRIPTOR = 1,
-  // An instruction field (`field`, as docs/fields.md names it) with this texture.
+  // An instruction field (`field`, as docs/fields.md names it) with this texture, or a
+  // field value of a valid instruction whose effect is unknown (`field` and its raw
+  // `value`: `.UAI`, a second uniform register, `UAOFFI`, ...).
   TLD4_NOT_MODELED_INSTRUCTION = 2,
   // The texture unit's reason (dimension, offsets or depth compare against the texture
   // and sampler); the message says which.
