@@ -639,7 +639,8 @@ typedef struct tld4_texel_address {
 } tld4_texel_address;
 
 // One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
-// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96, reserved
+// (always 0) at 100: no padding byte): the
 // four footprint texels in gather order x, y, z, w (the order of the results), and the
 // distinct 32-byte sectors they fall in, in first-use order.
 typedef struct tld4_lane_texels {
@@ -649,6 +650,9 @@ typedef struct tld4_lane_texels {
   uint64_t sectors[4];
   // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
   uint32_t num_sectors;
+  // Always 0: the record's last 4 bytes, explicit so that every byte of a record is
+  // written (a caller may compare records with `memcmp`).
+  uint32_t reserved;
 } tld4_lane_texels;
 
 // A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
