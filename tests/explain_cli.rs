@@ -820,7 +820,10 @@ fn pictures_are_written_into_what_the_path_is() {
     let o = explain("--svg", &new);
     assert!(o.status.success(), "{o:?}");
     let svg = std::fs::read_to_string(&new).unwrap();
-    assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{svg:.40}");
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{svg:.40}"
+    );
     let mode = std::fs::metadata(&new).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o666 & !umask);
     // A symbolic link to a file: the file receives the picture, the link stays a link.
@@ -862,17 +865,27 @@ fn pictures_are_written_into_what_the_path_is() {
     }
     assert!(got.is_some(), "the FIFO was never written");
     let png = reader.join().unwrap();
-    assert!(png.starts_with(b"\x89PNG"), "{:?}", &png[..8.min(png.len())]);
+    assert!(
+        png.starts_with(b"\x89PNG"),
+        "{:?}",
+        &png[..8.min(png.len())]
+    );
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     // A FIFO without a reader: refused at once, never waited on.
     let o = explain("--png", &fifo);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
-    assert!(common::text(&o.stderr).contains("no process reads"), "{o:?}");
+    assert!(
+        common::text(&o.stderr).contains("no process reads"),
+        "{o:?}"
+    );
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     // A directory: refused.
     let o = explain("--svg", &d);
     assert_ne!(o.status.code(), Some(0));
-    assert!(common::text(&o.stderr).contains("it is a directory"), "{o:?}");
+    assert!(
+        common::text(&o.stderr).contains("it is a directory"),
+        "{o:?}"
+    );
     // A character device like /dev/null, made in the test's directory (root only).
     let null = d.join("null.svg");
     let c = std::ffi::CString::new(null.to_str().unwrap()).unwrap();
