@@ -1,5 +1,5 @@
-//! The precision the CTS's gather tests grant, per texture kind (docs/sources.md, Conformance
-//! verdicts): VK-GL-CTS `vktShaderRenderTextureGatherTests.cpp` (`TextureGatherInstance::
+//! The precision the CTS's gather tests grant, per texture kind
+//! (docs/sources.md, Conformance verdicts): VK-GL-CTS `vktShaderRenderTextureGatherTests.cpp` (`TextureGatherInstance::
 //! verify`) and GLES 3.1 `es31fTextureGatherTests.cpp` set the same values.
 
 use tld4_textures::TextureKind;

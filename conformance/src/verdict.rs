@@ -324,10 +324,16 @@ impl Values {
 
     /// The position where `observed` is farthest from a candidate's values, and how far.
     fn worst(&self, c: &Candidate, observed: &[u32; 4]) -> (usize, f64) {
+        // (the first of equal distances)
         (0..4)
             .map(|k| (k, self.distance(c.values[k], observed[k])))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .unwrap_or((0, 0.0))
+            .fold((0, f64::NEG_INFINITY), |best, x| {
+                if x.1.total_cmp(&best.1).is_gt() {
+                    x
+                } else {
+                    best
+                }
+            })
     }
 
     /// How far an observed value is from what a texel allows.
