@@ -11,6 +11,7 @@
 //! * [`Checker`]: a texture and a sampler; [`Checker::check`] gives one query's [`Verdict`]:
 //!   [`Verdict::Exact`], [`Verdict::Allowed`] (with the footprint or rounding that explains
 //!   it) or [`Verdict::Wrong`] (by how much, at which of the four values).
+//! * [`cts_grid`]: the CTS's texture-gather test grid, generated as the CTS generates it.
 //! * [`check_file`]: a `tld4 gather` cases file whose `result`s are the observed results
 //!   (`tld4 check`).
 //!
@@ -31,6 +32,7 @@
 
 pub mod bounds;
 mod candidates;
+pub mod cts_grid;
 mod file;
 mod precision;
 mod query;

@@ -154,6 +154,27 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// Whether the CTS itself accepts `observed` for this query: a whole footprint within the
+    /// bounds within tolerance, or anything at a cube corner (no extension of this port's
+    /// applies: offset arrays take one origin).
+    pub fn cts_accepts(&self, q: &Query, observed: &[u32; 4]) -> bool {
+        match self.candidates(q) {
+            Candidates::Anything(_) => true,
+            Candidates::NoBound => false,
+            Candidates::Footprints { list, .. } => {
+                let values = Values::of(
+                    self.reader.texture,
+                    self.reader.sampler,
+                    q,
+                    &self.reader.cts,
+                );
+                let tolerance = values.tolerance();
+                list.iter()
+                    .any(|c| values.worst(c, observed).1 <= tolerance)
+            }
+        }
+    }
+
     /// The CTS's candidates for a query (all the footprints it accepts).
     pub fn candidates(&self, q: &Query) -> Candidates {
         self.reader.candidates(q)
