@@ -1,6 +1,6 @@
 //! The CTS's texture-gather test grid, generated as VK-GL-CTS
-//! `vktShaderRenderTextureGatherTests.cpp` generates it (docs/sources.md, Conformance
-//! verdicts): its textures (random colour tiles from its `de::Random`, base seed 0), samplers,
+//! `vktShaderRenderTextureGatherTests.cpp` generates it
+//! (docs/sources.md, Conformance verdicts): its textures (random colour tiles from its `de::Random`, base seed 0), samplers,
 //! iterations (components, offsets, offset arrays, layers, faces) and the per-pixel queries of
 //! its 64 x 64 render (coordinates interpolated across the quad, the depth reference, the
 //! dynamic offsets). Not ported: the filter-mode and base-level groups (a gather ignores the

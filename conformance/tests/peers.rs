@@ -1,7 +1,7 @@
-//! The peers' gather tests as tld4 test cases (docs/sources.md, Conformance verdicts and
-//! Sub-texel model): vkd3d's tests/hlsl/gather.shader_test with its expected values, and
-//! vkd3d-proton's test_sampler_rounding sweep with its expectation; where each comes from is
-//! recorded in its data file under tests/peers/.
+//! The peers' gather tests as tld4 test cases (docs/sources.md, Conformance verdicts;
+//! docs/sources.md, Sub-texel model): vkd3d's hlsl/gather.shader_test with its expected
+//! values, and vkd3d-proton's test_sampler_rounding sweep with its expectation; where each
+//! comes from is recorded in its data file under conformance/tests/peers/.
 
 use std::path::PathBuf;
 
