@@ -3,7 +3,6 @@
 //! forms `isGatherOffsetsCompareResultValid` / `isGatherCompareResultValid`
 //! (tcuTexLookupVerifier.cpp, tcuTexCompareVerifier.cpp; docs/sources.md, Conformance verdicts).
 
-use serde::Serialize;
 use tld4_textures::trace::{texel_depth, texel_selected};
 use tld4_textures::{border_value, OffsetMode, Sampler, Texture, TextureKind};
 
@@ -16,7 +15,8 @@ use crate::query::Query;
 
 /// One footprint: the array layer (whole cube for cube arrays), the cube face (tld4's storage
 /// numbering, 0 +X .. 5 -Z) and the origin (i0, j0) before offsets and wrapping.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Footprint {
     /// Array layer (0 for 2D and cube textures).
     pub layer: u32,
@@ -50,7 +50,8 @@ pub struct Candidate {
 }
 
 /// The unnormalized coordinate ranges of one face or plane, as the CTS bounds them.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Bounds {
     /// The face they were computed on (cubes).
     pub face: Option<u32>,
@@ -61,8 +62,9 @@ pub struct Bounds {
 }
 
 /// Why the CTS accepts any result for a query.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "kind"))]
 pub enum Anything {
     /// A footprint within the bounds has a texel off both edges of a cube face: the CTS
     /// accepts any result there (`remapCubeEdgeCoords` finds no face).

@@ -33,12 +33,14 @@
 pub mod bounds;
 mod candidates;
 pub mod cts_grid;
+#[cfg(feature = "cases")]
 mod file;
 mod precision;
 mod query;
 mod verdict;
 
 pub use candidates::{Anything, Bounds, Candidate, Candidates, Footprint};
+#[cfg(feature = "cases")]
 pub use file::{check_file, check_text, CaseReport, CheckError, QueryReport, Report, Summary};
 pub use precision::CtsPrecision;
 pub use query::Query;

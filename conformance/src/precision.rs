@@ -9,7 +9,8 @@ use crate::bounds::fixed_error;
 /// What a gather's verification allows: the CTS's `LookupPrecision` / `IntLookupPrecision`
 /// (coordinate bits, sub-texel bits, colour threshold) and `TexComparePrecision` (reference
 /// and result bits), as the gather tests fill them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CtsPrecision {
     /// Accurate mantissa bits of each coordinate before any transformation (s, t for 2D
     /// kinds; x, y, z for cubes).

@@ -1,8 +1,9 @@
 //! One query as the verifier reads it: the coordinates as given (floats, the layer too), and
 //! the operation's component, offsets and depth reference.
 
-use tld4_gather_cases::{float_layer, Case, CaseError, QuerySpec};
-use tld4_textures::{GatherOp, GatherQuery, OffsetMode, TextureKind};
+#[cfg(feature = "cases")]
+use tld4_gather_cases::{Case, CaseError, QuerySpec};
+use tld4_textures::{float_layer, GatherOp, GatherQuery, OffsetMode, TextureKind};
 
 /// One gather query.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,6 +50,7 @@ impl Query {
         (op, lane)
     }
 
+    #[cfg(feature = "cases")]
     /// A query of a `tld4 gather` cases file; errors name their JSON path under `path`.
     pub fn from_spec(case: &Case, q: &QuerySpec, path: &str) -> Result<Query, CaseError> {
         let (op, lane) = tld4_gather_cases::query(case, q, path)?;

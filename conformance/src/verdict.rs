@@ -4,8 +4,6 @@
 
 use std::fmt;
 
-use serde::Serialize;
-use tld4_gather_cases::result_kind;
 use tld4_textures::trace::trace;
 use tld4_textures::{
     Error, GatherOp, Gatherer, OffsetMode, Precision, Sampler, Texture, ValueKind,
@@ -17,8 +15,9 @@ use crate::precision::CtsPrecision;
 use crate::query::Query;
 
 /// What one query's observed result is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "verdict")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "verdict"))]
 pub enum Verdict {
     /// Bit for bit tld4's result (two NaNs count as equal).
     Exact,
@@ -29,8 +28,9 @@ pub enum Verdict {
 }
 
 /// Why a result that is not tld4's is allowed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "by")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "by"))]
 pub enum Allowed {
     /// The CTS accepts anything here (a cube corner, or no possible face).
     Anything {
@@ -66,7 +66,8 @@ pub enum Allowed {
 }
 
 /// How a wrong result misses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Wrong {
     /// Which of the four values misses most (0..4, gather order).
     pub position: usize,
@@ -85,14 +86,15 @@ pub struct Wrong {
 }
 
 /// One query's verdict, with what tld4 and the observer returned.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct QueryVerdict {
     /// tld4's four values (bits).
     pub model: [u32; 4],
     /// The observed four values (bits).
     pub observed: [u32; 4],
     /// The verdict.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub verdict: Verdict,
 }
 
@@ -140,8 +142,7 @@ impl<'a> Checker<'a> {
     /// depth-compare results, integers for UINT/SINT formats).
     pub fn check(&mut self, q: &Query, observed: [u32; 4]) -> Result<QueryVerdict, Error> {
         let model = self.model_result(q)?;
-        let kind = result_kind(self.reader.texture.format(), q.dref.is_some());
-        let floats = matches!(kind, ValueKind::Float | ValueKind::Normalized);
+        let floats = q.dref.is_some() || !self.reader.texture.format().is_integer();
         let verdict = if same_bits(floats, &model, &observed) {
             Verdict::Exact
         } else {
@@ -328,7 +329,7 @@ impl Values {
                 result_error: fixed_error(cts.result_bits),
             };
         }
-        match result_kind(texture.format(), false) {
+        match texture.format().value_kind() {
             ValueKind::Normalized => Values::Normalized(cts.color_threshold()),
             ValueKind::Float => Values::Float,
             ValueKind::Uint | ValueKind::Sint => Values::Integer,
