@@ -20,3 +20,4 @@ mod header;
 mod memory;
 mod memory_exec;
 mod sectors;
+mod unnormalized;

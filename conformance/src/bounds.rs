@@ -24,14 +24,21 @@ pub fn fixed_error(accurate_bits: u32) -> f32 {
     float_error(1.0, accurate_bits)
 }
 
-/// The range of the unnormalized coordinate u = s * size that a coordinate `coord` known to
-/// `coord_bits` bits may reach once scaled and held in fixed point with `uvw_bits`
-/// fractional bits. Follows `computeNonNormalizedCoordBounds` (tcuTexVerifierUtil.cpp; the
-/// gathers' coordinates are normalized).
-pub fn unnormalized_bounds(size: u32, coord: f32, coord_bits: u32, uvw_bits: u32) -> [f32; 2] {
+/// The range of the unnormalized coordinate u = s * size (u = s for unnormalized
+/// coordinates, `normalized` false) that a coordinate `coord` known to `coord_bits` bits may
+/// reach once scaled and held in fixed point with `uvw_bits` fractional bits. Follows
+/// `computeNonNormalizedCoordBounds` (tcuTexVerifierUtil.cpp).
+pub fn unnormalized_bounds(
+    normalized: bool,
+    size: u32,
+    coord: f32,
+    coord_bits: u32,
+    uvw_bits: u32,
+) -> [f32; 2] {
     let err = float_error(coord, coord_bits);
-    let lo = (coord - err) * size as f32;
-    let hi = (coord + err) * size as f32;
+    let scale = if normalized { size as f32 } else { 1.0 };
+    let lo = (coord - err) * scale;
+    let hi = (coord + err) * scale;
     [lo - fixed_error(uvw_bits), hi + fixed_error(uvw_bits)]
 }
 

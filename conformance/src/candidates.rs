@@ -175,8 +175,20 @@ impl Reader<'_> {
     /// 2D and 2D array: every layer in range, every origin within the u and v bounds.
     fn planar(&self, q: &Query, layers: [u32; 2]) -> Candidates {
         let (w, h) = (self.texture.width(), self.texture.height());
-        let u = unnormalized_bounds(w, q.coords[0], self.cts.coord_bits[0], self.cts.uvw_bits[0]);
-        let v = unnormalized_bounds(h, q.coords[1], self.cts.coord_bits[1], self.cts.uvw_bits[1]);
+        let u = unnormalized_bounds(
+            self.sampler.normalized_coords,
+            w,
+            q.coords[0],
+            self.cts.coord_bits[0],
+            self.cts.uvw_bits[0],
+        );
+        let v = unnormalized_bounds(
+            self.sampler.normalized_coords,
+            h,
+            q.coords[1],
+            self.cts.coord_bits[1],
+            self.cts.uvw_bits[1],
+        );
         let (Some(ir), Some(jr)) = (origin_range(u), origin_range(v)) else {
             return Candidates::NoBound;
         };
@@ -226,12 +238,14 @@ impl Reader<'_> {
             for &face in &faces {
                 let [s, t] = project_to_face(face, c);
                 let u = unnormalized_bounds(
+                    true,
                     size as u32,
                     s,
                     self.cts.coord_bits[0],
                     self.cts.uvw_bits[0],
                 );
                 let v = unnormalized_bounds(
+                    true,
                     size as u32,
                     t,
                     self.cts.coord_bits[1],
