@@ -590,16 +590,9 @@ pub fn query(case: &Case, q: &QuerySpec, path: &str) -> Result<(GatherOp, Gather
     Ok((op, lane))
 }
 
-/// A float layer as NVIDIA's Vulkan compiler (Mesa NAK) converts it before the instruction:
-/// floor(layer + 0.5) in f32, clamped to 0..=65535; NaN gives 0 (docs/sources.md, Decisions).
-pub fn float_layer(layer: f32) -> u32 {
-    let r = (layer + 0.5).floor();
-    if r.is_nan() {
-        0
-    } else {
-        r.clamp(0.0, 65535.0) as u32
-    }
-}
+/// A float layer as NVIDIA's Vulkan compiler converts it (the texture unit's rule, defined
+/// in `tld4_textures`: docs/sources.md, Decisions).
+pub use tld4_textures::float_layer;
 
 /// Run one query of a prepared case.
 pub fn evaluate(

@@ -17,6 +17,18 @@ pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
     layer.min(max_layer)
 }
 
+/// A float layer as NVIDIA's Vulkan compiler (Mesa NAK) converts it before the instruction:
+/// floor(layer + 0.5) in f32, clamped to 0..=65535; NaN gives 0 (docs/sources.md, Decisions).
+/// The instruction itself takes the unsigned result ([`array_layer`] clamps it).
+pub fn float_layer(layer: f32) -> u32 {
+    let r = (layer + 0.5).floor();
+    if r.is_nan() {
+        0
+    } else {
+        r.clamp(0.0, 65535.0) as u32
+    }
+}
+
 /// The precision model, ready to apply.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Quantizer {
