@@ -90,6 +90,9 @@ fi
   set -euo pipefail
   make -j"$jobs" >"$out/make.log" 2>&1 || { tail -30 "$out/make.log" >&2; echo "build.sh: make failed (log: $out/make.log)" >&2; exit 1; }
   echo "GPGPUSIM_LIB=$(ls -d "$work"/lib/gcc-*/cuda-*/release)" >"$out/env"
+  # The object files (about 380 MB, -g3) are not needed to run: every build starts from a
+  # fresh copy (step 1), and run.sh keeps one build a key under target/.
+  rm -rf "$work/build"
 )
 lib="$(sed -n 's/^GPGPUSIM_LIB=//p' "$out/env")"
 # GPGPU-Sim's own setup_environment sets what the simulator reads at run time
