@@ -20,6 +20,8 @@ use std::net::{SocketAddr, TcpListener};
 use std::time::Duration;
 
 pub use app::{router, Asset};
+/// The service [`router`] makes.
+pub use axum::Router;
 pub use limits::Limits;
 
 /// Why the server cannot serve.
