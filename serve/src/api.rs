@@ -86,7 +86,7 @@ fn params_from_map(mut map: Map<String, Value>) -> Result<Params, String> {
 }
 
 /// The message for a parameter named twice, in a query string or a JSON body alike
-/// (docs/sources.md, "Decisions on bad input": a parameter is given once).
+/// (docs/sources.md, Decisions: a parameter is given once).
 fn given_twice(key: &str) -> String {
     format!("{key} is given twice")
 }

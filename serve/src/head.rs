@@ -1,5 +1,5 @@
 //! The request head, read before hyper sees it: bounded in size and time, so that the
-//! answers hyper cannot give are given here (docs/sources.md, "Decisions on bad input"):
+//! answers hyper cannot give are given here (docs/sources.md, Decisions):
 //! 505 for an HTTP version other than 1.0 and 1.1 (hyper answers 400), 413 at once for a
 //! `Content-Length` past [`MAX_BODY`] (hyper answers 431 for one past 2^64 - 3, and would
 //! wait for the body), 431 for a head past [`MAX_HEAD`] or [`MAX_HEADERS`] lines. Every

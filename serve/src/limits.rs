@@ -1,4 +1,4 @@
-//! Every bound of `tld4 serve`, in one table (docs/sources.md, "Decisions on bad input":
+//! Every bound of `tld4 serve`, in one table (docs/sources.md, Decisions:
 //! guesses at what a classroom needs, not measured limits of anything).
 
 use std::time::Duration;
