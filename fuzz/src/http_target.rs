@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tld4_serve::api::respond;
 use tld4_serve::conn::exchange;
-use tld4_serve::{router, Asset, Router};
+use tld4_serve::{service, App, Asset};
 
 use crate::targets::{refused, Verdict};
 
@@ -28,9 +28,9 @@ const ASSETS: &[Asset] = &[Asset {
 }];
 
 /// The service, made once.
-fn app() -> &'static Router {
-    static APP: OnceLock<Router> = OnceLock::new();
-    APP.get_or_init(|| router(ASSETS, respond, Duration::from_secs(1)))
+fn app() -> &'static App {
+    static APP: OnceLock<App> = OnceLock::new();
+    APP.get_or_init(|| service(ASSETS, respond, Duration::from_secs(1)))
 }
 
 /// Runs one input as a client's bytes.

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -17,6 +16,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
+use crate::app::App;
 use crate::head::{read_head, Head};
 use crate::limits::{
     Limits, ACCEPT_BACKOFF_MAX, ACCEPT_BACKOFF_MIN, CONNECTION_LIFE_IN_TIMEOUTS, MAX_HEAD,
@@ -125,13 +125,13 @@ impl Caps {
 
 /// Takes one accepted connection: served under the cap, answered 503 over it, closed at
 /// once past both (its descriptor freed).
-pub fn dispatch<S>(io: S, caps: &Caps, app: &Router, timeout: Duration)
+pub fn dispatch<S>(io: S, caps: &Caps, app: &App, timeout: Duration)
 where
     S: AsyncRead + AsyncWrite + Send + 'static,
 {
     let life = timeout * CONNECTION_LIFE_IN_TIMEOUTS;
     if let Ok(permit) = Arc::clone(&caps.served).try_acquire_owned() {
-        let app = app.clone();
+        let app = *app;
         tokio::spawn(async move {
             let _ = tokio::time::timeout(life, serve_connection(io, app, timeout)).await;
             drop(permit);
@@ -155,7 +155,7 @@ fn timed<S: AsyncRead + AsyncWrite>(io: S, timeout: Duration) -> TimeoutStream<S
 }
 
 /// Serves one connection: its head (within `timeout`), then one request by hyper.
-pub async fn serve_connection<S>(io: S, app: Router, timeout: Duration)
+pub async fn serve_connection<S>(io: S, app: App, timeout: Duration)
 where
     S: AsyncRead + AsyncWrite + Send + 'static,
 {
@@ -294,14 +294,14 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Rewind<T> {
 
 /// One exchange in memory, for tests and the fuzzer: `request` sent as a client would send
 /// it (then its half closed), the server's bytes returned.
-pub fn exchange(app: &Router, request: &[u8], timeout: Duration) -> Vec<u8> {
+pub fn exchange(app: &App, request: &[u8], timeout: Duration) -> Vec<u8> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .expect("a current-thread runtime builds");
     rt.block_on(async {
         let (client, server) = tokio::io::duplex(64 * 1024);
-        let served = tokio::spawn(serve_connection(server, app.clone(), timeout));
+        let served = tokio::spawn(serve_connection(server, *app, timeout));
         let (mut r, mut w) = tokio::io::split(client);
         let request = request.to_vec();
         let send = tokio::spawn(async move {
@@ -320,7 +320,7 @@ pub fn exchange(app: &Router, request: &[u8], timeout: Duration) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::api::{respond, Params, Reply};
-    use crate::app::router;
+    use crate::app::service;
 
     fn rt() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_current_thread()
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn a_panic_while_answering_is_answered_500_and_the_next_request_served() {
-        let app = router(&[], panics_at_lane_13, Duration::from_secs(5));
+        let app = service(&[], panics_at_lane_13, Duration::from_secs(5));
         let t = Duration::from_secs(5);
         let a = exchange(&app, b"GET /api/explain?lane=13 HTTP/1.1\r\n\r\n", t);
         assert_eq!(status(&a), 500, "{}", String::from_utf8_lossy(&a));
@@ -383,7 +383,7 @@ mod tests {
 
     #[test]
     fn heads_in_memory_get_their_status() {
-        let app = router(&[], respond, Duration::from_secs(5));
+        let app = service(&[], respond, Duration::from_secs(5));
         let t = Duration::from_secs(5);
         let cases: &[(&[u8], u16)] = &[
             (b"GET /favicon.ico HTTP/1.1\r\n\r\n", 204),

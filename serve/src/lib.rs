@@ -1,6 +1,6 @@
 //! The HTTP server of `tld4 serve`: the teaching page's files and its JSON API (one gather
 //! question at a time, answered with `tld4 explain`'s text and numbers by
-//! `tld4_explain::answer`), on hyper through axum.
+//! `tld4_explain::answer`), on hyper, with tower-http's timeout and panic guard.
 //!
 //! Served to a classroom it must stay up, so everything a client sends is bounded while it
 //! is read ([`limits`]: the head, the URL, the body, the texture, the time), a connection
@@ -19,9 +19,7 @@ pub mod limits;
 use std::net::{SocketAddr, TcpListener};
 use std::time::Duration;
 
-pub use app::{router, Asset};
-/// The service [`router`] makes.
-pub use axum::Router;
+pub use app::{service, App, Asset};
 pub use limits::Limits;
 
 /// Why the server cannot serve.
@@ -51,7 +49,7 @@ pub enum ServeError {
 pub struct Config {
     /// The page's files.
     pub assets: &'static [Asset],
-    /// Requests answered at once (worker threads).
+    /// Answers computed at once (blocking threads).
     pub threads: usize,
     /// Connections served at once, as asked for (kept under the open-file limit).
     pub max_connections: usize,
@@ -77,8 +75,10 @@ pub fn serve(addr: SocketAddr, config: &Config) -> Result<std::convert::Infallib
     listener
         .set_nonblocking(true)
         .map_err(|source| ServeError::Listen { addr, source })?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(config.threads.max(1))
+    // (connections are read and written on this thread; answers computed on `threads`
+    // blocking threads)
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .max_blocking_threads(config.threads.max(1))
         .enable_io()
         .enable_time()
         .build()
@@ -90,7 +90,7 @@ pub fn serve(addr: SocketAddr, config: &Config) -> Result<std::convert::Infallib
     let err = rt.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|source| ServeError::Listen { addr, source })?;
-        let app = router(config.assets, api::respond, limits.timeout);
+        let app = service(config.assets, api::respond, limits.timeout);
         let caps = conn::Caps::new(&limits);
         let e = conn::accept_loop(
             || listener.accept(),
