@@ -19,3 +19,4 @@ mod header;
 mod memory;
 mod memory_exec;
 mod sectors;
+mod unnormalized;
