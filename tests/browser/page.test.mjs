@@ -141,7 +141,10 @@ test('copy as scenario gives the JSON tld4 explain --scenario reproduces', async
   const file = join(dir, 's.json');
   writeFileSync(file, doc);
   const out = execFileSync(BIN, ['explain', 'TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D', '--scenario', file], { encoding: 'utf8' });
+  // The copied document alone: its own instruction.
+  const alone = execFileSync(BIN, ['explain', '--scenario', file], { encoding: 'utf8' });
   rmSync(dir, { recursive: true, force: true });
+  assert.equal(alone, out);
   const m = /results \(x, y, z, w\) = \(([^)]*)\)/.exec(out);
   assert.deepEqual((await pageState(page)).values, m[1].split(', '));
   // Exactly: explain's whole text on the copied scenario is the page's, but for the line
