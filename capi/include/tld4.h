@@ -1585,6 +1585,29 @@ enum tld4_status tld4_exec_run_callbacks_memory(const struct tld4_exec *exec,
                                                 struct tld4_exec_report *report,
                                                 struct tld4_error *err);
 
+// The stable name of a status (`"ok"`, `"illegal_encoding"`: the enum's name without
+// `TLD4_` / `TLD4_ERR_`, lower case), or NULL for a value that is no status. The string is
+// static: never free it.
+const char *tld4_status_name(int32_t status);
+
+// Bytes one texel of the format `format` (a name `tld4_format_name` lists) takes in memory:
+// its storage elements times their width (packed formats: 4), into `bytes`.
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `bytes` and `err` are NULL or valid.
+enum tld4_status tld4_format_bytes_per_texel(const char *format,
+                                             uint32_t *bytes,
+                                             struct tld4_error *err);
+
+// The border words (for `tld4_sampler_desc.border`) of Vulkan's named border colour
+// `vk_border_color` (a VkBorderColor value, 0..5), into `words` (four).
+//
+// # Safety
+// `words` is NULL or points to four writable `uint32_t`; `err` is NULL or valid.
+enum tld4_status tld4_border_vulkan(uint32_t vk_border_color,
+                                    uint32_t (*words)[4],
+                                    struct tld4_error *err);
+
 // How many formats there are.
 size_t tld4_format_count(void);
 
