@@ -92,3 +92,46 @@ fn vulkan_border_presets() {
     assert_eq!(preset(5), Ok([1; 4]));
     assert_eq!(preset(6), Err(TLD4_ERR_INVALID_ARGUMENT));
 }
+
+/// An illegal encoding names its field in `detail.field`, with the raw value.
+#[test]
+fn illegal_encodings_name_their_field() {
+    // TLD4.R R10, R8, R20, R24, UR4, 2D (explain's word), then with bit 91 clear and with
+    // another opcode in bits 11:0.
+    let good = tld4_word {
+        lo: 0x20ff_0418_1408_7f63,
+        hi: 0x0000_0000_081e_0f0a,
+    };
+    let field = |w: tld4_word| -> (tld4_status, Option<String>, u64) {
+        let mut insn = std::ptr::null_mut();
+        let mut e = tld4_error::new();
+        let s = unsafe { tld4_decode(w, &mut insn, &mut e) };
+        if !insn.is_null() {
+            unsafe { tld4_insn_free(insn) };
+        }
+        let f = (!e.detail.field.is_null()).then(|| {
+            unsafe { CStr::from_ptr(e.detail.field) }
+                .to_str()
+                .unwrap()
+                .to_string()
+        });
+        (s, f, e.detail.value)
+    };
+    assert_eq!(field(good), (TLD4_OK, None, 0));
+    let bit91 = tld4_word {
+        hi: good.hi & !(1 << (91 - 64)),
+        ..good
+    };
+    assert_eq!(
+        field(bit91),
+        (TLD4_ERR_ILLEGAL_ENCODING, Some("bit_91".into()), 0)
+    );
+    let other = tld4_word {
+        lo: (good.lo & !0xfff) | 0x123,
+        ..good
+    };
+    assert_eq!(
+        field(other),
+        (TLD4_ERR_ILLEGAL_ENCODING, Some("form".into()), 0x123)
+    );
+}
