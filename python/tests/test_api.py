@@ -31,7 +31,7 @@ def test_texels_of_the_wrong_shape_or_dtype_name_what_is_expected() -> None:
     with pytest.raises(ValueError, match="coords"):
         tld4.gather(tld4.Texture("2d", "r8_uint", np.zeros((2, 2), np.uint8)), tld4.Sampler(), np.zeros((3, 3)))
     with pytest.raises(ValueError, match="address_u"):
-        tld4.Sampler(address_u="sideways")
+        tld4.Sampler(address_u="sideways")  # type: ignore[arg-type]
 
 
 def test_depth_compare_and_f16_halves() -> None:

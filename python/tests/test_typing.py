@@ -36,4 +36,4 @@ def test_mypy_strict_catches_misspelt_names(tmp_path: Path) -> None:
     errors = [line for line in out.splitlines() if ": error:" in line]
     # Exactly the three misspellings, on their lines (6, 7, 8), and nothing else.
     assert [line.split(":")[1] for line in errors] == ["6", "7", "8"], out
-    assert '"repet"' in out and '"lesser"' in out and '"2D"' in out, out
+    assert "'repet'" in out and "'lesser'" in out and "'2D'" in out, out

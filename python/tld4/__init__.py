@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, NamedTuple, Union
 
 if TYPE_CHECKING:
     # (the stub's Literal names, for annotations: tld4.AddressMode, ...)
-    from ._native import AddressMode, CompareFunction, TextureKind  # noqa: F401
+    from ._native import AddressMode as AddressMode
+    from ._native import CompareFunction as CompareFunction
+    from ._native import TextureKind as TextureKind
 
 from ._native import (
     FAULT_KINDS,
