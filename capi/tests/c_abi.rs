@@ -20,3 +20,4 @@ mod memory;
 mod memory_exec;
 mod names;
 mod sectors;
+mod unnormalized;

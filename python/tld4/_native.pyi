@@ -131,6 +131,7 @@ class Sampler:
         border: Optional[_Border] = None,
         compare: Optional[CompareFunction] = None,
         seamless_cube: bool = True,
+        normalized_coords: bool = True,
     ) -> None: ...
     @property
     def address_u(self) -> AddressMode: ...
@@ -142,6 +143,8 @@ class Sampler:
     def compare(self) -> Optional[CompareFunction]: ...
     @property
     def seamless_cube(self) -> bool: ...
+    @property
+    def normalized_coords(self) -> bool: ...
 
 def gather(
     texture: Texture,
