@@ -15,6 +15,10 @@ mod robustness;
 #[path = "explain_cli/question.rs"]
 mod question;
 
+/// `--scenario` without an instruction, and scenarios naming `arch` or `constants`.
+#[path = "explain_cli/scenario_doc.rs"]
+mod scenario_doc;
+
 /// The picture's layout constants, from `explain/src/geometry.rs` (one place: the README's
 /// and docs/teaching.md's numbers are these).
 use tld4_explain::{AXIS_RGB, CAPTION, MARGIN, PANEL_TOP, RING, TITLE};

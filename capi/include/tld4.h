@@ -1399,7 +1399,9 @@ enum tld4_status tld4_tsc_decode(const uint32_t *words,
 
 // The sampler entry a driver writes for a `tld4_sampler_desc` (Vulkan's numbers) into
 // `*tsc` (hardware numbers): REPEAT becomes WRAP, MIRROR_CLAMP_TO_EDGE (4) becomes
-// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P follows u, cube filtering is AUTO_SPAN_SEAM when
+// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P is set to u's mode (Vulkan's addressModeW, which
+// `tld4_sampler_desc` lacks and no 2D or cube gather reads: a decision, docs/sources.md,
+// Decisions; set `address_p` of the result to change it), cube filtering is AUTO_SPAN_SEAM when
 // seamless and USE_WRAP otherwise (as NVK writes them: docs/sources.md, NAK conventions),
 // filters linear (which a gather ignores).
 //
@@ -1725,6 +1727,29 @@ enum tld4_status tld4_exec_run_callbacks_memory(const struct tld4_exec *exec,
                                                 struct tld4_lane_texels *texels,
                                                 struct tld4_exec_report *report,
                                                 struct tld4_error *err);
+
+// The stable name of a status (`"ok"`, `"illegal_encoding"`: the enum's name without
+// `TLD4_` / `TLD4_ERR_`, lower case), or NULL for a value that is no status. The string is
+// static: never free it.
+const char *tld4_status_name(int32_t status);
+
+// Bytes one texel of the format `format` (a name `tld4_format_name` lists) takes in memory:
+// its storage elements times their width (packed formats: 4), into `bytes`.
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `bytes` and `err` are NULL or valid.
+enum tld4_status tld4_format_bytes_per_texel(const char *format,
+                                             uint32_t *bytes,
+                                             struct tld4_error *err);
+
+// The border words (for `tld4_sampler_desc.border`) of Vulkan's named border colour
+// `vk_border_color` (a VkBorderColor value, 0..5), into `words` (four).
+//
+// # Safety
+// `words` is NULL or points to four writable `uint32_t`; `err` is NULL or valid.
+enum tld4_status tld4_border_vulkan(uint32_t vk_border_color,
+                                    uint32_t (*words)[4],
+                                    struct tld4_error *err);
 
 // How many formats there are.
 size_t tld4_format_count(void);

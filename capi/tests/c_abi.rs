@@ -19,5 +19,6 @@ mod execute;
 mod header;
 mod memory;
 mod memory_exec;
+mod names;
 mod sectors;
 mod unnormalized;

@@ -390,6 +390,8 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
         }
         let _ = writeln!(out, "{line}");
     }
+    // (the order and the address modes that placed the four texels: lavapipe, docs/sources.md)
+    let _ = writeln!(out, "    {}", tag("gather_order"));
     if t.texels.iter().any(|x| x.site == TexelSite::Border) {
         let _ = writeln!(out, "    {}", tag("border"));
     }

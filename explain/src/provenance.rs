@@ -19,12 +19,13 @@ pub enum Standing {
 }
 
 impl Standing {
-    /// The tag as printed: "model decision", "unmeasured", "measured on TOOL".
+    /// The tag as printed: "model decision", "unmeasured", "measured on TOOL, not on a GPU"
+    /// (no GPU has been measured yet: docs/sources.md, Provenance in explain and the page).
     pub fn tag(self) -> String {
         match self {
             Standing::ModelDecision => "model decision".into(),
             Standing::Unmeasured => "unmeasured".into(),
-            Standing::Measured(tool) => format!("measured on {tool}"),
+            Standing::Measured(tool) => format!("measured on {tool}, not on a GPU"),
         }
     }
 }

@@ -105,6 +105,17 @@ pub fn parse_layer(text: &str) -> Result<LayerValue, String> {
 }
 
 impl Question {
+    /// The picture's legend line for a float layer (`layer 1.6 (float): floor(1.6 + 0.5) = 2`),
+    /// `None` for an integer layer or none.
+    pub fn float_layer_line(&self) -> Option<String> {
+        let l = parse_layer(self.layer.as_deref()?).ok()?;
+        let f = l.from_float?;
+        Some(format!(
+            "layer {f:?} (float): floor({f:?} + 0.5) = {}",
+            l.register
+        ))
+    }
+
     /// For a layer given as a float: the lines saying how it became the register's integer,
     /// with the rule's provenance tag; None for an integer layer or none.
     pub fn layer_note(&self) -> Option<String> {

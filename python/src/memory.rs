@@ -73,19 +73,28 @@ impl Memory {
 
     /// Lays out textures and samplers as a driver does, from `base`: header `i` and sampler
     /// `i` describe `entries[i]`, a (texture, sampler) pair; texels in `layout`
-    /// (`"block-linear"`, or `"pitch"` for 2-D textures).
+    /// (`"block-linear"`, or `"pitch"` for 2-D textures). Without `layout`, each texture is
+    /// block-linear where the model lays its texels out so (4-, 8- and 16-byte texels) and
+    /// pitch otherwise (1- and 2-byte formats, 2-D: docs/python.md).
     #[staticmethod]
-    #[pyo3(signature = (entries, base = 0x10000, layout = "block-linear"))]
+    #[pyo3(signature = (entries, base = 0x10000, layout = None))]
     fn from_textures(
         entries: Vec<(PyRef<'_, Texture>, PyRef<'_, Sampler>)>,
         base: u64,
-        layout: &str,
+        layout: Option<&str>,
     ) -> PyResult<Self> {
-        let layout = layout_of(layout)?;
-        let list: Vec<_> = entries
+        let chosen = layout.map(layout_of).transpose()?;
+        let list = entries
             .iter()
-            .map(|(t, s)| (&*t.inner, &s.inner, layout))
-            .collect();
+            .map(|(t, s)| {
+                let l = match chosen {
+                    Some(l) => l,
+                    None if t.inner.format().texel_bytes() >= 4 => layout_of("block-linear")?,
+                    None => layout_of("pitch")?,
+                };
+                Ok((&*t.inner, &s.inner, l))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         let image = pool_image(&list, base).map_err(value_error)?;
         Ok(Memory {
             image: Image::Sparse(image.memory),
