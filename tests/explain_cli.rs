@@ -825,6 +825,26 @@ fn unnormalized_coordinates_are_said_with_their_rule_and_its_standing() {
         out.contains("results (x, y, z, w) = (2.0, 3.0, 3.0, 2.0)"),
         "{out}"
     );
+    // the picture's legend: the sample point in texels, not u*W
+    let dir = temp_dir("unnormalized");
+    let svg = dir.join("unnormalized.svg");
+    let o = tld4(&[
+        "explain",
+        "TLD4.R R10, R8, R20, UR4, 2D",
+        "--texture",
+        "5x3",
+        "--coord",
+        "2.5,1.25",
+        "--unnormalized",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        picture.contains("sample point: u = 2.5, v = 1.25 (texels, unnormalized)"),
+        "{picture}"
+    );
     // normalized, the same numbers read the clamped edge
     let o = tld4(&[
         "explain",
