@@ -791,8 +791,8 @@ fn a_float_layer_is_converted_as_the_compiler_converts_it_and_said() {
 #[test]
 fn unnormalized_coordinates_are_said_with_their_rule_and_its_standing() {
     // A 5 x 3 texture, coordinates in texels: u = 2.5 gives i0 = floor(2.5 - 0.5) = 2,
-    // v = 1.25 gives j0 = 0 (no division by the size; docs/sources.md, Unnormalized
-    // coordinates). The index pattern's R is x, G is y.
+    // v = 1.25 gives j0 = 0 (no division by the size:
+    // docs/sources.md, Unnormalized coordinates). The index pattern's R is x, G is y.
     let o = tld4(&[
         "explain",
         "TLD4.R R10, R8, R20, UR4, 2D",

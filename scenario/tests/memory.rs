@@ -660,8 +660,8 @@ fn address_lines_name_the_texels_of_the_owned_footprint() {
     assert!(texels > 1000, "{texels}");
 }
 
-/// An owned scenario with unnormalized coordinates (docs/sources.md, Unnormalized
-/// coordinates), its values worked out by hand: texel (x, y) of the 5 x 3 texture holds
+/// An owned scenario with unnormalized coordinates
+/// (docs/sources.md, Unnormalized coordinates), its values worked out by hand: texel (x, y) of the 5 x 3 texture holds
 /// 10 y + x; lanes 0-15 at (2.5, 1.5) texels: i0 = floor(2.5 - 0.5) = 2, j0 = 1, so (i0, j1),
 /// (i1, j1), (i1, j0), (i0, j0) = 22, 23, 13, 12; lanes 16-31 at (1.0, 2.0): i0 = 0, j0 = 1:
 /// 20, 21, 11, 10. Its memory form (both layouts) runs the same; the same sampler normalized
