@@ -104,6 +104,10 @@ pub struct QuestionArgs {
     /// Cube faces addressed one by one (the sampler's seamless_cube off).
     #[arg(long, requires = "texture")]
     pub non_seamless: bool,
+    /// Unnormalized coordinates: --coord's u,v in texels (the sampler's normalized_coords off;
+    /// CUDA's `normalizedCoords = 0`).
+    #[arg(long, requires = "texture")]
+    pub unnormalized: bool,
 }
 
 /// The flags, as the engine's question (the same names and text).
@@ -123,6 +127,7 @@ impl From<&QuestionArgs> for Question {
             layer: a.layer.clone(),
             precision: a.precision.clone(),
             non_seamless: a.non_seamless,
+            unnormalized: a.unnormalized,
         }
     }
 }

@@ -20,11 +20,15 @@ pub(super) fn trace_lines(tr: &GatherTrace, cube: bool) -> Vec<String> {
     } else {
         tr.format.value_kind()
     };
+    // (unnormalized coordinates are texels already: u, not u*W)
+    let (u, v, texels) = match (cube, tr.normalized_coords) {
+        (true, _) => ("s*W", "t*H", "texels"),
+        (false, true) => ("u*W", "v*H", "texels"),
+        (false, false) => ("u", "v", "texels, unnormalized"),
+    };
     legend.push(format!(
-        "sample point: {} = {}, {} = {} (texels){}",
-        if cube { "s*W" } else { "u*W" },
+        "sample point: {u} = {}, {v} = {} ({texels}){}",
         short(tr.u.texels),
-        if cube { "t*H" } else { "v*H" },
         short(tr.v.texels),
         if let Some(c) = &tr.cube {
             format!(" on face {}", FACE_NAMES[c.face as usize % 6])

@@ -155,6 +155,14 @@ pub const PROVENANCE: &[Provenance] = &[
         section: "Open questions",
         phrase: "**The register-handle form (0xd64)**",
     },
+    Provenance {
+        key: "unnormalized",
+        short: "unnormalized: u = s texels",
+        rule: "unnormalized coordinates: u = s in texels (no scaling by the size), then the sub-texel model and floor(u - 0.5)",
+        standing: Standing::Unmeasured,
+        section: "Open questions",
+        phrase: "**Unnormalized coordinates**",
+    },
 ];
 
 /// The file the sections are in.

@@ -66,6 +66,10 @@ pub struct Question {
     /// Cube faces addressed one by one (the sampler's seamless_cube off).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub non_seamless: bool,
+    /// Unnormalized coordinates: u,v in texels (the sampler's normalized_coords off; CUDA's
+    /// `normalizedCoords = 0`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unnormalized: bool,
 }
 
 /// A `--layer` as the lane's layer register holds it.
@@ -397,7 +401,8 @@ pub fn scenario_json(insn: &Tld4, text: &str, q: &Question) -> Result<Value, Str
     Ok(Value::Object(doc))
 }
 
-/// The sampler object: address modes, border, compare, seamless cube edges.
+/// The sampler object: address modes, border, compare, seamless cube edges, normalized
+/// coordinates.
 fn sampler_json(insn: &Tld4, q: &Question) -> Result<Value, String> {
     let modes = [
         "repeat",
@@ -463,6 +468,9 @@ fn sampler_json(insn: &Tld4, q: &Question) -> Result<Value, String> {
     }
     if q.non_seamless {
         s.insert("seamless_cube".into(), json!(false));
+    }
+    if q.unnormalized {
+        s.insert("normalized_coords".into(), json!(false));
     }
     Ok(Value::Object(s))
 }
