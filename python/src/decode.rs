@@ -233,18 +233,39 @@ pub fn disasm<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let arch = arch_of(arch)?;
     let words = words_of(words)?;
-    let texts: Vec<Option<String>> = py.detach(|| {
+    // Every text written into one string (no string allocated a word), each word's end
+    // noted (None: refused); the Python strings are made from its slices.
+    let (text, ends) = py.detach(|| {
+        let mut text = String::with_capacity(words.len() * 48);
+        let mut ends: Vec<Option<usize>> = Vec::with_capacity(words.len());
         if arch.family() == Family::Sm100 {
             let mut out = vec![Err(RustDecodeError::Bit91Clear); words.len()];
             // equal lengths: decode_many cannot fail
             let _ = decode_many(&words, &mut out);
-            out.into_iter().map(|r| r.ok().map(|i| i.text())).collect()
+            for r in &out {
+                // (writing into a String cannot fail)
+                ends.push(r.as_ref().ok().map(|i| {
+                    let _ = i.write_text(&mut text);
+                    text.len()
+                }));
+            }
         } else {
-            words
-                .iter()
-                .map(|&w| decode_arch(arch, w).ok().map(|i| i.text()))
-                .collect()
+            for &w in &words {
+                ends.push(decode_arch(arch, w).ok().map(|i| {
+                    let _ = i.write_text(&mut text);
+                    text.len()
+                }));
+            }
         }
+        (text, ends)
+    });
+    let mut start = 0;
+    let texts = ends.iter().map(|end| {
+        end.map(|end| {
+            let slice = &text[start..end];
+            start = end;
+            slice
+        })
     });
     PyList::new(py, texts)
 }
