@@ -18,4 +18,5 @@ mod execute;
 mod header;
 mod memory;
 mod memory_exec;
+mod ranges;
 mod sectors;
