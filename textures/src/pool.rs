@@ -290,6 +290,7 @@ impl TexturePool {
     }
 
     /// The texture header at `index`.
+    #[inline]
     pub fn texture(&self, index: u32) -> Result<&Texture, Error> {
         match self.headers.get(index) {
             Some(t) => Ok(t),
