@@ -12,7 +12,7 @@ use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
 use crate::error::Error;
 use crate::ptr::{in_ref, in_slice};
 use crate::ranges::tld4_ranges;
-pub(crate) use crate::sector_cache::Sectors;
+pub(crate) use crate::sector_cache::{Sectors, Views};
 
 /// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
 /// zero-initialized `tld4_memory` is an error, not an empty memory.
@@ -22,9 +22,10 @@ pub enum tld4_memory_kind {
     /// `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
     /// be 2^64: the range may hold the last byte); every other address is unmapped.
     TLD4_MEMORY_FLAT = 1,
-    /// `read` fetches bytes, with `user`. tld4 asks for whole aligned 32-byte sectors
-    /// (and keeps them for the call, or for the life of a binding), and for the exact
-    /// bytes only where a sector cannot be read.
+    /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (up to
+    /// 64 MiB; then reads them in place), else for whole aligned 32-byte sectors, keeping
+    /// both for the call, or for the life of a binding; for the exact bytes only where a
+    /// sector cannot be read.
     TLD4_MEMORY_CALLBACK = 2,
     /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
     /// `tld4_memory`): many ranges, checked once, read in place.
@@ -62,12 +63,14 @@ pub struct tld4_memory {
 pub(crate) enum CMemory<'a> {
     /// The flat range.
     Flat { base: u64, bytes: &'a [u8] },
-    /// The callback, the last nonzero value it returned, and the sectors it read.
+    /// The callback, the last nonzero value it returned, the sectors it read, and the
+    /// textures' bytes it was asked for whole.
     Callback {
         user: *mut c_void,
         read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
         last: Cell<c_int>,
         sectors: RefCell<Box<Sectors>>,
+        views: Box<Views>,
     },
     /// Many ranges, checked when made.
     Ranges(&'a RangesMemory<'a>),
@@ -102,6 +105,7 @@ impl CMemory<'_> {
                 read: m.read.ok_or(Error::Null("memory.read"))?,
                 last: Cell::new(0),
                 sectors: RefCell::new(Box::new(Sectors::new())),
+                views: Box::new(Views::new()),
             }),
             k if k == tld4_memory_kind::TLD4_MEMORY_RANGES as u32 => {
                 // SAFETY: the caller's guarantee: `user` is NULL or a live `tld4_ranges`.
@@ -152,6 +156,7 @@ impl Memory for CMemory<'_> {
                 read,
                 last,
                 sectors,
+                ..
             } => {
                 // SAFETY (both calls): the caller of the entry point guarantees `read` may be
                 // called with `user`; the buffers are live Rust buffers of the length given.
@@ -176,14 +181,22 @@ impl Memory for CMemory<'_> {
         }
     }
 
-    /// Flat memory hands out views (texels are then read in place); a callback memory none.
+    /// Flat memory and ranges hand out views (texels are then read in place); a callback
+    /// memory asks for the whole range, once, and keeps it (the memory is unchanged while
+    /// the `CMemory` lives: one call, or a binding).
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         match self {
             CMemory::Flat { base, bytes } => {
                 let at = usize::try_from(addr.checked_sub(*base)?).ok()?;
                 bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
             }
-            CMemory::Callback { .. } => None,
+            CMemory::Callback {
+                user, read, views, ..
+            } => views.view(addr, len, |at, dst| {
+                // SAFETY: the caller of the entry point guarantees `read` may be called with
+                // `user`; `dst` is a live Rust buffer of `dst.len()` bytes.
+                unsafe { read(*user, at, dst.as_mut_ptr(), dst.len()) == 0 }
+            }),
             CMemory::Ranges(r) => r.view(addr, len),
         }
     }

@@ -1,9 +1,62 @@
-//! The sectors a callback memory was asked for: the texture unit reads a texel's bytes (or
-//! a descriptor's) at a time, and a warp's footprints share 32-byte sectors, so the read
-//! callback is asked for whole aligned sectors, kept here and served from here. A sector is
-//! the unit of the texel addresses' sector lists (docs/sources.md, Texel addresses and
-//! sectors); kept for as long as the memory is (one call, or a binding's life, over which
-//! the memory is unchanged, as `tld4_memory` and `tld4_bound` document).
+//! What a callback memory was asked for, kept for as long as the memory is (one call, or a
+//! binding's life, over which the memory is unchanged, as `tld4_memory` and `tld4_bound`
+//! document): a texture's bytes whole ([`Views`]: the texture unit then reads them in place,
+//! as a flat range's), and the 32-byte sectors of other reads ([`Sectors`]: the texture unit
+//! reads a texel's or a descriptor's bytes at a time, and a warp's reads share sectors). A
+//! sector is the unit of the texel addresses' sector lists (docs/sources.md, Decisions).
+
+use std::cell::OnceCell;
+
+/// Views a callback memory keeps (a texture's bytes each: one a binding's handle, or a
+/// call's).
+const VIEWS: usize = 4;
+/// The largest view fetched whole (larger textures are read sector by sector).
+const MAX_VIEW: u64 = 64 << 20;
+
+/// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory.
+pub(crate) struct Views {
+    kept: [OnceCell<(u64, Box<[u8]>)>; VIEWS],
+}
+
+impl Views {
+    /// None kept.
+    pub(crate) fn new() -> Self {
+        Views {
+            kept: Default::default(),
+        }
+    }
+
+    /// The `len` bytes at `addr` as one slice: kept, or fetched whole with `fetch` (true
+    /// when it read) into a free slot; None where `fetch` refuses them, they are larger than
+    /// [`MAX_VIEW`], or every slot holds another range (the texture unit then reads texel by
+    /// texel).
+    pub(crate) fn view(
+        &self,
+        addr: u64,
+        len: u64,
+        fetch: impl FnOnce(u64, &mut [u8]) -> bool,
+    ) -> Option<&[u8]> {
+        for cell in &self.kept {
+            match cell.get() {
+                Some((at, bytes)) if *at == addr && bytes.len() as u64 == len => {
+                    return Some(bytes)
+                }
+                Some(_) => continue,
+                None => {
+                    if len > MAX_VIEW {
+                        return None;
+                    }
+                    let mut bytes = vec![0u8; len as usize].into_boxed_slice();
+                    if !fetch(addr, &mut bytes) {
+                        return None;
+                    }
+                    return Some(&cell.get_or_init(|| (addr, bytes)).1);
+                }
+            }
+        }
+        None
+    }
+}
 
 /// Bytes a sector.
 const SECTOR: usize = 32;
@@ -98,5 +151,39 @@ mod tests {
         assert!(s.read(0xe0, &mut whole, &mut fetch));
         assert_eq!(whole[31], 0xff);
         assert_eq!(fetched, [0x40, 0x1000, 0x1000, 0x840, 0x40, 0xe0]);
+    }
+
+    #[test]
+    fn views_are_fetched_once_and_refused_ones_are_not_kept() {
+        let memory: Vec<u8> = (0..4096).map(|i| i as u8).collect();
+        let mut fetched = Vec::new();
+        let views = Views::new();
+        let mut fetch = |at: u64, dst: &mut [u8]| {
+            fetched.push((at, dst.len()));
+            match memory.get(at as usize..at as usize + dst.len()) {
+                Some(b) => {
+                    dst.copy_from_slice(b);
+                    true
+                }
+                None => false,
+            }
+        };
+        assert_eq!(
+            views.view(0x100, 4, &mut fetch),
+            Some(&memory[0x100..0x104])
+        );
+        assert_eq!(
+            views.view(0x100, 4, &mut fetch),
+            Some(&memory[0x100..0x104])
+        );
+        assert_eq!(views.view(0xffe, 4, &mut fetch), None); // refused: not kept
+        for k in 1..4u64 {
+            assert!(views.view(k * 0x200, 8, &mut fetch).is_some());
+        }
+        assert_eq!(views.view(0x900, 8, &mut fetch), None); // every slot taken
+        assert_eq!(
+            fetched,
+            [(0x100, 4), (0xffe, 4), (0x200, 8), (0x400, 8), (0x600, 8)]
+        );
     }
 }
