@@ -662,8 +662,7 @@ typedef struct tld4_lane_texels {
 
 // A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
 // and `tld4_tic_decode` reads. Every field not named here is 0 when encoded, except
-// NORMALIZED_COORDS and BORDER_SOURCE (the sampler's colour), which are 1: the only values
-// tld4 models.
+// BORDER_SOURCE (the sampler's colour), which is 1: the only value tld4 models.
 typedef struct tld4_tic_desc {
   // A `tld4_layout` value: `TEXHEAD_V2_PITCH` or `TEXHEAD_V2_BL`.
   uint32_t layout;
@@ -689,6 +688,11 @@ typedef struct tld4_tic_desc {
   uint32_t swizzle[4];
   // DEPTH_TEXTURE (kept; depth compare does not depend on it).
   bool depth_texture;
+  // NORMALIZED_COORDS: true for coordinates normalized to 0..1 across the texture; false
+  // (a zeroed struct) for coordinates in texels, u = s (CUDA's `normalizedCoords = 0`),
+  // unless the sampler forces unnormalized ones anyway
+  // (docs/sources.md, Unnormalized coordinates).
+  bool normalized_coords;
 } tld4_tic_desc;
 
 // A sampler (TSC entry) described in plain fields, with the hardware's numbers (see
@@ -718,6 +722,10 @@ typedef struct tld4_tsc_desc {
   uint32_t max_anisotropy;
   // BORDER_COLOR_R, G, B, A words.
   uint32_t border[4];
+  // FLOAT_COORD_NORMALIZATION: true for FORCE_UNNORMALIZED_COORDS (coordinates in texels
+  // whatever the texture header says), false for USE_HEADER_SETTING (the header's
+  // NORMALIZED_COORDS decides) (docs/sources.md, Unnormalized coordinates).
+  bool force_unnormalized_coords;
 } tld4_tsc_desc;
 
 // A sampler, with Vulkan's numbering for address modes and compare functions.
@@ -736,6 +744,11 @@ typedef struct tld4_sampler_desc {
   uint32_t compare_op;
   // Seamless cube edges.
   bool seamless_cube;
+  // Normalized coordinates (0..1 across the texture; `tld4_sampler_default` sets it);
+  // false: coordinates in texels, u = s (CUDA's `normalizedCoords = 0`), modeled with
+  // clamp to edge or clamp to border on 2D and 2D array textures (docs/sources.md,
+  // Unnormalized coordinates).
+  bool normalized_coords;
 } tld4_sampler_desc;
 
 // A texture's kind, format and size.

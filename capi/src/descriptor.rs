@@ -64,8 +64,7 @@ pub enum tld4_tsc_address_mode {
 
 /// A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
 /// and `tld4_tic_decode` reads. Every field not named here is 0 when encoded, except
-/// NORMALIZED_COORDS and BORDER_SOURCE (the sampler's colour), which are 1: the only values
-/// tld4 models.
+/// BORDER_SOURCE (the sampler's colour), which is 1: the only value tld4 models.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct tld4_tic_desc {
@@ -93,6 +92,11 @@ pub struct tld4_tic_desc {
     pub swizzle: [u32; 4],
     /// DEPTH_TEXTURE (kept; depth compare does not depend on it).
     pub depth_texture: bool,
+    /// NORMALIZED_COORDS: true for coordinates normalized to 0..1 across the texture; false
+    /// (a zeroed struct) for coordinates in texels, u = s (CUDA's `normalizedCoords = 0`),
+    /// unless the sampler forces unnormalized ones anyway
+    /// (docs/sources.md, Unnormalized coordinates).
+    pub normalized_coords: bool,
 }
 
 /// A sampler (TSC entry) described in plain fields, with the hardware's numbers (see
@@ -124,6 +128,10 @@ pub struct tld4_tsc_desc {
     pub max_anisotropy: u32,
     /// BORDER_COLOR_R, G, B, A words.
     pub border: [u32; 4],
+    /// FLOAT_COORD_NORMALIZATION: true for FORCE_UNNORMALIZED_COORDS (coordinates in texels
+    /// whatever the texture header says), false for USE_HEADER_SETTING (the header's
+    /// NORMALIZED_COORDS decides) (docs/sources.md, Unnormalized coordinates).
+    pub force_unnormalized_coords: bool,
 }
 
 /// A descriptor error, with what was being encoded or decoded.
@@ -197,7 +205,7 @@ impl tld4_tic_desc {
             height: self.height,
             depth: self.depth,
             swizzle: Swizzle(swizzle),
-            normalized_coords: true,
+            normalized_coords: self.normalized_coords,
             depth_texture: self.depth_texture,
             border_from_sampler: true,
             words: [0; 8],
@@ -238,6 +246,7 @@ impl tld4_tic_desc {
             depth: h.depth,
             swizzle: h.swizzle.0.map(source),
             depth_texture: h.depth_texture,
+            normalized_coords: h.normalized_coords,
         }
     }
 }
@@ -276,6 +285,7 @@ impl tld4_tsc_desc {
                 fit("MIP_FILTER", "mip_filter", self.mip_filter)? as u8,
             ],
             max_anisotropy: fit("MAX_ANISOTROPY", "max_anisotropy", self.max_anisotropy)? as u8,
+            force_unnormalized_coords: self.force_unnormalized_coords,
             border: BorderColor { words: self.border },
             words: [0; 8],
         })
@@ -295,6 +305,7 @@ impl tld4_tsc_desc {
             mip_filter: s.filters[2] as u32,
             max_anisotropy: s.max_anisotropy as u32,
             border: s.border.words,
+            force_unnormalized_coords: s.force_unnormalized_coords,
         }
     }
 }

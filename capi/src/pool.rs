@@ -82,6 +82,11 @@ pub struct tld4_sampler_desc {
     pub compare_op: u32,
     /// Seamless cube edges.
     pub seamless_cube: bool,
+    /// Normalized coordinates (0..1 across the texture; `tld4_sampler_default` sets it);
+    /// false: coordinates in texels, u = s (CUDA's `normalizedCoords = 0`), modeled with
+    /// clamp to edge or clamp to border on 2D and 2D array textures (docs/sources.md,
+    /// Unnormalized coordinates).
+    pub normalized_coords: bool,
 }
 
 impl tld4_sampler_desc {
@@ -109,6 +114,7 @@ impl tld4_sampler_desc {
             border: BorderColor { words: self.border },
             compare,
             seamless_cube: self.seamless_cube,
+            normalized_coords: self.normalized_coords,
         })
     }
 
@@ -120,6 +126,7 @@ impl tld4_sampler_desc {
             compare_enable: s.compare.is_some(),
             compare_op: s.compare.map_or(0, |c| c as u32),
             seamless_cube: s.seamless_cube,
+            normalized_coords: s.normalized_coords,
         }
     }
 }

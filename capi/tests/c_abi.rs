@@ -20,3 +20,4 @@ mod memory;
 mod memory_exec;
 mod ranges;
 mod sectors;
+mod unnormalized;

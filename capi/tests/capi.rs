@@ -294,6 +294,7 @@ fn errors_say_what_and_where() {
             compare_enable: true,
             compare_op: 0,
             seamless_cube: true,
+            normalized_coords: false,
         };
         assert_eq!(tld4_sampler_default(&mut s, &mut e), TLD4_OK);
         s.address_v = 5;

@@ -115,6 +115,7 @@ fn pools() -> (*mut tld4_pool, TexturePool) {
             compare_enable: s.compare.is_some(),
             compare_op: s.compare.map_or(0, |c| c as u32),
             seamless_cube: s.seamless_cube,
+            normalized_coords: s.normalized_coords,
         };
         unsafe {
             assert_eq!(

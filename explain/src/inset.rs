@@ -93,6 +93,7 @@ mod tests {
         AxisTrace {
             coord: texels / 4.0,
             size: 4,
+            scale: 4,
             texels,
             fixed: Some((fixed, 8, Rounding::NearestEven)),
             exact_origin,

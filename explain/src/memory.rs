@@ -65,11 +65,13 @@ pub(super) fn resolve<'m>(
         words_text(&swords)
     );
     fields(out, TEXSAMP, &swords);
-    let sampler = SamplerState::decode(&swords).sampler().map_err(|e| {
-        let why = format!("sampler {si}: {e}");
-        let _ = writeln!(out, "  the sampler is refused: {e}");
-        why
-    })?;
+    let sampler = SamplerState::decode(&swords)
+        .sampler_for(&header)
+        .map_err(|e| {
+            let why = format!("sampler {si}: {e}");
+            let _ = writeln!(out, "  the sampler is refused: {e}");
+            why
+        })?;
     let texels = MemoryTexels::new(&m.memory, &header).map_err(|e| {
         let why = format!("the texels of texture header {hi}: {e}");
         let _ = writeln!(out, "  {why}");

@@ -28,7 +28,8 @@
 //!   (cube_array). A layer is a float converted as Mesa's NVIDIA compiler does,
 //!   floor(layer + 0.5) in f32, clamped to 0..=65535 (NaN: 0), then clamped by the texture unit.
 //! * `dref` present means a depth-compare gather (the sampler's `compare` must be set).
-//! * Optional keys: `swizzle`, custom `border`, `seamless_cube` (default true), `precision`
+//! * Optional keys: `swizzle`, custom `border`, `seamless_cube` (default true),
+//!   `normalized_coords` (default true; false: `coord` s, t in texels), `precision`
 //!   (`"exact"` or `{"fraction_bits", "rounding": "nearest_even" | "toward_zero" | "floor"}`),
 //!   `residency` (tiles listed in `non_resident` as [storage layer, tile x, tile y]), `result`.
 //! * `result`: four numbers: f32 values printed as the shortest decimal that reads back to
@@ -147,6 +148,10 @@ pub struct SamplerSpec {
     /// Seamless cube edges (default true).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub seamless_cube: bool,
+    /// Normalized coordinates (default true); false: coordinates in texels, u = s
+    /// (docs/sources.md, Unnormalized coordinates).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub normalized_coords: bool,
 }
 
 /// A border colour: a Vulkan name or custom words (exactly one of `words`, `float`, `int`).
@@ -447,6 +452,7 @@ pub fn build_sampler(s: &SamplerSpec, _path: &str) -> Result<Sampler, CaseError>
         border: s.border.color(),
         compare: s.compare,
         seamless_cube: s.seamless_cube,
+        normalized_coords: s.normalized_coords,
     })
 }
 
@@ -828,7 +834,7 @@ pub fn ulp_distance(a: f32, b: f32) -> u64 {
 }
 
 /// The order keys print in: the schema's.
-const KEY_ORDER: [&str; 30] = [
+const KEY_ORDER: [&str; 31] = [
     "cases",
     "texture",
     "sampler",
@@ -850,6 +856,7 @@ const KEY_ORDER: [&str; 30] = [
     "border",
     "compare",
     "seamless_cube",
+    "normalized_coords",
     "fraction_bits",
     "rounding",
     "coord",

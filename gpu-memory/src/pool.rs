@@ -83,13 +83,14 @@ impl<'m> MemoryPool<'m> {
             .read_words8(entry("sampler", self.sampler_pool, index)?)
     }
 
-    /// Read and decode the handle's header and sampler.
+    /// Read and decode the handle's header and sampler (the sampler for that header:
+    /// [`SamplerState::sampler_for`](crate::descriptor::tsc::SamplerState::sampler_for)).
     pub fn resolve(&self, handle: Handle) -> Result<(TextureHeader, Sampler), MemTexError> {
         let d = &self.descriptors;
         let header = d.decode_tic(&self.header_words(handle.header_index())?)?;
         let sampler = d
             .decode_tsc(&self.sampler_words(handle.sampler_index())?)
-            .sampler()?;
+            .sampler_for(&header)?;
         Ok((header, sampler))
     }
 

@@ -489,7 +489,7 @@ fn expect(w: [u32; 8], field: &str, not_modeled: bool) {
 fn v1_headers_the_texture_unit_does_not_model_name_v1_fields() {
     let base = v1_words();
     assert!(ClassDescriptors::new(AmpereB).decode_tic(&base).is_ok());
-    let cases: [(u32, u32, u64, &str, bool); 9] = [
+    let cases: [(u32, u32, u64, &str, bool); 8] = [
         (159, 157, 0, "BORDER_SIZE", true), // BORDER_SIZE_ONE: a texture border
         (159, 157, 5, "BORDER_SIZE", false), // undefined
         (9, 7, 6, "R_DATA_TYPE", true),     // NUM_UNORM_FORCE_FP16
@@ -497,7 +497,6 @@ fn v1_headers_the_texture_unit_does_not_model_name_v1_fields() {
         (12, 10, 3, "G_DATA_TYPE", true),   // G typed SINT under UNORM R
         (87, 85, 0, "HEADER_VERSION", true), // SELECT_ONE_D_BUFFER
         (87, 85, 6, "HEADER_VERSION", false), // undefined
-        (191, 191, 0, "NORMALIZED_COORDS", true),
         (154, 151, 2, "TEXTURE_TYPE", true), // THREE_D
     ];
     for (hi, lo, v, field, nm) in cases {
@@ -505,6 +504,13 @@ fn v1_headers_the_texture_unit_does_not_model_name_v1_fields() {
         set(&mut w, hi, lo, v);
         expect(w, field, nm);
     }
+    // NORMALIZED_COORDS (V1 bit 191) clear is modeled: unnormalized coordinates
+    // (docs/sources.md, Unnormalized coordinates), and encodes back at bit 191
+    let mut w = base;
+    set(&mut w, 191, 191, 0);
+    let h = ClassDescriptors::new(AmpereB).decode_tic(&w).unwrap();
+    assert!(!h.normalized_coords);
+    assert_eq!(ClassDescriptors::new(AmpereB).encode_tic(&h).unwrap(), w);
     // An address at or above 2^49 does not fit TEXHEAD_BL's ADDRESS_BITS48TO32.
     let mut h = ClassDescriptors::new(AdaA).decode_tic(&base).unwrap();
     h.address = 1 << 49;

@@ -178,6 +178,7 @@ fn a_sampler_built_field_by_field_decodes() {
             },
             compare: Some(CompareOp::GreaterOrEqual),
             seamless_cube: true,
+            normalized_coords: true,
         }
     );
     assert_eq!(st.encode(), w);
@@ -259,7 +260,6 @@ fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
         (&[(COMPONENTS, 7, 0x3a)], "COMPONENTS", true), // Z16 block-linear: 2-byte texels
         (&[(DATA_TYPE, 4, 0xb)], "DATA_TYPE", false),
         (&[(DATA_TYPE, 4, 8)], "DATA_TYPE", true), // ZS
-        (&[(NORMALIZED_COORDS, 1, 0)], "NORMALIZED_COORDS", true),
         (&[(X_SOURCE, 3, 1)], "X_SOURCE", false),
         (&[(W_SOURCE, 3, 6)], "W_SOURCE", true), // IN_ONE_INT on a UNORM format
         (
@@ -286,6 +286,13 @@ fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
         assert_eq!(named(&e), (field, not_modeled), "{changes:?}: {e}");
         assert!(e.to_string().contains(field), "{e}");
     }
+    // NORMALIZED_COORDS clear is modeled: unnormalized coordinates (docs/sources.md,
+    // Unnormalized coordinates), and encodes back
+    let mut w = bl_array_header(0x1_0000);
+    w[(NORMALIZED_COORDS / 32) as usize] &= !(1 << (NORMALIZED_COORDS % 32));
+    let h = TextureHeader::decode(&w).unwrap();
+    assert!(!h.normalized_coords);
+    assert_eq!(h.encode().unwrap(), w);
     // a misaligned block-linear address cannot be encoded
     let mut h = TextureHeader::decode(&bl_array_header(0x1_0000)).unwrap();
     h.address += 32;
@@ -304,7 +311,6 @@ fn unmodeled_samplers_are_typed_errors_naming_the_field() {
         (0, 0, 7, "ADDRESS_U"), // MIRROR_ONCE_CLAMP_OGL
         (1, 8, 1, "CUBEMAP_INTERFACE_FILTERING"),
         (1, 8, 3, "CUBEMAP_INTERFACE_FILTERING"),
-        (1, 25, 1, "FLOAT_COORD_NORMALIZATION"),
         (0, 31, 1, "FORCED_INVALID"),
         (1, 10, 1, "REDUCTION_FILTER"),
     ];
@@ -324,6 +330,14 @@ fn unmodeled_samplers_are_typed_errors_naming_the_field() {
         let e = SamplerState::decode(&w).sampler().unwrap_err();
         assert_eq!(named(&e), (field, true), "{e}");
     }
+    // FLOAT_COORD_NORMALIZATION = FORCE_UNNORMALIZED_COORDS is modeled (docs/sources.md,
+    // Unnormalized coordinates)
+    let mut w = base;
+    w[1] |= 1 << 25;
+    let state = SamplerState::decode(&w);
+    assert!(state.force_unnormalized_coords);
+    assert!(!state.sampler().unwrap().normalized_coords);
+    assert_eq!(state.encode(), w);
 }
 
 fn format_strategy(four_bytes_or_more: bool) -> impl Strategy<Value = Format> {

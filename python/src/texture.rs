@@ -289,11 +289,15 @@ impl Texture {
 /// A sampler, with the names of the JSON files.
 ///
 /// `Sampler(address_u="clamp_to_edge", address_v="clamp_to_edge",
-/// border="float_transparent_black", compare=None, seamless_cube=True)`: address modes
+/// border="float_transparent_black", compare=None, seamless_cube=True,
+/// normalized_coords=True)`: address modes
 /// `repeat`, `mirrored_repeat`, `clamp_to_edge`, `clamp_to_border`,
 /// `mirror_clamp_to_edge`; `border` a Vulkan name or `{"float": [r, g, b, a]}`, `{"int":
 /// [...]}`, `{"words": [...]}`; `compare` None (off) or `never`, `less`, `equal`,
-/// `less_or_equal`, `greater`, `not_equal`, `greater_or_equal`, `always`.
+/// `less_or_equal`, `greater`, `not_equal`, `greater_or_equal`, `always`;
+/// `normalized_coords=False`: coordinates in texels, u = s (CUDA's `normalizedCoords = 0`),
+/// with clamp to edge or clamp to border on 2D and 2D array textures (docs/sources.md,
+/// Unnormalized coordinates).
 #[pyclass(module = "tld4", frozen)]
 pub struct Sampler {
     pub inner: RustSampler,
@@ -302,13 +306,14 @@ pub struct Sampler {
 #[pymethods]
 impl Sampler {
     #[new]
-    #[pyo3(signature = (address_u = "clamp_to_edge", address_v = "clamp_to_edge", border = None, compare = None, seamless_cube = true))]
+    #[pyo3(signature = (address_u = "clamp_to_edge", address_v = "clamp_to_edge", border = None, compare = None, seamless_cube = true, normalized_coords = true))]
     fn new(
         address_u: &str,
         address_v: &str,
         border: Option<&Bound<'_, PyAny>>,
         compare: Option<&str>,
         seamless_cube: bool,
+        normalized_coords: bool,
     ) -> PyResult<Self> {
         let address_u: AddressMode = from_name(address_u, "address_u")?;
         let address_v: AddressMode = from_name(address_v, "address_v")?;
@@ -324,6 +329,7 @@ impl Sampler {
                 border: border.color(),
                 compare,
                 seamless_cube,
+                normalized_coords,
             },
         })
     }
@@ -358,12 +364,23 @@ impl Sampler {
         self.inner.seamless_cube
     }
 
+    /// Normalized coordinates (False: in texels).
+    #[getter]
+    fn normalized_coords(&self) -> bool {
+        self.inner.normalized_coords
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "tld4.Sampler(address_u={:?}, address_v={:?}, compare={:?})",
+            "tld4.Sampler(address_u={:?}, address_v={:?}, compare={:?}, normalized_coords={})",
             name_of(&self.inner.address_u),
             name_of(&self.inner.address_v),
-            self.inner.compare.map(|c| name_of(&c))
+            self.inner.compare.map(|c| name_of(&c)),
+            if self.inner.normalized_coords {
+                "True"
+            } else {
+                "False"
+            }
         )
     }
 }

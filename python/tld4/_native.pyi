@@ -121,6 +121,7 @@ class Sampler:
         border: Optional[_Border] = None,
         compare: Optional[str] = None,
         seamless_cube: bool = True,
+        normalized_coords: bool = True,
     ) -> None: ...
     @property
     def address_u(self) -> str: ...
@@ -132,6 +133,8 @@ class Sampler:
     def compare(self) -> Optional[str]: ...
     @property
     def seamless_cube(self) -> bool: ...
+    @property
+    def normalized_coords(self) -> bool: ...
 
 def gather(
     texture: Texture,

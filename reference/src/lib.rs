@@ -78,6 +78,18 @@ pub fn gather(
     if op.component > 3 {
         return Err(InvalidInput::Component(op.component as u32).into());
     }
+    // Unnormalized coordinates: 2D kinds with clamp to edge or to border only (the modes
+    // CUDA and Vulkan allow with them; docs/sources.md, Unnormalized coordinates).
+    if !sampler.normalized_coords {
+        if cube {
+            return Err(NotModeled::UnnormalizedCube(kind).into());
+        }
+        for mode in [sampler.address_u, sampler.address_v] {
+            if !matches!(mode, AddressMode::ClampToEdge | AddressMode::ClampToBorder) {
+                return Err(NotModeled::UnnormalizedAddressMode(mode).into());
+            }
+        }
+    }
     let compare = if op.compare {
         match sampler.compare {
             None => return Err(NotModeled::CompareOff.into()),
@@ -112,9 +124,16 @@ pub fn gather(
         (q.coords[0] as f64, q.coords[1] as f64, 0, layer)
     };
 
-    // Texel selection for LINEAR filtering: i0 = floor(u - 0.5), j0 = floor(v - 0.5).
-    let u = if s.is_nan() { 0.0 } else { s * w as f64 };
-    let v = if t.is_nan() { 0.0 } else { t * h as f64 };
+    // Texel selection for LINEAR filtering: i0 = floor(u - 0.5), j0 = floor(v - 0.5), with
+    // u = s * width for normalized coordinates and u = s for unnormalized ones (Vulkan
+    // "Unnormalized Texel Coordinate Operations").
+    let (su, sv) = if sampler.normalized_coords {
+        (w as f64, h as f64)
+    } else {
+        (1.0, 1.0)
+    };
+    let u = if s.is_nan() { 0.0 } else { s * su };
+    let v = if t.is_nan() { 0.0 } else { t * sv };
     // Below 2^52 in magnitude u - 0.5 is exact in f64 and floor() fits an i64 far from
     // overflow; beyond, the book's arithmetic cannot be followed exactly: refused.
     const LIMIT: f64 = (1u64 << 52) as f64;

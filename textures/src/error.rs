@@ -5,6 +5,7 @@
 use thiserror::Error;
 
 use crate::format::Format;
+use crate::sampler::AddressMode;
 use crate::texture::TextureKind;
 
 /// Every error this crate returns.
@@ -150,6 +151,15 @@ pub enum NotModeled {
     /// Depth compare asked for on a texture that is not a depth format.
     #[error("depth compare on the non-depth format {0:?}")]
     CompareOnColor(Format),
+    /// Unnormalized coordinates with an address mode other than clamp to edge or clamp to
+    /// border: CUDA and Vulkan allow only those two, and what the hardware does with the
+    /// others is unmeasured (docs/sources.md, Unnormalized coordinates).
+    #[error("unnormalized coordinates with the address mode {0:?} (only clamp to edge and clamp to border are modeled)")]
+    UnnormalizedAddressMode(AddressMode),
+    /// Unnormalized coordinates on a cube kind: no API allows them and the hardware's rule is
+    /// unmeasured (docs/sources.md, Unnormalized coordinates).
+    #[error("unnormalized coordinates on a {0:?} texture")]
+    UnnormalizedCube(TextureKind),
     /// A coordinate times the texture size at or beyond +-2^52, where `reference::gather`'s
     /// f64 texel selection stops being exact (the fast path clamps instead).
     #[error("reference gather: coordinate * size = {0} is beyond +-2^52")]

@@ -14,7 +14,7 @@ use crate::lane::{compose, LanePlan, PlanShape, TexelReader, NON_RESIDENT};
 use crate::layout::Layout;
 use crate::op::{GatherOp, GatherQuery, GatherResult, OffsetMode, Precision, Value};
 use crate::placement::Placement;
-use crate::sampler::{CompareOp, Sampler};
+use crate::sampler::{AddressMode, CompareOp, Sampler};
 use crate::simd::SimdLevel;
 use crate::source::Shape;
 use crate::stages::{border_value, lane_value, Quantizer};
@@ -122,7 +122,8 @@ pub struct Gatherer<'a> {
     /// ([`cube::scaled_f32_bracket`]); `None` for other kinds and larger textures, which the
     /// kernel projects in f64.
     cube_f32: Option<CubeF32>,
-    /// 2D kinds of power-of-two width and height: the scales size * 2^bits as f32, by which
+    /// 2D kinds whose coordinate scales (the plan's) are powers of two: power-of-two width and
+    /// height, or unnormalized coordinates (scale 2^bits): those scales as f32, by which
     /// the planar kernel scales its coordinates in f32, exactly
     /// ([`Quantizer::origins32_f32`](crate::stages::Quantizer::origins32_f32)); `None`
     /// otherwise (the kernel scales in f64).
@@ -253,11 +254,12 @@ impl<'a> Gatherer<'a> {
                 half,
                 bracket: cube::scaled_f32_bracket(half),
             });
+        // (the scales are the plan's: size * 2^bits, or 2^bits under unnormalized coordinates,
+        // a power of two whatever the size)
+        let [su, sv] = plan.scale;
+        let exact_f32 = |x: f64| x as f32 as f64 == x && (x as u64).is_power_of_two();
         let planar_f32 =
-            (!kind.is_cube() && w.is_power_of_two() && h.is_power_of_two()).then_some([
-                (w as f64 * quant.scale) as f32,
-                (h as f64 * quant.scale) as f32,
-            ]);
+            (!kind.is_cube() && exact_f32(su) && exact_f32(sv)).then_some([su as f32, sv as f32]);
         Ok(Gatherer {
             texels,
             words: format.words(),
@@ -451,6 +453,7 @@ pub(crate) fn check_op(
     if kind.is_cube() && op.offsets != OffsetMode::None {
         return Err(NotModeled::OffsetsOnCube(kind).into());
     }
+    check_coordinates(kind, sampler)?;
     if op.component > 3 {
         return Err(InvalidInput::Component(op.component as u32).into());
     }
@@ -464,6 +467,26 @@ pub(crate) fn check_op(
         return Err(NotModeled::CompareOnColor(format).into());
     }
     Ok(Some(cmp))
+}
+
+/// Unnormalized coordinates are modeled on 2D and 2D array kinds with clamp to edge or clamp
+/// to border on both axes, the modes CUDA and Vulkan allow with them; cube kinds and the
+/// other address modes are refused as not modeled
+/// (docs/sources.md, Unnormalized coordinates: a decision, the hardware's rule for them is
+/// unmeasured).
+pub(crate) fn check_coordinates(kind: TextureKind, sampler: &Sampler) -> Result<(), Error> {
+    if sampler.normalized_coords {
+        return Ok(());
+    }
+    if kind.is_cube() {
+        return Err(NotModeled::UnnormalizedCube(kind).into());
+    }
+    for mode in [sampler.address_u, sampler.address_v] {
+        if !matches!(mode, AddressMode::ClampToEdge | AddressMode::ClampToBorder) {
+            return Err(NotModeled::UnnormalizedAddressMode(mode).into());
+        }
+    }
+    Ok(())
 }
 
 /// The lane loop a specialized value rule is handed to ([`Gatherer::with_convert`]).

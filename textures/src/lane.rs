@@ -45,9 +45,10 @@ pub enum Site {
 pub struct LaneAddress {
     /// Cube kinds: the selected face (storage order 0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z).
     pub face: Option<u32>,
-    /// The normalized coordinate s as the unit uses it (a face coordinate for cubes).
+    /// The coordinate s as the unit uses it: normalized, or in texels under unnormalized
+    /// coordinates (a face coordinate for cubes).
     pub s: f64,
-    /// The normalized coordinate t.
+    /// The coordinate t.
     pub t: f64,
     /// The array layer (whole cube for cube arrays) used: the operand clamped to
     /// layers - 1 ([`array_layer`]); 0 for kinds without layers.
@@ -114,7 +115,8 @@ pub(crate) struct LanePlan {
     /// layers - 1 (whole cubes for cube arrays).
     pub(crate) max_layer: u32,
     pub(crate) quant: Quantizer,
-    /// (width, height) * 2^bits: the coordinates' scale to fixed point.
+    /// (width, height) * 2^bits for normalized coordinates, (1, 1) * 2^bits for unnormalized
+    /// ones ([`Sampler::coordinate_scale`]): the coordinates' scale to fixed point.
     pub(crate) scale: [f64; 2],
     pub(crate) address: [AddressMode; 2],
     /// A cube kind sampled with seamless edges (the footprint may cross faces).
@@ -161,8 +163,8 @@ impl LanePlan {
             height: shape.height as i64,
             max_layer: shape.layers - 1,
             scale: [
-                shape.width as f64 * quant.scale,
-                shape.height as f64 * quant.scale,
+                sampler.coordinate_scale(shape.width) as f64 * quant.scale,
+                sampler.coordinate_scale(shape.height) as f64 * quant.scale,
             ],
             quant,
             address: [sampler.address_u, sampler.address_v],

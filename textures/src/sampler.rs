@@ -161,10 +161,17 @@ pub struct Sampler {
     /// false, cube faces are addressed one by one with the address modes
     /// (VK_EXT_non_seamless_cube_map).
     pub seamless_cube: bool,
+    /// Normalized coordinates (0..1 across the texture: u = s * width), or unnormalized ones
+    /// in texels (u = s, no division by the size; CUDA's `normalizedCoords = 0`, Vulkan's
+    /// `unnormalizedCoordinates`). In GPU memory: the texture header's NORMALIZED_COORDS and
+    /// the sampler's FLOAT_COORD_NORMALIZATION together
+    /// (docs/sources.md, Unnormalized coordinates).
+    pub normalized_coords: bool,
 }
 
 impl Default for Sampler {
-    /// Clamp to edge on both axes, float transparent black, compare off, seamless.
+    /// Clamp to edge on both axes, float transparent black, compare off, seamless,
+    /// normalized coordinates.
     fn default() -> Self {
         Sampler {
             address_u: AddressMode::ClampToEdge,
@@ -172,6 +179,7 @@ impl Default for Sampler {
             border: BorderColor::FLOAT_TRANSPARENT_BLACK,
             compare: None,
             seamless_cube: true,
+            normalized_coords: true,
         }
     }
 }
@@ -183,6 +191,18 @@ impl Sampler {
             address_u: mode,
             address_v: mode,
             ..Sampler::default()
+        }
+    }
+
+    /// The scale of the coordinates to texels on an axis of `size` texels: `size` for
+    /// normalized coordinates, 1 for unnormalized ones, whose u = s * 1.0 is exact
+    /// (docs/sources.md, Unnormalized coordinates).
+    #[inline]
+    pub fn coordinate_scale(&self, size: u32) -> u32 {
+        if self.normalized_coords {
+            size
+        } else {
+            1
         }
     }
 }

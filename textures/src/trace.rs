@@ -32,16 +32,20 @@ pub const FACE_NAMES: [&str; 6] = ["+X", "-X", "+Y", "-Y", "+Z", "-Z"];
 /// The footprint origin along one axis: from the coordinate to i0 (or j0).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AxisTrace {
-    /// The normalized coordinate s (or t) as the unit uses it (f64; a face coordinate for cubes).
+    /// The coordinate s (or t) as the unit uses it (f64; a face coordinate for cubes):
+    /// normalized, or in texels under unnormalized coordinates.
     pub coord: f64,
     /// The axis' size in texels (width or height).
     pub size: u32,
-    /// coord * size: the position in texels (u * W or v * H).
+    /// The coordinate's scale to texels: `size` for normalized coordinates, 1 for
+    /// unnormalized ones ([`Sampler::coordinate_scale`]).
+    pub scale: u32,
+    /// coord * scale: the position in texels (u * W or v * H; u itself when unnormalized).
     pub texels: f64,
-    /// The fixed-point value n = coord * size * 2^bits rounded to an integer by the precision
-    /// model, and the number of fractional bits; None with [`Precision::Exact`].
+    /// The fixed-point value n = coord * scale * 2^bits rounded to an integer by the
+    /// precision model, and the number of fractional bits; None with [`Precision::Exact`].
     pub fixed: Option<(i64, u32, Rounding)>,
-    /// floor(coord * size - 0.5) computed exactly, without quantization.
+    /// floor(coord * scale - 0.5) computed exactly, without quantization.
     pub exact_origin: i64,
     /// The origin the unit uses: [`texel_origin`] of the fixed-point value.
     pub origin: i64,
@@ -174,6 +178,9 @@ pub struct GatherTrace {
     pub cube: Option<CubeTrace>,
     /// Cube kinds: true when edges are seamless (the footprint may cross faces).
     pub seamless: bool,
+    /// The sampler's coordinates: normalized (u = s * W) or unnormalized (u = s, in texels;
+    /// docs/sources.md, Unnormalized coordinates).
+    pub normalized_coords: bool,
     /// Array kinds: the layer.
     pub layer: Option<LayerTrace>,
     /// The storage layer sampled (cube kinds: cube * 6 + face).
@@ -218,8 +225,8 @@ pub fn fixed_point(x_scaled: f64, rounding: Rounding) -> i64 {
 
 /// One axis: the origin the composition used, beside the exact origin and the fixed-point
 /// value it came from (the product coord * (size * 2^bits), as the composition computes it).
-fn axis(coord: f64, size: u32, precision: Precision, origin: i64) -> AxisTrace {
-    let exact_origin = texel_origin(coord * size as f64, 0, Rounding::NearestEven, true);
+fn axis(coord: f64, size: u32, scale: u32, precision: Precision, origin: i64) -> AxisTrace {
+    let exact_origin = texel_origin(coord * scale as f64, 0, Rounding::NearestEven, true);
     let fixed = match precision {
         Precision::Exact => None,
         Precision::Fixed {
@@ -227,14 +234,15 @@ fn axis(coord: f64, size: u32, precision: Precision, origin: i64) -> AxisTrace {
             rounding,
         } => {
             let bits = fraction_bits as u32;
-            let x = coord * (size as f64 * (1u64 << bits) as f64);
+            let x = coord * (scale as f64 * (1u64 << bits) as f64);
             Some((fixed_point(x, rounding), bits, rounding))
         }
     };
     AxisTrace {
         coord,
         size,
-        texels: coord * size as f64,
+        scale,
+        texels: coord * scale as f64,
         fixed,
         exact_origin,
         origin,
@@ -426,8 +434,9 @@ pub fn trace_in<S: TexelSource + ?Sized>(
             last,
         }),
         storage_layer: a.storage_layer,
-        u: axis(a.s, w, precision, i0),
-        v: axis(a.t, h, precision, j0),
+        normalized_coords: sampler.normalized_coords,
+        u: axis(a.s, w, sampler.coordinate_scale(w), precision, i0),
+        v: axis(a.t, h, sampler.coordinate_scale(h), precision, j0),
         swizzle_source,
         selection,
         compare,

@@ -15,3 +15,4 @@ mod precision;
 mod preconditions;
 mod properties;
 mod trace;
+mod unnormalized;

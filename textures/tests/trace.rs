@@ -91,6 +91,7 @@ proptest! {
             border: BorderColor { words: border },
             compare: compare.and_then(|c| CompareOp::from_vulkan(c as u32)),
             seamless_cube: seamless,
+            normalized_coords: true,
         };
         let op = GatherOp {
             dim: kind,

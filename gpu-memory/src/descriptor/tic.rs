@@ -303,7 +303,10 @@ pub struct TextureHeader {
     pub depth: u32,
     /// X/Y/Z/W_SOURCE.
     pub swizzle: Swizzle,
-    /// NORMALIZED_COORDS.
+    /// NORMALIZED_COORDS: coordinates normalized (u = s * width) or, clear, in texels
+    /// (u = s), unless the sampler forces unnormalized ones
+    /// ([`SamplerState::sampler_for`](super::tsc::SamplerState::sampler_for);
+    /// docs/sources.md, Unnormalized coordinates).
     pub normalized_coords: bool,
     /// DEPTH_TEXTURE (kept; NVK leaves it 0 even for depth formats, so depth compare does
     /// not depend on it: docs/sources.md, Descriptors).
@@ -379,7 +382,7 @@ impl TextureHeader {
     /// values clcd97tex.h does not define or sizes that do not add up,
     /// [`DescriptorError::NotModeled`] for legal headers the texture unit does not model
     /// (colour-key and 1-D buffer versions, other texture types, compressed or other
-    /// component layouts, unnormalized coordinates, multisampling, block-linear 1- and
+    /// component layouts, multisampling, block-linear 1- and
     /// 2-byte texels, mip views, 3-D GOBs and tiles).
     pub fn decode(words: &[u32; 8]) -> Result<Self, DescriptorError> {
         let (table, layout_is_pitch) = table_of(words)?;
@@ -412,7 +415,7 @@ impl TextureHeader {
             height,
             depth,
             swizzle,
-            normalized_coords: true,
+            normalized_coords: r.get("NORMALIZED_COORDS") != 0,
             depth_texture: r.get("DEPTH_TEXTURE") != 0,
             border_from_sampler,
             words: *words,
@@ -650,16 +653,9 @@ fn decode_size(
     Ok((width, height, depth))
 }
 
-/// Legal settings the texture unit does not model: unnormalized coordinates, multisampling,
-/// mip views, layers of a mipmapped image.
+/// Legal settings the texture unit does not model: multisampling, mip views, layers of a
+/// mipmapped image.
 fn check_modeled(r: &Reader<'_>, kind: TextureKind) -> Result<(), DescriptorError> {
-    if r.get("NORMALIZED_COORDS") == 0 {
-        return Err(not_modeled(
-            "NORMALIZED_COORDS",
-            0,
-            "unnormalized coordinates",
-        ));
-    }
     let ms = r.get("MULTI_SAMPLE_COUNT");
     if ms != 0 {
         return Err(not_modeled(

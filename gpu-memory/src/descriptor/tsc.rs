@@ -1,6 +1,7 @@
 //! The SM100 sampler (TSC entry): clcd97tex.h's `TEXSAMP0..7`, one table, and the typed
 //! [`SamplerState`] (docs/sources.md, Descriptors).
 
+use super::tic::TextureHeader;
 use super::{field, DescField, DescriptorError, Reader, Writer};
 use tld4_textures::{AddressMode, BorderColor, CompareOp, Sampler};
 
@@ -145,6 +146,10 @@ pub struct SamplerState {
     pub filters: [u8; 3],
     /// MAX_ANISOTROPY raw value (a gather ignores it).
     pub max_anisotropy: u8,
+    /// FLOAT_COORD_NORMALIZATION: true for FORCE_UNNORMALIZED_COORDS (1), false for
+    /// USE_HEADER_SETTING (0), where the texture header's NORMALIZED_COORDS decides
+    /// (clcd97tex.h; docs/sources.md, Unnormalized coordinates).
+    pub force_unnormalized_coords: bool,
     /// BORDER_COLOR_R..A words.
     pub border: BorderColor,
     /// The whole entry.
@@ -185,6 +190,7 @@ impl SamplerState {
                 r.get("MIP_FILTER") as u8,
             ],
             max_anisotropy: r.get("MAX_ANISOTROPY") as u8,
+            force_unnormalized_coords: r.get("FLOAT_COORD_NORMALIZATION") != 0,
             border: BorderColor {
                 words: [words[4], words[5], words[6], words[7]],
             },
@@ -199,7 +205,7 @@ impl SamplerState {
             words: self.words,
             descriptor: D,
         };
-        let values: [(&'static str, u64); 14] = [
+        let values: [(&'static str, u64); 15] = [
             ("ADDRESS_U", self.address[0] as u64),
             ("ADDRESS_V", self.address[1] as u64),
             ("ADDRESS_P", self.address[2] as u64),
@@ -213,6 +219,10 @@ impl SamplerState {
             ("MIN_FILTER", self.filters[1] as u64 & 3),
             ("MIP_FILTER", self.filters[2] as u64 & 3),
             ("MAX_ANISOTROPY", self.max_anisotropy as u64 & 7),
+            (
+                "FLOAT_COORD_NORMALIZATION",
+                self.force_unnormalized_coords as u64,
+            ),
             ("BORDER_COLOR_R", self.border.words[0] as u64),
             ("BORDER_COLOR_G", self.border.words[1] as u64),
             ("BORDER_COLOR_B", self.border.words[2] as u64),
@@ -226,7 +236,9 @@ impl SamplerState {
     }
 
     /// The entry for a texture-unit [`Sampler`]: its address modes (P as U), compare, border
-    /// words and cube filtering (NVK's USE_WRAP / AUTO_SPAN_SEAM), linear filters
+    /// words, cube filtering (NVK's USE_WRAP / AUTO_SPAN_SEAM), unnormalized coordinates as
+    /// FORCE_UNNORMALIZED_COORDS (as NVK writes Vulkan's `unnormalizedCoordinates`, the
+    /// header keeping NORMALIZED_COORDS set: docs/sources.md, Unnormalized coordinates), linear filters
     /// (MAG_LINEAR 2, MIN_LINEAR 2, MIP_NONE 1, which a gather ignores), everything else 0.
     pub fn from_sampler(s: &Sampler) -> Self {
         let state = SamplerState {
@@ -244,6 +256,7 @@ impl SamplerState {
             },
             filters: [2, 2, 1],
             max_anisotropy: 0,
+            force_unnormalized_coords: !s.normalized_coords,
             border: s.border,
             words: [0; 8],
         };
@@ -253,11 +266,26 @@ impl SamplerState {
         }
     }
 
-    /// The texture unit's [`Sampler`], or a [`DescriptorError::NotModeled`] naming the field:
+    /// The texture unit's [`Sampler`] for a texture of `header`: [`SamplerState::sampler`],
+    /// its coordinates normalized only where the header's NORMALIZED_COORDS is set and this
+    /// entry does not force unnormalized ones (FLOAT_COORD_NORMALIZATION:
+    /// FORCE_UNNORMALIZED_COORDS overrides the header, USE_HEADER_SETTING takes it;
+    /// clcd97tex.h, NIL; docs/sources.md, Unnormalized coordinates).
+    pub fn sampler_for(&self, header: &TextureHeader) -> Result<Sampler, DescriptorError> {
+        let s = self.sampler()?;
+        Ok(Sampler {
+            normalized_coords: s.normalized_coords && header.normalized_coords,
+            ..s
+        })
+    }
+
+    /// The texture unit's [`Sampler`] as this entry alone says it (coordinates unnormalized
+    /// when it forces them, else normalized: the header may still make them unnormalized, see
+    /// [`SamplerState::sampler_for`]), or a [`DescriptorError::NotModeled`] naming the field:
     /// an address mode without a gather rule ([`HwAddressMode::modeled`]), OVERRIDE_WRAP or
-    /// AUTO_CROSS_SEAM cube filtering, forced unnormalized coordinates, a sampler marked
-    /// FORCED_INVALID (what the unit returns then is unknown), a reduction filter (min/max
-    /// reduction changes a filtered result, not a gather's; unmeasured, so refused).
+    /// AUTO_CROSS_SEAM cube filtering, a sampler marked FORCED_INVALID (what the unit returns
+    /// then is unknown), a reduction filter (min/max reduction changes a filtered result, not
+    /// a gather's; unmeasured, so refused).
     pub fn sampler(&self) -> Result<Sampler, DescriptorError> {
         let mode = |k: usize, name: &'static str| {
             self.address[k].modeled().ok_or(not_modeled(
@@ -279,11 +307,7 @@ impl SamplerState {
                 ))
             }
         };
-        for name in [
-            "FLOAT_COORD_NORMALIZATION",
-            "FORCED_INVALID",
-            "REDUCTION_FILTER",
-        ] {
+        for name in ["FORCED_INVALID", "REDUCTION_FILTER"] {
             let v = self.field(name).unwrap_or(0);
             if v != 0 {
                 return Err(not_modeled(name, v, "not modeled for gathers"));
@@ -295,6 +319,7 @@ impl SamplerState {
             border: self.border,
             compare: self.depth_compare.then_some(self.compare_func),
             seamless_cube,
+            normalized_coords: !self.force_unnormalized_coords,
         })
     }
 }

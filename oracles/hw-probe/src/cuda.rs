@@ -193,6 +193,10 @@ api! {
     module_load_data: "cuModuleLoadData" => fn(*mut Handle, *const c_void);
     module_unload: "cuModuleUnload" => fn(Handle);
     module_get_function: "cuModuleGetFunction" => fn(*mut Handle, Handle, *const c_char);
+    link_create: "cuLinkCreate_v2" => fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle);
+    link_add_data: "cuLinkAddData_v2" => fn(Handle, c_int, *mut c_void, usize, *const c_char, c_uint, *mut c_int, *mut *mut c_void);
+    link_complete: "cuLinkComplete" => fn(Handle, *mut *mut c_void, *mut usize);
+    link_destroy: "cuLinkDestroy" => fn(Handle);
     launch_kernel: "cuLaunchKernel" => fn(Handle, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, Handle, *mut *mut c_void, *mut *mut c_void);
 }
 
@@ -207,6 +211,51 @@ pub struct Cuda {
     _lib: &'static Library,
     /// Device 0.
     pub device: c_int,
+}
+
+/// `CUjit_option` values (cuda.h): the info and error log buffers and their sizes.
+const JIT_INFO_LOG_BUFFER: c_int = 3;
+const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
+const JIT_ERROR_LOG_BUFFER: c_int = 5;
+const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+/// `CUjitInputType::CU_JIT_INPUT_PTX` (cuda.h).
+const JIT_INPUT_PTX: c_int = 1;
+/// Bytes of each JIT log buffer.
+const JIT_LOG_BYTES: usize = 16 * 1024;
+
+/// What the driver's JIT compiler made of a PTX text.
+pub struct Jitted {
+    /// The module, loaded.
+    pub module: Module,
+    /// The cubin the driver compiled for the current device (`cuLinkComplete`'s image).
+    pub cubin: Vec<u8>,
+    /// The JIT's info log.
+    pub info_log: String,
+}
+
+/// A failed JIT compilation: the driver call and its error log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JitError {
+    /// The failed call.
+    pub error: CudaError,
+    /// The JIT's error log (empty when the driver wrote none).
+    pub log: String,
+}
+
+impl fmt::Display for JitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)?;
+        if !self.log.is_empty() {
+            write!(f, ": {}", self.log.trim_end())?;
+        }
+        Ok(())
+    }
+}
+impl std::error::Error for JitError {}
+
+fn log_text(buf: &[u8]) -> String {
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
 /// A CUDA array.
@@ -481,6 +530,70 @@ impl Cuda {
             (self.api.module_load_data)(&mut m, aligned.as_ptr().cast())
         })?;
         Ok(Module(m))
+    }
+
+    /// Compiles PTX text for the current device with the driver's JIT compiler (no ptxas:
+    /// `cuLinkCreate`, `cuLinkAddData` with `CU_JIT_INPUT_PTX`, `cuLinkComplete`), loads the
+    /// cubin it made and returns it with the module, so the run can record the SASS the
+    /// driver chose for this GPU.
+    pub fn jit_ptx(&self, ptx: &str) -> Result<Jitted, JitError> {
+        let mut info = vec![0u8; JIT_LOG_BYTES];
+        let mut err = vec![0u8; JIT_LOG_BYTES];
+        let mut opts = [
+            JIT_INFO_LOG_BUFFER,
+            JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            JIT_ERROR_LOG_BUFFER,
+            JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // Sizes are passed in the pointer-sized option value itself (cuda.h, CUjit_option).
+        let mut vals: [*mut c_void; 4] = [
+            info.as_mut_ptr().cast(),
+            JIT_LOG_BYTES as *mut c_void,
+            err.as_mut_ptr().cast(),
+            JIT_LOG_BYTES as *mut c_void,
+        ];
+        let mut state: Handle = std::ptr::null_mut();
+        let fail = |error: CudaError, err: &[u8]| JitError {
+            error,
+            log: log_text(err),
+        };
+        self.check("cuLinkCreate", unsafe {
+            (self.api.link_create)(4, opts.as_mut_ptr(), vals.as_mut_ptr(), &mut state)
+        })
+        .map_err(|e| fail(e, &err))?;
+        let mut text = ptx.as_bytes().to_vec();
+        text.push(0);
+        let name = c"tld4_probe.portable.ptx";
+        let r = self
+            .check("cuLinkAddData", unsafe {
+                (self.api.link_add_data)(
+                    state,
+                    JIT_INPUT_PTX,
+                    text.as_mut_ptr().cast(),
+                    text.len(),
+                    name.as_ptr(),
+                    0,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                )
+            })
+            .and_then(|_| {
+                let mut image: *mut c_void = std::ptr::null_mut();
+                let mut size = 0usize;
+                self.check("cuLinkComplete", unsafe {
+                    (self.api.link_complete)(state, &mut image, &mut size)
+                })?;
+                // The image belongs to the link state: copy it before cuLinkDestroy.
+                Ok(unsafe { std::slice::from_raw_parts(image.cast::<u8>(), size) }.to_vec())
+            });
+        let _ = unsafe { (self.api.link_destroy)(state) };
+        let cubin = r.map_err(|e| fail(e, &err))?;
+        let module = self.load_module(&cubin).map_err(|e| fail(e, &err))?;
+        Ok(Jitted {
+            module,
+            cubin,
+            info_log: log_text(&info),
+        })
     }
 
     /// `cuModuleUnload`.

@@ -26,8 +26,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Prints the PTX source of the kernels.
-    GenPtx,
+    /// Prints the PTX source of the kernels (the SM90 file, or with --portable the file for
+    /// any GPU from SM75 to SM121).
+    GenPtx {
+        #[arg(long)]
+        portable: bool,
+    },
     /// Writes the layout JSON of a cubin from nvdisasm's listing.
     Layout {
         #[arg(long)]
@@ -73,6 +77,10 @@ enum Cmd {
         /// Stop starting phases after this many seconds.
         #[arg(long, default_value_t = 420)]
         budget_s: u64,
+        /// Which kernels: auto (the sm_90 cubin on an SM90 GPU, else the driver's JIT of the
+        /// portable PTX), sm90, jit, or a cubin built from kernels/tld4_probe.portable.ptx.
+        #[arg(long, default_value = "auto")]
+        kernels: probe::KernelChoice,
     },
     /// Lists the phases.
     Phases,
@@ -82,6 +90,9 @@ enum Cmd {
         phase: String,
         #[arg(long)]
         out: PathBuf,
+        /// sm90, or the cubin file the parent chose.
+        #[arg(long)]
+        kernels: String,
     },
     /// Turns results into golden data and a report on docs/sources.md's open questions.
     Report {
@@ -101,7 +112,10 @@ fn nvdisasm_path(p: Option<PathBuf>) -> Result<PathBuf, String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.cmd {
-        Cmd::GenPtx => print!("{}", ptx::ptx_source()),
+        Cmd::GenPtx { portable } => print!(
+            "{}",
+            ptx::ptx_source_for(if portable { &ptx::PORTABLE } else { &ptx::SM90 })
+        ),
         Cmd::Layout {
             cubin,
             ptxas,
@@ -208,13 +222,25 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
             phase,
             budget_s,
-        } => probe::run_all(&out, &phase, budget_s)?,
+            kernels,
+        } => probe::run_all(&out, &phase, budget_s, &kernels)?,
         Cmd::Phases => {
             for p in probe::PHASES {
                 println!("{}\t{}", p.name, p.about);
             }
         }
-        Cmd::Child { phase, out } => probe::run_child(&phase, &out)?,
+        Cmd::Child {
+            phase,
+            out,
+            kernels,
+        } => {
+            let source = if kernels == "sm90" {
+                probe::KernelSource::Sm90Cubin
+            } else {
+                probe::KernelSource::File(kernels.into())
+            };
+            probe::run_child(&phase, &out, &source)?
+        }
         Cmd::Report {
             results,
             golden,

@@ -23,6 +23,9 @@ pub enum Tool {
     /// ptxas 11.8 (PyPI `nvidia-cuda-nvcc-cu11`), the oldest toolkit with sm_90, which built
     /// the committed cubin.
     Ptxas118,
+    /// ptxas 13.5 (PyPI `nvidia-cuda-nvcc`, installed by `tests/cubins/install.sh`, which
+    /// `.ci/run` runs): builds the portable PTX for every architecture from sm_75 to sm_121.
+    Ptxas135,
 }
 
 impl Tool {
@@ -31,6 +34,7 @@ impl Tool {
         match self {
             Tool::Nvdisasm => "nvdisasm",
             Tool::Ptxas118 => "ptxas 11.8",
+            Tool::Ptxas135 => "ptxas 13.5",
         }
     }
 
@@ -39,6 +43,7 @@ impl Tool {
         match self {
             Tool::Nvdisasm => "NVDISASM",
             Tool::Ptxas118 => "PTXAS_11_8",
+            Tool::Ptxas135 => "PTXAS_13_5",
         }
     }
 
@@ -52,6 +57,7 @@ impl Tool {
                 ("oracle-venv", "cu*/bin/nvdisasm"),
             ],
             Tool::Ptxas118 => &[("ptxas11-venv", "cuda_nvcc/bin/ptxas")],
+            Tool::Ptxas135 => &[("ptxas-venv", "cu*/bin/ptxas")],
         }
     }
 
@@ -62,6 +68,7 @@ impl Tool {
                 "run `bash oracles/nvdisasm/install.sh` or oracles/hw-probe/build-kernels.sh, or set NVDISASM"
             }
             Tool::Ptxas118 => "run oracles/hw-probe/build-kernels.sh, or set PTXAS_11_8",
+            Tool::Ptxas135 => "run `bash tests/cubins/install.sh`, or set PTXAS_13_5",
         }
     }
 }

@@ -18,11 +18,14 @@ use crate::patch;
 use crate::ptx::{NAT_Q_WORDS, NAT_R_WORDS, RAW_Q_WORDS, RAW_R_WORDS};
 
 /// The format version of `hw_results.json`.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// The sentinels loaded into quad C before the TLD4 (as halves 0x7fa0 is a NaN and 0x5e0k a
 /// number, neither of which a gather of the probe's textures yields).
 pub const SENTINELS: [u32; 4] = [0x7fa0_5e00, 0x7fa0_5e01, 0x7fa0_5e02, 0x7fa0_5e03];
+
+/// Why a patched variant did not run: the run's kernels are not the sm_90 cubin.
+pub const NOT_SM90: &str = "patched TLD4 variants need the committed sm_90 cubin (an SM90 GPU); this run's kernels are the portable PTX's";
 
 /// One phase.
 pub struct Phase {
@@ -30,6 +33,8 @@ pub struct Phase {
     pub name: &'static str,
     /// What it measures.
     pub about: &'static str,
+    /// Whether it runs patched variants only (then it runs from the sm_90 cubin only).
+    pub patched_only: bool,
     run: fn(&mut Ctx) -> Result<Value, String>,
 }
 
@@ -37,77 +42,92 @@ pub struct Phase {
 pub const PHASES: &[Phase] = &[
     Phase {
         name: "info",
+        patched_only: false,
         about: "device attributes and a smoke gather",
         run: phase_info,
     },
     Phase {
         name: "basics",
+        patched_only: false,
         about: "gather order at texel centres; raw-patched kernels against ptxas's own",
         run: phase_basics,
     },
     Phase {
         name: "subtexel",
+        patched_only: false,
         about: "1-ulp coordinate sweeps across texel boundaries: sub-texel precision and rounding",
         run: phase_subtexel,
     },
     Phase {
         name: "unorm",
+        patched_only: false,
         about: "UNORM/SNORM 8 and 16, HALF -> f32 for every code; 8-bit integer reads",
         run: phase_unorm,
     },
     Phase {
         name: "components",
+        patched_only: false,
         about: "components R, G, B, A of 1-, 2- and 4-channel textures",
         run: phase_components,
     },
     Phase {
         name: "address",
+        patched_only: false,
         about:
             "address modes, border colours, coordinates outside [0, 1], unnormalized coordinates",
         run: phase_address,
     },
     Phase {
         name: "offsets",
+        patched_only: false,
         about: "AOFFI through PTX and raw registers; PTP",
         run: phase_offsets,
     },
     Phase {
         name: "f16",
+        patched_only: true,
         about: "F16.RN / F16.RZ packing and rounding",
         run: phase_f16,
     },
     Phase {
         name: "masks",
+        patched_only: true,
         about: "write masks, Rd2 = RZ, eviction and NODEP",
         run: phase_masks,
     },
     Phase {
         name: "pred",
+        patched_only: false,
         about: "predicate destination on a sparse (unmapped) texture",
         run: phase_pred,
     },
     Phase {
         name: "cube",
+        patched_only: false,
         about: "cube maps: faces, edges, corners, ties, unnormalized directions, cube arrays",
         run: phase_cube,
     },
     Phase {
         name: "layers",
+        patched_only: false,
         about: "array layer selection and clamping, through PTX and raw registers",
         run: phase_layers,
     },
     Phase {
         name: "dc",
+        patched_only: false,
         about: "depth compare (.DC) with CUDA's sampler, which has no compare function",
         run: phase_dc,
     },
     Phase {
         name: "scr",
+        patched_only: true,
         about: ".SCR set against clear",
         run: phase_scr,
     },
     Phase {
         name: "pitch",
+        patched_only: false,
         about: "a texture over pitch-linear device memory (PITCH2D) against the memory-form model",
         run: phase_pitch,
     },
@@ -228,12 +248,63 @@ pub fn index_texture(name: &str, kind: Kind, w: usize, h: usize, layers: usize) 
 // ---------------------------------------------------------------------------------------------
 // The context of a phase
 
+/// Where the kernels of a run come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelSource {
+    /// The committed sm_90 cubin (ptxas 11.8) with its layout and patched variants: the raw
+    /// variants (PTP, F16, masks, `.SCR`, ...) run only from it, so only on SM90 GPUs.
+    Sm90Cubin,
+    /// A cubin of the portable PTX (`ptx::PORTABLE`) for the GPU at hand: what the driver's JIT
+    /// compiler made of it, or what ptxas/nvcc built; only the `nat_*` kernels and the
+    /// unpatched `raw` kernel run from it.
+    File(std::path::PathBuf),
+}
+
+impl KernelSource {
+    /// The `--kernels` argument that names it for a child process.
+    pub fn arg(&self) -> String {
+        match self {
+            KernelSource::Sm90Cubin => "sm90".into(),
+            KernelSource::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// What the owner asks for with `run --kernels`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelChoice {
+    /// The sm_90 cubin on an SM90 GPU (compute capability 9.0), the driver's JIT elsewhere.
+    Auto,
+    /// The committed sm_90 cubin.
+    Sm90,
+    /// The portable PTX compiled by the driver.
+    Jit,
+    /// A cubin built from the portable PTX with ptxas or nvcc.
+    File(std::path::PathBuf),
+}
+
+impl std::str::FromStr for KernelChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "auto" => KernelChoice::Auto,
+            "sm90" => KernelChoice::Sm90,
+            "jit" => KernelChoice::Jit,
+            "" => return Err("--kernels: auto, sm90, jit or a cubin file".into()),
+            f => KernelChoice::File(f.into()),
+        })
+    }
+}
+
 /// What a phase works with.
 pub struct Ctx {
     /// The driver.
     pub cuda: Cuda,
-    /// The embedded layout.
-    pub layout: Layout,
+    /// The embedded layout, when the run uses the sm_90 cubin (patched variants need it).
+    pub layout: Option<Layout>,
+    /// The TLD4 words of the cubin the phases run (their SASS text for the records); `None`
+    /// when tld4-cubin cannot read the cubin, which must not stop the run.
+    forms: Option<crate::forms::CubinForms>,
     native: Module,
     patched: BTreeMap<String, (Module, Function)>,
     textures: Vec<Value>,
@@ -258,15 +329,23 @@ struct Run {
 }
 
 impl Ctx {
-    fn open() -> Result<Self, String> {
+    fn open(source: &KernelSource) -> Result<Self, String> {
         let cuda = Cuda::open()?;
-        let layout = kernels::layout()?;
+        let (layout, image) = match source {
+            KernelSource::Sm90Cubin => (Some(kernels::layout()?), kernels::CUBIN.to_vec()),
+            KernelSource::File(p) => (
+                None,
+                std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
+            ),
+        };
+        let forms = crate::forms::cubin_forms(&image).ok();
         let native = cuda
-            .load_module(kernels::CUBIN)
+            .load_module(&image)
             .map_err(|e| format!("loading the cubin: {e}"))?;
         Ok(Ctx {
             cuda,
             layout,
+            forms,
             native,
             patched: BTreeMap::new(),
             textures: Vec::new(),
@@ -417,7 +496,11 @@ impl Ctx {
             return Ok(*f);
         }
         let v = patch::variant(variant).ok_or_else(|| format!("no variant {variant}"))?;
-        let (img, _) = kernels::patched_cubin(&self.layout, &v)?;
+        let layout = self
+            .layout
+            .as_ref()
+            .ok_or_else(|| format!("{NOT_SM90}: variant {variant} not run"))?;
+        let (img, _) = kernels::patched_cubin(layout, &v)?;
         let m = self
             .cuda
             .load_module(&img)
@@ -435,8 +518,11 @@ impl Ctx {
                 .map(|r| r.2)
                 .unwrap_or_default()
         } else {
-            kernels::kernel(&self.layout, kernel)
-                .map(|k| k.tld4_sass.clone())
+            self.forms
+                .iter()
+                .flat_map(|f| &f.tld4)
+                .find(|t| t.kernel == kernel)
+                .map(|t| t.text.clone())
                 .unwrap_or_default()
         }
     }
@@ -595,7 +681,7 @@ fn phase_basics(cx: &mut Ctx) -> Result<Value, String> {
     let o3 = cx.launch(f_raw, &tex, &q3, qs.len(), RAW_R_WORDS);
     runs.push(Run {
         kernel: "raw (unpatched)".into(),
-        sass: kernels::kernel(&cx.layout, "raw")?.tld4_sass.clone(),
+        sass: cx.sass_of("raw"),
         texture: "idx8".into(),
         queries: q3
             .chunks_exact(RAW_Q_WORDS)
@@ -1165,8 +1251,8 @@ fn phase_pred(cx: &mut Ctx) -> Result<Value, String> {
         cx.drop_texture(tex)?;
     }
     Ok(
-        json!({ "pred_store": cx.layout.raw.pred_store, "pred_stored_if_set": cx.layout.raw.pred_stored_if_set,
-               "pred_stored_if_clear": cx.layout.raw.pred_stored_if_clear, "notes": notes, "runs": runs }),
+        json!({ "pred_store": cx.layout.as_ref().map(|l| l.raw.pred_store.clone()), "pred_stored_if_set": cx.layout.as_ref().map(|l| l.raw.pred_stored_if_set),
+               "pred_stored_if_clear": cx.layout.as_ref().map(|l| l.raw.pred_stored_if_clear), "notes": notes, "runs": runs }),
     )
 }
 
@@ -1503,11 +1589,11 @@ fn phase_risky(cx: &mut Ctx, variant: &str) -> Result<Value, String> {
 // Processes
 
 /// Runs one phase here and writes `phases/<name>.json`.
-pub fn run_child(name: &str, out: &Path) -> Result<(), String> {
+pub fn run_child(name: &str, out: &Path, source: &KernelSource) -> Result<(), String> {
     let dir = out.join("phases");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let started = Instant::now();
-    let mut cx = Ctx::open()?;
+    let mut cx = Ctx::open(source)?;
     let data = if let Some(v) = name.strip_prefix("risky:") {
         phase_risky(&mut cx, v)
     } else {
@@ -1563,7 +1649,7 @@ pub fn utc_now() -> String {
     )
 }
 
-fn run_one(name: &str, out: &Path, limit: Duration) -> Value {
+fn run_one(name: &str, out: &Path, source: &KernelSource, limit: Duration) -> Value {
     let started = Instant::now();
     let exe = match std::env::current_exe() {
         Ok(e) => e,
@@ -1572,6 +1658,8 @@ fn run_one(name: &str, out: &Path, limit: Duration) -> Value {
     let child = Command::new(exe)
         .args(["child", "--phase", name, "--out"])
         .arg(out)
+        .arg("--kernels")
+        .arg(source.arg())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn();
@@ -1611,33 +1699,124 @@ fn run_one(name: &str, out: &Path, limit: Duration) -> Value {
     })
 }
 
-/// The whole run: checks the driver, runs every phase (or the chosen ones) in child
-/// processes, merges `hw_results.json`.
-pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String> {
+/// The driver's JIT compilation of the portable PTX for the GPU at hand, written to
+/// `OUT/kernels/tld4_probe.<arch>.jit.cubin`, with its TLD4 words (always done: it is the
+/// "each architecture's forms" measurement, and the kernels of a JIT run).
+fn jit_portable(cuda: &Cuda, out: &Path, cc: (i32, i32)) -> (Value, Option<std::path::PathBuf>) {
+    let ptx = crate::ptx::ptx_source_for(&crate::ptx::PORTABLE);
+    let dir = out.join("kernels");
+    let arch = format!("sm_{}{}", cc.0, cc.1);
+    match cuda.jit_ptx(&ptx) {
+        Ok(j) => {
+            let file = dir.join(format!("tld4_probe.{arch}.jit.cubin"));
+            let written = std::fs::create_dir_all(&dir)
+                .and_then(|_| std::fs::write(&file, &j.cubin))
+                .map_err(|e| e.to_string());
+            let forms = crate::forms::cubin_forms(&j.cubin);
+            let v = json!({
+                "ok": true,
+                "file": file.strip_prefix(out).unwrap_or(&file).display().to_string(),
+                "write_error": written.as_ref().err(),
+                "cubin_fnv1a64": format!("{:016x}", crate::layout::fnv1a64(&j.cubin)),
+                "info_log": j.info_log,
+                "forms": forms.as_ref().ok(),
+                "forms_error": forms.as_ref().err(),
+            });
+            let _ = cuda.unload(j.module);
+            (v, written.ok().map(|_| file))
+        }
+        Err(e) => (json!({ "ok": false, "error": e.to_string() }), None),
+    }
+}
+
+/// The whole run: checks the driver, JIT-compiles the portable PTX, picks the kernels, runs
+/// every phase (or the chosen ones) in child processes, merges `hw_results.json`.
+pub fn run_all(
+    out: &Path,
+    only: &[String],
+    budget_s: u64,
+    choice: &KernelChoice,
+) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
     let cuda = Cuda::open()?;
-    kernels::layout()?;
+    let cc = (
+        cuda.attribute(cuda::ATTR_CC_MAJOR).unwrap_or(-1),
+        cuda.attribute(cuda::ATTR_CC_MINOR).unwrap_or(-1),
+    );
     let device = json!({
         "name": cuda.device_name().map_err(|e| e.to_string())?,
         "driver_api_version": cuda.driver_version().map_err(|e| e.to_string())?,
-        "compute_capability": format!("{}.{}", cuda.attribute(cuda::ATTR_CC_MAJOR).unwrap_or(-1), cuda.attribute(cuda::ATTR_CC_MINOR).unwrap_or(-1)),
+        "compute_capability": format!("{}.{}", cc.0, cc.1),
         "proc_driver_version": std::fs::read_to_string("/proc/driver/nvidia/version").unwrap_or_default().lines().next().unwrap_or("").to_string(),
     });
-    // The parent's context stays until exit; the phases run in processes of their own.
-    let _ = &cuda;
     let date = utc_now();
     eprintln!(
-        "tld4-hw-probe: {} (driver API {}), {date}",
-        device["name"], device["driver_api_version"]
+        "tld4-hw-probe: {} (compute capability {}.{}, driver API {}), {date}",
+        device["name"], cc.0, cc.1, device["driver_api_version"]
     );
+    let (jit, jit_file) = jit_portable(&cuda, out, cc);
+    eprintln!(
+        "  jit: {}",
+        if jit["ok"] == true {
+            "the driver compiled the portable PTX".to_string()
+        } else {
+            format!("failed: {}", jit["error"])
+        }
+    );
+    let source = match choice {
+        KernelChoice::Sm90 => KernelSource::Sm90Cubin,
+        KernelChoice::Auto if cc == (9, 0) => KernelSource::Sm90Cubin,
+        KernelChoice::Auto | KernelChoice::Jit => {
+            KernelSource::File(jit_file.clone().ok_or_else(|| {
+                format!(
+                    "the driver could not compile the portable PTX: {}",
+                    jit["error"]
+                )
+            })?)
+        }
+        KernelChoice::File(p) => KernelSource::File(p.clone()),
+    };
+    let (kernels_json, loaded) = match &source {
+        KernelSource::Sm90Cubin => {
+            let l = kernels::layout()?;
+            (
+                json!({ "source": "sm90_cubin", "ptxas": l.ptxas, "cubin_fnv1a64": l.cubin_fnv1a64, "raw_layout": l.raw }),
+                kernels::CUBIN.to_vec(),
+            )
+        }
+        KernelSource::File(p) => {
+            let b = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let src = if Some(p) == jit_file.as_ref() {
+                "jit"
+            } else {
+                "cubin"
+            };
+            (
+                json!({ "source": src, "file": p.display().to_string(), "cubin_fnv1a64": format!("{:016x}", crate::layout::fnv1a64(&b)) }),
+                b,
+            )
+        }
+    };
+    // Unreadable forms are recorded, not fatal: the gathers are the measurement.
+    let loaded_forms = match crate::forms::cubin_forms(&loaded) {
+        Ok(f) => serde_json::to_value(f).unwrap(),
+        Err(e) => json!({ "error": e }),
+    };
+    let sm90 = source == KernelSource::Sm90Cubin;
     let mut names: Vec<String> = PHASES.iter().map(|p| p.name.to_string()).collect();
-    names.extend(risky_phases());
+    if sm90 {
+        names.extend(risky_phases());
+    }
     if !only.is_empty() {
         names.retain(|n| only.contains(n));
     }
     let started = Instant::now();
     let mut children = Vec::new();
     for n in &names {
+        if !sm90 && PHASES.iter().any(|p| p.name == n && p.patched_only) {
+            children.push(json!({ "phase": n, "outcome": format!("skipped: {NOT_SM90}") }));
+            continue;
+        }
         if started.elapsed().as_secs() > budget_s {
             children.push(json!({ "phase": n, "outcome": "skipped: time budget spent" }));
             continue;
@@ -1646,7 +1825,7 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
         // that the whole run ends within budget_s plus a little.
         let left = budget_s.saturating_sub(started.elapsed().as_secs()).max(10);
         let limit = Duration::from_secs((if n.starts_with("risky:") { 30 } else { 120 }).min(left));
-        let r = run_one(n, out, limit);
+        let r = run_one(n, out, &source, limit);
         eprintln!(
             "  {n}: {} ({:.1}s)",
             r["outcome"].as_str().unwrap_or("?"),
@@ -1665,13 +1844,16 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
             }
         }
     }
-    let l = kernels::layout()?;
+    let mut probe = kernels_json;
+    probe["sentinels"] = json!(SENTINELS);
+    probe["portable_ptx_fnv1a64"] = json!(portable_ptx_hash());
     let all = json!({
         "schema": SCHEMA,
         "synthetic": false,
         "device": device,
         "date_utc": date,
-        "probe": { "ptxas": l.ptxas, "cubin_fnv1a64": l.cubin_fnv1a64, "raw_layout": l.raw, "sentinels": SENTINELS },
+        "probe": probe,
+        "forms": { "loaded": loaded_forms, "jit": jit },
         "children": children,
         "phases": phases,
     });
@@ -1681,9 +1863,48 @@ pub fn run_all(out: &Path, only: &[String], budget_s: u64) -> Result<(), String>
     Ok(())
 }
 
+/// The FNV-1a hash of the portable PTX text, recorded with every run (golden data names the
+/// kernels it measured).
+pub fn portable_ptx_hash() -> String {
+    format!(
+        "{:016x}",
+        crate::layout::fnv1a64(crate::ptx::ptx_source_for(&crate::ptx::PORTABLE).as_bytes())
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kernel_choices_parse_and_children_get_their_source() {
+        assert_eq!("auto".parse::<KernelChoice>(), Ok(KernelChoice::Auto));
+        assert_eq!("sm90".parse::<KernelChoice>(), Ok(KernelChoice::Sm90));
+        assert_eq!("jit".parse::<KernelChoice>(), Ok(KernelChoice::Jit));
+        assert_eq!(
+            "out/k.cubin".parse::<KernelChoice>(),
+            Ok(KernelChoice::File("out/k.cubin".into()))
+        );
+        assert!("".parse::<KernelChoice>().is_err());
+        assert_eq!(KernelSource::Sm90Cubin.arg(), "sm90");
+        assert_eq!(KernelSource::File("a/b.cubin".into()).arg(), "a/b.cubin");
+        // Only the phases made of patched variants are skipped off SM90.
+        let patched: Vec<&str> = PHASES
+            .iter()
+            .filter(|p| p.patched_only)
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(patched, ["f16", "masks", "scr"]);
+    }
+
+    #[test]
+    fn the_portable_ptx_hash_is_the_committed_file_s() {
+        let file = include_str!("../kernels/tld4_probe.portable.ptx");
+        assert_eq!(
+            portable_ptx_hash(),
+            format!("{:016x}", crate::layout::fnv1a64(file.as_bytes()))
+        );
+    }
 
     #[test]
     fn civil_dates() {

@@ -1,4 +1,4 @@
-//! Turns `hw_results.json` into golden data (`tests/golden/hw_h200.json`) and a report that
+//! Turns `hw_results.json` into golden data (`hw_sm_XY_<gpu>.json`, committed under tests/golden/) and a report that
 //! says, for each open question (docs/sources.md, Open questions), what was measured.
 //!
 //! The analyses assume only what the probe's textures hold (every texel names itself) and
@@ -250,6 +250,10 @@ fn basics(ph: &Value) -> Section {
     let mut checks = serde_json::Map::new();
     let eq = |a: &str, b: &str, cols: usize| -> Option<(usize, usize)> {
         let (x, y) = (find(&runs, a, "")?, find(&runs, b, "")?);
+        // A run that gave nothing (a patched variant off SM90) is not a comparison.
+        if y.results.is_empty() {
+            return None;
+        }
         let same = x
             .results
             .iter()
@@ -1155,17 +1159,22 @@ pub fn report(results: &Value) -> (Value, String) {
     let dev = &results["device"];
     let _ = writeln!(
         md,
-        "# TLD4 on {} (measured)\n\nGPU: {}, compute capability {}; driver API {}; {}; date (UTC) {}. Kernels: {} (cubin {}).\n",
+        "# TLD4 on {} (measured)\n\nGPU: {}, compute capability {}; driver API {}; {}; date (UTC) {}. Kernels: {} {} (cubin {}; portable PTX {}).\n",
         dev["name"].as_str().unwrap_or("?"),
         dev["name"].as_str().unwrap_or("?"),
         dev["compute_capability"].as_str().unwrap_or("?"),
         dev["driver_api_version"],
         dev["proc_driver_version"].as_str().unwrap_or(""),
         results["date_utc"].as_str().unwrap_or("?"),
-        results["probe"]["ptxas"].as_str().unwrap_or("?"),
+        results["probe"]["source"].as_str().unwrap_or("sm90_cubin"),
+        results["probe"]["ptxas"].as_str().unwrap_or(""),
         results["probe"]["cubin_fnv1a64"].as_str().unwrap_or("?"),
+        results["probe"]["portable_ptx_fnv1a64"].as_str().unwrap_or("?"),
     );
-    md.push_str("Open questions of docs/sources.md and the sections that answer them: 1 F16 packing -> F16; 2 .SCR -> .SCR; 3 sub-texel precision -> Sub-texel; 4 cube corners -> Cube maps; 5 UNORM rounding -> UNORM. These are SM90 (Hopper) measurements; SM100 may differ.\n\n");
+    let cmp = crate::compare::compare_results(results);
+    let answers = crate::questions::answers(results, &cmp);
+    md.push_str(&crate::questions::markdown(&answers));
+    md.push_str("These are measurements of the GPU above only; other architectures may differ. The sections after the comparison hold the details each phase measured against stated models.\n\n");
     md.push_str("## Phases run\n\n");
     for c in results["children"].as_array().into_iter().flatten() {
         let _ = writeln!(
@@ -1187,8 +1196,12 @@ pub fn report(results: &Value) -> (Value, String) {
         md.push('\n');
         summary.insert(s.title.clone(), s.summary.clone());
     }
+    md.push_str(&comparison_markdown(&cmp));
     let golden = json!({
         "schema": results["schema"],
+        "questions": answers,
+        "tld4_comparison": cmp,
+        "forms": results["forms"],
         "synthetic": synthetic,
         "device": results["device"],
         "date_utc": results["date_utc"],
@@ -1203,6 +1216,69 @@ pub fn report(results: &Value) -> (Value, String) {
         }),
     });
     (golden, md)
+}
+
+/// The lane-by-lane comparison as a report section: every compared run, its differing lanes,
+/// and what was left out with the reason (counted by reason).
+fn comparison_markdown(cmp: &crate::compare::Comparison) -> String {
+    let mut md = String::from("## Lane-by-lane comparison with tld4\n\n");
+    let (lanes, equal) = cmp
+        .runs
+        .iter()
+        .fold((0, 0), |(l, e), r| (l + r.lanes, e + r.equal));
+    let _ = writeln!(
+        md,
+        "{equal} of {lanes} lanes equal tld4's bit for bit ({} differ) in {} runs; {} runs not compared.\n",
+        lanes - equal,
+        cmp.runs.len(),
+        cmp.skipped.len()
+    );
+    md.push_str(
+        "| phase | kernel | texture | lanes | equal | differ |\n|---|---|---|---|---|---|\n",
+    );
+    for r in &cmp.runs {
+        let flag = if r.equal == r.lanes {
+            "0".to_string()
+        } else {
+            format!("**{}**", r.lanes - r.equal)
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {flag} |",
+            r.phase, r.kernel, r.texture, r.lanes, r.equal
+        );
+    }
+    md.push('\n');
+    for r in cmp.runs.iter().filter(|r| r.equal != r.lanes) {
+        let _ = writeln!(
+            md,
+            "Differences in {} {} {} (first {}):\n",
+            r.phase,
+            r.kernel,
+            r.texture,
+            r.first_differences.len()
+        );
+        for d in &r.first_differences {
+            let _ = writeln!(
+                md,
+                "- lane {}: query {:08x?}: GPU {:08x?}, tld4 {:08x?}",
+                d.lane, d.query, d.gpu, d.tld4
+            );
+        }
+        md.push('\n');
+    }
+    let mut why: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in &cmp.skipped {
+        *why.entry(s.why.as_str()).or_default() += 1;
+    }
+    if !why.is_empty() {
+        md.push_str("Not compared:\n\n");
+        for (w, n) in why {
+            let _ = writeln!(md, "- {n} runs: {w}");
+        }
+        md.push('\n');
+    }
+    md
 }
 
 /// [`report`] on files.

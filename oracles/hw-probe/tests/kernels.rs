@@ -17,6 +17,19 @@ fn committed_ptx_is_the_generators() {
 }
 
 #[test]
+fn committed_portable_ptx_is_the_generators() {
+    let committed = std::fs::read_to_string(format!("{DIR}/tld4_probe.portable.ptx")).unwrap();
+    assert_eq!(
+        committed,
+        ptx::ptx_source_for(&ptx::PORTABLE),
+        "rerun `tld4-hw-probe gen-ptx --portable > oracles/hw-probe/kernels/tld4_probe.portable.ptx`"
+    );
+    // The same kernels as the SM90 file: only the header differs.
+    let body = |s: &str| s.split_once(".address_size").map(|(_, b)| b.to_string());
+    assert_eq!(body(&committed), body(&ptx::ptx_source()));
+}
+
+#[test]
 fn layout_belongs_to_the_cubin_and_to_its_listing() {
     let l = kernels::layout().expect("layout.json matches the embedded cubin");
     // Re-derive the layout from the committed nvdisasm listing: the same registers and words.

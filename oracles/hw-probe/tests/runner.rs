@@ -4,6 +4,8 @@
 use std::process::Command;
 
 use serde_json::json;
+use tld4_hw_probe::forms::cubin_forms;
+use tld4_hw_probe::kernels;
 use tld4_hw_probe::probe::SENTINELS;
 use tld4_hw_probe::report::{f32_to_f16, ratio_to_f32, report, report_files, HalfRound};
 
@@ -77,13 +79,27 @@ fn synthetic() -> serde_json::Value {
             ]
         })
         .collect();
-    // Sub-texel sweep on 16 texels, k = 8: the footprint's smaller index turns 7 -> 8 exactly at u = 8.5/16.
+    // Sub-texel sweep on 16 texels, k = 8: the footprint's smaller index turns 7 -> 8 exactly at
+    // u = 8.5/16 (v = 8.75/16: j0 = 8).
     let at = (8.5f32 / 16.0).to_bits();
     let texel = |i: u32, j: u32| (1 + i + 16 * j) as f32;
     let before = [texel(7, 9), texel(8, 9), texel(8, 8), texel(7, 8)].map(f32::to_bits);
     let after = [texel(8, 9), texel(9, 9), texel(9, 8), texel(8, 8)].map(f32::to_bits);
+    // Cube direction (1, 0, 0): face +x at s = t = 1/2 (Vulkan's face selection, sc = -z,
+    // tc = -y), so u = v = 4 on the 8x8 face: footprint i0 = j0 = 3, texels (3,4) (4,4) (4,3)
+    // (3,3) of layer 0 in Vulkan's gather order, i.e. 1 + i + 8j = 36, 37, 29, 28.
+    let cube_centre: Vec<u32> = [36.0f32, 37.0, 29.0, 28.0]
+        .iter()
+        .map(|x| x.to_bits())
+        .chain([1])
+        .collect();
+    let cube_spec = json!({ "name": "cube8_seamless", "kind": "cube", "w": 8, "h": 8, "layers": 6,
+        "format": 32, "channels": 1, "addr": 1, "filter": 0, "flags": 2 | 64, "border": [0.0, 0.0, 0.0, 0.0],
+        "content": "R32F index: texel (i, j) of layer l = 1 + i + w*j + w*h*l" });
+    // The TLD4 words ptxas 11.8 wrote into the committed sm_90 cubin, standing in for a JIT's.
+    let forms = serde_json::to_value(cubin_forms(kernels::CUBIN).unwrap()).unwrap();
     json!({
-        "schema": 1,
+        "schema": 2,
         "synthetic": true,
         "note": "SYNTHETIC TEST INPUT made by tests/runner.rs; not a measurement",
         "device": { "name": "SYNTHETIC (no device)", "driver_api_version": 0, "compute_capability": "0.0", "proc_driver_version": "" },
@@ -98,10 +114,15 @@ fn synthetic() -> serde_json::Value {
             ] } },
             "subtexel": { "ok": true, "data": { "sweeps": [ {
                 "texture": "idx16x16", "w": 16, "h": 16, "axis": "u", "k": 8, "normalized": true, "filter": 0, "stride_ulps": 1,
+                "other_coordinate_bits": (8.75f32 / 16.0).to_bits(),
                 "runs": [ [at - 5, at - 1, [before[0], before[1], before[2], before[3], 1]], [at, at + 5, [after[0], after[1], after[2], after[3], 1]] ]
             } ] } },
-            "scr": { "ok": true, "data": { "differing": 0, "queries": 10, "sass_set": "TLD4.SCR.R", "sass_clear": "TLD4.R", "first_differences": [] } }
-        }
+            "scr": { "ok": true, "data": { "differing": 0, "queries": 10, "sass_set": "TLD4.SCR.R", "sass_clear": "TLD4.R", "first_differences": [] } },
+            "cube": { "ok": true, "textures": [cube_spec], "data": { "runs": [
+                { "kernel": "nat_cube_r", "texture": "cube8_seamless", "sass": "", "queries": [[1.0f32.to_bits(), 0, 0, 0, 0, 0, 0]], "results": [cube_centre] }
+            ] } }
+        },
+        "forms": { "jit": { "ok": true, "forms": forms } }
     })
 }
 
@@ -160,4 +181,84 @@ fn report_files_checks_the_schema_and_writes_both_files() {
     std::fs::write(&r, bad.to_string()).unwrap();
     assert!(report_files(&r, &g, &m).unwrap_err().contains("schema 99"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_open_question_is_answered_and_disagreements_are_flagged() {
+    let (golden, md) = report(&synthetic());
+    let q = golden["questions"].as_array().unwrap();
+    assert_eq!(q.len(), 8);
+    let agrees = |n: usize| q[n - 1]["tld4_agrees"].clone();
+    // 1: the F16.RN lanes hold tld4's packing of the 32-bit gather.
+    assert_eq!(agrees(1), true);
+    assert_eq!(q[0]["compared"], 2);
+    // 2: .SCR changed nothing in 10 gathers, as tld4 models it; the forms are named.
+    assert_eq!(agrees(2), true);
+    assert!(q[1]["gpu_did"]
+        .as_str()
+        .unwrap()
+        .contains("0xf63 x22 (.SCR on 0)"));
+    // 3: the synthetic sweep turns exactly at u = 8.5/16, as exact arithmetic would; tld4
+    // rounds u*16 to 8 fractional bits, so the lanes 5 and 1 ulp below the boundary are
+    // already past it for tld4: a disagreement, which must be flagged.
+    assert_eq!(agrees(3), false);
+    assert_eq!(q[2]["compared"], 4);
+    assert_eq!(q[2]["equal"], 2, "{}", golden["tld4_comparison"]);
+    // 4: the cube's face centre agrees.
+    assert_eq!(agrees(4), true);
+    assert_eq!(q[3]["compared"], 1);
+    // 5: codes 3 and 200 one ulp off the correctly rounded value tld4 returns.
+    assert_eq!(agrees(5), false);
+    assert_eq!(q[4]["compared"], 256);
+    assert_eq!(q[4]["equal"], 254);
+    // 6 and 7: not measurable by this probe; said so, with the reason.
+    for n in [6, 7] {
+        assert!(agrees(n).is_null());
+        assert!(q[n - 1]["why_not"].as_str().unwrap().len() > 20);
+    }
+    // 8: every TLD4 word decoded.
+    assert_eq!(agrees(8), true);
+    assert_eq!(q[7]["compared"], 22);
+    assert!(
+        md.contains("**DISAGREEMENT: tld4 differs from this GPU on question(s) 3, 5.**"),
+        "{md}"
+    );
+    assert!(md.contains("| 3 | sub_texel | **NO** | 4 | 2 |"), "{md}");
+    assert!(
+        md.contains("- tld4 agrees: **NO, DISAGREES** (2 of 256 differ)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| cube | nat_cube_r | cube8_seamless | 1 | 1 | 0 |"),
+        "{md}"
+    );
+    // The differing lanes are listed with both answers.
+    let runs = golden["tld4_comparison"]["runs"].as_array().unwrap();
+    let table = runs.iter().find(|r| r["texture"] == "unorm8").unwrap();
+    let d = &table["first_differences"];
+    assert_eq!(d[0]["lane"], 3);
+    assert_eq!(d[1]["lane"], 200);
+    assert_eq!(
+        d[0]["gpu"][0].as_u64().unwrap(),
+        d[0]["tld4"][0].as_u64().unwrap() + 1
+    );
+}
+
+#[test]
+fn a_run_that_agrees_everywhere_is_not_flagged() {
+    let mut r = synthetic();
+    // Drop the two synthetic phases built to disagree.
+    r["phases"].as_object_mut().unwrap().remove("subtexel");
+    r["phases"].as_object_mut().unwrap().remove("unorm");
+    let (golden, md) = report(&r);
+    assert!(
+        md.contains("tld4 disagrees with this GPU on no question it measured."),
+        "{md}"
+    );
+    let q = golden["questions"].as_array().unwrap();
+    assert!(q[2]["tld4_agrees"].is_null());
+    assert!(q[2]["why_not"]
+        .as_str()
+        .unwrap()
+        .contains("phase subtexel did not run"));
 }

@@ -133,6 +133,7 @@ fn gen_case(rng: &mut Rng, queries: usize) -> Case {
         border,
         compare,
         seamless_cube: true,
+        normalized_coords: true,
     };
     let depth_values = depth_values(&texture);
     let queries = (0..queries)

@@ -137,6 +137,7 @@ impl SamplingChoice {
             border: BorderColor { words: self.border },
             compare,
             seamless_cube: self.seamless,
+            normalized_coords: true,
         };
         let offsets = if kind.is_cube() {
             OffsetMode::None
