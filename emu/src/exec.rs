@@ -440,18 +440,6 @@ impl Tld4Exec {
         }
     }
 
-    /// The handle of the uniform form (the URc operand; URZ reads 0), read without looking
-    /// at a lane; None for the register form.
-    #[inline(always)]
-    pub(crate) fn uniform_handle<R: RegisterFile + ?Sized>(&self, warp: &R) -> Option<u32> {
-        let insn = &self.insn;
-        match insn.form {
-            HandleForm::Uniform if insn.ur.is_urz() => Some(0),
-            HandleForm::Uniform => Some(warp.ureg(insn.ur.0)),
-            HandleForm::Register => None,
-        }
-    }
-
     /// The static faults, then the lanes that execute (active, guard true).
     #[inline(always)]
     pub(crate) fn executing<R: RegisterFile + ?Sized>(

@@ -70,8 +70,8 @@ thread_local! {
     };
 }
 
-/// [`Tld4Exec::execute`] with this thread's state: the texture unit kept for the pool as it
-/// is now (for the uniform form's handle, else the last kept), the arrays reused. None
+/// [`Tld4Exec::execute`] with this thread's state: the texture unit last kept for the pool
+/// as it is now, the arrays reused. None
 /// where the state is in use (a register file's callback executing again on this thread)
 /// or gone (the thread ending): the caller then binds afresh.
 #[inline]
@@ -90,7 +90,7 @@ pub(super) fn execute<R: RegisterFile + ?Sized>(
                 results,
             } = &mut *state;
             let key = Key::of(exec, pool);
-            let mut prepared = seed(kept, *next, key, exec.uniform_handle(&*warp), pool);
+            let mut prepared = seed(kept, *next, key, pool);
             let seeded = prepared.as_ref().map(|(h, _)| *h);
             let report = WarpParts {
                 exec,
@@ -111,22 +111,19 @@ pub(super) fn execute<R: RegisterFile + ?Sized>(
         .flatten()
 }
 
-/// The kept gatherer for `key` (and `handle` where given), newest first, attached to its
-/// texture in `pool`.
+/// The newest gatherer kept for `key`, attached to its texture in `pool` (the executor
+/// prepares again if the warp uses another handle). No register is read here: a warp in
+/// which no lane executes reads none (its uniform registers may not exist).
 #[inline]
 fn seed<'p>(
     kept: &[Option<Kept>; KEPT],
     next: usize,
     key: Key,
-    handle: Option<u32>,
     pool: &'p TexturePool,
 ) -> Option<(u32, Gatherer<'p>)> {
     let found = (1..=KEPT)
         .map(|back| &kept[(next + KEPT - back) % KEPT])
-        .find_map(|k| {
-            k.as_ref()
-                .filter(|k| k.key == key && handle.is_none_or(|h| h == k.handle))
-        })?;
+        .find_map(|k| k.as_ref().filter(|k| k.key == key))?;
     let texture = pool.texture(Handle(found.handle).header_index()).ok()?;
     Some((found.handle, found.gatherer.attach(texture)?))
 }
