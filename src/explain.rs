@@ -207,11 +207,14 @@ fn finish(args: &ExplainArgs, e: &Explanation, out: &mut dyn Write) -> CmdResult
         writeln!(out, "picture: {note}")?;
     }
     if let Some(p) = &args.png {
-        write_atomically(p, &pic.png().map_err(|e| format!("{}: {e}", p.display()))?)?;
+        crate::picture_file::write_picture(
+            p,
+            &pic.png().map_err(|e| format!("{}: {e}", p.display()))?,
+        )?;
         writeln!(out, "picture: {}", p.display())?;
     }
     if let Some(p) = &args.svg {
-        write_atomically(p, pic.svg().as_bytes())?;
+        crate::picture_file::write_picture(p, pic.svg().as_bytes())?;
         writeln!(out, "picture: {}", p.display())?;
     }
     out.flush()?;
@@ -262,21 +265,6 @@ fn refuse_clobbering(
             ));
         }
     }
-    Ok(())
-}
-
-/// Writes `bytes` to `path` atomically: into a temporary file in the same directory, then
-/// renamed over `path`, so a failed write leaves any earlier file whole.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| at(&e))?;
-    tmp.write_all(bytes).map_err(|e| at(&e))?;
-    tmp.as_file().sync_all().map_err(|e| at(&e))?;
-    tmp.persist(path).map_err(|e| at(&e.error))?;
     Ok(())
 }
 

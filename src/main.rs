@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod output;
+mod picture_file;
 mod progress;
 
 mod bench;

@@ -7,7 +7,7 @@
 //! (which panics on a closed pipe).
 
 use std::error::Error;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Standard output, buffered; flush it (or drop it) before returning.
@@ -29,17 +29,11 @@ pub fn is_broken_pipe(e: &(dyn Error + 'static)) -> bool {
     false
 }
 
-/// The text of file `path`, or standard input for `-`; errors name the file.
+/// The text of file `path`, or standard input for `-`; errors name the file. A regular file
+/// only (a device or FIFO is refused), at most `tld4_cubin::MAX_TEXT_BYTES` (the one
+/// whole-input reader, `tld4_cubin::read_text`).
 pub fn read_text(path: &Path) -> Result<String, String> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
-    }
+    tld4_cubin::read_text(path).map_err(|e| e.to_string())
 }
 
 /// The directory relative file names inside file `path` are read from: its own directory,
@@ -52,17 +46,10 @@ pub fn base_dir(path: &Path) -> &Path {
     }
 }
 
-/// The bytes of file `path`, or standard input for `-`; errors name the file.
+/// The bytes of file `path`, or standard input for `-`; errors name the file. A regular file
+/// only, at most `tld4_cubin::MAX_FILE_BYTES` (`tld4_cubin::read_input`).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    if path.as_os_str() == "-" {
-        let mut b = Vec::new();
-        io::stdin()
-            .read_to_end(&mut b)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        Ok(b)
-    } else {
-        std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))
-    }
+    tld4_cubin::read_input(path, tld4_cubin::MAX_FILE_BYTES).map_err(|e| e.to_string())
 }
 
 /// The name of an input for messages: `standard input` for `-`.

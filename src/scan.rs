@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tld4_cubin::{
-    arch_number, is_compiled, map_file, supported, visit_file, CubinError, Image, SmArch, Target,
-    Tld4Site, Visited,
+    arch_number, is_compiled, read_file, read_input, supported, visit, CubinError, Image, SmArch,
+    Target, Tld4Site, Visited, MAX_FILE_BYTES,
 };
 use tld4_decoder::{Arch, DecodeError};
 
@@ -124,7 +124,8 @@ fn each_cubin(
     outcome: &mut Outcome,
     mut each: impl FnMut(&mut dyn Write, &Image, &mut Outcome) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let bytes = match map_file(path) {
+    // `-`: standard input (docs/cli.md).
+    let bytes = match read_input(path, MAX_FILE_BYTES) {
         Ok(b) => b,
         Err(e) => {
             outcome.bad_file = true;
@@ -140,7 +141,7 @@ fn each_cubin(
     let mut entries = 0u64;
     // Entries of a selected number but another variant (`--arch sm_100a`: the sm_100 ones).
     let mut unselected: BTreeMap<Target, usize> = BTreeMap::new();
-    let visited = visit_file(&bytes, &selection.numbers, |image| {
+    let visited = visit(&bytes, &selection.numbers, |image| {
         if io_err.is_some() {
             return;
         }
@@ -253,7 +254,7 @@ pub fn disasm_compiled(
     let Some(path) = file.filter(|p| p.as_os_str() != "-") else {
         return Ok(None);
     };
-    match map_file(path) {
+    match read_file(path) {
         Ok(bytes) if is_compiled(&bytes) => {}
         Ok(_) => return Ok(None),
         Err(e) if e.is_not_found() => return Ok(None),

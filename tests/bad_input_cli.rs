@@ -109,3 +109,59 @@ fn to_memory_bases_too_high_say_why() {
     let out = tld4(&["run", "--addresses", "--base", "0x1fffffffffff000", &owned]);
     bad_input(&out, "texels must lie below 2^57");
 }
+
+/// Every input read whole goes through one reader: a FIFO (here; `/dev/zero` alike) as a
+/// scenario, a gather cases file, assembler or disassembler input is refused before it is
+/// opened, never read until memory runs out or blocked on.
+#[cfg(unix)]
+#[test]
+fn special_files_as_whole_inputs_are_refused_not_read() {
+    let dir = scratch("whole-inputs");
+    let fifo = dir.join("input");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let f = fifo.to_str().unwrap();
+    for args in [
+        vec!["run", f],
+        vec!["gather", f],
+        vec!["asm", f],
+        vec!["disasm", f],
+        vec!["explain", "--scenario", f, "TLD4.R R0, R2, R4, UR4, 2D"],
+    ] {
+        let out = tld4(&args);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("it is a FIFO, not a regular file"),
+            "{args:?}: {err}"
+        );
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tld4 scan -` reads standard input (docs/cli.md): the same rows as the file, under `-`.
+#[test]
+fn scan_reads_standard_input_for_a_dash() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let path = PathBuf::from(ROOT).join("tests/cubins/gather_2d.sm100.cubin");
+    let by_name = tld4(&["scan", path.to_str().unwrap()]);
+    assert_eq!(by_name.status.code(), Some(0), "{}", text(&by_name.stderr));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tld4"))
+        .args(["scan", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let want = text(&by_name.stdout).replace(path.to_str().unwrap(), "-");
+    assert!(!want.is_empty());
+    assert_eq!(text(&out.stdout), want);
+}

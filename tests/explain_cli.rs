@@ -787,3 +787,119 @@ fn a_float_layer_is_converted_as_the_compiler_converts_it_and_said() {
         );
     }
 }
+
+/// `--svg` and `--png` write into what the path is (docs/sources.md, Decisions), all in a
+/// directory the test makes: a symbolic link is followed and stays a link; a FIFO with a
+/// reader receives the picture and stays a FIFO; a FIFO without one is refused at once; a
+/// character device (made here as root; skipped otherwise) is written, not replaced; a new
+/// picture gets the umask's mode, not 0600.
+#[cfg(unix)]
+#[test]
+fn pictures_are_written_into_what_the_path_is() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let d = temp_dir("picture-paths");
+    let s = write(&d, "s.json", &wrap_scenario());
+    let explain = |flag: &str, path: &Path| {
+        tld4(&[
+            "explain",
+            "TLD4.R.AOFFI R10, R8, R20, R24, UR4, 2D",
+            "--scenario",
+            s.to_str().unwrap(),
+            flag,
+            path.to_str().unwrap(),
+        ])
+    };
+    // A new file: 0666 less the umask (the test process's, inherited by the command).
+    // SAFETY: umask only reads and sets this process's mask; it is set back at once.
+    let umask = unsafe {
+        let m = libc::umask(0o022);
+        libc::umask(m);
+        m
+    } as u32;
+    let new = d.join("new.svg");
+    let o = explain("--svg", &new);
+    assert!(o.status.success(), "{o:?}");
+    let svg = std::fs::read_to_string(&new).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{svg:.40}"
+    );
+    let mode = std::fs::metadata(&new).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o666 & !umask);
+    // A symbolic link to a file: the file receives the picture, the link stays a link.
+    let real = d.join("real.svg");
+    std::fs::write(&real, "old").unwrap();
+    let link = d.join("link.svg");
+    std::os::unix::fs::symlink("real.svg", &link).unwrap();
+    let o = explain("--svg", &link);
+    assert!(o.status.success(), "{o:?}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), svg);
+    // A FIFO with a reader: the reader gets the picture; the FIFO stays a FIFO.
+    let fifo = d.join("pipe.png");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    // The reader's open may come after the command's: retry the refusal a bounded time.
+    let mut got = None;
+    for _ in 0..100 {
+        let o = explain("--png", &fifo);
+        if o.status.success() {
+            got = Some(o);
+            break;
+        }
+        assert!(
+            common::text(&o.stderr).contains("no process reads"),
+            "{o:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(got.is_some(), "the FIFO was never written");
+    let png = reader.join().unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG"),
+        "{:?}",
+        &png[..8.min(png.len())]
+    );
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    // A FIFO without a reader: refused at once, never waited on.
+    let o = explain("--png", &fifo);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        common::text(&o.stderr).contains("no process reads"),
+        "{o:?}"
+    );
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    // A directory: refused.
+    let o = explain("--svg", &d);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        common::text(&o.stderr).contains("it is a directory"),
+        "{o:?}"
+    );
+    // A character device like /dev/null, made in the test's directory (root only).
+    let null = d.join("null.svg");
+    let c = std::ffi::CString::new(null.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path in the test's own directory; makedev(1, 3) is null's number.
+    let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
+    if made == 0 {
+        let o = explain("--svg", &null);
+        assert!(o.status.success(), "{o:?}");
+        assert!(std::fs::metadata(&null)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    } else {
+        println!("skipped the character-device case: mknod needs root");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -104,7 +104,7 @@ mod cli {
         let o = tld4(&["gather"], std::path::Path::new("/nonexistent/cases.json"));
         assert!(!o.status.success());
         assert!(
-            stderr(&o).contains("reading /nonexistent/cases.json"),
+            stderr(&o).contains("cannot read /nonexistent/cases.json"),
             "{}",
             stderr(&o)
         );

@@ -131,7 +131,9 @@ typedef enum tld4_not_modeled {
   // A texture-header or sampler field: `field` (clcd97tex.h's name, docs/descriptors.md)
   // and its raw `value`.
   TLD4_NOT_MODELED_DESCRIPTOR = 1,
-  // An instruction field (`field`, as docs/fields.md names it) with this texture.
+  // An instruction field (`field`, as docs/fields.md names it) with this texture, or a
+  // field value of a valid instruction whose effect is unknown (`field` and its raw
+  // `value`: `.UAI`, a second uniform register, `UAOFFI`, ...).
   TLD4_NOT_MODELED_INSTRUCTION = 2,
   // The texture unit's reason (dimension, offsets or depth compare against the texture
   // and sampler); the message says which.
@@ -648,7 +650,8 @@ typedef struct tld4_texel_address {
 } tld4_texel_address;
 
 // One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
-// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96, reserved
+// (always 0) at 100: no padding byte): the
 // four footprint texels in gather order x, y, z, w (the order of the results), and the
 // distinct 32-byte sectors they fall in, in first-use order.
 typedef struct tld4_lane_texels {
@@ -658,6 +661,9 @@ typedef struct tld4_lane_texels {
   uint64_t sectors[4];
   // How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
   uint32_t num_sectors;
+  // Always 0: the record's last 4 bytes, explicit so that every byte of a record is
+  // written (a caller may compare records with `memcmp`).
+  uint32_t reserved;
 } tld4_lane_texels;
 
 // A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes

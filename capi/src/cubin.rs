@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use tld4_cubin::{find_kernel, map_file, supported, LookupError};
+use tld4_cubin::{find_kernel, read_file, supported, LookupError};
 use tld4_emu::decoder::{ArchTld4, DecodeError, Family};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
@@ -130,7 +130,7 @@ pub unsafe extern "C" fn tld4_cubin_find_file(
         if word.is_null() {
             return Err(Error::Null("word"));
         }
-        let data = map_file(path.as_ref())?;
+        let data = read_file(path.as_ref())?;
         store(find(&data, kernel, offset)?, kernel, offset, word, insn)
     })
 }

@@ -40,7 +40,9 @@ pub enum tld4_not_modeled {
     /// A texture-header or sampler field: `field` (clcd97tex.h's name, docs/descriptors.md)
     /// and its raw `value`.
     TLD4_NOT_MODELED_DESCRIPTOR = 1,
-    /// An instruction field (`field`, as docs/fields.md names it) with this texture.
+    /// An instruction field (`field`, as docs/fields.md names it) with this texture, or a
+    /// field value of a valid instruction whose effect is unknown (`field` and its raw
+    /// `value`: `.UAI`, a second uniform register, `UAOFFI`, ...).
     TLD4_NOT_MODELED_INSTRUCTION = 2,
     /// The texture unit's reason (dimension, offsets or depth compare against the texture
     /// and sampler); the message says which.
@@ -111,6 +113,9 @@ fn field_name(name: &str) -> *const c_char {
                 .chain(TEXSAMP)
                 .map(|f| f.name)
                 .chain(["f16_mode"])
+                // The instruction's fields, the families' rows included.
+                .chain(tld4_emu::decoder::FIELDS.iter().map(|f| f.name))
+                .chain(tld4_emu::decoder::FAMILY_ROWS.iter().map(|r| r.spec.name))
                 .filter_map(|n| CString::new(n).ok().map(|c| (n, c)))
                 .collect()
         })
@@ -212,6 +217,12 @@ fn fault(f: &WarpFault) -> tld4_error_detail {
             NotModeledReason::Instruction { field, .. } => tld4_error_detail {
                 not_modeled: TLD4_NOT_MODELED_INSTRUCTION,
                 field: field_name(field),
+                ..tld4_error_detail::NONE
+            },
+            NotModeledReason::Form { field, value, .. } => tld4_error_detail {
+                not_modeled: TLD4_NOT_MODELED_INSTRUCTION,
+                field: field_name(field),
+                value: *value as u64,
                 ..tld4_error_detail::NONE
             },
             NotModeledReason::Texture(_) => tld4_error_detail {

@@ -229,7 +229,8 @@ pub struct tld4_texel_address {
 }
 
 /// One lane's memory traffic (the record of `tld4_exec_run_*_memory`'s `texels` array:
-/// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96): the
+/// 104 bytes, 8-byte aligned; texels at offset 0, sectors at 64, num_sectors at 96, reserved
+/// (always 0) at 100: no padding byte): the
 /// four footprint texels in gather order x, y, z, w (the order of the results), and the
 /// distinct 32-byte sectors they fall in, in first-use order.
 #[repr(C)]
@@ -241,6 +242,9 @@ pub struct tld4_lane_texels {
     pub sectors: [u64; 4],
     /// How many of `sectors` are set (0 to 4; 0 for a lane that did not execute).
     pub num_sectors: u32,
+    /// Always 0: the record's last 4 bytes, explicit so that every byte of a record is
+    /// written (a caller may compare records with `memcmp`).
+    pub reserved: u32,
 }
 
 #[inline]
@@ -270,6 +274,7 @@ pub(crate) fn lane_record(t: &LaneTexels) -> tld4_lane_texels {
         texels: [address(&TexelAddress::None); 4],
         sectors: [0; 4],
         num_sectors: 0,
+        reserved: 0,
     };
     let mut n = 0;
     for (o, a) in rec.texels.iter_mut().zip(&t.texels) {

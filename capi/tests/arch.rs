@@ -226,3 +226,39 @@ fn the_constant_bank_form_names_its_slot_and_reads_no_uniform_register() {
         tld4_arch_insn_free(insn);
     }
 }
+
+/// The C entry points give the decoder's range errors, with the column: an immediate too
+/// wide for its field (0xb63's 5-bit bank and 14-bit word offset were cut before), and a
+/// register text nvdisasm never prints (`RZ` as Ra: it prints `???255`).
+#[test]
+fn assembly_refuses_immediates_too_wide_and_unprinted_registers_with_the_column() {
+    for (name, text, column) in [
+        (
+            "sm_90",
+            "TLD4.G.AOFFI R10, R8, R20, R24, 0x20, 0x10, 2D",
+            33,
+        ),
+        (
+            "sm_90",
+            "TLD4.G.AOFFI R10, R8, R20, R24, 0x3, 0x4000, 2D",
+            38,
+        ),
+        ("sm_75", "TLD4.G R10, R8, R28, R24, UR4, 0x100, 2D", 32),
+        ("sm_100", "TLD4.R R8, R0, RZ, UR4, 2D", 16),
+    ] {
+        let c = CString::new(text).unwrap();
+        let mut w = tld4_word::default();
+        let mut e = tld4_error::new();
+        let st = unsafe { tld4_assemble_arch(arch(name), c.as_ptr(), &mut w, &mut e) };
+        assert_eq!(st, TLD4_ERR_PARSE, "{text}");
+        let want = tld4_emu::decoder::parse_arch(name.parse().unwrap(), text).unwrap_err();
+        assert_eq!(want.column, column, "{text}");
+        assert_eq!(e.message(), format!("line 1, {want}"), "{text}");
+        let mut insn = null_mut();
+        let mut e2 = tld4_error::new();
+        let st = unsafe { tld4_parse_arch(arch(name), c.as_ptr(), &mut insn, &mut e2) };
+        assert_eq!(st, TLD4_ERR_PARSE, "{text}");
+        assert!(insn.is_null());
+        assert_eq!(e2.message(), e.message());
+    }
+}

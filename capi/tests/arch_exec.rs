@@ -458,8 +458,17 @@ fn callback_registers_and_the_sm120_form() {
         let mut warp = Warp::new(uregs);
         let mut flat = warp.flat();
         let st = tld4_arch_exec_run_flat(exec, null(), pool, &mut flat, null_mut(), &mut e);
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        assert_eq!(warp.regs, expected);
+        // A second uniform register other than URZ: valid, not modeled (docs/sources.md,
+        // Decisions), the field and its value in the detail; nothing written.
+        assert_eq!(st, TLD4_ERR_WARP_FAULT, "{}", e.message());
+        assert_eq!(e.fault, tld4_fault_kind::TLD4_FAULT_NOT_MODELED);
+        assert_eq!(
+            e.detail.not_modeled,
+            tld4_not_modeled::TLD4_NOT_MODELED_INSTRUCTION
+        );
+        assert_eq!(CStr::from_ptr(e.detail.field).to_str().unwrap(), "ur2");
+        assert_eq!(e.detail.value, 251);
+        assert_eq!(warp.regs, registers());
         // Too few uniform registers for UR251: the caller's input, refused first.
         let mut warp = Warp::new(vec![0, 0, 0, 0, handle()]);
         let mut flat = warp.flat();

@@ -117,6 +117,8 @@ const BLANK: tld4_lane_texels = tld4_lane_texels {
     texels: [NONE; 4],
     sectors: [1; 4],
     num_sectors: 9,
+    // A value no record holds: every run writes 0 here.
+    reserved: 0xa5a5_a5a5,
 };
 
 #[test]
@@ -126,6 +128,9 @@ fn the_lane_record_has_the_documented_layout() {
     assert_eq!(std::mem::align_of::<tld4_lane_texels>(), 8);
     assert_eq!(std::mem::offset_of!(tld4_lane_texels, sectors), 64);
     assert_eq!(std::mem::offset_of!(tld4_lane_texels, num_sectors), 96);
+    // No padding: the last 4 bytes are a field, so a caller's memcmp reads no byte left
+    // unwritten.
+    assert_eq!(std::mem::offset_of!(tld4_lane_texels, reserved), 100);
 }
 
 #[test]
@@ -151,6 +156,7 @@ fn memory_runs_write_what_the_owned_run_writes_and_name_each_lanes_texels() {
         tld4_exec_run_flat_memory(exec, &mem, hp, sp, &f, texels.as_mut_ptr(), &mut r, &mut e)
     };
     assert_eq!(st, TLD4_OK, "{}", e.message());
+    assert!(texels.iter().all(|t| t.reserved == 0));
     assert_eq!(r, r_owned);
     assert_eq!(flat.regs, owned.regs);
     assert_eq!(flat.preds, owned.preds);

@@ -7,12 +7,12 @@
 
 use std::process::ExitCode;
 
-use tld4_cubin::{map_file, supported, visit_file};
+use tld4_cubin::{read_file, supported, visit};
 
 fn main() -> ExitCode {
     let mut failed = false;
     for path in std::env::args().skip(1) {
-        let bytes = match map_file(path.as_ref()) {
+        let bytes = match read_file(path.as_ref()) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -20,7 +20,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let visited = visit_file(&bytes, supported(), |image| match image {
+        let visited = visit(&bytes, supported(), |image| match image {
             Ok(image) => {
                 for site in image.cubin.tld4s() {
                     let text = match &site.decoded {

@@ -22,10 +22,6 @@ pub const FATBIN_SECTION: &str = ".nv_fatbin";
 pub const RELFATBIN_SECTION: &str = "__nv_relfatbin";
 /// The sections searched for device code, in order: the first present is read.
 pub const DEVICE_CODE_SECTIONS: &[&str] = &[FATBIN_SECTION, RELFATBIN_SECTION];
-/// How far around a read fault Linux maps cached file pages (`fault_around_bytes`, 64 KiB by
-/// default; measured as resident pages after a header walk: docs/sources.md, Fat binaries):
-/// the margin released around each entry header, and each entry, once read.
-pub const FAULT_AROUND: usize = 64 << 10;
 /// Size of `fatBinaryHeader`: magic u32, version u16, headerSize u16, fatSize u64.
 const CONTAINER_HEADER: usize = 16;
 /// The smallest entry header: every field read below lies in its first 64 bytes
@@ -183,16 +179,6 @@ pub fn is_fatbin(data: &[u8]) -> bool {
 /// (each starting at an 8-byte boundary, zero bytes between them). `in_section` only changes
 /// error messages (the data is a host file's `.nv_fatbin` section).
 pub fn entries(data: &[u8], in_section: bool) -> Result<Vec<FatbinEntry<'_>>, CubinError> {
-    entries_releasing(data, in_section, &|_| {})
-}
-
-/// [`entries`], calling `release` with the bytes around each entry header once it has been
-/// read (`FileBytes::release`: the pages a read fault mapped around it stop being resident).
-pub fn entries_releasing<'d>(
-    data: &'d [u8],
-    in_section: bool,
-    release: &dyn Fn(&[u8]),
-) -> Result<Vec<FatbinEntry<'d>>, CubinError> {
     let err = |offset: usize, what: String| CubinError::Fatbin {
         offset,
         in_section,
@@ -244,7 +230,6 @@ pub fn entries_releasing<'d>(
         while q < end {
             let (mut entry, next) =
                 read_entry(&data[..end], q, out.len()).map_err(|what| err(q, what))?;
-            release(&data[q.saturating_sub(FAULT_AROUND)..(q + FAULT_AROUND).min(data.len())]);
             if entry.kind == EntryKind::Elf {
                 elf_count += 1;
                 entry.elf_number = Some(elf_count);

@@ -4,9 +4,9 @@
 //! objects, relocatable objects) that embed them, and static archives of such objects.
 //!
 //! ```no_run
-//! use tld4_cubin::{map_file, supported, visit};
+//! use tld4_cubin::{read_file, supported, visit};
 //!
-//! let bytes = map_file("libkernels.so".as_ref())?;
+//! let bytes = read_file("libkernels.so".as_ref())?;
 //! let visited = visit(&bytes, supported(), |image| match image {
 //!     Ok(image) => {
 //!         for site in image.cubin.tld4s() {
@@ -41,10 +41,13 @@ pub use arch::{
 };
 pub use cubin::{is_cuda_elf, read_word, Cubin, Kernel, DUPLICATE_SUFFIX, INSN_BYTES, TEXT_PREFIX};
 pub use error::{CubinError, ErrorKind, LookupError};
-pub use file::{map_file, FileBytes, FileError, MAX_FILE_BYTES};
+pub use file::{
+    open_regular, read_file, read_input, read_limited, read_regular, read_text, read_text_file,
+    FileBytes, FileError, MAX_FILE_BYTES, MAX_TEXT_BYTES,
+};
 pub use find::{find_kernel, FindError, Place};
 pub use open::{
-    extract, is_archive, is_compiled, is_elf, visit, visit_file, Extracted, Image, Origin, Skipped,
-    Visited, ARCHIVE_MAGIC, ELF_MAGIC,
+    extract, is_archive, is_compiled, is_elf, visit, Extracted, Image, Origin, Skipped, Visited,
+    ARCHIVE_MAGIC, ELF_MAGIC,
 };
 pub use sites::{classify, Tld4Site};

@@ -13,10 +13,7 @@ use crate::arch::{SmArch, Target};
 use crate::cubin::{is_cuda_elf, Cubin};
 use crate::decompress::Decompressor;
 use crate::error::CubinError;
-use crate::fatbin::{
-    entries_releasing, is_fatbin, FatbinEntry, DEVICE_CODE_SECTIONS, FAULT_AROUND,
-};
-use crate::file::FileBytes;
+use crate::fatbin::{entries, is_fatbin, FatbinEntry, DEVICE_CODE_SECTIONS};
 
 /// Where a cubin came from: `libfoo.a(bar.o)#3` is ELF entry 3 of member `bar.o`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -129,30 +126,10 @@ pub fn is_compiled(data: &[u8]) -> bool {
 pub fn visit(
     data: &[u8],
     supported: &[SmArch],
-    f: impl FnMut(Result<Image<'_>, CubinError>),
-) -> Result<Visited, CubinError> {
-    visit_releasing(data, supported, &|_| {}, f)
-}
-
-/// [`visit`] on a mapped file, each entry's stored bytes released once it has been read
-/// ([`FileBytes::release`]): what stays resident is the entry at hand, not every entry read.
-pub fn visit_file(
-    file: &FileBytes,
-    supported: &[SmArch],
-    f: impl FnMut(Result<Image<'_>, CubinError>),
-) -> Result<Visited, CubinError> {
-    visit_releasing(file, supported, &|part| file.release(part), f)
-}
-
-fn visit_releasing(
-    data: &[u8],
-    supported: &[SmArch],
-    release: &dyn Fn(&[u8]),
     mut f: impl FnMut(Result<Image<'_>, CubinError>),
 ) -> Result<Visited, CubinError> {
     let mut v = Visitor {
         supported,
-        release,
         decompressor: Decompressor::default(),
         f: &mut f,
         done: Visited::default(),
@@ -192,8 +169,6 @@ fn visit_releasing(
 
 struct Visitor<'s, F> {
     supported: &'s [SmArch],
-    /// Called with each entry's stored bytes once they have been read.
-    release: &'s dyn Fn(&[u8]),
     /// One buffer and decoder for every compressed entry.
     decompressor: Decompressor,
     f: &'s mut F,
@@ -300,24 +275,10 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
         in_section: bool,
         member: Option<&str>,
     ) -> Result<(), CubinError> {
-        let all = entries_releasing(data, in_section, self.release)?;
-        // Reading the headers made the pages around each resident: on a read fault the kernel
-        // maps up to 64 KiB of cached file pages around the address (fault-around), so a walk
-        // over 1,400 headers left 40 MB of a library mapped. Dropped at once, and after each
-        // entry the window around it (measured: docs/sources.md, Fat binaries).
-        (self.release)(data);
-        let mut released_to = 0usize;
+        let all = entries(data, in_section)?;
         let base = self.elf_entries;
         for e in &all {
             self.fatbin_entry(e, base, member);
-            let start = (e.payload.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
-            let end = (start + e.payload.len()).min(data.len());
-            let from = released_to.saturating_sub(FAULT_AROUND);
-            let to = (end + FAULT_AROUND).min(data.len());
-            if from < to {
-                (self.release)(&data[from..to]);
-            }
-            released_to = end;
         }
         Ok(())
     }
@@ -358,9 +319,6 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
                 member: member.map(str::to_string),
                 entry: Some(number),
             };
-            if e.compression().is_some() {
-                (self.release)(e.payload);
-            }
             let r = Cubin::parse(bytes, self.supported)
                 .map(|cubin| Image {
                     origin,
@@ -370,9 +328,6 @@ impl<F: FnMut(Result<Image<'_>, CubinError>)> Visitor<'_, F> {
                 .map_err(in_entry);
             self.pass(r);
             self.decompressor = decompressor;
-            if e.compression().is_none() {
-                (self.release)(e.payload);
-            }
         }
     }
 }

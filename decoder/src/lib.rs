@@ -23,6 +23,7 @@
 mod access;
 mod arch;
 mod arch_insn;
+mod arch_text;
 mod error;
 mod fast;
 #[cfg(target_arch = "x86_64")]
@@ -31,6 +32,7 @@ mod fast_avx2;
 // they are also the text of docs/fields.md, so they stay as they are.
 #[allow(rustdoc::broken_intra_doc_links)]
 mod fields;
+mod immediates;
 mod operands;
 mod opex;
 mod scheduling;
@@ -43,7 +45,8 @@ pub use access::{
     UsedRegisters, MAX_USED_REGISTERS,
 };
 pub use arch::{Arch, Family, UnknownArch};
-pub use arch_insn::{decode_arch, parse_arch, ArchTld4};
+pub use arch_insn::{decode_arch, ArchTld4};
+pub use arch_text::parse_arch;
 pub use error::{DecodeError, EncodeError, LengthMismatch, ParseError};
 pub use fields::arch_rows::{
     family_markdown, BClear, Change, FamilyRow, FormRow, ImmRole, FAMILY_ROWS, FORMS,
@@ -51,6 +54,7 @@ pub use fields::arch_rows::{
 pub use fields::{
     field, fields_markdown, AlwaysSet, FieldEffect, FieldSpec, FieldValue, Tld4, FIELDS,
 };
+pub use immediates::{immediates, Immediate, ImmediateSlot};
 pub use operands::{RaLayout, RbLayout};
 pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use scheduling::{BatchT, PmPred, Scheduling, Scoreboard, UschedInfo, WaitMask};

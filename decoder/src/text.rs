@@ -65,6 +65,35 @@ impl Dialect {
     };
 }
 
+/// A source register operand that nvdisasm may print other than `RZ` (Rd2 and Rd print
+/// register 255 as `RZ` always).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GprOperand {
+    /// Ra, the start of the coordinate vector.
+    Ra,
+    /// Rb, the start of the handle/offsets/depth-reference vector.
+    Rb,
+}
+
+/// How register 255 prints in `operand` of the form `form`: the one rule the printer and the
+/// parser share (docs/sources.md, Encoding: register 255 prints RZ except as Ra, and as Rb in
+/// the register form, where nvdisasm prints `???255`; Rb = RZ in the uniform form is left out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rz {
+    /// `???255`.
+    Unknown,
+    /// Nothing: the operand is left out.
+    Omitted,
+}
+
+/// See [`Rz`] (docs/sources.md, Encoding).
+pub(crate) const fn rz_text(operand: GprOperand, form: HandleForm) -> Rz {
+    match (operand, form) {
+        (GprOperand::Ra, _) | (GprOperand::Rb, HandleForm::Register) => Rz::Unknown,
+        (GprOperand::Rb, HandleForm::Uniform) => Rz::Omitted,
+    }
+}
+
 /// A stack buffer the text is built in (no allocation, no formatting machinery: the hot
 /// path of `tld4 disasm` and of the disassembly benchmark). Indexing by a `u8` into 256
 /// bytes needs no bounds checks; the longest TLD4 text is under 130 bytes.
@@ -243,18 +272,17 @@ impl Tld4 {
             t.push("???");
             t.num(n);
         };
-        if self.ra.is_rz() {
-            unknown(&mut t, 255);
-        } else {
-            t.reg(self.ra);
+        match (self.ra.is_rz(), rz_text(GprOperand::Ra, self.form)) {
+            (true, Rz::Unknown) => unknown(&mut t, 255),
+            _ => t.reg(self.ra),
         }
-        match (self.form, self.rb.is_rz()) {
-            (HandleForm::Uniform, true) => {}
-            (HandleForm::Register, true) => {
+        match (self.rb.is_rz(), rz_text(GprOperand::Rb, self.form)) {
+            (true, Rz::Omitted) => {}
+            (true, Rz::Unknown) => {
                 t.push(", ");
                 unknown(&mut t, 255);
             }
-            (_, false) => {
+            _ => {
                 t.push(", ");
                 t.reg(self.rb);
             }
@@ -386,7 +414,8 @@ enum Operand {
     Unknown255,
     UReg(UReg),
     Dim(Dimension),
-    Imm(u8),
+    /// An immediate, at any size (range-checked against its field where it is used).
+    Imm(u64),
 }
 
 fn parse_num(s: &str, max: u32) -> Option<u8> {
@@ -412,10 +441,8 @@ fn operand(word: &str) -> Option<Operand> {
         "???255" => return Some(Operand::Unknown255),
         _ => {}
     }
-    if let Some(hex) = word.strip_prefix("0x") {
-        return (hex.len() == 1)
-            .then(|| u8::from_str_radix(hex, 16).ok().map(Operand::Imm))
-            .flatten();
+    if word.starts_with("0x") {
+        return crate::immediates::parse_hex(word).map(Operand::Imm);
     }
     if let Some(n) = word.strip_prefix("UR") {
         return parse_num(n, 254).map(|n| Operand::UReg(UReg(n)));
@@ -432,7 +459,9 @@ fn operand(word: &str) -> Option<Operand> {
 /// Parses one TLD4 in nvdisasm's syntax into the typed value.
 ///
 /// Accepts exactly what nvdisasm prints (with any amount of whitespace between tokens, and
-/// with or without the final ` ;`), plus `RZ` where nvdisasm would print `???255`. Fields the
+/// with or without the final ` ;`), plus an explicit `RZ` as Rb of the uniform form (which
+/// nvdisasm leaves out). `RZ` where nvdisasm prints `???255` ([`rz_text`]), and `???255`
+/// where it prints `RZ` or nothing, are refused: nvdisasm never prints them. Fields the
 /// text does not show take the values described at [`PARSE_DEFAULT_IGNORED_48_59_UNIFORM`].
 /// A lone `.INVALID3` is read as the offset field (the F16 field's INVALID3 prints the same;
 /// nvdisasm's text cannot tell them apart, and both encodings print back identically).
@@ -557,7 +586,7 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
             None => {
                 return Err(c.error(
                     at,
-                    "an operand (a predicate P0..P6, a register R0..R254/RZ, UR0..UR254/URZ, a dimension, or a mask 0x0..0xf)",
+                    "an operand (a predicate P0..P6, a register R0..R254/RZ, UR0..UR254/URZ, a dimension, or an immediate 0x...)",
                 ))
             }
         }
@@ -603,29 +632,33 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
         Operand::Reg(r) => Some(r.0),
         _ => None,
     };
-    let gpr_or_unknown = |op: Operand| match op {
-        Operand::Reg(r) => Some(r.0),
-        Operand::Unknown255 => Some(255),
-        _ => None,
+    // Register 255 as nvdisasm spells it in this operand ([`rz_text`]), and no other way.
+    let gpr_of = |operand: GprOperand| {
+        let rz = rz_text(operand, form);
+        move |op: Operand| match op {
+            Operand::Reg(r) if !r.is_rz() || rz != Rz::Unknown => Some(r.0),
+            Operand::Unknown255 if rz == Rz::Unknown => Some(255),
+            _ => None,
+        }
     };
     let rd2 = Reg(expect(&mut k, "the register Rd2 (components 2-3)", &gpr)?);
     let rd = Reg(expect(&mut k, "the register Rd (components 0-1)", &gpr)?);
     let ra = Reg(expect(
         &mut k,
-        "the coordinate register Ra",
-        &gpr_or_unknown,
+        "the coordinate register Ra (R0..R254; register 255 is printed `???255`)",
+        &gpr_of(GprOperand::Ra),
     )?);
     let rb = match (form, ops.get(k).map(|o| o.1)) {
         (HandleForm::Uniform, Some(Operand::UReg(_))) => Reg::RZ,
         (HandleForm::Uniform, _) => Reg(expect(
             &mut k,
-            "the register Rb or the uniform handle register URc",
-            &gpr_or_unknown,
+            "the register Rb (R0..R254, RZ) or the uniform handle register URc",
+            &gpr_of(GprOperand::Rb),
         )?),
         (HandleForm::Register, _) => Reg(expect(
             &mut k,
-            "the register Rb (handle, offsets, depth reference)",
-            &gpr_or_unknown,
+            "the register Rb (handle, offsets, depth reference: R0..R254; register 255 is printed `???255`)",
+            &gpr_of(GprOperand::Rb),
         )?),
     };
     let ur = match form {
@@ -648,9 +681,13 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
         },
     )? as usize];
     let write_mask = match ops.get(k) {
-        Some(&(_, Operand::Imm(v))) => {
+        Some(&(at, Operand::Imm(v))) => {
             k += 1;
-            WriteMask(v)
+            let mask = crate::immediates::Immediate {
+                spec: crate::fields::field::write_mask,
+                slot: crate::immediates::ImmediateSlot::WriteMask,
+            };
+            WriteMask(mask.check(v, c.column(at))? as u8)
         }
         _ => WriteMask::ALL,
     };

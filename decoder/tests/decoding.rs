@@ -7,6 +7,7 @@
 mod arch_corpora;
 mod docs;
 mod fast_path;
+mod immediates;
 mod pred_precondition;
 mod seeds;
 mod text_and_round_trips;

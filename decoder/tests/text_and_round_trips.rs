@@ -102,10 +102,30 @@ fn the_hidden_fields_take_documented_values() {
         (f.f16_mode, f.offset_mode),
         (F16Mode::Invalid3, OffsetMode::Ptp)
     );
-    // RZ is accepted where nvdisasm prints ???255, and prints back as nvdisasm does.
+    // Register 255 is read only as nvdisasm spells it: `???255` as Ra and as Rb of the
+    // register form (never `RZ`), `RZ` or nothing as Rb of the uniform form (never `???255`).
     assert_eq!(
-        parse("TLD4.R.B R1, R2, RZ, RZ, 2D ;").unwrap().text(),
+        parse("TLD4.R.B R1, R2, ???255, ???255, 2D ;")
+            .unwrap()
+            .text(),
         "TLD4.R.B R1, R2, ???255, ???255, 2D ;"
+    );
+    for (text, column) in [
+        ("TLD4.R.B R1, R2, RZ, R4, 2D ;", 18),
+        ("TLD4.R.B R1, R2, R3, RZ, 2D ;", 22),
+        ("TLD4.R R8, R0, RZ, UR4, 2D", 16),
+        ("TLD4.R R8, R0, R2, ???255, UR4, 2D", 20),
+    ] {
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.column, column, "{text}: {e}");
+        assert!(
+            e.expected.contains("???255") || e.expected.contains("RZ"),
+            "{e}"
+        );
+    }
+    assert_eq!(
+        parse("TLD4.R R8, R0, R2, RZ, UR4, 2D").unwrap().text(),
+        "TLD4.R R8, R0, R2, UR4, 2D ;"
     );
 }
 

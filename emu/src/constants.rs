@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 use tld4_decoder::{
-    decode_arch, Arch, ArchTld4, BClear, Change, DecodeError, Family, HandleForm, UReg,
+    decode_arch, Arch, ArchTld4, BClear, Change, DecodeError, Family, HandleForm, OffsetMode, UReg,
 };
 use tld4_gpu_memory::MemoryPool;
 use tld4_textures::TexturePool;
@@ -119,8 +119,75 @@ enum HandleSource {
     Base,
     /// The constant at `c[bank][offset]`.
     Constant { bank: u8, offset: u32 },
-    /// Valid, not modeled: what the word reads is unknown.
-    NotModeled(&'static str),
+}
+
+/// A field value of a valid word whose effect no source states: the instruction is valid
+/// but not modeled (docs/sources.md, Decisions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Unmodeled {
+    field: &'static str,
+    value: u32,
+    what: &'static str,
+}
+
+/// The first field of `insn` that makes it valid but not modeled, in the family rows' order
+/// (docs/sources.md, Decisions: one rule for every unknown form or field value, a typed
+/// not-modeled fault naming the field and its value; never executed as if absent, never an
+/// illegal encoding for a value nvdisasm prints).
+fn unmodeled(insn: &ArchTld4) -> Option<Unmodeled> {
+    let at = |field, value, what| Some(Unmodeled { field, value, what });
+    let has_imms = insn
+        .rows()
+        .any(|r| matches!(r.change, Change::HandleImm { .. }));
+    if has_imms {
+        match insn.constant_slot() {
+            Some(_) if insn.b_flag => {
+                return at(
+                    "b_flag",
+                    1,
+                    "the constant-bank form with `.B` (bit 59 set): its handle source is unknown",
+                )
+            }
+            Some(_) => {}
+            None => {
+                return at(
+                    "form",
+                    insn.opcode as u32,
+                    "a TLD4 naming its texture by immediates of unknown meaning",
+                )
+            }
+        }
+    }
+    insn.rows().find_map(|r| match r.change {
+        Change::BFlag {
+            clear: BClear::Unknown,
+        } if !insn.b_flag => at(
+            r.spec.name,
+            0,
+            "a TLD4 printed `.???0` (bit 59 clear): its handle source is unknown",
+        ),
+        Change::Uai if insn.uai => at(r.spec.name, 1, "`.UAI`: what it changes is unknown"),
+        Change::SecondUr if !insn.ur2.is_urz() => at(
+            r.spec.name,
+            insn.ur2.0 as u32,
+            "a second uniform register other than URZ: what it is read for is unknown",
+        ),
+        Change::ImmAfterUr if insn.imm8 != 0 => at(
+            r.spec.name,
+            insn.imm8 as u32,
+            "the immediate after URc other than 0 (ptxas writes 0): what it changes is unknown",
+        ),
+        Change::Renamed { field, raw, .. }
+            if field == "offset_mode" && insn.insn.offset_mode.raw() == raw =>
+        {
+            at(
+                field,
+                raw,
+                "`UAOFFI` (offset value 3 on this family): what it changes is unknown",
+            )
+        }
+        _ => None,
+    })
 }
 
 /// A decoded TLD4 of any architecture, ready to execute many warps (the architecture-taking
@@ -130,6 +197,8 @@ pub struct ArchExec {
     insn: ArchTld4,
     exec: Tld4Exec,
     source: HandleSource,
+    /// Valid but not modeled: raised after the static faults, before anything is read.
+    unmodeled: Option<Unmodeled>,
 }
 
 impl ArchExec {
@@ -139,49 +208,43 @@ impl ArchExec {
     ///   [`ArchTld4::constant_slot`] (docs/sources.md, TLD4 on every architecture).
     /// - A uniform register the family prints `???<n>` (UR63 on SM75 to SM90a, narrowed
     ///   URc) is that family's zero register and reads 0, as URZ does (docs/sources.md, SM90).
-    /// - Not modeled (a typed [`WarpFault::NotModeled`]): 0xb63 with `.B`, 0x364 with
-    ///   `.???0` and 0xb65, whose handle source no source states.
+    /// - Valid but not modeled (a typed [`WarpFault::NotModeled`] naming the field and its
+    ///   value, after the static faults): 0xb63 with `.B`, `.???0` and 0xb65, whose handle
+    ///   source no source states, and SM120's `.UAI`, `UAOFFI` and second uniform register
+    ///   other than URZ, and the pre-SM100 immediate after URc other than 0, whose effects
+    ///   no source states (docs/sources.md, Decisions).
     pub fn new(insn: &ArchTld4, config: ExecConfig) -> Self {
         let mut base = insn.insn;
         let mut source = HandleSource::Base;
+        let unmodeled = unmodeled(insn);
         for r in insn.rows() {
             match r.change {
                 Change::Narrowed {
                     unknown: Some(n), ..
                 } if base.form == HandleForm::Uniform && base.ur.0 == n => base.ur = UReg::URZ,
-                Change::BFlag {
-                    clear: BClear::Unknown,
-                } if !insn.b_flag => {
-                    source = HandleSource::NotModeled("a TLD4 printed `.???0` (bit 59 clear)");
-                }
+                // A renamed value is valid on the family (not the base table's INVALID): the
+                // base executor must not call it an illegal encoding; `unmodeled` names it.
+                Change::Renamed {
+                    field: "offset_mode",
+                    raw,
+                    ..
+                } if base.offset_mode.raw() == raw => base.offset_mode = OffsetMode::None,
                 _ => {}
             }
         }
-        if insn
-            .rows()
-            .any(|r| matches!(r.change, Change::HandleImm { .. }))
-        {
-            source = match insn.constant_slot() {
-                Some(slot) if !insn.b_flag => {
-                    // The handle reaches the base executor as UR0's value (see `execute`).
-                    base.ur = UReg(0);
-                    HandleSource::Constant {
-                        bank: slot.bank,
-                        offset: slot.offset,
-                    }
-                }
-                Some(_) => HandleSource::NotModeled(
-                    "the constant-bank form with `.B` (bit 59 set): its handle source is unknown",
-                ),
-                None => HandleSource::NotModeled(
-                    "a TLD4 naming its texture by immediates of unknown meaning (form 0xb65)",
-                ),
+        if let (Some(slot), None) = (insn.constant_slot(), unmodeled) {
+            // The handle reaches the base executor as UR0's value (see `execute`).
+            base.ur = UReg(0);
+            source = HandleSource::Constant {
+                bank: slot.bank,
+                offset: slot.offset,
             };
         }
         ArchExec {
             insn: *insn,
             exec: Tld4Exec::new(&base, config),
             source,
+            unmodeled,
         }
     }
 
@@ -262,11 +325,12 @@ impl ArchExec {
         constants: &C,
     ) -> Result<Option<u32>, ArchExecError> {
         let (_, executed) = self.exec.executing(warp)?;
+        if let Some(Unmodeled { field, value, what }) = self.unmodeled {
+            let reason = NotModeledReason::Form { field, value, what };
+            return Err(WarpFault::not_modeled(None, reason).into());
+        }
         match self.source {
             HandleSource::Base => Ok(None),
-            HandleSource::NotModeled(what) => {
-                Err(WarpFault::not_modeled(None, NotModeledReason::Form(what)).into())
-            }
             HandleSource::Constant { .. } if executed == 0 => Ok(None),
             HandleSource::Constant { bank, offset } => constants
                 .read_u32(bank, offset)

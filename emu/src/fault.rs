@@ -191,10 +191,19 @@ pub enum NotModeledReason {
     /// texture and sampler).
     #[error("{0}")]
     Texture(tld4_textures::NotModeled),
-    /// An instruction form whose texture source is unknown (0xb65, 0xb63 with `.B`, 0x364
-    /// with `.???0`; docs/sources.md, TLD4 on every architecture).
-    #[error("{0}")]
-    Form(&'static str),
+    /// A valid instruction form or field value whose effect no source states: the field as
+    /// the field table names it (docs/fields.md) and its raw value (0xb65, 0xb63 with `.B`,
+    /// `.???0`, SM120's `.UAI`, `UAOFFI` and second uniform register, the pre-SM100
+    /// immediate after URc; docs/sources.md, Decisions: one rule, valid but not modeled).
+    #[error("{field} = {value:#x}: {what}")]
+    Form {
+        /// The field (its name in the field table or the family rows).
+        field: &'static str,
+        /// Its raw value.
+        value: u32,
+        /// What is not modeled.
+        what: &'static str,
+    },
     /// An owned texture the memory form cannot express.
     #[error("handle {handle:#010x}: {what}")]
     Unrepresentable {

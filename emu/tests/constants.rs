@@ -160,3 +160,89 @@ fn static_faults_win_and_unknown_handle_sources_are_not_modeled() {
     let err = b63.execute(&mut warp(), &c, &pool).unwrap_err();
     assert_eq!(err.kind_name(), FaultKind::UnknownTextureHeader.name());
 }
+
+/// One rule for every unknown (docs/sources.md, Decisions): a valid word whose form or field
+/// value has no known effect is a typed not-modeled fault naming the field and its value,
+/// never executed as if the field were absent, never an illegal encoding. Each case beside
+/// the same instruction without the unknown, which executes.
+#[test]
+fn every_unknown_form_or_field_value_is_not_modeled_with_its_field_and_value() {
+    use tld4_emu::{NotModeledReason, WarpFault};
+    let pool = pool();
+    let mut w = warp();
+    w.set_ureg(4, handle());
+    let cases: [(Arch, &str, &str, &str, u32); 7] = [
+        // SM120's `.UAI` and its second uniform register.
+        (
+            Arch::Sm120,
+            "TLD4.G.AOFFI.UAI R10, R8, R4, R6, UR4, 2D ;",
+            "TLD4.G.AOFFI R10, R8, R4, R6, UR4, 2D ;",
+            "uai",
+            1,
+        ),
+        (
+            Arch::Sm120,
+            "TLD4.G R10, R8, R4, UR4, UR6, 2D ;",
+            "TLD4.G R10, R8, R4, UR4, 2D ;",
+            "ur2",
+            6,
+        ),
+        // SM120's offset value 3, printed `UAOFFI`: valid there, not an illegal encoding.
+        (
+            Arch::Sm120,
+            "TLD4.G.UAOFFI R10, R8, R4, R6, UR4, 2D ;",
+            "TLD4.G.AOFFI R10, R8, R4, R6, UR4, 2D ;",
+            "offset_mode",
+            3,
+        ),
+        // 0xf63's immediate after URc on SM75 to SM90 (ptxas writes 0).
+        (
+            Arch::Sm90,
+            "TLD4.G R10, R8, R4, UR4, 0xfc, 2D ;",
+            "TLD4.G R10, R8, R4, UR4, 0x0, 2D ;",
+            "imm8",
+            0xfc,
+        ),
+        (
+            Arch::Sm75,
+            "TLD4.G R10, R8, R4, UR4, 0x1, 2D ;",
+            "TLD4.G R10, R8, R4, UR4, 0x0, 2D ;",
+            "imm8",
+            1,
+        ),
+        // The unknowns typed before: `.???0`, 0xb63 with `.B`, 0xb65.
+        (
+            Arch::Sm90,
+            "TLD4.G.???0 R10, R8, R4, R6, 2D ;",
+            "TLD4.G.B R10, R8, R4, R6, 2D ;",
+            "b_flag",
+            0,
+        ),
+        (
+            Arch::Sm90,
+            "TLD4.G.B R10, R8, R4, R6, 0x3, 0x10, 2D ;",
+            "TLD4.G R10, R8, R4, 0x3, 0x10, 2D ;",
+            "b_flag",
+            1,
+        ),
+    ];
+    for (arch, text, modeled, want_field, want_value) in cases {
+        let err = exec(arch, text)
+            .execute(&mut w.clone(), &constants(), &pool)
+            .unwrap_err();
+        assert_eq!(err.kind_name(), FaultKind::NotModeled.name(), "{text}");
+        match err {
+            ArchExecError::Fault(WarpFault::NotModeled {
+                reason: NotModeledReason::Form { field, value, .. },
+                ..
+            }) => assert_eq!((field, value), (want_field, want_value), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+        let ok = exec(arch, modeled).execute(&mut w.clone(), &constants(), &pool);
+        assert!(ok.is_ok(), "{modeled}: {ok:?}");
+    }
+    let err = exec(Arch::Sm90, "TLD4.G.B R10, R8, R4, R6, 0x3, 0x4, 0xfc, 2D ;")
+        .execute(&mut w, &constants(), &pool)
+        .unwrap_err();
+    assert!(err.to_string().contains("form = 0xb65"), "{err}");
+}

@@ -208,18 +208,34 @@ fn words_of(words: &Bound<'_, PyAny>) -> PyResult<Vec<u128>> {
             )));
         }
         let a = arr.as_array();
-        return Ok(a
-            .rows()
-            .into_iter()
-            .map(|r| (r[1] as u128) << 64 | r[0] as u128)
-            .collect());
+        // Fallible: a (2**30, 2) array of zero strides is 16 GiB of words.
+        let mut out = Vec::new();
+        out.try_reserve_exact(a.nrows())
+            .map_err(|_| memory_error(a.nrows(), "words"))?;
+        out.extend(
+            a.rows()
+                .into_iter()
+                .map(|r| (r[1] as u128) << 64 | r[0] as u128),
+        );
+        return Ok(out);
     }
     let mut out = Vec::new();
     for w in words.try_iter()? {
+        out.try_reserve(1)
+            .map_err(|_| memory_error(out.len() + 1, "words"))?;
         out.push(w?.extract::<u128>()?);
     }
     Ok(out)
 }
+
+/// `MemoryError` for `n` items of `what` that could not be allocated.
+fn memory_error(n: usize, what: &str) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(format!("no memory for {n} {what}"))
+}
+
+/// Words decoded at a time by [`disasm`]: what it holds besides the words and the list is
+/// bounded by this, whatever the input's length.
+const DISASM_CHUNK: usize = 1 << 16;
 
 /// nvdisasm's text of each word, None for a word nvdisasm refuses (`arch` as for
 /// `decode`). `words`: an iterable of ints, or a numpy `uint64` array of shape (n, 2) of
@@ -233,39 +249,45 @@ pub fn disasm<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let arch = arch_of(arch)?;
     let words = words_of(words)?;
-    // Every text written into one string (no string allocated a word), each word's end
-    // noted (None: refused); the Python strings are made from its slices.
-    let (text, ends) = py.detach(|| {
-        let mut text = String::with_capacity(words.len() * 48);
-        let mut ends: Vec<Option<usize>> = Vec::with_capacity(words.len());
-        if arch.family() == Family::Sm100 {
-            let mut out = vec![Err(RustDecodeError::Bit91Clear); words.len()];
-            // equal lengths: decode_many cannot fail
-            let _ = decode_many(&words, &mut out);
-            for r in &out {
-                // (writing into a String cannot fail)
-                ends.push(r.as_ref().ok().map(|i| {
-                    let _ = i.write_text(&mut text);
-                    text.len()
-                }));
+    // Decoded a chunk at a time (bounded Rust memory); the list grows in Python, whose
+    // allocation failures are MemoryError. A chunk's texts are written into one string (no
+    // string allocated a word), each word's end noted (None: refused), and the Python
+    // strings made from its slices.
+    let list = PyList::empty(py);
+    for chunk in words.chunks(DISASM_CHUNK) {
+        let (text, ends) = py.detach(|| {
+            let mut text = String::with_capacity(chunk.len() * 48);
+            let mut ends: Vec<Option<usize>> = Vec::with_capacity(chunk.len());
+            // (writing into a String cannot fail)
+            if arch.family() == Family::Sm100 {
+                let mut out = vec![Err(RustDecodeError::Bit91Clear); chunk.len()];
+                // equal lengths: decode_many cannot fail
+                let _ = decode_many(chunk, &mut out);
+                for r in &out {
+                    ends.push(r.as_ref().ok().map(|i| {
+                        let _ = i.write_text(&mut text);
+                        text.len()
+                    }));
+                }
+            } else {
+                for &w in chunk {
+                    ends.push(decode_arch(arch, w).ok().map(|i| {
+                        let _ = i.write_text(&mut text);
+                        text.len()
+                    }));
+                }
             }
-        } else {
-            for &w in &words {
-                ends.push(decode_arch(arch, w).ok().map(|i| {
-                    let _ = i.write_text(&mut text);
-                    text.len()
-                }));
-            }
+            (text, ends)
+        });
+        let mut start = 0;
+        for end in ends {
+            let t = end.map(|end| {
+                let slice = &text[start..end];
+                start = end;
+                slice
+            });
+            list.append(t)?;
         }
-        (text, ends)
-    });
-    let mut start = 0;
-    let texts = ends.iter().map(|end| {
-        end.map(|end| {
-            let slice = &text[start..end];
-            start = end;
-            slice
-        })
-    });
-    PyList::new(py, texts)
+    }
+    Ok(list)
 }

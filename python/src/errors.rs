@@ -72,3 +72,17 @@ pub fn warp_fault(py: Python<'_>, kind: &str, lane: Option<u8>, msg: String) -> 
         (Err(e), _) | (_, Err(e)) => e,
     }
 }
+
+/// The int argument `name` as a `T`, or an error naming it: `TypeError` for a non-int,
+/// `ValueError` for an int outside `T` (a bare conversion's `OverflowError` names no
+/// argument).
+pub fn int_arg<T: TryFrom<i128>>(value: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
+    let v: i128 = value.extract::<i128>().map_err(|e: PyErr| {
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(value.py()) {
+            value_error(format!("{name}: {value} is out of range"))
+        } else {
+            pyo3::exceptions::PyTypeError::new_err(format!("{name}: expected an int"))
+        }
+    })?;
+    T::try_from(v).map_err(|_| value_error(format!("{name}: {v} is out of range")))
+}

@@ -33,14 +33,16 @@ impl Pool {
     }
 
     /// Puts `texture` at header index `index` (0..2^20-1).
-    fn set_texture(&mut self, index: u32, texture: &Texture) -> PyResult<()> {
+    fn set_texture(&mut self, index: &Bound<'_, PyAny>, texture: &Texture) -> PyResult<()> {
+        let index: u32 = crate::errors::int_arg(index, "index")?;
         self.inner
             .set_texture(index, (*texture.inner).clone())
             .map_err(value_error)
     }
 
     /// Puts `sampler` at sampler index `index` (0..4095).
-    fn set_sampler(&mut self, index: u32, sampler: &Sampler) -> PyResult<()> {
+    fn set_sampler(&mut self, index: &Bound<'_, PyAny>, sampler: &Sampler) -> PyResult<()> {
+        let index: u32 = crate::errors::int_arg(index, "index")?;
         self.inner
             .set_sampler(index, sampler.inner)
             .map_err(value_error)

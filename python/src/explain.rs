@@ -105,9 +105,9 @@ impl Explanation {
 
 /// A scenario file's document, read as `tld4 explain --scenario` reads it.
 fn read_document(path: &Path) -> PyResult<String> {
-    std::fs::read_to_string(path).map_err(|e| {
-        pyo3::exceptions::PyOSError::new_err(format!("reading {}: {e}", path.display()))
-    })
+    // The one whole-input reader: a regular file, at most MAX_TEXT_BYTES bytes.
+    tld4_cubin::read_text_file(path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }
 
 /// Explains one TLD4 as `tld4 explain` does and returns its text and picture: every field,

@@ -296,6 +296,15 @@ impl Prepared<'_> {
     }
 }
 
+/// The `component` argument (0..3), its errors naming it.
+pub fn component_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
+    let c: u8 = value.map_or(Ok(0), |v| crate::errors::int_arg(v, "component"))?;
+    if c > 3 {
+        return Err(value_error(format!("component: {c} is outside 0..=3")));
+    }
+    Ok(c)
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn prepare<'py>(
     texture: &Texture,
@@ -376,19 +385,20 @@ pub fn prepare<'py>(
 /// (n, 4) array in gather order (i0,j1), (i1,j1), (i1,j0), (i0,j0): `float32`, or `uint32`
 /// / `int32` for integer formats (without depth compare).
 #[pyfunction]
-#[pyo3(signature = (texture, sampler, coords, component = 0, offset = None, offsets = None, dref = None, precision = None))]
+#[pyo3(signature = (texture, sampler, coords, component = None, offset = None, offsets = None, dref = None, precision = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn gather<'py>(
     py: Python<'py>,
     texture: &Texture,
     sampler: &Sampler,
     coords: &Bound<'py, PyAny>,
-    component: u8,
+    component: Option<&Bound<'py, PyAny>>,
     offset: Option<&Bound<'py, PyAny>>,
     offsets: Option<&Bound<'py, PyAny>>,
     dref: Option<&Bound<'py, PyAny>>,
     precision: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let component = component_of(component)?;
     let p = prepare(texture, coords, component, offset, offsets, dref, precision)?;
     let tex = texture.inner.clone();
     let smp = sampler.inner;

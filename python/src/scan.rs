@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use tld4_cubin::{map_file, supported, visit_file, CubinError};
+use tld4_cubin::{read_file, supported, visit, CubinError};
 use tld4_decoder::DecodeError;
 
 use crate::errors::ScanError;
@@ -20,10 +20,10 @@ type Row = (String, String, u64, u128, String, String);
 #[pyfunction]
 pub fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Row>> {
     py.detach(|| {
-        let bytes = map_file(&path).map_err(|e| format!("{e}"))?;
+        let bytes = read_file(&path).map_err(|e| format!("{e}"))?;
         let mut rows = Vec::new();
         let mut first_error: Option<String> = None;
-        let visited = visit_file(&bytes, supported(), |image| match image {
+        let visited = visit(&bytes, supported(), |image| match image {
             Ok(image) => {
                 let file = format!("{}{}", path.display(), image.origin);
                 for site in image.cubin.tld4s() {

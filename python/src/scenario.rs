@@ -80,8 +80,9 @@ impl Scenario {
     #[pyo3(signature = (path, confine = false))]
     fn load(py: Python<'_>, path: PathBuf, confine: bool) -> PyResult<Self> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{name}: {e}")))?;
+        // The one whole-input reader: a regular file, at most MAX_TEXT_BYTES bytes.
+        let text = tld4_cubin::read_text_file(&path)
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
         let base = path.parent().unwrap_or(Path::new(""));
         let options = LoadOptions::default().confine(confine);
         let inner = tld4_scenario::load_with(&text, base, &options)

@@ -122,7 +122,32 @@ fn fields_of(
 /// The elements of a contiguous numpy array, widened to u32.
 fn read<T: numpy::Element + Copy + Into<u32>>(arr: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     let a: PyReadonlyArrayDyn<'_, T> = arr.extract()?;
-    Ok(a.as_array().iter().map(|&v| v.into()).collect())
+    let n = a.as_array().len();
+    let mut out = Vec::new();
+    out.try_reserve_exact(n)
+        .map_err(|_| no_memory(n as u64 * 4))?;
+    out.extend(a.as_array().iter().map(|&v| v.into()));
+    Ok(out)
+}
+
+/// `MemoryError` for `bytes` that could not be allocated.
+fn no_memory(bytes: u64) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(format!("no memory for the texture: {bytes} bytes"))
+}
+
+/// Whether the texture unit's storage of `desc` (one u32 a word of every texel) can be
+/// allocated now: asked for and let go, so that a texture too large for the process's memory
+/// (an address-space limit) is a `MemoryError`, not an abort inside the texture unit, whose
+/// allocations are infallible. A check at this moment, not a reservation.
+fn storage_fits(desc: &TextureDesc) -> PyResult<()> {
+    let words = (desc.storage_layers() as u64)
+        .saturating_mul(desc.height as u64)
+        .saturating_mul(desc.width as u64)
+        .saturating_mul(desc.format.words() as u64);
+    let n = usize::try_from(words).map_err(|_| no_memory(words.saturating_mul(4)))?;
+    Vec::<u32>::new()
+        .try_reserve_exact(n)
+        .map_err(|_| no_memory(words.saturating_mul(4)))
 }
 
 /// A swizzle from four names (`"r"`, `"g"`, `"b"`, `"a"`, `"zero"`, `"one"`) or a string of
@@ -164,14 +189,15 @@ pub struct Texture {
 #[pymethods]
 impl Texture {
     #[new]
-    #[pyo3(signature = (kind, format, texels, layers = 1, swizzle = None))]
+    #[pyo3(signature = (kind, format, texels, layers = None, swizzle = None))]
     fn new(
         kind: &str,
         format: &str,
         texels: &Bound<'_, PyAny>,
-        layers: u32,
+        layers: Option<&Bound<'_, PyAny>>,
         swizzle: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let layers: u32 = layers.map_or(Ok(1), |l| crate::errors::int_arg(l, "layers"))?;
         let kind: TextureKind = from_name(kind, "kind")?;
         let format: Format = from_name(format, "format")?;
         if !kind.is_array() && layers != 1 {
@@ -188,6 +214,7 @@ impl Texture {
             height,
             layers,
         };
+        storage_fits(&desc)?;
         let mut tex = RustTexture::from_fields(desc, &fields).map_err(value_error)?;
         if let Some(s) = swizzle {
             tex = tex.with_swizzle(swizzle_of(s)?);
@@ -202,14 +229,15 @@ impl Texture {
     /// `uint16` or `uint32`); signed and float formats also take the signed or float dtype
     /// of the same width.
     #[staticmethod]
-    #[pyo3(signature = (kind, format, width, height, layers = 1))]
+    #[pyo3(signature = (kind, format, width, height, layers = None))]
     fn texel_shape(
         kind: &str,
         format: &str,
         width: usize,
         height: usize,
-        layers: u32,
+        layers: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Vec<usize>, &'static str)> {
+        let layers: u32 = layers.map_or(Ok(1), |l| crate::errors::int_arg(l, "layers"))?;
         let kind: TextureKind = from_name(kind, "kind")?;
         let format: Format = from_name(format, "format")?;
         let mut shape = Vec::new();

@@ -1,7 +1,9 @@
 //! `Warp`: a warp's registers as numpy arrays the executor reads and writes in place (no
 //! copy in or out), through the emulator's `RegisterFile` contract.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use tld4_emu::{RegisterFile, WARP_SIZE};
@@ -16,63 +18,101 @@ pub const PREDS: usize = 7;
 /// A warp of 32 lanes: `regs` a writable (255, 32) `uint32` numpy array (register r of
 /// lane l at `regs[r, l]`; write floats with `regs.view(numpy.float32)`), `uregs` (255,)
 /// `uint32`, `preds` (7, 32) `bool`, `active_mask` (bit l: lane l active; all 32 by default)
-/// and `regs_per_thread` (255 by default). The arrays are the warp's storage: executing
-/// writes into them, and what you write into them is what the instruction reads.
+/// and `regs_per_thread` (255 by default). The arrays are views of the warp's storage:
+/// executing writes into it, and what you write into them is what the instruction reads.
+/// Their shape cannot change the storage (`resize` of a view fails; a view reshaped in place
+/// is only that view), and an execution checks the storage's shape before reading it.
+/// Executions of one warp from several threads take turns.
 #[pyclass(module = "tld4")]
 pub struct Warp {
     regs: Py<PyArray2<u32>>,
     uregs: Py<PyArray1<u32>>,
     preds: Py<PyArray2<bool>>,
     /// Bit `l` set: lane `l` is active.
-    #[pyo3(get, set)]
     pub active_mask: u32,
     /// Registers a thread has (an operand at or past it faults); at most 255.
     #[pyo3(get)]
     pub regs_per_thread: u16,
+    /// Set while an execution holds the arrays: another waits its turn.
+    busy: AtomicBool,
+}
+
+/// `value` as a 32-bit lane mask, or a `ValueError` naming the argument.
+fn mask_of(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let v: i128 = value
+        .extract()
+        .map_err(|_| value_error("active_mask: expected an int (bit l: lane l active)"))?;
+    u32::try_from(v).map_err(|_| {
+        value_error(format!(
+            "active_mask: {v} is not a 32-bit lane mask (0 to 0xffffffff)"
+        ))
+    })
 }
 
 #[pymethods]
 impl Warp {
     #[new]
-    #[pyo3(signature = (active_mask = 0xffff_ffff, regs_per_thread = 255))]
-    fn new(py: Python<'_>, active_mask: u32, regs_per_thread: u16) -> PyResult<Self> {
+    #[pyo3(signature = (active_mask = None, regs_per_thread = None))]
+    fn new(
+        py: Python<'_>,
+        active_mask: Option<&Bound<'_, PyAny>>,
+        regs_per_thread: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let mut w = Warp {
             regs: PyArray2::<u32>::zeros(py, [REGS, WARP_SIZE], false).unbind(),
             uregs: PyArray1::<u32>::zeros(py, REGS, false).unbind(),
             preds: PyArray2::<bool>::zeros(py, [PREDS, WARP_SIZE], false).unbind(),
-            active_mask,
+            active_mask: active_mask.map_or(Ok(0xffff_ffff), mask_of)?,
             regs_per_thread: 255,
+            busy: AtomicBool::new(false),
         };
-        w.set_regs_per_thread(regs_per_thread)?;
+        if let Some(n) = regs_per_thread {
+            w.set_regs_per_thread(n)?;
+        }
         Ok(w)
     }
 
     /// The general registers: a writable (255, 32) `uint32` view, `regs[r, lane]`.
     #[getter]
-    fn regs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u32>> {
-        self.regs.bind(py).clone()
+    fn regs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.regs.bind(py).call_method0("view")
     }
 
     /// The uniform registers UR0..UR254: a writable (255,) `uint32` view.
     #[getter]
-    fn uregs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
-        self.uregs.bind(py).clone()
+    fn uregs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.uregs.bind(py).call_method0("view")
     }
 
     /// The predicates P0..P6: a writable (7, 32) `bool` view, `preds[p, lane]`.
     #[getter]
-    fn preds<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.preds.bind(py).clone()
+    fn preds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.preds.bind(py).call_method0("view")
+    }
+
+    /// Bit `l` set: lane `l` is active.
+    #[getter]
+    fn active_mask(&self) -> u32 {
+        self.active_mask
     }
 
     #[setter]
-    fn set_regs_per_thread(&mut self, n: u16) -> PyResult<()> {
-        if n > 255 {
+    fn set_active_mask(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.active_mask = mask_of(value)?;
+        Ok(())
+    }
+
+    #[setter]
+    fn set_regs_per_thread(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n: i128 = value
+            .extract()
+            .map_err(|_| value_error("regs_per_thread: expected an int (0 to 255)"))?;
+        if !(0..=255).contains(&n) {
             return Err(value_error(format!(
-                "regs_per_thread: {n} is more than the 255 registers a thread can have"
+                "regs_per_thread: {n} is not a register count (0 to the 255 registers a thread can have)"
             )));
         }
-        self.regs_per_thread = n;
+        self.regs_per_thread = n as u16;
         Ok(())
     }
 
@@ -103,9 +143,37 @@ impl Warp {
     where
         T: Send,
     {
+        // One execution at a time: another thread's waits (without the GIL) for its turn.
+        while self
+            .busy
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            py.detach(std::thread::yield_now);
+        }
+        struct Turn<'a>(&'a AtomicBool);
+        impl Drop for Turn<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        let _turn = Turn(&self.busy);
         let regs = self.regs.bind(py);
         let uregs = self.uregs.bind(py);
         let preds = self.preds.bind(py);
+        // The storage's shape, checked before anything is read: never a panic, never a
+        // register read as 0 past a shrunk array.
+        for (name, shape, want) in [
+            ("regs", regs.shape().to_vec(), vec![REGS, WARP_SIZE]),
+            ("uregs", uregs.shape().to_vec(), vec![REGS]),
+            ("preds", preds.shape().to_vec(), vec![PREDS, WARP_SIZE]),
+        ] {
+            if shape != want {
+                return Err(value_error(format!(
+                    "Warp.{name}: the storage has shape {shape:?}, not {want:?}"
+                )));
+            }
+        }
         let mut r = regs.try_readwrite().map_err(value_error)?;
         let u = uregs.try_readonly().map_err(value_error)?;
         let mut p = preds.try_readwrite().map_err(value_error)?;

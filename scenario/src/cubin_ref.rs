@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 pub use tld4_cubin::MAX_FILE_BYTES;
 use tld4_cubin::{
-    find_kernel, map_file, supported, Cubin, CubinError, ErrorKind, FileError, FindError,
+    find_kernel, read_file, supported, Cubin, CubinError, ErrorKind, FileError, FindError,
     LookupError, Origin, Place, Target,
 };
 use tld4_decoder::{DecodeError, Family, Tld4};
@@ -240,13 +240,13 @@ impl CubinRef {
     }
 
     /// Maps the file (relative paths from `dir`; `Path::new("")` is the current directory;
-    /// a regular file only, as everywhere a path is opened: `tld4_cubin::map_file`) and finds
+    /// a regular file only, as everywhere a path is opened: `tld4_cubin::read_file`) and finds
     /// the TLD4. The kernel is looked up in every cubin of the file; it must be in exactly
     /// one, or in exactly one sm_100 cubin (docs/sources.md, Decisions), and its name must
     /// name one code section.
     pub fn resolve(&self, dir: &Path) -> Result<CubinTld4, CubinRefError> {
         let file = dir.join(&self.file);
-        let bytes = map_file(&file).map_err(|source| CubinRefError::Read {
+        let bytes = read_file(&file).map_err(|source| CubinRefError::Read {
             file: file.clone(),
             source,
         })?;

@@ -7,8 +7,6 @@
 //! every file outside the scenario's directory (docs/sources.md, Decisions).
 
 use std::fmt;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{err, ScenarioError};
@@ -109,19 +107,6 @@ pub(crate) fn locate(
     Ok(real)
 }
 
-/// Opens `at` for reading without blocking on a FIFO (on Unix), so that the regular-file
-/// check after it can refuse one.
-fn open_nonblocking(at: &Path) -> std::io::Result<File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK);
-    }
-    o.open(at)
-}
-
 /// The bytes of a `file` region (`name` as written, found at `at`): a regular file (not a
 /// device or pipe, which could block or never end) of at most [`MAX_REGION_FILE_BYTES`],
 /// and at most `room` bytes (what the scenario's total bound `limit` leaves), checked before
@@ -138,38 +123,18 @@ pub(crate) fn read_region_file(
             format!("cannot read `{name}` (at {}): {e}", at.display()),
         )
     };
-    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
-    let meta = std::fs::metadata(at).map_err(|e| cannot(&e))?;
-    if !meta.is_file() {
-        return Err(cannot(&"not a regular file"));
-    }
-    let file = open_nonblocking(at).map_err(|e| cannot(&e))?;
-    // Again on the file opened: the path may have been replaced in between.
-    let meta = file.metadata().map_err(|e| cannot(&e))?;
-    if !meta.is_file() {
-        return Err(cannot(&"not a regular file"));
-    }
-    if meta.len() > MAX_REGION_FILE_BYTES {
+    // The one whole-input reader: a regular file (checked before opening and again once
+    // open, opened non-blocking), read within the limit with fallible allocation.
+    let (file, len) = tld4_cubin::open_regular(at).map_err(|e| cannot(&e))?;
+    if len > MAX_REGION_FILE_BYTES {
         return Err(cannot(&format!(
-            "{} bytes, more than a region file may hold ({MAX_REGION_FILE_BYTES})",
-            meta.len()
+            "{len} bytes, more than a region file may hold ({MAX_REGION_FILE_BYTES})"
         )));
     }
-    if meta.len() > room {
-        return Err(too_much(path, meta.len(), room, limit));
+    if len > room {
+        return Err(too_much(path, len, room, limit));
     }
-    let most = MAX_REGION_FILE_BYTES.min(room);
-    let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(meta.len() as usize)
-        .map_err(|e| cannot(&format!("{} bytes: {e}", meta.len())))?;
-    file.take(most + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(&e))?;
-    if bytes.len() as u64 > most {
-        return Err(cannot(&"the file grew past the limit while read"));
-    }
-    Ok(bytes)
+    tld4_cubin::read_limited(file, len, MAX_REGION_FILE_BYTES.min(room), at).map_err(|e| cannot(&e))
 }
 
 /// The error of a region crossing the scenario's total bound (`limit` bytes, `room` left).

@@ -210,6 +210,7 @@ pub const NO_TEXELS: tld4_lane_texels = tld4_lane_texels {
     }; 4],
     sectors: [0; 4],
     num_sectors: 0,
+    reserved: 0,
 };
 
 /// A flat warp of 32 registers register-major (`regs[r * 32 + lane]`), over the caller's
