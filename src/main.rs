@@ -12,6 +12,7 @@ mod picture_file;
 mod progress;
 
 mod bench;
+mod check;
 mod demo;
 mod disasm;
 mod explain;
@@ -52,6 +53,9 @@ enum Command {
     Asm(disasm::AsmArgs),
     /// Query the texture unit directly with a JSON file of gather cases.
     Gather(gather::GatherArgs),
+    /// Conformance verdicts on observed gather results (a cases file whose `result`s are
+    /// someone's): exact (tld4's), allowed (inside the Khronos CTS's bounds) or wrong.
+    Check(check::CheckArgs),
     /// Execute one TLD4 for a warp, as a scenario file describes it.
     Run(run::RunArgs),
     /// Print a scenario with owned textures in its memory form: descriptors and texels in
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Command::Disasm(a) => disasm::disasm(a),
         Command::Asm(a) => disasm::asm(a),
         Command::Gather(a) => gather::run(a),
+        Command::Check(a) => check::run(a),
         Command::Run(a) => run::run(a),
         Command::ToMemory(a) => run::to_memory(a),
         Command::Bench(a) => bench::bench(a),

@@ -6,6 +6,7 @@
 
 mod arch_cli;
 mod bad_input_cli;
+mod check_cli;
 mod cli;
 mod common;
 mod cubin_arches;

@@ -198,6 +198,40 @@ typedef enum tld4_texel_kind {
   TLD4_TEXEL_CORNER = 3,
 } tld4_texel_kind;
 
+// Which offsets a query of `tld4_check` carries (`tld4_check_query::offset_mode`).
+typedef enum tld4_offset_mode {
+  // No offsets.
+  TLD4_OFFSETS_NONE = 0,
+  // One offset, `offsets[0]`, for the whole footprint (textureGatherOffset, AOFFI).
+  TLD4_OFFSETS_ONE = 1,
+  // Four offsets, texel k at (i0, j0) + `offsets[k]` (textureGatherOffsets, PTP).
+  TLD4_OFFSETS_FOUR = 2,
+} tld4_offset_mode;
+
+// A query's verdict (`tld4_check_result::verdict`).
+typedef enum tld4_verdict {
+  // tld4's result bit for bit (two NaNs count as equal).
+  TLD4_VERDICT_EXACT = 0,
+  // Not tld4's result, but inside the CTS's bounds.
+  TLD4_VERDICT_ALLOWED = 1,
+  // Outside the CTS's bounds.
+  TLD4_VERDICT_WRONG = 2,
+} tld4_verdict;
+
+// What allows an allowed result (`tld4_check_result::allowed_by`).
+typedef enum tld4_allowed_by {
+  // Not allowed (exact or wrong).
+  TLD4_ALLOWED_NOT = 0,
+  // The values of `footprint`, within `tolerance` (`difference` the largest difference).
+  TLD4_ALLOWED_FOOTPRINT = 1,
+  // Four offsets whose texels come from different origins within the bounds.
+  TLD4_ALLOWED_PER_TEXEL = 2,
+  // A footprint within the bounds (`footprint`) has a texel off both edges of a cube face.
+  TLD4_ALLOWED_CUBE_CORNER = 3,
+  // No cube face is possible for the direction within its error.
+  TLD4_ALLOWED_NO_FACE = 4,
+} tld4_allowed_by;
+
 // The kind of a texture (`tld4_texture_desc::kind`).
 typedef enum tld4_texture_kind {
   // 2D, one layer (the instruction's `2D`).
@@ -665,6 +699,71 @@ typedef struct tld4_lane_texels {
   // written (a caller may compare records with `memcmp`).
   uint32_t reserved;
 } tld4_lane_texels;
+
+// One gather query as a shader makes it.
+typedef struct tld4_check_query {
+  // (s, t) for 2D, (s, t, layer) for 2D arrays, (x, y, z) for cubes, (x, y, z, layer) for
+  // cube arrays; the layer is the float the shader passes. Unused entries are ignored.
+  float coords[4];
+  // Component gathered, 0..=3 (ignored with depth compare).
+  uint32_t component;
+  // A `tld4_offset_mode` value.
+  uint32_t offset_mode;
+  // Offsets (dx, dy), -32..=31: entry 0 for one offset, all four for four.
+  int8_t offsets[4][2];
+  // A depth-compare gather (the sampler's compare function must be set).
+  bool compare;
+  // Its depth reference.
+  float dref;
+} tld4_check_query;
+
+// One query's verdict.
+typedef struct tld4_check_result {
+  // A `tld4_verdict` value.
+  uint32_t verdict;
+  // A `tld4_allowed_by` value.
+  uint32_t allowed_by;
+  // tld4's four values (f32 bits, or integers for UINT/SINT formats).
+  uint32_t model[4];
+  // `footprint_*` hold a footprint: allowed, the one that explains it (cube corner: the
+  // footprint with the corner); wrong, the nearest one.
+  bool has_footprint;
+  // Its array layer (whole cube for cube arrays).
+  uint32_t footprint_layer;
+  // Its cube face (0 +X .. 5 -Z), or -1.
+  int32_t footprint_face;
+  // Its origin i0.
+  int64_t footprint_i0;
+  // Its origin j0.
+  int64_t footprint_j0;
+  // tld4's own footprint (allowed results): layer, face (-1 none), i0, j0.
+  uint32_t model_footprint_layer;
+  // See `model_footprint_layer`.
+  int32_t model_footprint_face;
+  // See `model_footprint_layer`.
+  int64_t model_footprint_i0;
+  // See `model_footprint_layer`.
+  int64_t model_footprint_j0;
+  // Wrong: which of the four values misses most (0..4, gather order).
+  uint32_t position;
+  // Wrong: how far that value is from the nearest footprint's (infinity where no bound
+  // applies); allowed by a footprint: the largest difference.
+  double difference;
+  // The tolerance of the values (0 for integers and float formats).
+  double tolerance;
+} tld4_check_result;
+
+// How many queries got each verdict.
+typedef struct tld4_check_summary {
+  // Queries checked.
+  size_t queries;
+  // Exact.
+  size_t exact;
+  // Allowed.
+  size_t allowed;
+  // Wrong.
+  size_t wrong;
+} tld4_check_summary;
 
 // A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
 // and `tld4_tic_decode` reads. Every field not named here is 0 when encoded, except
@@ -1212,6 +1311,29 @@ enum tld4_status tld4_bound_run_flat_batch(struct tld4_bound *bound,
                                            struct tld4_exec_report *reports,
                                            size_t *done,
                                            struct tld4_error *err);
+
+// Judges `count` observed gathers of the texture at header index `texture` with the sampler
+// at index `sampler` of `pool`: each is exact (tld4's result with `config`'s sub-texel model,
+// NULL the defaults), allowed (inside the Khronos CTS's gather bounds) or wrong
+// (docs/sources.md, Conformance verdicts). `observed[k]` holds query k's four values as
+// bits (f32, or integers for UINT/SINT formats without compare). Writes `results[k]` (NULL:
+// none) and the counts to `summary` (NULL: none). Nothing is written when an error is
+// returned (a bad index, an operation tld4 does not model, a bad `offset_mode`).
+//
+// # Safety
+// `pool` is live; `config` NULL or valid; `queries` and `observed` point to `count`
+// elements (NULL with `count` 0); `results` NULL or valid for `count` writes; `summary` NULL
+// or valid; `err` NULL or valid.
+enum tld4_status tld4_check(const struct tld4_pool *pool,
+                            uint32_t texture,
+                            uint32_t sampler,
+                            const struct tld4_exec_config *config,
+                            const struct tld4_check_query *queries,
+                            const uint32_t (*observed)[4],
+                            size_t count,
+                            struct tld4_check_result *results,
+                            struct tld4_check_summary *summary,
+                            struct tld4_error *err);
 
 // The TLD4 at byte `offset` (as nvdisasm prints it, `/*0090*/`) of kernel `kernel` in the
 // `len` bytes at `data`: a cubin, a fat binary, a host ELF file or an archive with device

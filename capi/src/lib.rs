@@ -35,6 +35,10 @@
 //! a "not modeled"; `tld4_insn_operand_layout` says what each Ra/Rb register holds;
 //! `tld4_warp_sectors` merges a warp's texel records into its distinct 32-byte sectors.
 //!
+//! `tld4_check` gives conformance verdicts on someone's gathers from a pool's texture and
+//! sampler: exact (tld4's), allowed (inside the Khronos CTS's gather bounds) or wrong
+//! (`tld4_conformance`; docs/sources.md, Conformance verdicts).
+//!
 //! Every architecture nvdisasm knows (`tld4_arch`, `tld4_arch_from_name`): the `_arch`
 //! functions decode, print, parse and assemble for one (`tld4_decode_arch`), and
 //! `tld4_arch_exec_*` execute its TLD4 with the embedder's constant memory
@@ -47,6 +51,7 @@
 mod arch;
 mod arch_exec;
 mod bound;
+mod check;
 mod cubin;
 mod descriptor;
 mod detail;
@@ -82,6 +87,10 @@ pub use arch_exec::{
 pub use bound::{
     tld4_bound, tld4_bound_free, tld4_bound_run_callbacks, tld4_bound_run_flat,
     tld4_bound_run_flat_batch, tld4_exec_bind, tld4_exec_bind_memory,
+};
+pub use check::{
+    tld4_allowed_by, tld4_check, tld4_check_query, tld4_check_result, tld4_check_summary,
+    tld4_offset_mode, tld4_verdict,
 };
 pub use cubin::{tld4_cubin_find, tld4_cubin_find_file};
 pub use descriptor::{

@@ -10,6 +10,7 @@ mod arch_fixture;
 mod bad_input;
 mod bound;
 mod capi;
+mod check;
 mod common;
 mod descriptor;
 mod descriptors_doc;

@@ -67,10 +67,12 @@ pub const PROVENANCE: &[Provenance] = &[
     Provenance {
         key: "sub_texel",
         short: "8-bit sub-texel rounding",
-        rule: "sub-texel precision: 8 fractional bits, round to nearest even",
-        standing: Standing::Unmeasured,
-        section: "Open questions",
-        phrase: "**Sub-texel precision**: the drivers say 8 bits; the rounding rule is unstated",
+        rule: "sub-texel precision: 8 fractional bits, rounded to nearest (ties to even: unmeasured)",
+        standing: Standing::Measured(
+            "NVIDIA hardware by a third party (vkd3d-proton's test_sampler_rounding)",
+        ),
+        section: "Sub-texel model",
+        phrase: "**Measured on NVIDIA hardware by a third party**: vkd3d-proton's `test_sampler_rounding`",
     },
     Provenance {
         key: "f16_packing",

@@ -218,6 +218,16 @@ impl Queries<'_> {
         let _ = q.set_len(len);
     }
 
+    /// Query `k`'s offsets (entry 0 for AOFFI, all four for PTP; zeros without).
+    pub fn offsets_at(&self, k: usize) -> [[i8; 2]; 4] {
+        self.offsets.get(k)
+    }
+
+    /// Query `k`'s depth reference (0 without depth compare).
+    pub fn dref_at(&self, k: usize) -> f32 {
+        self.dref.get(k)
+    }
+
     /// Every query packed into 32-lane blocks (the benchmark's reference input).
     pub fn blocks(&self) -> Vec<LaneQueries> {
         (0..self.n)

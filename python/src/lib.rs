@@ -7,6 +7,7 @@
 
 use pyo3::prelude::*;
 
+mod check;
 mod decode;
 mod errors;
 mod exec;
@@ -35,6 +36,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<texture::Texture>()?;
     m.add_class::<texture::Sampler>()?;
     m.add_function(wrap_pyfunction!(gather::gather, m)?)?;
+    m.add_class::<check::CheckReport>()?;
+    m.add_function(wrap_pyfunction!(check::check, m)?)?;
     m.add_function(wrap_pyfunction!(gather::_rust_gather_lanes_seconds, m)?)?;
     m.add_class::<warp::Warp>()?;
     m.add_class::<exec::Pool>()?;

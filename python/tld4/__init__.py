@@ -19,6 +19,7 @@ from typing import NamedTuple, Union
 from ._native import (
     FAULT_KINDS,
     AsmError,
+    CheckReport,
     DecodeError,
     Exec,
     ExplainError,
@@ -35,6 +36,7 @@ from ._native import (
     Warp,
     WarpFault,
     assemble,
+    check,
     decode,
     disasm,
     explain,
@@ -47,6 +49,7 @@ from ._native import scan as _scan
 __all__ = [
     "FAULT_KINDS",
     "AsmError",
+    "CheckReport",
     "DecodeError",
     "Exec",
     "ExplainError",
@@ -64,6 +67,7 @@ __all__ = [
     "Warp",
     "WarpFault",
     "assemble",
+    "check",
     "decode",
     "disasm",
     "explain",

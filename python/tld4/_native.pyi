@@ -148,6 +148,43 @@ def gather(
 ) -> npt.NDArray[Any]:
     """The (n, 4) gathered values of n queries, in gather order."""
 
+class CheckReport:
+    """Conformance verdicts on observed gathers (``check``)."""
+
+    @property
+    def exact(self) -> int:
+        """Queries bit for bit tld4's result."""
+    @property
+    def allowed(self) -> int:
+        """Queries inside the Khronos CTS's gather bounds, not tld4's result."""
+    @property
+    def wrong(self) -> int:
+        """Queries outside the CTS's bounds."""
+    @property
+    def queries(self) -> int:
+        """Queries checked."""
+    @property
+    def details(self) -> list[dict[str, Any]]:
+        """Per query: ``verdict`` ("exact", "allowed", "wrong"), ``explanation``, ``model``
+        and ``observed`` (the four values' 32-bit patterns), ``details`` (JSON)."""
+    @property
+    def wrong_indices(self) -> list[int]:
+        """The indices of the wrong queries."""
+
+def check(
+    texture: Texture,
+    sampler: Sampler,
+    coords: npt.ArrayLike,
+    observed: npt.ArrayLike,
+    component: int = 0,
+    offset: Optional[npt.ArrayLike] = None,
+    offsets: Optional[npt.ArrayLike] = None,
+    dref: Union[float, npt.ArrayLike, None] = None,
+    precision: _Precision = None,
+) -> CheckReport:
+    """Verdicts on n observed gathers ((n, 4) values) of the queries ``gather`` takes:
+    exact (tld4's), allowed (inside the Khronos CTS's bounds) or wrong."""
+
 def _rust_gather_lanes_seconds(
     texture: Texture, sampler: Sampler, coords: npt.ArrayLike, repeat: int = 5
 ) -> list[float]: ...

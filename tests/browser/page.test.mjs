@@ -566,7 +566,7 @@ test('a zoomed URL shows the 1/256 lattice, the exact and the rounded point wher
   assert.ok(Math.abs(m.left + (xu - m.vb.x) * m.s - rounded.x) < 1, 'u lattice line through the rounded point');
   assert.ok(Math.abs(m.top + (yv - m.vb.y) * m.s - rounded.y) < 1, 'v lattice line through the rounded point');
   assert.ok(Math.abs((xu1 - xu) * m.s - (128 * texelPx) / 256) < 0.01, 'a lattice step is 1/256 texel');
-  assert.match(await page.textContent('[data-testid="zoom-level"]'), /^128x; lattice 1\/256 texel \(unmeasured: see the tags\) = 30\.0 px/);
+  assert.match(await page.textContent('[data-testid="zoom-level"]'), /^128x; lattice 1\/256 texel \(ties unmeasured: see the tags\) = 30\.0 px/);
   // Nothing of the gather changed.
   assert.deepEqual(await pageState(page), unzoomed);
   // A reload (the link) shows the same view.

@@ -309,7 +309,7 @@ fn pictures_carry_the_tags_of_what_they_rest_on() {
     ]);
     let text = std::fs::read_to_string(&svg).unwrap();
     // The sub-texel rounding placed the footprint; the border colour filled two texels.
-    assert!(text.contains("unmeasured: 8-bit sub-texel rounding (Open questions)"));
+    assert!(text.contains("measured: 8-bit sub-texel rounding (Sub-texel model)"));
     assert!(text.contains("model decision: border words, unswizzled (Decisions)"));
     assert!(text.contains("redirected"));
     // Exact precision: no fixed point, so no sub-texel tag.

@@ -24,7 +24,8 @@
 //! Sources: the Vulkan specification (texel selection, wrapping, conversions, cube maps,
 //! depth compare), docs/sources.md (what NVIDIA's tools and Mesa's NAK show, what
 //! lavapipe does, and the project's decisions where no source speaks), and named guesses.
-//! Unmeasured on NVIDIA hardware: the sub-texel precision rule ([`Precision`]), cube-corner
+//! Unmeasured on NVIDIA hardware: the sub-texel tie rule ([`Precision`]; rounding to nearest at
+//! 8 bits was measured by a third party, docs/sources.md, Sub-texel model), cube-corner
 //! gathers ([`cube_corner_value`]), and whether UNORM conversion is correctly rounded.
 //!
 //! ```
@@ -111,8 +112,8 @@ pub use simd::{
 pub use sites::{LaneMemoryError, LaneTexels, SiteGatherer, TexelAddress};
 pub use source::{Shape, TexelSource};
 pub use stages::{
-    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, footprint,
-    texel_origin, wrap, FOOTPRINT_LIMIT, MAX_WRAP_SIZE,
+    array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, float_layer,
+    footprint, texel_origin, wrap, FOOTPRINT_LIMIT, MAX_WRAP_SIZE,
 };
 pub use storage::TexelData;
 pub use texture::MAX_TEXTURE_BYTES;

@@ -66,10 +66,10 @@ pub enum Rounding {
 
 /// The sub-texel precision model of texel selection.
 ///
-/// Default: 8 fractional bits, round to nearest. Backing: the drivers (and lavapipe) report
-/// `subTexelPrecisionBits = 8`, and yuzu (PR 10030) and Ryujinx (PR 4703) had to bias other
-/// GPUs' coordinates to reproduce NVIDIA's texel choice at texel boundaries, which points at
-/// rounding to nearest; the rounding rule itself is unmeasured (docs/sources.md, Open questions).
+/// Default: 8 fractional bits, round to nearest even. Backing: the drivers (and lavapipe)
+/// report `subTexelPrecisionBits = 8`; vkd3d-proton's `test_sampler_rounding`, run on NVIDIA
+/// hardware by its authors, expects gathers to round to nearest at 8 bits (docs/sources.md,
+/// Sub-texel model); the tie rule is unmeasured (docs/sources.md, Open questions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// u * 2^fraction_bits is rounded to an integer, then i0 = floor(u - 0.5) on that value.

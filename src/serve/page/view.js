@@ -12,7 +12,8 @@ const view = { zoom: 1, at: null };
 const ZOOM_MAX_STEP_PX = 48;
 // The 1/256-texel lattice is drawn once its steps are this many screen pixels apart.
 const LATTICE_MIN_PX = 6;
-// The sub-texel lattice: 8 fractional bits (docs/sources.md, Open questions: unmeasured).
+// The sub-texel lattice: 8 fractional bits (docs/sources.md, Sub-texel model: rounding to nearest
+// measured on NVIDIA hardware by a third party; the tie rule unmeasured).
 const LATTICE = 256;
 // A press that moves further than this (screen pixels) pans instead of pinning.
 const PAN_SLOP_PX = 4;
@@ -167,7 +168,7 @@ function renderEdgeIndices(svg, L, vb) {
 function showZoom(L) {
   const lattice = latticeStepPx(L) >= LATTICE_MIN_PX && state.precision !== 'exact';
   $('zoom-level').textContent = String(+view.zoom.toFixed(2)) + 'x' + (lattice
-    ? '; lattice 1/256 texel (unmeasured: see the tags) = ' + latticeStepPx(L).toFixed(1) + ' px: ring = exact u*W, v*H, dot = rounded'
+    ? '; lattice 1/256 texel (ties unmeasured: see the tags) = ' + latticeStepPx(L).toFixed(1) + ' px: ring = exact u*W, v*H, dot = rounded'
     : state.precision === 'exact' ? '; exact precision: no lattice'
     : view.zoom > 1 ? '; the 1/256 lattice shows from ' + Math.ceil((LATTICE * LATTICE_MIN_PX) / L.cell) + 'x' : '');
   $('zoom-in').disabled = view.zoom >= maxZoom(L);
