@@ -67,7 +67,9 @@ mod memory;
 mod names;
 mod pool;
 mod ptr;
+mod ranges;
 mod regfile;
+mod sector_cache;
 mod sectors;
 mod version;
 
@@ -123,6 +125,9 @@ pub use pool::{
     tld4_pool_add_texture, tld4_pool_free, tld4_pool_new, tld4_pool_set_sampler,
     tld4_pool_set_texture, tld4_sampler_default, tld4_sampler_desc, tld4_texture_desc,
     tld4_texture_kind,
+};
+pub use ranges::{
+    tld4_memory_range, tld4_ranges, tld4_ranges_free, tld4_ranges_memory, tld4_ranges_new,
 };
 pub use regfile::{tld4_regfile, tld4_warp_flat};
 pub use sectors::{tld4_warp_sector, tld4_warp_sectors, TLD4_MAX_WARP_SECTORS};

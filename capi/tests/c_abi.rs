@@ -20,5 +20,6 @@ mod header;
 mod memory;
 mod memory_exec;
 mod names;
+mod ranges;
 mod sectors;
 mod unnormalized;

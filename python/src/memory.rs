@@ -5,7 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use tld4_gpu_memory::descriptor::tsc::SamplerState;
-use tld4_gpu_memory::{pool_image, to_memory, FlatMemory, LayoutChoice, SparseMemory};
+use tld4_gpu_memory::{
+    pool_image, to_memory, FlatMemory, LayoutChoice, Range, RangesMemory, SparseMemory,
+};
 
 use crate::errors::value_error;
 use crate::texture::{Sampler, Texture};
@@ -100,6 +102,49 @@ impl Memory {
             image: Image::Sparse(image.memory),
             header_pool: image.header_pool,
             sampler_pool: image.sampler_pool,
+        })
+    }
+
+    /// Memory made of many ranges, as a simulator holds its sparse GPU memory: `ranges` a
+    /// list of `(address, data)` (each `data` bytes-like, copied), sorted by address, none
+    /// overlapping the one before, none past 2^64 (`ValueError` naming the range's index
+    /// otherwise); header `i` at `header_pool + 32 * i`, sampler `j` at `sampler_pool + 32
+    /// * j`. A texture lying in one range is read in place, as from one flat range.
+    #[staticmethod]
+    fn from_ranges(
+        ranges: Vec<(u64, Bound<'_, PyAny>)>,
+        header_pool: u64,
+        sampler_pool: u64,
+    ) -> PyResult<Self> {
+        let mut copies = Vec::with_capacity(ranges.len());
+        for (address, data) in &ranges {
+            let bytes: Vec<u8> = data
+                .py()
+                .import("builtins")?
+                .getattr("bytes")?
+                .call1((data,))?
+                .extract()?;
+            copies.push((*address, bytes));
+        }
+        // the one check of a list of ranges (the C ABI's too)
+        RangesMemory::new(
+            copies
+                .iter()
+                .map(|(address, bytes)| Range {
+                    address: *address,
+                    bytes,
+                })
+                .collect(),
+        )
+        .map_err(value_error)?;
+        let mut memory = SparseMemory::new();
+        for (address, bytes) in copies.into_iter().filter(|(_, b)| !b.is_empty()) {
+            memory.map(address, bytes).map_err(value_error)?;
+        }
+        Ok(Memory {
+            image: Image::Sparse(memory),
+            header_pool,
+            sampler_pool,
         })
     }
 

@@ -77,6 +77,18 @@ def test_memory_backed_execution_gives_the_owned_result_and_texel_addresses() ->
     warp2.regs.view(np.float32)[20:22] = 0.5
     exec_.execute_memory(warp2, flat)
     npt.assert_array_equal(warp2.regs[8:12], warp.regs[8:12])
+    # the same bytes as ranges far apart: pools, texels and an unrelated range
+    ranged = tld4.Memory.from_ranges(
+        [(0, image[:0x200]), (0x2000, image[0x2000:]), (1 << 40, bytes(64))],
+        header_pool=0,
+        sampler_pool=0x100,
+    )
+    warp3 = tld4.Warp()
+    warp3.regs.view(np.float32)[20:22] = 0.5
+    exec_.execute_memory(warp3, ranged)
+    npt.assert_array_equal(warp3.regs[8:12], warp.regs[8:12])
+    with pytest.raises(ValueError, match="range 1: address 0x100 is below the end of range 0"):
+        tld4.Memory.from_ranges([(0, bytes(0x200)), (0x100, bytes(4))], 0, 0x100)
 
 
 def test_a_missing_header_in_memory_is_a_fault_with_its_kind() -> None:

@@ -249,6 +249,12 @@ class Memory:
         sampler ``i`` describe ``entries[i]``. Without ``layout``, block-linear for 4-, 8- and
         16-byte texels and pitch for 1- and 2-byte formats (2-D), which the model lays out
         block-linear only at 4 bytes and more."""
+    @staticmethod
+    def from_ranges(
+        ranges: Sequence[tuple[int, Union[bytes, bytearray, memoryview]]],
+        header_pool: int,
+        sampler_pool: int,
+    ) -> Memory: ...
     def regions(self) -> list[tuple[int, bytes]]: ...
     def read(self, address: int, n: int) -> bytes: ...
 
