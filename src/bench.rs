@@ -344,8 +344,7 @@ fn memory_row(
             let _ = black_box(bound.execute_with_texels(&mut warp, t));
         }
     };
-    // the owned side bound alike, kept across warps (the stricter comparison: the owned row
-    // above binds once a warp, which costs it a little)
+    // the owned side bound alike, kept across warps (as the owned row's "bound once" line)
     let mut owned_bound = w.exec.bind(&w.pool);
     let mut run_owned = || {
         for _ in 0..warps {
@@ -374,6 +373,53 @@ fn memory_row(
         ratio.max
     )?;
     out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The owned workload both ways users call it, timed in alternation (the same machine load
+/// for both): `Tld4Exec::execute` a warp (the pool passed each call) and an executor bound
+/// once (`Tld4Exec::bind`, kept across warps); prints the bound rate and the ratio of the
+/// two, run by run.
+fn bound_row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize) -> CmdResult {
+    let (mut each_warp, mut bound_warp) = (w.warp.clone(), w.warp.clone());
+    let mut bound = w.exec.bind(&w.pool);
+    let mut run_each = || {
+        for _ in 0..warps {
+            let _ = black_box(w.exec.execute(&mut each_warp, &w.pool));
+        }
+    };
+    let mut run_bound = || {
+        for _ in 0..warps {
+            let _ = black_box(bound.execute(&mut bound_warp));
+        }
+    };
+    let time = |rates: &mut Vec<f64>, f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        rates.push((warps * WARP_SIZE) as f64 / t.elapsed().as_secs_f64());
+    };
+    run_each(); // warm-up
+    run_bound();
+    let (mut each, mut once) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        time(&mut each, &mut run_each);
+        time(&mut once, &mut run_bound);
+    }
+    let ratios: Vec<f64> = each.iter().zip(&once).map(|(e, b)| e / b).collect();
+    let once = Spread::of(once, 1e-6).ok_or("no runs")?;
+    let ratio = Spread::of(ratios, 1.0).ok_or("no runs")?;
+    writeln!(
+        out,
+        "{:<44} {:>10.2} M warps/s  {:>8.1} M lane gathers/s  (runs {:.1}-{:.1}; execute {:.2}x bound, runs {:.2}-{:.2}; target 0.9)",
+        "  bound once (Tld4Exec::bind)",
+        once.median / WARP_SIZE as f64,
+        once.median,
+        once.min,
+        once.max,
+        ratio.median,
+        ratio.min,
+        ratio.max
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -505,6 +551,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
                 fast.median / reference.median
             )?;
         }
+        bound_row(&mut out, w, runs, warps)?;
         out.flush()?;
     }
     for row in &MEMORY_ROWS {

@@ -18,10 +18,12 @@ pub struct ExplainArgs {
     /// The instruction: 32 hex digits (high half first, with or without 0x), nvdisasm -hex's
     /// two `/* 0x... */` halves, nvdisasm's text (quoted, or as several words), or the TLD4 at
     /// an offset of a kernel in a cubin, fat binary or host object: FILE:KERNEL:0x0070.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = false)]
+    /// Left out with --scenario: the scenario's own `instruction` (and its `arch`).
+    #[arg(num_args = 0.., allow_hyphen_values = false)]
     pub instruction: Vec<String>,
     /// A scenario file (as for `tld4 run`) whose warp, textures and samplers the instruction
-    /// runs on; the instruction given here replaces the scenario's.
+    /// runs on; an instruction given here replaces the scenario's. A scenario naming `arch`
+    /// is read as its architecture's; one with `constants` is refused (docs/scenarios.md).
     #[arg(long, value_name = "S.json")]
     pub scenario: Option<PathBuf>,
     /// The lane to follow through the texture unit (0..31; with --scenario or --texture).
@@ -44,9 +46,10 @@ pub struct ExplainArgs {
     #[arg(long, requires = "scenario")]
     pub confine: bool,
     /// The architecture the word or text is for, as `nvdisasm -b` (`sm_75` ... `sm_121f`):
-    /// another family's instruction is explained as the base table reads it.
-    #[arg(long, value_name = "ARCH", default_value = "sm_100")]
-    pub arch: tld4_decoder::Arch,
+    /// another family's instruction is explained as the base table reads it. Default: sm_100,
+    /// or the scenario's `arch` when the instruction is the scenario's own.
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<tld4_decoder::Arch>,
 }
 
 /// The flags of a gather question ([`Question`]: the texture, sampler and one lane's
@@ -101,6 +104,10 @@ pub struct QuestionArgs {
     /// Cube faces addressed one by one (the sampler's seamless_cube off).
     #[arg(long, requires = "texture")]
     pub non_seamless: bool,
+    /// Unnormalized coordinates: --coord's u,v in texels (the sampler's normalized_coords off;
+    /// CUDA's `normalizedCoords = 0`).
+    #[arg(long, requires = "texture")]
+    pub unnormalized: bool,
 }
 
 /// The flags, as the engine's question (the same names and text).
@@ -120,6 +127,7 @@ impl From<&QuestionArgs> for Question {
             layer: a.layer.clone(),
             precision: a.precision.clone(),
             non_seamless: a.non_seamless,
+            unnormalized: a.unnormalized,
         }
     }
 }
@@ -134,9 +142,31 @@ pub fn explain(args: &ExplainArgs) -> CmdResult {
 /// `tld4 explain`, writing its text to `out`. An io error writing the text (a closed pipe,
 /// say) is returned as that `std::io::Error`, so the caller can tell it apart.
 pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
-    let text = args.instruction.join(" ");
+    let document = match &args.scenario {
+        Some(path) => Some(crate::output::read_text(path)?),
+        None => None,
+    };
+    let (text, arch) = if args.instruction.is_empty() {
+        // The scenario's own instruction, read for the architecture it names.
+        let (Some(path), Some(doc)) = (&args.scenario, &document) else {
+            return Err("give the instruction to explain, or --scenario FILE whose `instruction` is the one to explain".into());
+        };
+        let (text, named) = tld4_explain::document_instruction(doc)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if let (Some(a), Some(n)) = (args.arch, named) {
+            if a != n {
+                return Err(
+                    format!("--arch {a}: the scenario {} names arch {n}", path.display()).into(),
+                );
+            }
+        }
+        (text, args.arch.or(named))
+    } else {
+        (args.instruction.join(" "), args.arch)
+    };
+    let arch = arch.unwrap_or_default();
     let ReadInstruction { insn, word, from } =
-        read_arch_instruction(&text, args.arch, args.scenario.is_some())?;
+        read_arch_instruction(&text, arch, args.scenario.is_some())?;
     if let Some(from) = &from {
         out.write_all(from.as_bytes())?;
     }
@@ -176,7 +206,7 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
     };
     refuse_clobbering(path, args.png.as_deref(), args.svg.as_deref())?;
     let options = tld4_scenario::LoadOptions::default().confine(args.confine);
-    let document = crate::output::read_text(path)?;
+    let document = document.unwrap_or_default();
     let name = path.display().to_string();
     let subject = Subject::Document {
         text: &document,

@@ -87,7 +87,7 @@ fn run_arch(
 ) -> CmdResult {
     if args.addresses {
         return Err(format!(
-            "{name}: --addresses is not available for scenarios naming `arch` or `constants` yet"
+            "{name}: --addresses lists the texel addresses of the base table's TLD4 reading headers in BLACKWELL_A's layout; a scenario naming `arch` or `constants` runs on its architecture's executor (constant banks, its GPU class's header layout), whose addresses are not listed yet: run it without --addresses (docs/scenarios.md, Architectures)"
         )
         .into());
     }

@@ -15,6 +15,10 @@ mod robustness;
 #[path = "explain_cli/question.rs"]
 mod question;
 
+/// `--scenario` without an instruction, and scenarios naming `arch` or `constants`.
+#[path = "explain_cli/scenario_doc.rs"]
+mod scenario_doc;
+
 /// The picture's layout constants, from `explain/src/geometry.rs` (one place: the README's
 /// and docs/teaching.md's numbers are these).
 use tld4_explain::{AXIS_RGB, CAPTION, MARGIN, PANEL_TOP, RING, TITLE};
@@ -786,6 +790,80 @@ fn a_float_layer_is_converted_as_the_compiler_converts_it_and_said() {
             "{layer}\n{out}"
         );
     }
+}
+
+#[test]
+fn unnormalized_coordinates_are_said_with_their_rule_and_its_standing() {
+    // A 5 x 3 texture, coordinates in texels: u = 2.5 gives i0 = floor(2.5 - 0.5) = 2,
+    // v = 1.25 gives j0 = 0 (no division by the size:
+    // docs/sources.md, Unnormalized coordinates). The index pattern's R is x, G is y.
+    let o = tld4(&[
+        "explain",
+        "TLD4.R R10, R8, R20, UR4, 2D",
+        "--texture",
+        "5x3",
+        "--coord",
+        "2.5,1.25",
+        "--unnormalized",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    has_line(
+        &out,
+        "  coordinate: (u, v) = (2.5, 1.25) in texels: unnormalized coordinates (the sampler's, or the texture header's NORMALIZED_COORDS clear), not scaled by the size",
+    );
+    assert!(
+        out.contains("[unmeasured: unnormalized coordinates: u = s in texels (no scaling by the size), then the sub-texel model and floor(u - 0.5); docs/sources.md, Open questions]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  u = 2.5 texels (W = 5, not applied); fixed point (8 fractional bits, round to nearest even): 640 / 2^8 = 2.5; i0 = floor(2.5 - 0.5) = 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  v = 1.25 texels (H = 3, not applied);"),
+        "{out}"
+    );
+    // x, y, z, w = R of (i0, j1), (i1, j1), (i1, j0), (i0, j0) = x of (2, 1), (3, 1), (3, 0), (2, 0)
+    assert!(
+        out.contains("results (x, y, z, w) = (2.0, 3.0, 3.0, 2.0)"),
+        "{out}"
+    );
+    // the picture's legend: the sample point in texels, not u*W
+    let dir = temp_dir("unnormalized");
+    let svg = dir.join("unnormalized.svg");
+    let o = tld4(&[
+        "explain",
+        "TLD4.R R10, R8, R20, UR4, 2D",
+        "--texture",
+        "5x3",
+        "--coord",
+        "2.5,1.25",
+        "--unnormalized",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        picture.contains("sample point: u = 2.5, v = 1.25 (texels, unnormalized)"),
+        "{picture}"
+    );
+    // normalized, the same numbers read the clamped edge
+    let o = tld4(&[
+        "explain",
+        "TLD4.R R10, R8, R20, UR4, 2D",
+        "--texture",
+        "5x3",
+        "--coord",
+        "2.5,1.25",
+    ]);
+    let out = stdout(&o);
+    assert!(!out.contains("unnormalized"), "{out}");
+    assert!(
+        out.contains("results (x, y, z, w) = (4.0, 4.0, 4.0, 4.0)"),
+        "{out}"
+    );
 }
 
 /// `--svg` and `--png` write into what the path is (docs/sources.md, Decisions), all in a

@@ -22,5 +22,6 @@ mod nvdisasm_corpus;
 mod readme_examples;
 mod robustness_cli;
 mod scan_cli;
+mod serve_cli;
 mod shader_unit_test;
 mod test_binaries;

@@ -3,11 +3,17 @@
 //! coordinates) over 256 prepared warps in register-major flat arrays, cycled, on one
 //! thread. Rows: Rust `BoundExec` (owned pool, and a block-linear flat memory image of the
 //! same texture), and from C the one-shot `tld4_exec_run_flat*`, the bound
-//! `tld4_bound_run_flat` and `tld4_bound_run_flat_batch` (all 256 warps per call).
+//! `tld4_bound_run_flat` and `tld4_bound_run_flat_batch` (all 256 warps per call). The same
+//! image as many ranges (`tld4_ranges_memory`: the pools and the texels in separate ranges,
+//! among others far apart) and behind a read callback, one-shot and bound; then ratios timed
+//! in alternation (the same machine load for both sides): the one-shot owned call to the
+//! bound one, and ranges and callback to the flat range; and the callback's calls a warp.
 //!
 //! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
 //! row; median of 5 rounds). Results are checked equal between the forms before timing.
 
+use std::cell::Cell;
+use std::ffi::{c_int, c_void};
 use std::hint::black_box;
 use std::ptr::null_mut;
 use std::time::Instant;
@@ -35,6 +41,48 @@ fn coords() -> Vec<[f32; 2]> {
         (s >> 40) as f32 / (1u64 << 24) as f32
     };
     (0..N * 32).map(|_| [next(), next()]).collect()
+}
+
+/// Median and range of the ratios a/b of 7 rounds of `total` warps each, a and b timed in
+/// alternation.
+fn ratio(total: usize, mut a: impl FnMut(usize), mut b: impl FnMut(usize)) -> [f64; 3] {
+    a(total / 10); // warm-up
+    b(total / 10);
+    let mut r: Vec<f64> = (0..7)
+        .map(|_| {
+            let t = Instant::now();
+            a(total);
+            let ta = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            b(total);
+            t.elapsed().as_secs_f64() / ta
+        })
+        .collect();
+    r.sort_by(f64::total_cmp);
+    [r[3], r[0], r[6]]
+}
+
+/// A read callback over a flat image at `BASE`, counting its calls.
+struct Image<'a> {
+    bytes: &'a [u8],
+    calls: Cell<u64>,
+}
+
+unsafe extern "C" fn read_image(user: *mut c_void, addr: u64, dst: *mut u8, len: usize) -> c_int {
+    // SAFETY: `user` is the `Image` the memory was made with, alive for the run.
+    let img = unsafe { &*(user as *const Image) };
+    img.calls.set(img.calls.get() + 1);
+    let Some(at) = addr.checked_sub(BASE).map(|a| a as usize) else {
+        return 1;
+    };
+    match img.bytes.get(at..at.saturating_add(len)) {
+        Some(b) => {
+            // SAFETY: `dst` holds `len` bytes (the callback's contract).
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), dst, len) };
+            0
+        }
+        None => 1,
+    }
 }
 
 /// Median warps/s of `rounds` rounds of `total` warps.
@@ -267,6 +315,138 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
         }
     });
+    // The same image as ranges: the pools, the texels, and others far apart.
+    let filler = vec![0u8; 4096];
+    let tex_at = 4096usize.min(bytes.len());
+    let range = |address, b: &[u8]| tld4_memory_range {
+        address,
+        len: b.len(),
+        bytes: b.as_ptr(),
+    };
+    let list: Vec<tld4_memory_range> = [range(0x1000, &filler)]
+        .into_iter()
+        .chain((1..200u64).map(|k| range(0x1000 + k * 0x10_0000, &filler)))
+        .chain([
+            range(BASE, &bytes[..tex_at]),
+            range(BASE + tex_at as u64, &bytes[tex_at..]),
+        ])
+        .chain((1..200u64).map(|k| range((1 << 40) + k * 0x10_0000, &filler)))
+        .collect();
+    let mut cranges = null_mut();
+    unsafe {
+        assert_eq!(
+            tld4_ranges_new(list.as_ptr(), list.len(), &mut cranges, &mut e),
+            TLD4_OK,
+            "{}",
+            e.message()
+        );
+    }
+    let rmem = tld4_ranges_memory(cranges);
+    let cb_image = Image {
+        bytes: &bytes,
+        calls: Cell::new(0),
+    };
+    let cbmem = tld4_memory {
+        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
+        base: 0,
+        bytes: std::ptr::null(),
+        len: 0,
+        user: &cb_image as *const Image as *mut c_void,
+        read: Some(read_image),
+    };
+    let (mut cb_ranges, mut cb_callback) = (null_mut(), null_mut());
+    unsafe {
+        assert_eq!(
+            tld4_exec_bind_memory(cexec, &rmem, hp, sp, &mut cb_ranges, &mut e),
+            TLD4_OK
+        );
+        assert_eq!(
+            tld4_exec_bind_memory(cexec, &cbmem, hp, sp, &mut cb_callback, &mut e),
+            TLD4_OK
+        );
+    }
+    let one_shot_on = |m: &tld4_memory, n: usize| {
+        for i in 0..n {
+            unsafe {
+                tld4_exec_run_flat_memory(
+                    cexec,
+                    m,
+                    hp,
+                    sp,
+                    &flats[i % N],
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+    };
+    let bound_on = |b: *mut tld4_bound, n: usize| {
+        for i in 0..n {
+            unsafe { tld4_bound_run_flat(b, &flats[i % N], null_mut(), null_mut(), null_mut()) };
+        }
+    };
+    // Check: ranges and callback write what the flat range writes; count the calls.
+    for (f, want) in flats.iter().zip(regs_now(&flats)) {
+        for m in [&rmem, &cbmem] {
+            clear_results(f);
+            unsafe {
+                assert_eq!(
+                    tld4_exec_run_flat_memory(cexec, m, hp, sp, f, null_mut(), null_mut(), &mut e),
+                    TLD4_OK,
+                    "{}",
+                    e.message()
+                )
+            };
+            assert_eq!(regs_now(std::slice::from_ref(f))[0], want);
+        }
+    }
+    cb_image.calls.set(0);
+    one_shot_on(&cbmem, N);
+    let calls_one_shot = cb_image.calls.get() as f64 / N as f64;
+    cb_image.calls.set(0);
+    bound_on(cb_callback, N);
+    let calls_bound = cb_image.calls.get() as f64 / N as f64;
+    let one_shot_ranges = time(total, |n| one_shot_on(&rmem, n));
+    let bound_ranges = time(total, |n| bound_on(cb_ranges, n));
+    let one_shot_cb = time(total / 4, |n| one_shot_on(&cbmem, n));
+    let bound_cb = time(total, |n| bound_on(cb_callback, n));
+    let ratios = [
+        (
+            "owned: C one-shot / C bound",
+            ratio(
+                total,
+                |n| {
+                    for i in 0..n {
+                        unsafe {
+                            tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut())
+                        };
+                    }
+                },
+                |n| bound_on(cb_owned, n),
+            ),
+        ),
+        (
+            "memory one-shot: ranges / flat",
+            ratio(total, |n| one_shot_on(&rmem, n), |n| one_shot_on(&cmem, n)),
+        ),
+        (
+            "memory bound: ranges / flat",
+            ratio(total, |n| bound_on(cb_ranges, n), |n| bound_on(cb_mem, n)),
+        ),
+        (
+            "memory one-shot: callback / flat",
+            ratio(
+                total / 4,
+                |n| one_shot_on(&cbmem, n),
+                |n| one_shot_on(&cmem, n),
+            ),
+        ),
+        (
+            "memory bound: callback / flat",
+            ratio(total, |n| bound_on(cb_callback, n), |n| bound_on(cb_mem, n)),
+        ),
+    ];
     let m = |x: f64| x / 1e6;
     println!("M warps/s, median of 5 rounds of {total} warps (RGBA8 64x64, TLD4.R 2D, 32 lanes):");
     println!(
@@ -283,13 +463,51 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         m(bound_mem_c),
         m(batch_mem_c)
     );
+    println!(
+        "  ranges: {} ranges        | C one-shot {:.3} | C bound {:.3}",
+        list.len(),
+        m(one_shot_ranges),
+        m(bound_ranges)
+    );
+    println!(
+        "  callback:                 | C one-shot {:.3} | C bound {:.3}  ({calls_one_shot:.1} calls a warp one-shot, {calls_bound:.2} bound)",
+        m(one_shot_cb),
+        m(bound_cb)
+    );
+    println!("rate ratios, 7 rounds in alternation (median, range):");
+    for (name, [med, lo, hi]) in ratios {
+        println!("  {name:<34} {med:.3} ({lo:.3}-{hi:.3})");
+    }
     unsafe {
+        tld4_bound_free(cb_ranges);
+        tld4_bound_free(cb_callback);
+        tld4_ranges_free(cranges);
         tld4_bound_free(cb_owned);
         tld4_bound_free(cb_mem);
         tld4_exec_free(cexec);
         tld4_pool_free(cpool);
     }
     Ok(())
+}
+
+/// Zeroes R8..R11 of every lane.
+fn clear_results(f: &tld4_warp_flat) {
+    for k in 8 * 32..12 * 32 {
+        // SAFETY: the arrays are alive and 32 x 32.
+        unsafe { *f.regs.add(k) = 0 };
+    }
+}
+
+/// R8..R11 of every lane of each warp, as they are now.
+fn regs_now(flats: &[tld4_warp_flat]) -> Vec<Vec<u32>> {
+    flats
+        .iter()
+        .map(|f| {
+            (8..12u8)
+                .flat_map(|r| (0..32).map(move |l| regs_of(f, r, l)))
+                .collect()
+        })
+        .collect()
 }
 
 /// Register `r` of lane `l` of a register-major flat warp.

@@ -260,8 +260,14 @@ typedef enum tld4_memory_kind {
   // `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
   // be 2^64: the range may hold the last byte); every other address is unmapped.
   TLD4_MEMORY_FLAT = 1,
-  // `read` fetches bytes, with `user`.
+  // `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (up to
+  // 64 MiB; then reads them in place), else for whole aligned 32-byte sectors, keeping
+  // both for the call, or for the life of a binding; for the exact bytes only where a
+  // sector cannot be read.
   TLD4_MEMORY_CALLBACK = 2,
+  // `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
+  // `tld4_memory`): many ranges, checked once, read in place.
+  TLD4_MEMORY_RANGES = 3,
 } tld4_memory_kind;
 
 // How a texture's texels are laid out (`tld4_image_entry::layout`).
@@ -424,6 +430,10 @@ typedef struct tld4_insn tld4_insn;
 // the same pool (the caller serializes them, as for a `std::vector`). Different pools are
 // independent.
 typedef struct tld4_pool tld4_pool;
+
+// Ranges of GPU memory, checked (opaque; `tld4_ranges_new`, freed with `tld4_ranges_free`).
+// It borrows the ranges' bytes: they must stay alive and unchanged until it is freed.
+typedef struct tld4_ranges tld4_ranges;
 
 // The typed facts of an error (`tld4_error::detail`); every member is 0 / NULL /
 // `*_NONE` where it does not apply.
@@ -640,9 +650,10 @@ typedef struct tld4_regfile {
   uint32_t regs_per_thread;
 } tld4_regfile;
 
-// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
-// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
-// are ignored. tld4 only reads it, and only during the call it is passed to.
+// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`), a
+// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`) or many ranges (`kind =
+// TLD4_MEMORY_RANGES`: `user`, from `tld4_ranges_memory`); the other forms' fields are
+// ignored. tld4 only reads it, and only during the call it is passed to.
 //
 // `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
 // returns nonzero when some byte cannot be read (the value is reported in the error
@@ -936,6 +947,17 @@ typedef struct tld4_operand_layout {
   // The position in Rb of the depth reference (after the handle and offsets).
   uint8_t depth_ref_at;
 } tld4_operand_layout;
+
+// One range of GPU memory: `len` bytes at `bytes` are the GPU addresses `address ..
+// address + len` (`address + len` may be 2^64).
+typedef struct tld4_memory_range {
+  // The GPU address of `bytes[0]`.
+  uint64_t address;
+  // How many bytes.
+  size_t len;
+  // The bytes (NULL only with `len` 0).
+  const uint8_t *bytes;
+} tld4_memory_range;
 
 // One distinct 32-byte sector of a warp (`tld4_warp_sectors`).
 typedef struct tld4_warp_sector {
@@ -1399,7 +1421,9 @@ enum tld4_status tld4_tsc_decode(const uint32_t *words,
 
 // The sampler entry a driver writes for a `tld4_sampler_desc` (Vulkan's numbers) into
 // `*tsc` (hardware numbers): REPEAT becomes WRAP, MIRROR_CLAMP_TO_EDGE (4) becomes
-// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P follows u, cube filtering is AUTO_SPAN_SEAM when
+// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P is set to u's mode (Vulkan's addressModeW, which
+// `tld4_sampler_desc` lacks and no 2D or cube gather reads: a decision, docs/sources.md,
+// Decisions; set `address_p` of the result to change it), cube filtering is AUTO_SPAN_SEAM when
 // seamless and USE_WRAP otherwise (as NVK writes them: docs/sources.md, NAK conventions),
 // filters linear (which a gather ignores).
 //
@@ -1726,6 +1750,29 @@ enum tld4_status tld4_exec_run_callbacks_memory(const struct tld4_exec *exec,
                                                 struct tld4_exec_report *report,
                                                 struct tld4_error *err);
 
+// The stable name of a status (`"ok"`, `"illegal_encoding"`: the enum's name without
+// `TLD4_` / `TLD4_ERR_`, lower case), or NULL for a value that is no status. The string is
+// static: never free it.
+const char *tld4_status_name(int32_t status);
+
+// Bytes one texel of the format `format` (a name `tld4_format_name` lists) takes in memory:
+// its storage elements times their width (packed formats: 4), into `bytes`.
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `bytes` and `err` are NULL or valid.
+enum tld4_status tld4_format_bytes_per_texel(const char *format,
+                                             uint32_t *bytes,
+                                             struct tld4_error *err);
+
+// The border words (for `tld4_sampler_desc.border`) of Vulkan's named border colour
+// `vk_border_color` (a VkBorderColor value, 0..5), into `words` (four).
+//
+// # Safety
+// `words` is NULL or points to four writable `uint32_t`; `err` is NULL or valid.
+enum tld4_status tld4_border_vulkan(uint32_t vk_border_color,
+                                    uint32_t (*words)[4],
+                                    struct tld4_error *err);
+
 // How many formats there are.
 size_t tld4_format_count(void);
 
@@ -1812,6 +1859,32 @@ enum tld4_status tld4_handle(uint32_t header,
                              uint32_t sampler,
                              uint32_t *handle,
                              struct tld4_error *err);
+
+// Checks `count` ranges (sorted by address, none overlapping the one before, none past
+// 2^64; an error names the offending range's index) and keeps them (`*out`; free with
+// `tld4_ranges_free`); `tld4_ranges_memory` makes the `tld4_memory` that reads them.
+//
+// # Safety
+// `ranges` is NULL (with `count` 0) or points to `count` ranges, each `bytes` NULL (with
+// `len` 0) or pointing to `len` bytes that stay alive and unchanged until the object is
+// freed; `out` is valid for a write of a pointer; `err` is NULL or valid.
+enum tld4_status tld4_ranges_new(const struct tld4_memory_range *ranges,
+                                 size_t count,
+                                 struct tld4_ranges **out_ptr,
+                                 struct tld4_error *err);
+
+// Frees ranges made by `tld4_ranges_new` (not their bytes); NULL is ignored.
+//
+// # Safety
+// `ranges` is NULL or came from `tld4_ranges_new` and was not freed before; no call or
+// binding that reads it is running or alive.
+void tld4_ranges_free(struct tld4_ranges *ranges);
+
+// The `tld4_memory` that reads `ranges` (`kind = TLD4_MEMORY_RANGES`, `user = ranges`,
+// the other fields zero): pass it wherever a `tld4_memory` is taken. A read, or a
+// texture's texels, must lie in one range (ranges are separate mappings); a texture that
+// does is read in place.
+struct tld4_memory tld4_ranges_memory(const struct tld4_ranges *ranges);
 
 // Merges one warp's 32 lane records (`texels`, as `tld4_exec_run_*_memory` and
 // `tld4_bound_run_*` write them, entry `l` for lane `l`) into the warp's distinct 32-byte

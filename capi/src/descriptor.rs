@@ -420,7 +420,9 @@ pub unsafe extern "C" fn tld4_tsc_decode(
 
 /// The sampler entry a driver writes for a `tld4_sampler_desc` (Vulkan's numbers) into
 /// `*tsc` (hardware numbers): REPEAT becomes WRAP, MIRROR_CLAMP_TO_EDGE (4) becomes
-/// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P follows u, cube filtering is AUTO_SPAN_SEAM when
+/// MIRROR_ONCE_CLAMP_TO_EDGE (5), ADDRESS_P is set to u's mode (Vulkan's addressModeW, which
+/// `tld4_sampler_desc` lacks and no 2D or cube gather reads: a decision, docs/sources.md,
+/// Decisions; set `address_p` of the result to change it), cube filtering is AUTO_SPAN_SEAM when
 /// seamless and USE_WRAP otherwise (as NVK writes them: docs/sources.md, NAK conventions),
 /// filters linear (which a gather ignores).
 ///

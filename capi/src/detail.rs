@@ -317,6 +317,27 @@ pub(crate) fn of(e: &Error) -> tld4_error_detail {
             address: u64::from(*offset),
             ..tld4_error_detail::NONE
         },
+        Error::Decode(d) => decode(d),
         _ => tld4_error_detail::NONE,
+    }
+}
+
+/// An illegal encoding's field (the decoder's field names, docs/fields.md) and its raw
+/// value: the opcode in `form`, a clear `bit_91`, the scheduling pair in `usched_info` (its
+/// value; `batch_t` is in the message), an architecture's required bits as `required_bits`.
+fn decode(d: &tld4_emu::decoder::DecodeError) -> tld4_error_detail {
+    use tld4_emu::decoder::DecodeError as D;
+    let (field, value): (&'static std::ffi::CStr, u64) = match d {
+        D::NotTld4 { opcode }
+        | D::NotTld4OnArch { opcode, .. }
+        | D::FormNotModeled { opcode, .. } => (c"form", u64::from(*opcode)),
+        D::Bit91Clear => (c"bit_91", 0),
+        D::UndefinedOpex { usched_info, .. } => (c"usched_info", u64::from(*usched_info)),
+        D::RequiredBits { value, .. } => (c"required_bits", u64::from(*value)),
+    };
+    tld4_error_detail {
+        field: field.as_ptr(),
+        value,
+        ..tld4_error_detail::NONE
     }
 }

@@ -64,9 +64,12 @@ mod insn;
 mod layout;
 mod mem_exec;
 mod memory;
+mod names;
 mod pool;
 mod ptr;
+mod ranges;
 mod regfile;
+mod sector_cache;
 mod sectors;
 mod version;
 
@@ -116,11 +119,15 @@ pub use mem_exec::{tld4_exec_run_callbacks_memory, tld4_exec_run_flat_memory};
 pub use memory::{
     tld4_lane_texels, tld4_memory, tld4_memory_kind, tld4_texel_address, tld4_texel_kind,
 };
+pub use names::{tld4_border_vulkan, tld4_format_bytes_per_texel, tld4_status_name};
 pub use pool::{
     tld4_format_count, tld4_format_name, tld4_handle, tld4_pool, tld4_pool_add_sampler,
     tld4_pool_add_texture, tld4_pool_free, tld4_pool_new, tld4_pool_set_sampler,
     tld4_pool_set_texture, tld4_sampler_default, tld4_sampler_desc, tld4_texture_desc,
     tld4_texture_kind,
+};
+pub use ranges::{
+    tld4_memory_range, tld4_ranges, tld4_ranges_free, tld4_ranges_memory, tld4_ranges_new,
 };
 pub use regfile::{tld4_regfile, tld4_warp_flat};
 pub use sectors::{tld4_warp_sector, tld4_warp_sectors, TLD4_MAX_WARP_SECTORS};

@@ -2,15 +2,17 @@
 //! and texels are bytes at GPU addresses): a flat byte range at a base address, or a read
 //! callback; and where each footprint texel was read.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
 
-use tld4_emu::gpu_memory::Memory;
+use tld4_emu::gpu_memory::{Memory, RangesMemory};
 use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
 
 use crate::error::Error;
-use crate::ptr::in_slice;
+use crate::ptr::{in_ref, in_slice};
+use crate::ranges::tld4_ranges;
+pub(crate) use crate::sector_cache::{Sectors, Views};
 
 /// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
 /// zero-initialized `tld4_memory` is an error, not an empty memory.
@@ -20,13 +22,20 @@ pub enum tld4_memory_kind {
     /// `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
     /// be 2^64: the range may hold the last byte); every other address is unmapped.
     TLD4_MEMORY_FLAT = 1,
-    /// `read` fetches bytes, with `user`.
+    /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (up to
+    /// 64 MiB; then reads them in place), else for whole aligned 32-byte sectors, keeping
+    /// both for the call, or for the life of a binding; for the exact bytes only where a
+    /// sector cannot be read.
     TLD4_MEMORY_CALLBACK = 2,
+    /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
+    /// `tld4_memory`): many ranges, checked once, read in place.
+    TLD4_MEMORY_RANGES = 3,
 }
 
-/// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`) or a
-/// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`); the other form's fields
-/// are ignored. tld4 only reads it, and only during the call it is passed to.
+/// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`), a
+/// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`) or many ranges (`kind =
+/// TLD4_MEMORY_RANGES`: `user`, from `tld4_ranges_memory`); the other forms' fields are
+/// ignored. tld4 only reads it, and only during the call it is passed to.
 ///
 /// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
 /// returns nonzero when some byte cannot be read (the value is reported in the error
@@ -54,12 +63,17 @@ pub struct tld4_memory {
 pub(crate) enum CMemory<'a> {
     /// The flat range.
     Flat { base: u64, bytes: &'a [u8] },
-    /// The callback, and the last nonzero value it returned.
+    /// The callback, the last nonzero value it returned, the sectors it read, and the
+    /// textures' bytes it was asked for whole.
     Callback {
         user: *mut c_void,
         read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
         last: Cell<c_int>,
+        sectors: RefCell<Box<Sectors>>,
+        views: Box<Views>,
     },
+    /// Many ranges, checked when made.
+    Ranges(&'a RangesMemory<'a>),
 }
 
 impl CMemory<'_> {
@@ -67,7 +81,8 @@ impl CMemory<'_> {
     ///
     /// # Safety
     /// With `TLD4_MEMORY_FLAT`, `m.bytes` is NULL or points to `m.len` bytes nothing writes
-    /// while `'a` lasts; with `TLD4_MEMORY_CALLBACK`, `m.read` is safe to call with `m.user`.
+    /// while `'a` lasts; with `TLD4_MEMORY_CALLBACK`, `m.read` is safe to call with `m.user`;
+    /// with `TLD4_MEMORY_RANGES`, `m.user` is NULL or a `tld4_ranges` alive while `'a` lasts.
     pub(crate) unsafe fn new<'a>(m: &tld4_memory) -> Result<CMemory<'a>, Error> {
         match m.kind {
             k if k == tld4_memory_kind::TLD4_MEMORY_FLAT as u32 => {
@@ -89,9 +104,17 @@ impl CMemory<'_> {
                 user: m.user,
                 read: m.read.ok_or(Error::Null("memory.read"))?,
                 last: Cell::new(0),
+                sectors: RefCell::new(Box::new(Sectors::new())),
+                views: Box::new(Views::new()),
             }),
+            k if k == tld4_memory_kind::TLD4_MEMORY_RANGES as u32 => {
+                // SAFETY: the caller's guarantee: `user` is NULL or a live `tld4_ranges`.
+                let r = unsafe { in_ref(m.user.cast::<tld4_ranges>(), "memory.user (ranges)") }?;
+                Ok(CMemory::Ranges(&r.0))
+            }
             k => Err(Error::Invalid(format!(
-                "memory.kind = {k}: expected TLD4_MEMORY_FLAT (1) or TLD4_MEMORY_CALLBACK (2)"
+                "memory.kind = {k}: expected TLD4_MEMORY_FLAT (1), TLD4_MEMORY_CALLBACK (2) \
+                 or TLD4_MEMORY_RANGES (3)"
             ))),
         }
     }
@@ -128,10 +151,25 @@ impl Memory for CMemory<'_> {
                 buf.copy_from_slice(&bytes[at..at + buf.len()]);
                 Ok(())
             }
-            CMemory::Callback { user, read, last } => {
-                // SAFETY: the caller of the entry point guarantees `read` may be called with
-                // `user`; `buf` is a live Rust buffer of `buf.len()` bytes.
-                let code = unsafe { read(*user, addr, buf.as_mut_ptr(), buf.len()) };
+            CMemory::Callback {
+                user,
+                read,
+                last,
+                sectors,
+                ..
+            } => {
+                // SAFETY (both calls): the caller of the entry point guarantees `read` may be
+                // called with `user`; the buffers are live Rust buffers of the length given.
+                let call = |at: u64, dst: &mut [u8]| unsafe {
+                    read(*user, at, dst.as_mut_ptr(), dst.len())
+                };
+                if let Ok(mut sectors) = sectors.try_borrow_mut() {
+                    if sectors.read(addr, buf, |at, dst| call(at, dst) == 0) {
+                        return Ok(());
+                    }
+                }
+                // a read across sectors, or in a sector that cannot be read whole
+                let code = call(addr, buf);
                 if code == 0 {
                     Ok(())
                 } else {
@@ -139,17 +177,27 @@ impl Memory for CMemory<'_> {
                     Err(unmapped)
                 }
             }
+            CMemory::Ranges(r) => r.read(addr, buf),
         }
     }
 
-    /// Flat memory hands out views (texels are then read in place); a callback memory none.
+    /// Flat memory and ranges hand out views (texels are then read in place); a callback
+    /// memory asks for the whole range, once, and keeps it (the memory is unchanged while
+    /// the `CMemory` lives: one call, or a binding).
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         match self {
             CMemory::Flat { base, bytes } => {
                 let at = usize::try_from(addr.checked_sub(*base)?).ok()?;
                 bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
             }
-            CMemory::Callback { .. } => None,
+            CMemory::Callback {
+                user, read, views, ..
+            } => views.view(addr, len, |at, dst| {
+                // SAFETY: the caller of the entry point guarantees `read` may be called with
+                // `user`; `dst` is a live Rust buffer of `dst.len()` bytes.
+                unsafe { read(*user, at, dst.as_mut_ptr(), dst.len()) == 0 }
+            }),
+            CMemory::Ranges(r) => r.view(addr, len),
         }
     }
 }

@@ -19,5 +19,7 @@ mod execute;
 mod header;
 mod memory;
 mod memory_exec;
+mod names;
+mod ranges;
 mod sectors;
 mod unnormalized;

@@ -19,9 +19,9 @@ use tld4_status::*;
 
 const W: u32 = 8;
 const H: u32 = 4;
-const BASE: u64 = 0x10_0000;
+pub(crate) const BASE: u64 = 0x10_0000;
 const REGS: usize = 32;
-const INSN: &str = "@P1 TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;";
+pub(crate) const INSN: &str = "@P1 TLD4.G.AOFFI R10, R8, R20, R24, UR4, 2D ;";
 
 /// Texel (x, y) of the texture: RGBA8 UNORM (30 x, 60 y, x + y, 255).
 fn texel(x: u32, y: u32) -> [u32; 4] {
@@ -30,7 +30,7 @@ fn texel(x: u32, y: u32) -> [u32; 4] {
 
 /// The owned pool (texture header 3, sampler 1: clamp to edge) and its memory image
 /// (entry 0: pitch rows of 64 bytes): (pool, image bytes, header pool, sampler pool).
-fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
+pub(crate) fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
     let pool = owned_pool(&Texture::rgba8(W, H, texel), 3, 1, [2, 2]);
     let img = pool_image(
         pool,
@@ -44,8 +44,8 @@ fn fixture() -> (*mut tld4_pool, Vec<u8>, u64, u64) {
 
 /// A warp, register-major: lanes 0-27 active, P1 clear on lane 5; (u, v) at a texel of each
 /// lane, AOFFI dx = lane % 3 - 1.
-struct Warp {
-    regs: Vec<u32>,
+pub(crate) struct Warp {
+    pub(crate) regs: Vec<u32>,
     preds: [u32; 7],
     uregs: [u32; 8],
 }
@@ -53,7 +53,7 @@ struct Warp {
 const ACTIVE: u32 = 0x0fff_ffff;
 
 impl Warp {
-    fn new(handle: u32) -> Self {
+    pub(crate) fn new(handle: u32) -> Self {
         let mut regs = vec![0xdead_beef; REGS * 32];
         for lane in 0..32 {
             let (x, y) = (lane as u32 % W, lane as u32 / W);
@@ -69,7 +69,7 @@ impl Warp {
             uregs,
         }
     }
-    fn flat(&mut self) -> tld4_warp_flat {
+    pub(crate) fn flat(&mut self) -> tld4_warp_flat {
         assert_eq!(REGS, 32);
         warp32(&mut self.regs, &mut self.preds, &self.uregs, ACTIVE)
     }

@@ -460,7 +460,7 @@ fn operand(word: &str) -> Option<Operand> {
 ///
 /// Accepts exactly what nvdisasm prints (with any amount of whitespace between tokens, and
 /// with or without the final ` ;`), plus an explicit `RZ` as Rb of the uniform form (which
-/// nvdisasm leaves out). `RZ` where nvdisasm prints `???255` ([`rz_text`]), and `???255`
+/// nvdisasm leaves out). `RZ` where nvdisasm prints `???255` (`rz_text`), and `???255`
 /// where it prints `RZ` or nothing, are refused: nvdisasm never prints them. Fields the
 /// text does not show take the values described at [`PARSE_DEFAULT_IGNORED_48_59_UNIFORM`].
 /// A lone `.INVALID3` is read as the offset field (the F16 field's INVALID3 prints the same;

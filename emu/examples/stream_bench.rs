@@ -9,6 +9,10 @@
 //! (16 GOBs a block), `MEMORY=pitch` (32-byte rows; 2D only) or `MEMORY=addresses`
 //! (block-linear, recording every lane's texel addresses) executes through a memory binding
 //! of the same texture, as a simulator does; the check value is the owned run's.
+//! `EXEC=each` calls `Tld4Exec::execute` (the pool passed each warp, nothing bound by the
+//! caller) instead of executing through a binding made once a round; `EXEC=rebind` binds
+//! afresh for every warp (`exec.bind(&pool).execute(..)`: preparing the texture unit each
+//! warp, what `execute` did before it kept its last preparation).
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -41,6 +45,8 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(256);
     let n = 65536usize;
+    let exec_mode = std::env::var("EXEC").unwrap_or_default();
+    let (each, rebind) = (exec_mode == "each", exec_mode == "rebind");
     let mut rng = StdRng::seed_from_u64(20260602);
     let d = |kind, format, w, h, layers| TextureDesc {
         kind,
@@ -198,6 +204,12 @@ fn main() {
                     Some(b) => {
                         b.execute_with_texels(&mut warp, addresses.then_some(&mut texels))
                             .unwrap();
+                    }
+                    None if rebind => {
+                        exec.bind(&pool).execute(&mut warp).unwrap();
+                    }
+                    None if each => {
+                        exec.execute(&mut warp, &pool).unwrap();
                     }
                     None => {
                         owned.execute(&mut warp).unwrap();

@@ -16,6 +16,7 @@ use crate::warp::{RZ, WARP_SIZE};
 
 mod binding;
 mod bound;
+mod last;
 mod sources;
 pub use binding::Binding;
 pub use bound::BoundExec;
@@ -421,14 +422,22 @@ impl Tld4Exec {
     /// Executes the instruction for the warp held in `warp`, a [`crate::WarpState`] or the
     /// simulator's own storage (see [`RegisterFile`] for what is called, and how): reads every
     /// source of every executing lane, gathers, then writes the destinations. On a fault
-    /// nothing is written. For many warps against one pool, [`Tld4Exec::bind`] keeps the
-    /// texture unit prepared between warps (the same results, less work a warp).
+    /// nothing is written. The texture unit prepared for a handle is kept between calls on
+    /// the calling thread while the pool is unchanged (keyed by
+    /// [`TexturePool::generation`]; see `exec/last.rs`), so a loop of calls over one pool
+    /// costs what a bound loop ([`Tld4Exec::bind`]) costs: the same results, no preparing a
+    /// warp.
     pub fn execute<R: RegisterFile + ?Sized>(
         &self,
         warp: &mut R,
         pool: &TexturePool,
     ) -> Result<ExecReport, WarpFault> {
-        self.bind(pool).execute(warp)
+        // The texture unit this thread last prepared for the pool as it is (see `last`):
+        // the same results as preparing it again, without the work.
+        match last::execute(self, warp, pool) {
+            Some(report) => report,
+            None => self.bind(pool).execute(warp),
+        }
     }
 
     /// The static faults, then the lanes that execute (active, guard true).

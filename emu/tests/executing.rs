@@ -8,5 +8,6 @@ mod bound;
 mod constants;
 mod embedding;
 mod execute;
+mod last_binding;
 mod memory;
 mod simd_levels;

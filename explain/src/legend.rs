@@ -8,7 +8,7 @@ use tld4_textures::{Format, ValueKind};
 
 use super::geometry::{KeyMark, MarkStyle, Picture, Swatch, Text, CHAR_PX, MARGIN, TEXT_RGB};
 use super::panels::{f16_rows, Cell, Row};
-use super::show::{short, show_value};
+use super::show::{serde_name, short, show_value};
 use super::GATHER_ORDER;
 
 /// The legend's lines about the lane's gather: the sample point, i0 and j0 (with the AOFFI
@@ -20,11 +20,15 @@ pub(super) fn trace_lines(tr: &GatherTrace, cube: bool) -> Vec<String> {
     } else {
         tr.format.value_kind()
     };
+    // (unnormalized coordinates are texels already: u, not u*W)
+    let (u, v, texels) = match (cube, tr.normalized_coords) {
+        (true, _) => ("s*W", "t*H", "texels"),
+        (false, true) => ("u*W", "v*H", "texels"),
+        (false, false) => ("u", "v", "texels, unnormalized"),
+    };
     legend.push(format!(
-        "sample point: {} = {}, {} = {} (texels){}",
-        if cube { "s*W" } else { "u*W" },
+        "sample point: {u} = {}, {v} = {} ({texels}){}",
         short(tr.u.texels),
-        if cube { "t*H" } else { "v*H" },
         short(tr.v.texels),
         if let Some(c) = &tr.cube {
             format!(" on face {}", FACE_NAMES[c.face as usize % 6])
@@ -46,6 +50,17 @@ pub(super) fn trace_lines(tr: &GatherTrace, cube: bool) -> Vec<String> {
             _ => String::new(),
         }
     ));
+    // The address modes that placed the footprint (the clamp and the mirrored pictures of one
+    // point differ here at least); a seamless cube's footprint crosses faces instead.
+    legend.push(if cube && tr.seamless {
+        "address: seamless cube (footprints cross to the neighbour faces)".to_string()
+    } else {
+        format!(
+            "address u {}, v {}",
+            serde_name(&tr.address[0]),
+            serde_name(&tr.address[1])
+        )
+    });
     if let Some(l) = tr.layer.as_ref().filter(|l| l.given != l.used) {
         legend.push(format!(
             "{} {} clamped to {} (the last is {})",
@@ -108,9 +123,10 @@ pub(super) fn colour_rule(f: Format, insn: &Tld4, range: Option<(f64, f64)>) -> 
 
 /// The legend's provenance lines: what the picture rests on that is not measured
 /// (explain/src/provenance.rs).
-pub(super) fn provenance_lines(tr: &GatherTrace, insn: &Tld4) -> Vec<String> {
+pub(super) fn provenance_lines(tr: &GatherTrace, insn: &Tld4, float_layer: bool) -> Vec<String> {
     let mut legend = Vec::new();
     let keys = [
+        ("float_layer", float_layer),
         ("sub_texel", tr.u.fixed.is_some()),
         (
             "layer_clamp",

@@ -39,6 +39,7 @@ mod lane;
 mod layout_tests;
 mod legend;
 mod load;
+pub use load::document_instruction;
 mod memory;
 mod panels;
 mod path;
@@ -212,9 +213,14 @@ pub fn explain_on(
             (s, precision, name.to_string())
         }
     };
+    let float_layer = match *subject {
+        Subject::Question(q) => q.float_layer_line(),
+        _ => None,
+    };
     let source = LaneSource {
         name: &name,
         note: note.as_deref().unwrap_or(""),
+        float_layer,
     };
     Ok(explain_loaded(
         insn, word, &s, precision, lane, &source, picture,
@@ -362,6 +368,8 @@ pub fn read_instruction(text: &str) -> Result<ReadInstruction, String> {
 struct LaneSource<'a> {
     name: &'a str,
     note: &'a str,
+    /// A float layer's conversion, as the picture's legend says it.
+    float_layer: Option<String>,
 }
 
 fn explain_loaded(
@@ -385,7 +393,7 @@ fn explain_loaded(
     text.push_str(source.note);
     let lane = lane::explain_lane(&mut text, s, precision, lane_no as usize, source.name);
     let picture = if want_picture {
-        lane_picture(&lane, &insn, lane_no)
+        lane_picture(&lane, &insn, lane_no, source.float_layer.as_deref())
     } else {
         Err(NoPicture("none was asked for".into()))
     };
@@ -401,6 +409,7 @@ fn lane_picture(
     lane: &lane::LaneOutcome<'_>,
     insn: &Tld4,
     lane_no: u32,
+    float_layer: Option<&str>,
 ) -> Result<Picture, NoPicture> {
     let Some((texture, sampler, header, _)) = &lane.texture else {
         let why = lane
@@ -424,6 +433,7 @@ fn lane_picture(
         lane.trace.as_ref(),
         insn,
         lane_no as usize,
+        float_layer,
     )))
 }
 

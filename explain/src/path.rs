@@ -41,12 +41,19 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
             "  face coordinates: s = (sc / |ma| + 1) / 2 = {}, t = (tc / |ma| + 1) / 2 = {}",
             c.s, c.t
         );
-    } else {
+    } else if t.normalized_coords {
         let _ = writeln!(
             out,
             "  coordinate: (u, v) = ({:?}, {:?})",
             q.coords[0], q.coords[1]
         );
+    } else {
+        let _ = writeln!(
+            out,
+            "  coordinate: (u, v) = ({:?}, {:?}) in texels: unnormalized coordinates (the sampler's, or the texture header's NORMALIZED_COORDS clear), not scaled by the size",
+            q.coords[0], q.coords[1]
+        );
+        let _ = writeln!(out, "    {}", tag("unnormalized"));
     }
     if let Some(l) = &t.layer {
         let what = if t.kind.is_cube() { "cube" } else { "layer" };
@@ -79,7 +86,14 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
         } else {
             name
         };
-        let mut line = format!("  {coord}*{dim} = {} * {} = {}", a.coord, a.size, a.texels);
+        let mut line = if t.normalized_coords {
+            format!("  {coord}*{dim} = {} * {} = {}", a.coord, a.size, a.texels)
+        } else {
+            format!(
+                "  {coord} = {} texels ({dim} = {}, not applied)",
+                a.texels, a.size
+            )
+        };
         match a.fixed {
             Some((n, bits, r)) => {
                 let _ = write!(
@@ -103,8 +117,10 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
         if a.rounding_decided() {
             let _ = writeln!(
                 out,
-                "    the rounding decided the texel: exact floor({coord}*{dim} - 0.5) = {}, the fixed-point value gives {o} = {}",
-                a.exact_origin, a.origin
+                "    the rounding decided the texel: exact floor({} - 0.5) = {}, the fixed-point value gives {o} = {}",
+                if t.normalized_coords { format!("{coord}*{dim}") } else { coord.to_string() },
+                a.exact_origin,
+                a.origin
             );
         }
     }
@@ -390,6 +406,8 @@ pub(super) fn path(out: &mut String, t: &GatherTrace, insn: &Tld4) {
         }
         let _ = writeln!(out, "{line}");
     }
+    // (the order and the address modes that placed the four texels: lavapipe, docs/sources.md)
+    let _ = writeln!(out, "    {}", tag("gather_order"));
     if t.texels.iter().any(|x| x.site == TexelSite::Border) {
         let _ = writeln!(out, "    {}", tag("border"));
     }

@@ -303,6 +303,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     trace: Option<&GatherTrace>,
     insn: &Tld4,
     lane: usize,
+    float_layer: Option<&str>,
 ) -> Picture {
     let shape = texture.shape();
     let (w, h) = (shape.width, shape.height);
@@ -359,6 +360,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         };
         cell_values(&mut pic, &panels, tr, value);
         legend.extend(trace_lines(tr, cube));
+        legend.extend(float_layer.map(str::to_string));
         legend.extend(unrounded_line(tr, cube));
     }
     // The u/v (s/t) ticks of the sampled panel (its sampled face), then a cube's face names,
@@ -374,7 +376,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
     legend.extend(layout_lines(&pic, cube));
     legend.push(colour_rule(shape.format, insn, range));
     if let Some(tr) = trace {
-        legend.extend(provenance_lines(tr, insn));
+        legend.extend(provenance_lines(tr, insn, float_layer.is_some()));
     }
     // The depth-compare and F16 panels, under the legend.
     let rows: Vec<Row> = trace

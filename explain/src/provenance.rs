@@ -14,17 +14,24 @@ pub enum Standing {
     ModelDecision,
     /// No measurement settles it (docs/sources.md, Open questions).
     Unmeasured,
-    /// Measured with this tool.
+    /// Measured with this tool (a compiler, disassembler or software renderer: not a GPU).
     Measured(&'static str),
+    /// Measured on NVIDIA hardware by a third party, in this published test.
+    MeasuredOnHardware(&'static str),
 }
 
 impl Standing {
-    /// The tag as printed: "model decision", "unmeasured", "measured on TOOL".
+    /// The tag as printed: "model decision", "unmeasured", "measured on TOOL, not on a GPU",
+    /// "measured on NVIDIA hardware by a third party (TEST)"
+    /// (no GPU has been measured yet: docs/sources.md, Provenance in explain and the page).
     pub fn tag(self) -> String {
         match self {
             Standing::ModelDecision => "model decision".into(),
             Standing::Unmeasured => "unmeasured".into(),
-            Standing::Measured(tool) => format!("measured on {tool}"),
+            Standing::Measured(tool) => format!("measured on {tool}, not on a GPU"),
+            Standing::MeasuredOnHardware(test) => {
+                format!("measured on NVIDIA hardware by a third party ({test})")
+            }
         }
     }
 }
@@ -68,9 +75,7 @@ pub const PROVENANCE: &[Provenance] = &[
         key: "sub_texel",
         short: "8-bit sub-texel rounding",
         rule: "sub-texel precision: 8 fractional bits, rounded to nearest (ties to even: unmeasured)",
-        standing: Standing::Measured(
-            "NVIDIA hardware by a third party (vkd3d-proton's test_sampler_rounding)",
-        ),
+        standing: Standing::MeasuredOnHardware("vkd3d-proton's test_sampler_rounding"),
         section: "Sub-texel model",
         phrase: "**Measured on NVIDIA hardware by a third party**: vkd3d-proton's `test_sampler_rounding`",
     },
@@ -154,6 +159,14 @@ pub const PROVENANCE: &[Provenance] = &[
         section: "Open questions",
         phrase: "**The register-handle form (0xd64)**",
     },
+    Provenance {
+        key: "unnormalized",
+        short: "unnormalized: u = s texels",
+        rule: "unnormalized coordinates: u = s in texels (no scaling by the size), then the sub-texel model and floor(u - 0.5)",
+        standing: Standing::Unmeasured,
+        section: "Open questions",
+        phrase: "**Unnormalized coordinates**",
+    },
 ];
 
 /// The file the sections are in.
@@ -184,7 +197,7 @@ pub fn legend(key: &str) -> String {
     match find(key) {
         Some(p) => {
             let standing = match p.standing {
-                Standing::Measured(_) => "measured",
+                Standing::Measured(_) | Standing::MeasuredOnHardware(_) => "measured",
                 Standing::ModelDecision => "model decision",
                 Standing::Unmeasured => "unmeasured",
             };
@@ -239,7 +252,7 @@ mod tests {
             match p.standing {
                 Standing::ModelDecision => assert_eq!(p.section, "Decisions", "{}", p.key),
                 Standing::Unmeasured => assert_eq!(p.section, "Open questions", "{}", p.key),
-                Standing::Measured(tool) => {
+                Standing::Measured(tool) | Standing::MeasuredOnHardware(tool) => {
                     assert!(
                         !["Decisions", "Open questions"].contains(&p.section),
                         "{}",

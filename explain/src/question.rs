@@ -66,6 +66,10 @@ pub struct Question {
     /// Cube faces addressed one by one (the sampler's seamless_cube off).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub non_seamless: bool,
+    /// Unnormalized coordinates: u,v in texels (the sampler's normalized_coords off; CUDA's
+    /// `normalizedCoords = 0`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unnormalized: bool,
 }
 
 /// A `--layer` as the lane's layer register holds it.
@@ -105,6 +109,17 @@ pub fn parse_layer(text: &str) -> Result<LayerValue, String> {
 }
 
 impl Question {
+    /// The picture's legend line for a float layer (`layer 1.6 (float): floor(1.6 + 0.5) = 2`),
+    /// `None` for an integer layer or none.
+    pub fn float_layer_line(&self) -> Option<String> {
+        let l = parse_layer(self.layer.as_deref()?).ok()?;
+        let f = l.from_float?;
+        Some(format!(
+            "layer {f:?} (float): floor({f:?} + 0.5) = {}",
+            l.register
+        ))
+    }
+
     /// For a layer given as a float: the lines saying how it became the register's integer,
     /// with the rule's provenance tag; None for an integer layer or none.
     pub fn layer_note(&self) -> Option<String> {
@@ -386,7 +401,8 @@ pub fn scenario_json(insn: &Tld4, text: &str, q: &Question) -> Result<Value, Str
     Ok(Value::Object(doc))
 }
 
-/// The sampler object: address modes, border, compare, seamless cube edges.
+/// The sampler object: address modes, border, compare, seamless cube edges, normalized
+/// coordinates.
 fn sampler_json(insn: &Tld4, q: &Question) -> Result<Value, String> {
     let modes = [
         "repeat",
@@ -452,6 +468,9 @@ fn sampler_json(insn: &Tld4, q: &Question) -> Result<Value, String> {
     }
     if q.non_seamless {
         s.insert("seamless_cube".into(), json!(false));
+    }
+    if q.unnormalized {
+        s.insert("normalized_coords".into(), json!(false));
     }
     Ok(Value::Object(s))
 }

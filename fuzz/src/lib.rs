@@ -1,5 +1,5 @@
 //! A fuzzer for the TLD4 crates on stable Rust: structure-aware generation and mutation
-//! (byte flips, splices, JSON and assembly tokens, boundary numbers) over seven targets, with
+//! (byte flips, splices, JSON and assembly tokens, boundary numbers) over eight targets, with
 //! each input run under `catch_unwind` and checked for its target's properties.
 //!
 //! * [`targets`]: what each target runs and asserts (round trips, typed errors, no panic).
@@ -13,6 +13,7 @@
 pub mod capi_target;
 pub mod corpus;
 pub mod driver;
+pub mod http_target;
 pub mod json;
 pub mod memory_target;
 pub mod mutate;

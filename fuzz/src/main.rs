@@ -25,7 +25,7 @@ struct Args {
     /// Where crashing inputs are saved.
     #[arg(long)]
     crash_dir: Option<PathBuf>,
-    /// Only these targets (word, asm, cases, scenario, cubin, memory, capi); default all.
+    /// Only these targets (word, asm, cases, scenario, cubin, memory, capi, http); default all.
     #[arg(long = "target", value_parser = parse_target)]
     targets: Vec<Target>,
 }

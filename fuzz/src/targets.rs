@@ -31,11 +31,14 @@ pub enum Target {
     Memory,
     /// The C ABI's `extern "C"` functions with generated arguments (`crate::capi_target`).
     Capi,
+    /// Bytes sent to `tld4 serve`'s connection handling as a client's request, in memory
+    /// (`crate::http_target`).
+    Http,
 }
 
 impl Target {
     /// Every target, in the order the driver runs them.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 8] = [
         Target::Word,
         Target::Asm,
         Target::Cases,
@@ -43,6 +46,7 @@ impl Target {
         Target::Cubin,
         Target::Memory,
         Target::Capi,
+        Target::Http,
     ];
 
     /// The target's name: its corpus folder and its name in reports.
@@ -55,6 +59,7 @@ impl Target {
             Target::Cubin => "cubin",
             Target::Memory => "memory",
             Target::Capi => "capi",
+            Target::Http => "http",
         }
     }
 
@@ -78,6 +83,7 @@ impl Target {
             Target::Cubin => cubin(input),
             Target::Memory => crate::memory_target::memory_scenario(input),
             Target::Capi => crate::capi_target::capi(input),
+            Target::Http => crate::http_target::http(input),
         }
     }
 }

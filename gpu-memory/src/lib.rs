@@ -28,6 +28,7 @@ mod error;
 pub mod layout;
 pub mod memory;
 pub mod pool;
+pub mod ranges;
 pub mod texels;
 pub mod to_memory;
 
@@ -39,5 +40,6 @@ pub use error::MemTexError;
 pub use layout::layout_of;
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{MemoryPool, PreparedTexture};
+pub use ranges::{Range, RangesError, RangesMemory};
 pub use texels::MemoryTexels;
 pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};

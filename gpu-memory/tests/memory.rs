@@ -275,6 +275,9 @@ fn unmodeled_and_illegal_headers_are_typed_errors_naming_the_field() {
         (&[(92, 4, 3)], "MAX_MIP_LEVEL", true), // mipmapped array
         (&[(BORDER_SOURCE, 1, 0)], "BORDER_SOURCE", true),
         (&[(TEXTURE_TYPE, 4, 1)], "DEPTH_MINUS_ONE", false), // 2D with 7 layers
+        // 2 x 131072: the height passes the model's 65536, and the error names it
+        (&[(128, 17, 1), (160, 17, 131071)], "HEIGHT_MINUS_ONE", true),
+        (&[(128, 17, 131071), (160, 17, 1)], "WIDTH_MINUS_ONE", true),
         (
             &[(S_R_G_B_CONVERSION, 1, 1), (DATA_TYPE, 4, 1)],
             "S_R_G_B_CONVERSION",

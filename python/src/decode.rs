@@ -250,23 +250,42 @@ pub fn disasm<'py>(
     let arch = arch_of(arch)?;
     let words = words_of(words)?;
     // Decoded a chunk at a time (bounded Rust memory); the list grows in Python, whose
-    // allocation failures are MemoryError.
+    // allocation failures are MemoryError. A chunk's texts are written into one string (no
+    // string allocated a word), each word's end noted (None: refused), and the Python
+    // strings made from its slices.
     let list = PyList::empty(py);
     for chunk in words.chunks(DISASM_CHUNK) {
-        let texts: Vec<Option<String>> = py.detach(|| {
+        let (text, ends) = py.detach(|| {
+            let mut text = String::with_capacity(chunk.len() * 48);
+            let mut ends: Vec<Option<usize>> = Vec::with_capacity(chunk.len());
+            // (writing into a String cannot fail)
             if arch.family() == Family::Sm100 {
                 let mut out = vec![Err(RustDecodeError::Bit91Clear); chunk.len()];
                 // equal lengths: decode_many cannot fail
                 let _ = decode_many(chunk, &mut out);
-                out.into_iter().map(|r| r.ok().map(|i| i.text())).collect()
+                for r in &out {
+                    ends.push(r.as_ref().ok().map(|i| {
+                        let _ = i.write_text(&mut text);
+                        text.len()
+                    }));
+                }
             } else {
-                chunk
-                    .iter()
-                    .map(|&w| decode_arch(arch, w).ok().map(|i| i.text()))
-                    .collect()
+                for &w in chunk {
+                    ends.push(decode_arch(arch, w).ok().map(|i| {
+                        let _ = i.write_text(&mut text);
+                        text.len()
+                    }));
+                }
             }
+            (text, ends)
         });
-        for t in texts {
+        let mut start = 0;
+        for end in ends {
+            let t = end.map(|end| {
+                let slice = &text[start..end];
+                start = end;
+                slice
+            });
             list.append(t)?;
         }
     }

@@ -59,13 +59,31 @@ fn offset6(v: i64, what: &str) -> PyResult<i8> {
     }
 }
 
+/// Offsets as an int64 array: whole numbers of any dtype; a float that is not whole (1.5,
+/// NaN) is a ValueError naming the argument, never truncated (the hardware's offsets are
+/// whole texels: docs/sources.md, What ptxas emits).
+fn whole_offsets<'py>(o: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+    let np = o.py().import("numpy")?;
+    let raw = np.call_method1("asarray", (o,))?;
+    let kind: String = raw.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind == "f" || kind == "c" {
+        let whole = np.call_method1("equal", (&raw, np.call_method1("trunc", (&raw,))?))?;
+        if !np.call_method1("all", (whole,))?.extract::<bool>()? {
+            return Err(value_error(format!(
+                "{what}: offsets are whole texels (-32..31); got {}, which is not whole (it is not truncated)",
+                raw.repr()?
+            )));
+        }
+    }
+    np.call_method1("asarray", (raw, "int64"))
+}
+
 /// `offset=`: (dx, dy) for every query, or an (n, 2) array.
 fn aoffi_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, [[i8; 2]; 4]>> {
     let Some(o) = o else {
         return Ok(PerQuery::None);
     };
-    let np = o.py().import("numpy")?;
-    let a = np.call_method1("asarray", (o, "int64"))?;
+    let a = whole_offsets(o, "offset")?;
     if let Ok(v) = a.extract::<PyReadonlyArray1<'_, i64>>() {
         let v = v.as_array();
         if v.len() == 2 {
@@ -100,8 +118,7 @@ fn ptp_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, 
     let Some(o) = o else {
         return Ok(PerQuery::None);
     };
-    let np = o.py().import("numpy")?;
-    let a = np.call_method1("asarray", (o, "int64"))?;
+    let a = whole_offsets(o, "offsets")?;
     let read =
         |v: numpy::ndarray::ArrayView2<'_, i64>, k: Option<usize>| -> PyResult<[[i8; 2]; 4]> {
             let mut out = [[0i8; 2]; 4];

@@ -5,7 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use tld4_gpu_memory::descriptor::tsc::SamplerState;
-use tld4_gpu_memory::{pool_image, to_memory, FlatMemory, LayoutChoice, SparseMemory};
+use tld4_gpu_memory::{
+    pool_image, to_memory, FlatMemory, LayoutChoice, Range, RangesMemory, SparseMemory,
+};
 
 use crate::errors::value_error;
 use crate::texture::{Sampler, Texture};
@@ -73,24 +75,76 @@ impl Memory {
 
     /// Lays out textures and samplers as a driver does, from `base`: header `i` and sampler
     /// `i` describe `entries[i]`, a (texture, sampler) pair; texels in `layout`
-    /// (`"block-linear"`, or `"pitch"` for 2-D textures).
+    /// (`"block-linear"`, or `"pitch"` for 2-D textures). Without `layout`, each texture is
+    /// block-linear where the model lays its texels out so (4-, 8- and 16-byte texels) and
+    /// pitch otherwise (1- and 2-byte formats, 2-D: docs/python.md).
     #[staticmethod]
-    #[pyo3(signature = (entries, base = 0x10000, layout = "block-linear"))]
+    #[pyo3(signature = (entries, base = 0x10000, layout = None))]
     fn from_textures(
         entries: Vec<(PyRef<'_, Texture>, PyRef<'_, Sampler>)>,
         base: u64,
-        layout: &str,
+        layout: Option<&str>,
     ) -> PyResult<Self> {
-        let layout = layout_of(layout)?;
-        let list: Vec<_> = entries
+        let chosen = layout.map(layout_of).transpose()?;
+        let list = entries
             .iter()
-            .map(|(t, s)| (&*t.inner, &s.inner, layout))
-            .collect();
+            .map(|(t, s)| {
+                let l = match chosen {
+                    Some(l) => l,
+                    None if t.inner.format().texel_bytes() >= 4 => layout_of("block-linear")?,
+                    None => layout_of("pitch")?,
+                };
+                Ok((&*t.inner, &s.inner, l))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         let image = pool_image(&list, base).map_err(value_error)?;
         Ok(Memory {
             image: Image::Sparse(image.memory),
             header_pool: image.header_pool,
             sampler_pool: image.sampler_pool,
+        })
+    }
+
+    /// Memory made of many ranges, as a simulator holds its sparse GPU memory: `ranges` a
+    /// list of `(address, data)` (each `data` bytes-like, copied), sorted by address, none
+    /// overlapping the one before, none past 2^64 (`ValueError` naming the range's index
+    /// otherwise); header `i` at `header_pool + 32 * i`, sampler `j` at `sampler_pool + 32
+    /// * j`. A texture lying in one range is read in place, as from one flat range.
+    #[staticmethod]
+    fn from_ranges(
+        ranges: Vec<(u64, Bound<'_, PyAny>)>,
+        header_pool: u64,
+        sampler_pool: u64,
+    ) -> PyResult<Self> {
+        let mut copies = Vec::with_capacity(ranges.len());
+        for (address, data) in &ranges {
+            let bytes: Vec<u8> = data
+                .py()
+                .import("builtins")?
+                .getattr("bytes")?
+                .call1((data,))?
+                .extract()?;
+            copies.push((*address, bytes));
+        }
+        // the one check of a list of ranges (the C ABI's too)
+        RangesMemory::new(
+            copies
+                .iter()
+                .map(|(address, bytes)| Range {
+                    address: *address,
+                    bytes,
+                })
+                .collect(),
+        )
+        .map_err(value_error)?;
+        let mut memory = SparseMemory::new();
+        for (address, bytes) in copies.into_iter().filter(|(_, b)| !b.is_empty()) {
+            memory.map(address, bytes).map_err(value_error)?;
+        }
+        Ok(Memory {
+            image: Image::Sparse(memory),
+            header_pool,
+            sampler_pool,
         })
     }
 

@@ -69,7 +69,7 @@ def field_bits(fmt: str, v: Any, width: int) -> int:
 
 def texture_of(t: dict[str, Any]) -> tld4.Texture:
     fmt: str = t["format"]
-    kind: str = t["dim"]
+    kind = t["dim"]  # (a JSON name: the stub types it as TextureKind)
     layers: int = t.get("layers", 1)
     shape, dtype = tld4.Texture.texel_shape(kind, fmt, t["width"], t["height"], layers)
     width = np.dtype(dtype).itemsize * 8

@@ -14,7 +14,13 @@ code for TLD4s. Every value comes from the Rust crates of the tld4 workspace.
 from __future__ import annotations
 
 import os
-from typing import NamedTuple, Union
+from typing import TYPE_CHECKING, NamedTuple, Union
+
+if TYPE_CHECKING:
+    # (the stub's Literal names, for annotations: tld4.AddressMode, ...)
+    from ._native import AddressMode as AddressMode
+    from ._native import CompareFunction as CompareFunction
+    from ._native import TextureKind as TextureKind
 
 from ._native import (
     FAULT_KINDS,

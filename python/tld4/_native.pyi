@@ -9,6 +9,16 @@ import numpy.typing as npt
 _Path = Union[str, os.PathLike[str]]
 _Border = Union[str, Mapping[str, Sequence[float]]]
 _Precision = Union[str, Mapping[str, Union[int, str]], None]
+AddressMode = Literal[
+    "repeat", "mirrored_repeat", "clamp_to_edge", "clamp_to_border", "mirror_clamp_to_edge"
+]
+"""A sampler's address mode (Vulkan's VkSamplerAddressMode, as the JSON files name it)."""
+CompareFunction = Literal[
+    "never", "less", "equal", "less_or_equal", "greater", "not_equal", "greater_or_equal", "always"
+]
+"""A depth-compare sampler's function (VkCompareOp): ``dref OP texel``."""
+TextureKind = Literal["2d", "2d_array", "cube", "cube_array"]
+"""A texture's kind: 2D, 2D array, cube (six faces) or cube array (six faces a layer)."""
 
 FAULT_KINDS: list[str]
 
@@ -87,7 +97,7 @@ class Texture:
 
     def __init__(
         self,
-        kind: str,
+        kind: TextureKind,
         format: str,
         texels: npt.ArrayLike,
         layers: int = 1,
@@ -95,7 +105,7 @@ class Texture:
     ) -> None: ...
     @staticmethod
     def texel_shape(
-        kind: str, format: str, width: int, height: int, layers: int = 1
+        kind: TextureKind, format: str, width: int, height: int, layers: int = 1
     ) -> tuple[list[int], str]:
         """The shape and (unsigned) dtype of the texels this texture takes."""
     @property
@@ -116,21 +126,21 @@ class Sampler:
 
     def __init__(
         self,
-        address_u: str = "clamp_to_edge",
-        address_v: str = "clamp_to_edge",
+        address_u: AddressMode = "clamp_to_edge",
+        address_v: AddressMode = "clamp_to_edge",
         border: Optional[_Border] = None,
-        compare: Optional[str] = None,
+        compare: Optional[CompareFunction] = None,
         seamless_cube: bool = True,
         normalized_coords: bool = True,
     ) -> None: ...
     @property
-    def address_u(self) -> str: ...
+    def address_u(self) -> AddressMode: ...
     @property
-    def address_v(self) -> str: ...
+    def address_v(self) -> AddressMode: ...
     @property
     def border_words(self) -> tuple[int, int, int, int]: ...
     @property
-    def compare(self) -> Optional[str]: ...
+    def compare(self) -> Optional[CompareFunction]: ...
     @property
     def seamless_cube(self) -> bool: ...
     @property
@@ -233,7 +243,17 @@ class Memory:
     def from_textures(
         entries: Sequence[tuple[Texture, Sampler]],
         base: int = 0x10000,
-        layout: str = "block-linear",
+        layout: Optional[Literal["block-linear", "pitch"]] = None,
+    ) -> Memory:
+        """Textures and samplers laid out as a driver does, from ``base``: header ``i`` and
+        sampler ``i`` describe ``entries[i]``. Without ``layout``, block-linear for 4-, 8- and
+        16-byte texels and pitch for 1- and 2-byte formats (2-D), which the model lays out
+        block-linear only at 4 bytes and more."""
+    @staticmethod
+    def from_ranges(
+        ranges: Sequence[tuple[int, Union[bytes, bytearray, memoryview]]],
+        header_pool: int,
+        sampler_pool: int,
     ) -> Memory: ...
     def regions(self) -> list[tuple[int, bytes]]: ...
     def read(self, address: int, n: int) -> bytes: ...

@@ -659,3 +659,39 @@ fn address_lines_name_the_texels_of_the_owned_footprint() {
     }
     assert!(texels > 1000, "{texels}");
 }
+
+/// An owned scenario with unnormalized coordinates
+/// (docs/sources.md, Unnormalized coordinates), its values worked out by hand: texel (x, y) of the 5 x 3 texture holds
+/// 10 y + x; lanes 0-15 at (2.5, 1.5) texels: i0 = floor(2.5 - 0.5) = 2, j0 = 1, so (i0, j1),
+/// (i1, j1), (i1, j0), (i0, j0) = 22, 23, 13, 12; lanes 16-31 at (1.0, 2.0): i0 = 0, j0 = 1:
+/// 20, 21, 11, 10. Its memory form (both layouts) runs the same; the same sampler normalized
+/// reads other texels.
+#[test]
+fn unnormalized_scenarios_run_by_hand_owned_and_in_memory() {
+    let text = |normalized: bool| {
+        format!(
+            r#"{{"textures": [{{"dim": "2d", "format": "r32_uint", "width": 5, "height": 3,
+  "texels": [0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24]}}],
+  "samplers": [{{"address_u": "clamp_to_edge", "address_v": "clamp_to_border", "normalized_coords": {normalized}}}],
+  "handles": {{"t": {{"texture": 0, "sampler": 0}}}},
+  "instruction": "TLD4.R R10, R8, R20, UR4, 2D ;", "uniform": {{"UR4": "t"}},
+  "lanes": [{{"lanes": "all", "R20": 2.5, "R21": 1.5}}, {{"lanes": "16-31", "R20": 1.0, "R21": 2.0}}],
+  "expect": {{"lanes": [{{"lanes": "0-15", "R8": 22, "R9": 23, "R10": 13, "R11": 12}},
+    {{"lanes": "16-31", "R8": 20, "R9": 21, "R10": 11, "R11": 10}}]}}}}"#
+        )
+    };
+    let owned = load(&text(false)).unwrap();
+    let outcome = run(&owned);
+    assert_eq!(
+        (outcome.passed, outcome.failed),
+        (32, 0),
+        "{:?}",
+        outcome.lines
+    );
+    for layout in [PITCH, BLOCK_LINEAR] {
+        let m = owned.to_memory_form(layout, 0x7_0000).unwrap();
+        assert_eq!(comparable(&run(&m)), comparable(&outcome), "{layout:?}");
+    }
+    let normalized = run(&load(&text(true)).unwrap());
+    assert_eq!(normalized.passed, 0, "{:?}", normalized.lines);
+}

@@ -23,6 +23,7 @@ use crate::texture::{Residency, Swizzle, Texture, TextureDesc, TextureKind};
 use std::convert::Infallible;
 
 mod convert;
+mod detached;
 mod kernels;
 mod lanes;
 mod probe;
@@ -30,6 +31,7 @@ use convert::{
     Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv, PlainRaw, PlainUnorm,
     UnormConv,
 };
+pub use detached::DetachedGatherer;
 pub use lanes::{LaneQueries, LaneResults, LANES};
 pub use probe::{KernelTexels, TexelWatcher};
 
@@ -42,6 +44,25 @@ enum Texels<'a> {
 }
 
 impl<'a> Texels<'a> {
+    /// An owned texture's storage (None where it is not contiguous).
+    #[inline]
+    fn owned(texture: &'a Texture) -> Option<Self> {
+        Some(match texture.data() {
+            TexelData::U8(a) => Texels::U8(a.as_slice()?),
+            TexelData::U16(a) => Texels::U16(a.as_slice()?),
+            TexelData::U32(a) => Texels::U32(a.as_slice()?),
+        })
+    }
+
+    /// Storage elements held.
+    fn len(&self) -> usize {
+        match self {
+            Texels::U8(d) => d.len(),
+            Texels::U16(d) => d.len(),
+            Texels::U32(d) => d.len(),
+        }
+    }
+
     /// `bytes` read in place as elements of `width` (little-endian hosts only; None where
     /// the view is misaligned for the element, or on a big-endian host).
     fn of_bytes(bytes: &'a [u8], width: StorageWidth) -> Option<Self> {
@@ -137,11 +158,7 @@ impl<'a> Gatherer<'a> {
         op: &GatherOp,
         precision: Precision,
     ) -> Result<Self, Error> {
-        let texels = match texture.data() {
-            TexelData::U8(a) => Texels::U8(a.as_slice().ok_or_else(layout_err)?),
-            TexelData::U16(a) => Texels::U16(a.as_slice().ok_or_else(layout_err)?),
-            TexelData::U32(a) => Texels::U32(a.as_slice().ok_or_else(layout_err)?),
-        };
+        let texels = Texels::owned(texture).ok_or_else(layout_err)?;
         let desc = *texture.desc();
         let (w, h) = (desc.width as usize, desc.height as usize);
         let words = desc.format.words();
@@ -227,11 +244,7 @@ impl<'a> Gatherer<'a> {
             small,
         } = storage;
         let (w, h) = (desc.width as usize, desc.height as usize);
-        let elements = match texels {
-            Texels::U8(d) => d.len(),
-            Texels::U16(d) => d.len(),
-            Texels::U32(d) => d.len(),
-        };
+        let elements = texels.len();
         let lanes32 =
             w <= LANES32_MAX_SIZE && h <= LANES32_MAX_SIZE && elements < i32::MAX as usize && small;
         let half64 = w as f64 * quant.scale / 2.0;

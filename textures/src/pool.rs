@@ -6,6 +6,7 @@ use crate::gather::Gatherer;
 use crate::op::{GatherOp, Precision};
 use crate::sampler::Sampler;
 use crate::texture::Texture;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A 32-bit bindless texture handle: header index in bits 0-19, sampler index in bits 20-31.
 ///
@@ -155,16 +156,69 @@ impl<T: core::fmt::Debug> core::fmt::Debug for Slots<T> {
 /// assert_eq!(pool.texture_count(), 1);
 /// # Ok::<(), Error>(())
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug)]
 pub struct TexturePool {
     headers: Slots<Texture>,
     samplers: Slots<Sampler>,
+    /// [`TexturePool::generation`].
+    generation: u64,
+}
+
+/// The next [`TexturePool::generation`] handed out, process-wide: every value goes to one
+/// pool state only.
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+/// A generation no pool state had before.
+fn fresh_generation() -> u64 {
+    NEXT_GENERATION.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Default for TexturePool {
+    fn default() -> Self {
+        Self {
+            headers: Slots::default(),
+            samplers: Slots::default(),
+            generation: fresh_generation(),
+        }
+    }
+}
+
+/// A clone is another pool: it gets its own generation (what was prepared from the original
+/// borrows the original's textures, not the clone's).
+impl Clone for TexturePool {
+    fn clone(&self) -> Self {
+        Self {
+            headers: self.headers.clone(),
+            samplers: self.samplers.clone(),
+            generation: fresh_generation(),
+        }
+    }
 }
 
 impl TexturePool {
     /// Empty pools.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// This pool's generation: a number no other pool and no earlier state of this pool had
+    /// (process-wide), given at creation and on every change (a texture or sampler set or
+    /// added, even the same one again), and to every clone. What was prepared from a pool
+    /// at one generation (a resolved texture and sampler, a [`Gatherer`]'s constants) holds
+    /// while the pool's generation is the same: a cache keyed by it needs no comparison of
+    /// contents.
+    ///
+    /// ```
+    /// use tld4_textures::*;
+    /// let mut pool = TexturePool::new();
+    /// let g0 = pool.generation();
+    /// pool.add_sampler(Sampler::default())?;
+    /// assert_ne!(pool.generation(), g0);
+    /// assert_ne!(pool.clone().generation(), pool.generation());
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// How many texture headers the pool holds.
@@ -216,6 +270,7 @@ impl TexturePool {
             .into());
         }
         self.headers.set(index, texture);
+        self.generation = fresh_generation();
         Ok(())
     }
 
@@ -230,10 +285,12 @@ impl TexturePool {
             .into());
         }
         self.samplers.set(index, sampler);
+        self.generation = fresh_generation();
         Ok(())
     }
 
     /// The texture header at `index`.
+    #[inline]
     pub fn texture(&self, index: u32) -> Result<&Texture, Error> {
         match self.headers.get(index) {
             Some(t) => Ok(t),

@@ -20,12 +20,47 @@ pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
 /// A float layer as NVIDIA's Vulkan compiler (Mesa NAK) converts it before the instruction:
 /// floor(layer + 0.5) in f32, clamped to 0..=65535; NaN gives 0 (docs/sources.md, Decisions).
 /// The instruction itself takes the unsigned result ([`array_layer`] clamps it).
+///
+/// Computed without `floor` (a library call on the baseline x86-64 target, one a query in
+/// a loop over queries, as Python's layered gathers make): r = layer + 0.5 clamped to
+/// 0..=65536 is non-negative, where truncating toward zero is floor; a NaN stays NaN
+/// through the clamp and `as` gives 0; the test
+/// `float_layer_is_floor_clamped_for_every_f32_pattern_tried` checks it against the formula.
+#[inline]
 pub fn float_layer(layer: f32) -> u32 {
-    let r = (layer + 0.5).floor();
-    if r.is_nan() {
-        0
-    } else {
-        r.clamp(0.0, 65535.0) as u32
+    (((layer + 0.5).clamp(0.0, 65536.0)) as u32).min(65535)
+}
+
+#[cfg(test)]
+mod float_layer_tests {
+    use super::float_layer;
+
+    /// The formula as written: floor(layer + 0.5) in f32, clamped to 0..=65535, NaN 0.
+    fn by_formula(layer: f32) -> u32 {
+        let r = (layer + 0.5).floor();
+        if r.is_nan() {
+            0
+        } else {
+            r.clamp(0.0, 65535.0) as u32
+        }
+    }
+
+    #[test]
+    fn float_layer_is_floor_clamped_for_every_f32_pattern_tried() {
+        // every 97th bit pattern (all exponents and signs, NaNs and infinities among them),
+        // and every f32 of magnitude 0.25 to 4 (either sign) and 65000 to 70000: the halves
+        // and the clamp
+        let bits = |a: f32, b: f32| (a.to_bits()..=b.to_bits()).map(f32::from_bits);
+        let strided = (0..=u32::MAX).step_by(97).map(f32::from_bits);
+        let dense = bits(0.25, 4.0)
+            .chain(bits(-0.25, -4.0))
+            .chain(bits(65000.0, 70000.0));
+        for x in strided.chain(dense) {
+            assert_eq!(float_layer(x), by_formula(x), "{x:e} ({:#x})", x.to_bits());
+        }
+        for x in [-0.5, 0.5, 1.5, 65534.5, 65535.5, f32::NAN, f32::INFINITY] {
+            assert_eq!(float_layer(x), by_formula(x), "{x}");
+        }
     }
 }
 

@@ -136,7 +136,7 @@ impl TextureDesc {
             return bad("every size must be at least 1");
         }
         if self.width > MAX_SIZE || self.height > MAX_SIZE || self.layers > MAX_SIZE {
-            return bad("sizes are limited to 65536");
+            return bad("width, height and layers are limited to 65536 (MAX_SIZE, docs/scenarios.md, Sizes)");
         }
         if self.kind.is_cube() && self.width != self.height {
             return bad("cube faces must be square");

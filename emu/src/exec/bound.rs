@@ -152,11 +152,48 @@ impl<'p, B: Binding<'p>> BoundExec<'_, 'p, B> {
         warp: &mut R,
         texels: Option<&mut [LaneTexels; WARP_SIZE]>,
     ) -> Result<ExecReport, B::Error> {
+        let BoundExec {
+            exec,
+            pool,
+            prepared,
+            queries,
+            results,
+        } = self;
+        let parts = WarpParts {
+            exec,
+            pool: *pool,
+            prepared,
+            queries,
+            results,
+        };
+        parts.run(warp, texels)
+    }
+}
+
+/// What executing a warp works with: the executor, its textures, the texture unit kept
+/// prepared, and the query and result arrays (a [`BoundExec`]'s own, or the ones
+/// [`Tld4Exec::execute`] keeps per thread).
+pub(super) struct WarpParts<'k, 'e, 'p, B: Binding<'p>> {
+    pub(super) exec: &'e Tld4Exec,
+    pub(super) pool: B,
+    pub(super) prepared: &'k mut Option<(u32, B::Prepared)>,
+    pub(super) queries: &'k mut LaneQueries,
+    pub(super) results: &'k mut LaneResults,
+}
+
+impl<'p, B: Binding<'p>> WarpParts<'_, '_, 'p, B> {
+    /// One warp at the texture unit's SIMD level, with or without texel addresses.
+    #[inline]
+    pub(super) fn run<R: RegisterFile + ?Sized>(
+        self,
+        warp: &mut R,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+    ) -> Result<ExecReport, B::Error> {
         let level = tld4_textures::simd_level();
         tld4_textures::run_at(
             level,
             Execute {
-                bound: self,
+                parts: self,
                 warp,
                 level,
                 texels,
@@ -166,8 +203,8 @@ impl<'p, B: Binding<'p>> BoundExec<'_, 'p, B> {
 }
 
 /// One warp's execution, as work [`tld4_textures::run_at`] compiles per SIMD level.
-struct Execute<'b, 'e, 'p, 'w, 't, R: ?Sized, B: Binding<'p>> {
-    bound: &'b mut BoundExec<'e, 'p, B>,
+struct Execute<'k, 'e, 'p, 'w, 't, R: ?Sized, B: Binding<'p>> {
+    parts: WarpParts<'k, 'e, 'p, B>,
     warp: &'w mut R,
     level: tld4_textures::SimdLevel,
     texels: Option<&'t mut [LaneTexels; WARP_SIZE]>,
@@ -181,18 +218,19 @@ impl<'p, R: RegisterFile + ?Sized, B: Binding<'p>> tld4_textures::AtLevel
     #[inline(always)]
     fn run(self) -> Self::Output {
         let Execute {
-            bound,
+            parts,
             warp,
             level,
             texels,
         } = self;
-        let BoundExec {
+        let WarpParts {
             exec,
             pool,
             prepared,
             queries,
             results,
-        } = bound;
+        } = parts;
+        let pool = &pool;
         let (mut report, executed) = exec.executing(&*warp)?;
         let mut texels = texels;
         if let Some(t) = texels.as_deref_mut().filter(|_| executed != u32::MAX) {

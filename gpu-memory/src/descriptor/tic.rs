@@ -643,11 +643,20 @@ fn decode_size(
             "cube faces must be square",
         ));
     }
-    if width > tld4_textures::MAX_SIZE || height > tld4_textures::MAX_SIZE {
+    // The model's size limit, tld4_textures::MAX_SIZE (docs/scenarios.md, Sizes), named on
+    // the axis that passes it.
+    if width > tld4_textures::MAX_SIZE {
         return Err(not_modeled(
             "WIDTH_MINUS_ONE",
             width as u64 - 1,
-            "sizes above 65536 are not modeled",
+            "widths above 65536 texels (the model's limit, docs/scenarios.md, Sizes) are not modeled",
+        ));
+    }
+    if height > tld4_textures::MAX_SIZE {
+        return Err(not_modeled(
+            "HEIGHT_MINUS_ONE",
+            height as u64 - 1,
+            "heights above 65536 texels (the model's limit, docs/scenarios.md, Sizes) are not modeled",
         ));
     }
     Ok((width, height, depth))

@@ -245,6 +245,8 @@ impl SamplerState {
             address: [
                 HwAddressMode::of(s.address_u),
                 HwAddressMode::of(s.address_v),
+                // P (Vulkan's addressModeW) as U: no 2D or cube gather reads it (a decision,
+                // docs/sources.md, Decisions)
                 HwAddressMode::of(s.address_u),
             ],
             depth_compare: s.compare.is_some(),

@@ -19,9 +19,10 @@ root="$(cd "$int/../.." && pwd)"
 out="$root/target/gpgpu-sim-tld4"
 src="${1:-${GPGPUSIM_SRC:-}}"
 if [ -z "$src" ]; then
-  for v in "$root/../shared/vendor" "$root/../../shared/vendor"; do
-    if [ -f "$v/gpgpu-sim_distribution-667834c.tar.gz" ]; then
-      src="$v/gpgpu-sim_distribution-667834c.tar.gz"
+  # the vendored source: a folder shared/vendor beside the clone (or one level further up)
+  for up in "$root/.." "$root/../.."; do
+    if [ -f "$up/shared/vendor/gpgpu-sim_distribution-667834c.tar.gz" ]; then
+      src="$up/shared/vendor/gpgpu-sim_distribution-667834c.tar.gz"
       break
     fi
   done

@@ -1,4 +1,4 @@
-//! One answer per open question of docs/sources.md (Open questions 1-8): what was asked, which
+//! One answer per open question of docs/sources.md (Open questions 1-9): what was asked, which
 //! kernels and phases of the probe ask it, what the GPU did, and whether tld4 agrees, from a
 //! run's results and their lane-by-lane comparison with tld4 ([`crate::compare`]).
 //!
@@ -26,7 +26,7 @@ pub struct Question {
 }
 
 /// Every open question (docs/sources.md, Open questions), in its order (one table: the answers follow it).
-pub const QUESTIONS: [Question; 8] = [
+pub const QUESTIONS: [Question; 9] = [
     Question { number: 1, key: "f16_packing", asked: "F16.RN / F16.RZ output: how the halves are packed, and into which registers (tld4: two halves a register, lower component low, Rd then Rd2)", probed_by: "phase f16: raw-patched F16.RN/RZ variants against the 32-bit gather of the same texels (sm_90 cubin only: PTX has no f16 tld4)" },
     Question { number: 2, key: "scr", asked: ".SCR: what it does and when the compiler sets it (tld4: changes no value)", probed_by: "phase scr: raw TLD4 with .SCR set against clear (sm_90 cubin only); forms: .SCR in every TLD4 the compiler emitted for this GPU" },
     Question { number: 3, key: "sub_texel", asked: "sub-texel precision and rounding (tld4: 8 fractional bits, round to nearest even)", probed_by: "phase subtexel: nat_2d_r 1-ulp sweeps across texel boundaries (any GPU); both ends of every run compared with tld4" },
@@ -35,6 +35,7 @@ pub const QUESTIONS: [Question; 8] = [
     Question { number: 6, key: "block_linear_small", asked: "block-linear 1- and 2-byte texels (GOB byte layout) and depth GOBs", probed_by: "phases unorm and components gather 1- and 2-byte CUDA arrays (block-linear; any GPU); phase pitch checks a pitch-linear texture against the memory model" },
     Question { number: 7, key: "register_handle", asked: "the register-handle form 0xd64: the order of the handle in Rb", probed_by: "forms: which TLD4 forms the compiler emits for this GPU" },
     Question { number: 8, key: "arch_forms", asked: "each architecture's TLD4 forms (0xf63, 0xb63, 0xb65, 0x364, 0xd64, 0xf64) and what their extra fields hold", probed_by: "forms: every TLD4 word of the cubin the driver's JIT compiler (and ptxas, when used) made for this GPU, decoded by tld4-decoder" },
+    Question { number: 9, key: "unnormalized", asked: "unnormalized coordinates: u = s in texels, then the sub-texel model and floor(u - 0.5) (tld4: as for normalized coordinates, no division by the size; clamp and border only)", probed_by: "phase address: nat_2d_r on the 4x4 idx4_unnorm_clamp and idx4_unnorm_border textures (any GPU), lane by lane with tld4" },
 ];
 
 /// The answer a run gives to one question.
@@ -237,6 +238,7 @@ pub fn answers(results: &Value, cmp: &Comparison) -> Vec<Answer> {
                 6 => Err("the byte layout of a CUDA array is opaque through CUDA's public API (no device address, no block height), so no run settles it; the 1- and 2-byte gathers of questions 5 and phase components show only that the texel choice agrees".into()),
                 7 => Err(format!("the form 0xd64 needs a patched cubin for an SM100+ GPU, which the probe does not build; what the compiler emitted: {forms_text}")),
                 8 => Ok((forms_text.clone(), forms_n, forms_dec)),
+                9 => phase_ok(results, "address").map(|_| unnormalized_answer(cmp)),
                 _ => Err("no probe for this question".into()),
             };
             match r {
@@ -265,6 +267,27 @@ pub fn answers(results: &Value, cmp: &Comparison) -> Vec<Answer> {
             }
         })
         .collect()
+}
+
+/// Question 9: the address phase's runs on the unnormalized textures (`idx4_unnorm_*`).
+fn unnormalized_answer(cmp: &Comparison) -> (String, usize, usize) {
+    let runs: Vec<_> = cmp
+        .runs
+        .iter()
+        .filter(|r| r.phase == "address" && r.texture.contains("unnorm"))
+        .collect();
+    let (lanes, equal) = runs
+        .iter()
+        .fold((0, 0), |(l, e), r| (l + r.lanes, e + r.equal));
+    (
+        format!(
+            "{equal} of {lanes} lanes with unnormalized coordinates in {} runs equal tld4's bit for bit; {} differ",
+            runs.len(),
+            lanes - equal
+        ),
+        lanes,
+        equal,
+    )
 }
 
 /// The answers as the report's first section.

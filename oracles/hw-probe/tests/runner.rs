@@ -187,7 +187,7 @@ fn report_files_checks_the_schema_and_writes_both_files() {
 fn every_open_question_is_answered_and_disagreements_are_flagged() {
     let (golden, md) = report(&synthetic());
     let q = golden["questions"].as_array().unwrap();
-    assert_eq!(q.len(), 8);
+    assert_eq!(q.len(), 9);
     let agrees = |n: usize| q[n - 1]["tld4_agrees"].clone();
     // 1: the F16.RN lanes hold tld4's packing of the 32-bit gather.
     assert_eq!(agrees(1), true);
@@ -219,6 +219,13 @@ fn every_open_question_is_answered_and_disagreements_are_flagged() {
     // 8: every TLD4 word decoded.
     assert_eq!(agrees(8), true);
     assert_eq!(q[7]["compared"], 22);
+    // 9: unnormalized coordinates: the synthetic run has no address phase; said so.
+    assert!(agrees(9).is_null());
+    assert!(
+        q[8]["why_not"].as_str().unwrap().contains("address"),
+        "{}",
+        q[8]
+    );
     assert!(
         md.contains("**DISAGREEMENT: tld4 differs from this GPU on question(s) 3, 5.**"),
         "{md}"

@@ -10,7 +10,9 @@
 //!   buffer; the twin does the same, so the difference is the cost of the N x K gathers.
 //!   `LP_NUM_THREADS=1` (one thread) unless the environment sets it.
 //! * tld4: `Tld4Exec::execute` (bound to the pool once a round, `Tld4Exec::bind`, as a
-//!   simulator binds a launch's instruction) over the same N x K gathers, 32 to a warp (two queries' K
+//!   simulator binds a launch's instruction; and, timed beside it, `Tld4Exec::execute` a
+//!   warp with the pool passed each call, printed as `tld4 execute a warp` with its own
+//!   whole-dispatch ratio and `min execute ratio vs lavapipe`) over the same N x K gathers, 32 to a warp (two queries' K
 //!   gathers), on one thread; each warp's source registers (those the TLD4 reads,
 //!   `Tld4::used_registers`) are made on the fly from the N queries as the shader makes its
 //!   coordinates (gather k adds k * step in f32, bit for bit [`moved`]; checked against the
@@ -442,14 +444,28 @@ impl Ready {
     }
 }
 
+/// How tld4's side executes each warp.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Call {
+    /// Bound to the row's pool once for all warps ([`Tld4Exec::bind`]), as a simulator
+    /// binds a launch's instruction.
+    Bound,
+    /// [`Tld4Exec::execute`] a warp, the pool passed each call (the first call the README
+    /// shows).
+    Execute,
+}
+
 /// Runs every gather through tld4, one warp of 32 gathers at a time: the warp's source
 /// registers are computed in place in the register file (the shader's coordinate moves;
-/// [`WarpState::reg_lanes_mut`]), then the TLD4 executes (bound to the row's pool once for
-/// all warps: [`Tld4Exec::bind`]). Calls `out` with each warp's first gather index and the
-/// warp after execution.
-fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpState)) -> Result<()> {
+/// [`WarpState::reg_lanes_mut`]), then the TLD4 executes as `call` says. Calls `out` with
+/// each warp's first gather index and the warp after execution.
+fn run_tld4(
+    r: &Ready,
+    warp: &mut WarpState,
+    call: Call,
+    mut out: impl FnMut(usize, &WarpState),
+) -> Result<()> {
     warp.set_ureg(4, r.handle);
-    // bound once, as a simulator binds a launch's TLD4 to its pool (`Tld4Exec::bind`)
     let mut exec = r.exec.bind(&r.pool);
     for w in 0..r.warps() {
         let lanes = r.fill(w, warp);
@@ -458,8 +474,11 @@ fn run_tld4(r: &Ready, warp: &mut WarpState, mut out: impl FnMut(usize, &WarpSta
         } else {
             (1u32 << lanes) - 1
         };
-        exec.execute(warp)
-            .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
+        match call {
+            Call::Bound => exec.execute(warp),
+            Call::Execute => r.exec.execute(warp, &r.pool),
+        }
+        .map_err(|e| anyhow::anyhow!("{}: warp {w}: {e}", r.name))?;
         out(w * WARP_SIZE, warp);
     }
     Ok(())
@@ -497,12 +516,22 @@ fn run_texture_unit(r: &Ready, mut out: impl FnMut(usize, &LaneResults)) -> Resu
     Ok(secs)
 }
 
-/// The texture unit alone must return what the executor writes, lane for lane.
+/// The texture unit alone must return what the executor writes, lane for lane, and the
+/// executor must write the same bound once and through `execute` a warp.
 fn texture_unit_matches(r: &Ready) -> Result<()> {
     let mut executed = Vec::with_capacity(r.gathers());
-    run_tld4(r, &mut WarpState::new(), |_, warp| {
+    run_tld4(r, &mut WarpState::new(), Call::Bound, |_, warp| {
         executed.extend((0..WARP_SIZE).map(|lane| gathered(warp, lane)));
     })?;
+    let mut each = Vec::with_capacity(r.gathers());
+    run_tld4(r, &mut WarpState::new(), Call::Execute, |_, warp| {
+        each.extend((0..WARP_SIZE).map(|lane| gathered(warp, lane)));
+    })?;
+    anyhow::ensure!(
+        each == executed,
+        "{}: `execute` a warp wrote other values than the bound executor",
+        r.name
+    );
     let mut mismatch = None;
     run_texture_unit(r, |w, results| {
         for lane in 0..r.lane_queries[w].len() {
@@ -533,7 +562,7 @@ fn gathered(warp: &WarpState, lane: usize) -> [u32; 4] {
 fn agreement(r: &Ready, lavapipe: &[[u32; 4]]) -> Result<usize> {
     let mut warp = WarpState::new();
     let mut agree = 0;
-    run_tld4(r, &mut warp, |first, warp| {
+    run_tld4(r, &mut warp, Call::Bound, |first, warp| {
         for (lane, theirs) in lavapipe[first..].iter().take(WARP_SIZE).enumerate() {
             let ours = gathered(warp, lane);
             if ours
@@ -664,6 +693,7 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
     );
     let (mut min_whole, mut min_net, mut min_unit) = (None, None, None);
+    let mut min_execute = None;
     let mut mismatched = Vec::new();
     for row in rows(n) {
         let r = prepare(row, &gather)?;
@@ -680,6 +710,7 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
         let agree = agreement(&r, &singles)?;
         let mut warp = WarpState::new();
         let (mut tg, mut tt, mut t4, mut tu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut te = Vec::new();
         for round in 0..rounds {
             let mut lp = |tg: &mut Vec<f64>, tt: &mut Vec<f64>| -> Result<()> {
                 tg.push(secs(|| gather.run(std::slice::from_ref(&r.job)).map(drop))?);
@@ -689,11 +720,13 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
             if round % 2 == 0 {
                 lp(&mut tg, &mut tt)?;
             }
-            t4.push(secs(|| {
-                run_tld4(&r, &mut warp, |_, w| {
-                    std::hint::black_box(w.reg(0, 8));
-                })
-            })?);
+            for (call, times) in [(Call::Bound, &mut t4), (Call::Execute, &mut te)] {
+                times.push(secs(|| {
+                    run_tld4(&r, &mut warp, call, |_, w| {
+                        std::hint::black_box(w.reg(0, 8));
+                    })
+                })?);
+            }
             tu.push(run_texture_unit(&r, |_, results| {
                 std::hint::black_box(results);
             })?);
@@ -706,12 +739,15 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
         let (t, _) = median_spread(&mut tt);
         let (net, net_spread) = median_spread(&mut nets.clone());
         let (ours, ours_spread) = median_spread(&mut t4);
+        let (each, each_spread) = median_spread(&mut te);
         let (unit, unit_spread) = median_spread(&mut tu);
         let per = |s: f64| s / gathers as f64;
         let ours_rate = gathers as f64 / ours;
         let whole_rate = gathers as f64 / g;
         let whole = ours_rate / whole_rate;
         lower(&mut min_whole, whole);
+        let each_rate = gathers as f64 / each;
+        lower(&mut min_execute, each_rate / whole_rate);
         let mut line = format!(
             "{:<38} tld4 {:>7.1} M gathers/s (spread {:>3.0}%) | lavapipe whole dispatch {:>6.1} M gathers/s (spread {:>3.0}%): whole-dispatch tld4/lavapipe {whole:.2} | lavapipe net {:>6.1} ns/gather (dispatch {:.1} - twin {:.1} ns, spread {:>3.0}%): net tld4/lavapipe ",
             r.name,
@@ -746,6 +782,13 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
         }
         let _ = write!(
             line,
+            " | tld4 execute a warp {:.1} M gathers/s (spread {:>3.0}%): whole-dispatch execute/lavapipe {:.2}",
+            each_rate / 1e6,
+            each_spread * 100.0,
+            each_rate / whole_rate
+        );
+        let _ = write!(
+            line,
             " | K-gather = one-gather {same}/{n} | results agree {agree}/{gathers}"
         );
         println!("{line}");
@@ -753,6 +796,10 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
     let show = |m: Option<f64>| m.map_or("n/a".to_string(), |m| format!("{m:.2}"));
     println!("min texture-unit ratio vs lavapipe net: {}", show(min_unit));
     println!("min net ratio vs lavapipe: {}", show(min_net));
+    println!(
+        "min execute ratio vs lavapipe (Tld4Exec::execute a warp): {}",
+        show(min_execute)
+    );
     println!("min ratio vs lavapipe: {}", show(min_whole));
     if !mismatched.is_empty() {
         eprintln!(

@@ -11,6 +11,8 @@ const $ = (id) => document.getElementById(id);
 
 let state = {};
 let answer = null;
+// The instruction of the answer the picture shows (kept while a later question is refused).
+let shownSass = null;
 let inFlight = false;
 let pending = false;
 // Pinned: the sample point stays where a click put it (so footprint texels can be dragged).
@@ -43,14 +45,37 @@ function query() {
   return p.toString();
 }
 
-// The instruction text the controls describe.
+// The instruction text the controls describe: the modifiers and the dimension from the
+// controls, the registers as the current instruction names them (a register the user typed
+// stays), the default's registers where the current text has none to reuse.
 function insnFromControls() {
   let m = 'TLD4.' + $('component').value;
   if ($('f16').value) m += '.' + $('f16').value;
   if ($('offsets').value) m += '.' + $('offsets').value;
   if ($('dc').checked) m += '.DC';
-  return m + ' R10, R8, R20, R24, UR4, ' + $('dimension').value;
+  return m + ' ' + operandsOf(state.insn) + ', ' + $('dimension').value;
 }
+
+// The operands of a TLD4 line before its dimension ('R10, R8, R20, R24, UR4'), with a
+// predicate guard kept in front; the default's when the text is not such a line.
+function operandsOf(text) {
+  const m = /^\s*(?:@!?U?P\w+\s+)?TLD4\S*\s+(.*?),\s*[A-Z0-9_]+\s*;?\s*$/.exec(text || '');
+  return m ? m[1] : 'R10, R8, R20, R24, UR4';
+}
+
+// Whether a text field's content is a whole value worth asking the server about: while it is
+// not (a partial instruction, '1.', '-', '4x'), a pause in typing asks nothing and the page
+// says what is missing; Enter or leaving the field asks anyway (the server's error is then
+// shown). The server stays the judge of every value.
+const NUM = '-?(?:\\d+(?:\\.\\d+)?|\\.\\d+)(?:e-?\\d+)?';
+const COMPLETE = {
+  insn: [new RegExp('^\\s*(?:(?:@!?U?P\\w+\\s+)?TLD4(?:\\.\\w+)*\\s+(?:[^,]+,\\s*){3,}(?:1D|2D|3D|ARRAY_1D|ARRAY_2D|CUBE|ARRAY_CUBE)\\s*;?|[0-9a-fA-F]{32})\\s*$'),
+    'an instruction ends with its dimension (2D, ARRAY_2D, CUBE, ARRAY_CUBE), or is 32 hex digits'],
+  texture: [/^\s*\d+x\d+(?:x\d+)?\s*$/, 'a size is WxH or WxHxL'],
+  coord: [new RegExp('^\\s*' + NUM + '(?:\\s*,\\s*' + NUM + '){1,2}\\s*$'), 'a coordinate is u,v (2D) or x,y,z (cube)'],
+  layer: [new RegExp('^\\s*' + NUM + '\\s*$'), 'a layer is a number: 2, or a float as GLSL\'s 1.6'],
+  offsets: [/^\s*-?\d+(?:\s*,\s*-?\d+){7}\s*$/, 'PTP offsets are eight whole numbers x0,y0,...,x3,y3'],
+};
 
 // The question's parameters the current instruction reads (others are dropped).
 function fitState(decoded) {
@@ -64,38 +89,50 @@ function fitState(decoded) {
   if (!cube && n !== 2) state.coord = '0.5,0.5';
 }
 
+// Sets a control's value, unless the user is in it: a field with the focus (typing 1.6 into
+// the layer, a coordinate being edited) keeps what is typed while answers arrive.
+function setValue(id, v) {
+  const e = $(id);
+  if (document.activeElement === e) return;
+  if (e.type === 'checkbox') e.checked = v;
+  else e.value = v;
+}
+
 function setControls() {
   const d = answer ? answer.decoded : null;
-  $('insn').value = answer ? answer.sass.replace(/ ;$/, '') : state.insn;
+  // (the question's instruction, as the server printed it once it answered: a refused one stays
+  // as typed, beside its error)
+  setValue('insn', state.insn);
   if (d) {
-    $('component').value = d.component;
-    $('dimension').value = d.dimension;
-    $('offsets').value = d.offsets;
-    $('dc').checked = d.dc;
-    $('f16').value = d.f16;
+    setValue('component', d.component);
+    setValue('dimension', d.dimension);
+    setValue('offsets', d.offsets);
+    setValue('dc', d.dc);
+    setValue('f16', d.f16);
     $('aoffi-row').hidden = d.offsets !== 'AOFFI';
     $('ptp-row').hidden = d.offsets !== 'PTP';
     $('dc-row').hidden = !d.dc;
     $('layer-label').hidden = !d.dimension.startsWith('ARRAY');
     $('face-row').hidden = !d.dimension.includes('CUBE');
   }
-  $('texture').value = state.texture || '4x4';
-  $('format').value = state.format || 'rgba32_float';
-  $('pattern').value = state.pattern || 'index';
-  $('precision').value = state.precision || 'default';
+  setValue('texture', state.texture || '4x4');
+  setValue('format', state.format || 'rgba32_float');
+  setValue('pattern', state.pattern || 'index');
+  setValue('precision', state.precision || 'default');
   const a = (state.address || 'clamp_to_edge').split(',');
-  $('address_u').value = a[0];
-  $('address_v').value = a[1] || a[0];
-  $('border').value = state.border || 'float_transparent_black';
+  setValue('address_u', a[0]);
+  setValue('address_v', a[1] || a[0]);
+  setValue('border', state.border || 'float_transparent_black');
   const o = (state.offset || '0,0').split(',');
-  $('dx').value = o[0]; $('dy').value = o[1];
+  setValue('dx', o[0]); setValue('dy', o[1]);
   $('dx-out').textContent = o[0]; $('dy-out').textContent = o[1];
-  $('ptp').value = state.offsets || '0,0,0,0,0,0,0,0';
-  $('dref').value = state.dref || '0.5';
+  setValue('ptp', state.offsets || '0,0,0,0,0,0,0,0');
+  setValue('dref', state.dref || '0.5');
   $('dref-out').textContent = state.dref || '0.5';
-  $('compare').value = state.compare || 'less_or_equal';
-  $('coord').value = state.coord || '0.5,0.5';
-  $('layer').value = state.layer || '0';
+  setValue('compare', state.compare || 'less_or_equal');
+  setValue('coord', state.coord || '0.5,0.5');
+  setValue('layer', state.layer || '0');
+  showPtpNote();
   // The layer the unit read (a float layer converted, a layer past the last clamped).
   const lane = answer && answer.lane;
   $('layer-out').textContent = lane && d && d.dimension.startsWith('ARRAY')
@@ -119,20 +156,38 @@ async function update() {
     const r = await fetch('/api/explain?' + q);
     const j = await r.json();
     if (!r.ok) {
-      $('error').textContent = j.error || ('error ' + r.status);
+      showError(j.error || ('error ' + r.status));
     } else {
-      $('error').textContent = '';
+      showError('');
       answer = j;
       state.insn = j.sass.replace(/ ;$/, '');
       render();
     }
   } catch (e) {
-    $('error').textContent = String(e);
+    showError(String(e));
   }
   setControls();
   document.body.dataset.ready = String(Date.now());
   inFlight = false;
   if (pending) { pending = false; update(); }
+}
+
+// The server's refusal, shown beside the SASS box (the first screen); while one stands, the
+// picture, values and text below are the last answer's, and are marked so.
+function showError(message) {
+  $('error').textContent = message ? 'refused: ' + message : '';
+  $('error').hidden = !message;
+  $('view').classList.toggle('stale', Boolean(message));
+  $('view').dataset.stale = message ? 'true' : 'false';
+  $('stale-note').hidden = !message;
+  if (message && shownSass) $('stale-note').textContent = 'not the question above: the picture, values and text below still show the last answer (' + shownSass + ')';
+  else if (message) $('stale-note').textContent = 'no answer yet: the question above was refused';
+}
+
+// A field's text that is not yet a whole value: said beside the SASS box, nothing asked.
+function showIncomplete(message) {
+  $('incomplete').textContent = message ? 'still typing? ' + message : '';
+  $('incomplete').hidden = !message;
 }
 
 function el(name, attrs, parent, text) {
@@ -151,13 +206,16 @@ function layout() {
   const room = reach ? 480 : 240;
   const cell = Math.max(8, Math.floor(Math.min(room / (W + 2 * reach), room / (H + 2 * reach))));
   const ring = reach * cell;
-  // (two cells of margin, so ghosts of wrapped and offset texels stay in view)
-  const pad = reach ? 70 + ring : Math.max(70, 2 * cell + 10);
-  return { W, H, cell, ring, reach, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
+  // (two cells of margin, so ghosts of wrapped and offset texels stay in view; the indices and
+  // ticks go outside the margin, clear of the ghosts: `edge`, the margin's width)
+  const edge = reach ? ring + 14 : 2 * cell;
+  const pad = reach ? 70 + ring : 2 * cell + 44;
+  return { W, H, cell, ring, reach, edge, x0: pad, y0: pad, width: W * cell + 2 * pad, height: H * cell + 2 * pad };
 }
 
 // The grid (its viewBox set by the zoom), then the values, registers, panels and text.
 function render() {
+  shownSass = answer.sass;
   const svg = $('grid');
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   const L = layout();
@@ -211,7 +269,7 @@ function render() {
 // smallest value of the layer, dark = the largest), with the scale's ends written under the
 // texture. Zoomed in, only the cells in view are drawn.
 function renderTexture(svg, L, vb) {
-  const { W, H, cell, x0, y0, ring } = L;
+  const { W, H, cell, x0, y0, edge } = L;
   const lane = answer.lane;
   el('text', { x: 4, y: 14, 'font-size': 11 }, svg,
     'row 0 at the top: v grows down; u grows right' + (lane && lane.face !== null ? '; face ' + lane.face : ''));
@@ -230,17 +288,19 @@ function renderTexture(svg, L, vb) {
         'data-value': answer.grid[j * W + i], 'data-cell': i + ',' + j }, svg);
       el('circle', { cx: x0 + (i + 0.5) * cell, cy: y0 + (j + 0.5) * cell, r: 1.5, fill: '#999' }, svg);
       if (shown) {
-        el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14 / view.zoom, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg,
-          answer.grid[j * W + i]);
+        // (a value too long for its cell is shortened; the cell's title holds it whole)
+        const text = fitText(answer.grid[j * W + i], cell * view.zoom - 6);
+        const t = el('text', { x: x0 + (i + 0.5) * cell, y: y0 + (j + 0.5) * cell + 14 / view.zoom, 'font-size': 10, fill: '#555', 'text-anchor': 'middle' }, svg, text);
+        if (text !== answer.grid[j * W + i]) el('title', {}, t, answer.grid[j * W + i]);
       }
     }
   }
   // Indices and u/v ticks.
   const step = Math.max(1, Math.ceil(W / 16));
   const [un, vn] = answer.face_axes ? ['s', 't'] : ['u', 'v'];
-  for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - ring - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
-  for (let j = 0; j < H; j += step) el('text', { x: x0 - ring - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
-  const bottom = y0 + H * cell + ring, right = x0 + W * cell + ring;
+  for (let i = 0; i < W; i += step) el('text', { x: x0 + (i + 0.5) * cell, y: y0 - edge - 6, 'font-size': 10, 'text-anchor': 'middle' }, svg, 'i=' + i);
+  for (let j = 0; j < H; j += step) el('text', { x: x0 - edge - 6, y: y0 + (j + 0.5) * cell + 3, 'font-size': 10, 'text-anchor': 'end' }, svg, 'j=' + j);
+  const bottom = y0 + H * cell + edge, right = x0 + W * cell + edge;
   if (shade) {
     el('text', { 'data-testid': 'value-scale', x: x0, y: bottom + 32, 'font-size': 10 }, svg,
       'shade: white = ' + answer.grid[nums.indexOf(lo)] + ', darkest = ' + answer.grid[nums.indexOf(hi)]);
@@ -251,6 +311,20 @@ function renderTexture(svg, L, vb) {
     el('line', { x1: right, y1: y0 + t * H * cell, x2: right + 6, y2: y0 + t * H * cell, stroke: '#000' }, svg);
     el('text', { x: right + 8, y: y0 + t * H * cell + 3, 'font-size': 10 }, svg, vn + '=' + t);
   }
+}
+
+// A value's text shortened to `px` screen pixels of 10-px monospace (6 px a character): fewer
+// significant digits, or '' when not even two fit.
+function fitText(text, px) {
+  const chars = Math.floor(px / 6);
+  if (text.length <= chars) return text;
+  const v = Number(text);
+  if (!Number.isFinite(v)) return chars >= 2 ? text.slice(0, chars - 1) + '~' : '';
+  for (let d = Math.min(8, chars); d >= 1; d--) {
+    const t = String(Number(v.toPrecision(d)));
+    if (t.length + 1 <= chars) return t + '~';
+  }
+  return '';
 }
 
 // The footprint: ghost (where the footprint lies before redirection) and texel read.
@@ -272,11 +346,14 @@ function renderFootprint(svg, L, lane) {
     if (t.read && t.read[2] === lane.storage_layer) { rx = x0 + t.read[0] * cell; ry = y0 + t.read[1] * cell; }
     if (ghost) {
       el('rect', { x: gx + 2 * k, y: gy + 2 * k, width: cell - 4 * k, height: cell - 4 * k, fill: 'none', stroke: '#c0c', 'stroke-dasharray': '4 3' }, svg);
-      el('text', { x: gx + cell / 2, y: gy + cell / 2 + 3 * k, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
+      // (a border cell's two lines sit above its middle, clear of the corner letters)
+      const top = corner[t.name][1] > 0;
+      const up = t.site === 'border' ? (top ? 4 : -8) : 3;
+      el('text', { x: gx + cell / 2, y: gy + cell / 2 + up * k, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg,
         t.site === 'border' ? 'border' : t.site === 'corner' ? 'corner' : '(' + gi + ',' + gj + ')');
       // A border texel reads the border colour: its selected component, as explain prints it.
       if (t.site === 'border') {
-        el('text', { 'data-testid': 'border-' + t.name, x: gx + cell / 2, y: gy + cell / 2 + 15 * k, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg, '= ' + t.value);
+        el('text', { 'data-testid': 'border-' + t.name, x: gx + cell / 2, y: gy + cell / 2 + (up + 12) * k, 'font-size': 10, 'text-anchor': 'middle', fill: '#c0c' }, svg, '= ' + t.value);
       }
       if (t.read && t.read[2] === lane.storage_layer) {
         el('line', { x1: gx + cell / 2, y1: gy + cell / 2, x2: rx + cell / 2, y2: ry + cell / 2, stroke: '#c0c', 'marker-end': 'url(#arrow)' }, svg);
@@ -290,7 +367,8 @@ function renderFootprint(svg, L, lane) {
     if (answer.decoded.offsets === 'PTP') attrs['data-drag'] = 'xyzw'.indexOf(t.name);
     el('rect', attrs, svg);
     const c = corner[t.name];
-    el('text', { x: rx + (c[0] > 0 ? c[0] + 1 : c[0] - 6) * k + (c[0] > 0 ? 0 : cell), y: ry + (c[1] > 0 ? 12 * k : cell - 4 * k), 'font-size': 12, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
+    // (the texel's letter in its corner, 11 px: clear of the value in the cell's middle)
+    el('text', { x: rx + (c[0] > 0 ? c[0] : c[0] - 4) * k + (c[0] > 0 ? 0 : cell), y: ry + (c[1] > 0 ? 11 * k : cell - 4 * k), 'font-size': 11, 'font-weight': 'bold', fill: '#a0a' }, svg, t.name);
   }
 }
 
@@ -342,6 +420,7 @@ function renderUnfolding(svg, L, vb) {
   const k = 1 / view.zoom;
   const row = W + 2 * reach;
   const at = {};
+  const labels = [];
   for (let j = -reach; j < H + reach; j++) {
     for (let i = -reach; i < W + reach; i++) {
       if (i >= 0 && i < W && j >= 0 && j < H) continue;
@@ -351,13 +430,12 @@ function renderUnfolding(svg, L, vb) {
       at[c.face + ' ' + c.read[1] + ' ' + c.read[2]] = [x + cell / 2, y + cell / 2];
       if (x + cell < vb.x || x > vb.x + vb.w || y + cell < vb.y || y > vb.y + vb.h) continue;
       el('rect', { x, y, width: cell, height: cell, fill: '#e8f0ff', stroke: '#bbb', 'data-face': c.face }, svg);
-      if (cell * view.zoom >= 28) {
-        el('text', { x: x + cell / 2, y: y + cell / 2 - 2 * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
-          '(' + c.read[1] + ',' + c.read[2] + ')');
-        el('text', { x: x + cell / 2, y: y + cell / 2 + 10 * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, c.value);
-      }
+      if (cell * view.zoom >= 28) labels.push({ x, y, c });
     }
   }
+  // Each face's texel (0, 0) has the face's name and arrows in its corner: whether that corner
+  // is at the bottom on the screen (the texel's labels then go above its middle).
+  const low = {};
   const defs = el('defs', {}, svg);
   const m = el('marker', { id: 'st-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#36c' }, m);
@@ -368,14 +446,35 @@ function renderUnfolding(svg, L, vb) {
     const s = at[f + ' ' + Math.min(1, W - 1) + ' 0'];
     const t = at[f + ' 0 ' + Math.min(1, H - 1)];
     if (!o) continue;
-    el('text', { x: o[0], y: o[1] - cell / 2 + 10 * k, 'font-size': 12, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#36c', 'data-testid': 'face-name' }, svg, f);
-    for (const [p, name] of [[s, 's'], [t, 't']]) {
+    // The unit steps of s and t on the screen (a 1-texel face: straight on).
+    const unit = (p, d) => {
+      if (!p || (p[0] === o[0] && p[1] === o[1])) return d;
+      const len = Math.hypot(p[0] - o[0], p[1] - o[1]);
+      return [(p[0] - o[0]) / len, (p[1] - o[1]) / len];
+    };
+    const us = unit(s, [1, 0]), ut = unit(t, [-us[1], us[0]]);
+    // The face's corner, where its texel (0, 0) lies: the name just inside it and the s and t
+    // arrows along the two edges from it, clear of the texel labels in the cells' middles.
+    const c = [o[0] - (us[0] + ut[0]) * cell / 2, o[1] - (us[1] + ut[1]) * cell / 2];
+    low[f] = us[1] + ut[1] < 0;
+    const inset = 8 * k;
+    el('text', { x: c[0] + (us[0] + ut[0]) * inset, y: c[1] + (us[1] + ut[1]) * inset + 3 * k, 'font-size': 10, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#36c', 'data-testid': 'face-name' }, svg, f);
+    for (const [p, u, v, name] of [[s, us, ut, 's'], [t, ut, us, 't']]) {
       if (!p || (p[0] === o[0] && p[1] === o[1])) continue;
-      const dx = p[0] - o[0], dy = p[1] - o[1], len = Math.hypot(dx, dy);
-      const ex = o[0] + dx / len * cell * 0.9, ey = o[1] + dy / len * cell * 0.9;
-      el('line', { x1: o[0], y1: o[1], x2: ex, y2: ey, stroke: '#36c', 'stroke-width': 2, 'marker-end': 'url(#st-arrow)', 'data-testid': 'face-arrow-' + name, 'data-face': f }, svg);
-      el('text', { x: ex + dx / len * 8 * k, y: ey + dy / len * 8 * k + 3 * k, 'font-size': 11, fill: '#36c', 'text-anchor': 'middle' }, svg, name);
+      const x1 = c[0] + v[0] * 2 * k, y1 = c[1] + v[1] * 2 * k;
+      const ex = x1 + u[0] * cell * 0.8, ey = y1 + u[1] * cell * 0.8;
+      el('line', { x1, y1, x2: ex, y2: ey, stroke: '#36c', 'stroke-width': 2, 'marker-end': 'url(#st-arrow)', 'data-testid': 'face-arrow-' + name, 'data-face': f }, svg);
+      // (its letter beside the arrow's middle, just outside the face's edge)
+      el('text', { x: x1 + u[0] * cell * 0.4 - v[0] * 7 * k, y: y1 + u[1] * cell * 0.4 - v[1] * 7 * k + 3 * k, 'font-size': 10, fill: '#36c', 'text-anchor': 'middle' }, svg, name);
     }
+  }
+  // Each texel's (x, y) and value, below its middle (the face's texel (0, 0) with its corner at
+  // the bottom: above it), clear of the face's name and arrows.
+  for (const { x, y, c } of labels) {
+    const up = c.read[1] === 0 && c.read[2] === 0 && low[c.face] ? -17 : 0;
+    el('text', { x: x + cell / 2, y: y + cell / 2 + (up + 3) * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#36c' }, svg,
+      '(' + c.read[1] + ',' + c.read[2] + ')');
+    el('text', { x: x + cell / 2, y: y + cell / 2 + (up + 13) * k, 'font-size': 9, 'text-anchor': 'middle', fill: '#555' }, svg, fitText(String(c.value), cell * view.zoom - 4));
   }
 }
 
@@ -473,9 +572,12 @@ function wire() {
   }
   const controlsInsn = () => { state.insn = insnFromControls(); answer = null; fitStateFromControls(); update(); };
   for (const id of ['component', 'dimension', 'offsets', 'dc', 'f16']) $(id).addEventListener('change', controlsInsn);
-  $('insn').addEventListener('change', () => { state.insn = $('insn').value; update(); });
+  typed('insn', 'insn');
+  typed('texture', 'texture');
+  typed('ptp', 'offsets');
+  typed('coord', 'coord');
+  typed('layer', 'layer');
   const bind = (id, name, f) => $(id).addEventListener('input', () => { state[name] = f ? f() : $(id).value; update(); });
-  bind('texture', 'texture');
   bind('format', 'format');
   bind('pattern', 'pattern');
   bind('precision', 'precision');
@@ -484,11 +586,8 @@ function wire() {
   bind('border', 'border');
   bind('dx', 'offset', () => $('dx').value + ',' + $('dy').value);
   bind('dy', 'offset', () => $('dx').value + ',' + $('dy').value);
-  bind('ptp', 'offsets');
   bind('dref', 'dref');
   bind('compare', 'compare');
-  bind('coord', 'coord');
-  bind('layer', 'layer');
   $('grid').addEventListener('mousedown', startDrag);
   window.addEventListener('mousemove', moveDrag);
   window.addEventListener('mouseup', endDrag);
@@ -530,6 +629,35 @@ function wire() {
     if (navigator.clipboard) navigator.clipboard.writeText(t.value).catch(() => document.execCommand('copy'));
     else document.execCommand('copy');
   });
+}
+
+// A text field: a pause in typing (TYPING_PAUSE_MS) asks the server once the text is a whole
+// value (COMPLETE), Enter or leaving the field asks whatever it holds. A typed coordinate pins
+// the sample point, so the mouse does not overwrite it.
+const TYPING_PAUSE_MS = 300;
+function typed(id, name) {
+  let timer = null;
+  const send = (always) => {
+    clearTimeout(timer);
+    const v = $(id).value.trim();
+    const [re, what] = COMPLETE[name];
+    if (!always && !re.test(v)) { showIncomplete(what); return; }
+    showIncomplete('');
+    if (v === state[name]) return;
+    state[name] = v;
+    if (name === 'coord') { pinned = true; showPin(); }
+    update();
+  };
+  $(id).addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => send(false), TYPING_PAUSE_MS); });
+  $(id).addEventListener('change', () => send(true));
+  $(id).addEventListener('keydown', (ev) => { if (ev.key === 'Enter') send(true); });
+}
+
+// PTP with every offset 0: texel k reads (i0 + 0, j0 + 0), so all four read the one texel
+// (i0, j0) (docs/teaching.md); said beside the offsets.
+function showPtpNote() {
+  const zero = ptpOffsets().every((o) => o === 0);
+  $('ptp-note').hidden = !zero;
 }
 
 // The PTP offsets as eight numbers (x0, y0, ..., x3, y3), zeros where none are given.

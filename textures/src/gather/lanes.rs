@@ -75,7 +75,7 @@ impl Default for LaneQueries {
 impl LaneQueries {
     /// No lanes.
     #[inline]
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         LaneQueries {
             len: 0,
             coords: [[0.0; LANES]; 3],
@@ -174,7 +174,7 @@ impl Default for LaneResults {
 impl LaneResults {
     /// All zero, all resident.
     #[inline]
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         LaneResults {
             values: [[0; LANES]; 4],
             nonresident: 0,

@@ -1,0 +1,188 @@
+//! Memory made of many borrowed ranges (a simulator's sparse GPU memory as it holds it: its
+//! descriptors, texels and everything else at addresses spread over the address space),
+//! checked once and read in place: a view that lies in one range is a slice of it, so the
+//! texture unit reads texels in place as from one flat range.
+
+use thiserror::Error;
+
+use crate::memory::{Memory, MemoryError};
+
+/// One range: `bytes` mapped at `address`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range<'a> {
+    /// The GPU address of `bytes[0]`.
+    pub address: u64,
+    /// The bytes (`address + bytes.len()` may be 2^64: the range may hold the last byte).
+    pub bytes: &'a [u8],
+}
+
+/// Why a list of ranges is refused, naming the range (its index in the list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum RangesError {
+    /// The range passes the end of the address space.
+    #[error("range {index}: address {address:#x} + length {len:#x} passes 2^64")]
+    PastEnd {
+        /// The range's index in the list.
+        index: usize,
+        /// Its address.
+        address: u64,
+        /// Its length.
+        len: usize,
+    },
+    /// The range starts below the end of the one before it.
+    #[error(
+        "range {index}: address {address:#x} is below the end of range {} ({previous_end:#x}): \
+         ranges must be sorted by address and must not overlap",
+        index - 1
+    )]
+    Unsorted {
+        /// The range's index in the list.
+        index: usize,
+        /// Its address.
+        address: u64,
+        /// One past the previous range's last byte (at most 2^64).
+        previous_end: u128,
+    },
+}
+
+/// Borrowed ranges, sorted by address and separate (checked by [`RangesMemory::new`]);
+/// a read or a view lies in one range (ranges are separate mappings, as in
+/// [`crate::SparseMemory`]); a lookup is a binary search.
+///
+/// ```
+/// use tld4_gpu_memory::{Memory, Range, RangesMemory};
+/// let (low, high) = ([1u8, 2, 3, 4], [5u8, 6]);
+/// let m = RangesMemory::new(vec![
+///     Range { address: 0x1000, bytes: &low },
+///     Range { address: 1 << 40, bytes: &high },
+/// ])?;
+/// assert_eq!(m.read_u32(0x1000)?, 0x0403_0201);
+/// assert_eq!(m.view((1 << 40) + 1, 1), Some(&high[1..]));
+/// assert!(m.read_u32(0x1002).is_err()); // passes the range's end
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RangesMemory<'a> {
+    ranges: Vec<Range<'a>>,
+}
+
+impl<'a> RangesMemory<'a> {
+    /// Checks `ranges` once: each within the address space, sorted by address, none
+    /// overlapping the one before (empty ranges are kept and map nothing).
+    pub fn new(ranges: Vec<Range<'a>>) -> Result<Self, RangesError> {
+        let mut previous_end = 0u128;
+        for (index, r) in ranges.iter().enumerate() {
+            let end = r.address as u128 + r.bytes.len() as u128;
+            if end > 1u128 << 64 {
+                return Err(RangesError::PastEnd {
+                    index,
+                    address: r.address,
+                    len: r.bytes.len(),
+                });
+            }
+            if index > 0 && (r.address as u128) < previous_end {
+                return Err(RangesError::Unsorted {
+                    index,
+                    address: r.address,
+                    previous_end,
+                });
+            }
+            previous_end = end;
+        }
+        Ok(Self { ranges })
+    }
+
+    /// The ranges, in address order.
+    pub fn ranges(&self) -> &[Range<'a>] {
+        &self.ranges
+    }
+
+    /// The range holding `addr .. addr + len` (in 65 bits), and `addr`'s offset in it.
+    #[inline]
+    fn find(&self, addr: u64, len: u128) -> Option<(&'a [u8], usize)> {
+        // the last range starting at or below `addr` is the only one that can hold it
+        let k = self.ranges.partition_point(|r| r.address <= addr);
+        let r = self.ranges.get(k.checked_sub(1)?)?;
+        let at = addr - r.address;
+        (at as u128 + len <= r.bytes.len() as u128).then_some((r.bytes, at as usize))
+    }
+}
+
+impl Memory for RangesMemory<'_> {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        if addr as u128 + buf.len() as u128 > 1u128 << 64 {
+            return Err(MemoryError::Overflow {
+                addr,
+                len: buf.len(),
+            });
+        }
+        let (bytes, at) = self
+            .find(addr, buf.len() as u128)
+            .ok_or(MemoryError::Unmapped {
+                addr,
+                len: buf.len(),
+            })?;
+        buf.copy_from_slice(&bytes[at..at + buf.len()]);
+        Ok(())
+    }
+
+    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        let (bytes, at) = self.find(addr, len as u128)?;
+        bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked_once_and_errors_name_the_range() {
+        let (a, b, c) = ([0u8; 16], [1u8; 8], [2u8; 4]);
+        let r = |address, bytes| Range { address, bytes };
+        assert_eq!(
+            RangesMemory::new(vec![r(0x100, &a[..]), r(0x108, &b[..])]),
+            Err(RangesError::Unsorted {
+                index: 1,
+                address: 0x108,
+                previous_end: 0x110
+            })
+        );
+        let err =
+            RangesMemory::new(vec![r(0, &c[..]), r(0x200, &a[..]), r(0x100, &b[..])]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "range 2: address 0x100 is below the end of range 1 (0x210): ranges must be sorted \
+             by address and must not overlap"
+        );
+        assert_eq!(
+            RangesMemory::new(vec![r(0, &c[..]), r(u64::MAX - 2, &c[..])]),
+            Err(RangesError::PastEnd {
+                index: 1,
+                address: u64::MAX - 2,
+                len: 4
+            })
+        );
+        // adjacent ranges, one holding the last byte of the address space
+        let m = RangesMemory::new(vec![
+            r(0x100, &a[..]),
+            r(0x110, &b[..]),
+            r(u64::MAX - 3, &c[..]),
+        ])
+        .unwrap();
+        assert_eq!(m.read_u32(0x10c).unwrap(), 0);
+        assert_eq!(m.read_u32(0x110).unwrap(), 0x0101_0101);
+        assert_eq!(m.read_u32(u64::MAX - 3).unwrap(), 0x0202_0202);
+        // a read across two ranges, before the first, past the last, past 2^64
+        for addr in [0x10e, 0xff, 0x118, u64::MAX - 1] {
+            assert!(m.read_u32(addr).is_err(), "{addr:#x}");
+        }
+        assert!(matches!(
+            m.read_u32(u64::MAX - 1),
+            Err(MemoryError::Overflow { .. })
+        ));
+        assert_eq!(m.view(0x104, 12), Some(&a[4..]));
+        assert_eq!(m.view(0x104, 13), None);
+        assert_eq!(m.view(u64::MAX, 1), Some(&c[3..]));
+    }
+}
