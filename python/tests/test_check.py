@@ -4,12 +4,13 @@ verdicts): tld4's own results exact, values within the CTS's threshold allowed, 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import tld4
 
 
-def _setup(n: int = 200):
+def _setup(n: int = 200) -> tuple[tld4.Texture, tld4.Sampler, npt.NDArray[np.float32]]:
     texels = (np.arange(16, dtype=np.uint8) * 17).reshape(4, 4)
     tex = tld4.Texture("2d", "r8_unorm", texels)
     smp = tld4.Sampler(address_u="repeat", address_v="clamp_to_edge")

@@ -68,7 +68,7 @@ def test_out_of_range_arguments_name_themselves() -> None:
     with pytest.raises(ValueError, match="component"):
         tld4.gather(tex, tld4.Sampler(), np.zeros((1, 2)), component=-1)
     with pytest.raises(ValueError, match="layers"):
-        tld4.Texture("array_2d", "r8_uint", np.zeros((1, 2, 2), np.uint8), layers=-1)
+        tld4.Texture("2d_array", "r8_uint", np.zeros((1, 2, 2), np.uint8), layers=-1)
     with pytest.raises(ValueError, match="active_mask"):
         tld4.Warp(active_mask=2**33)
     warp = tld4.Warp()

@@ -7,6 +7,8 @@ it in the sampler entry."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import numpy.testing as npt
 import pytest
@@ -27,7 +29,8 @@ def test_unnormalized_equals_normalized_at_s_over_size_on_powers_of_two() -> Non
     for w, h in [(8, 4), (16, 16), (1, 2)]:
         tex = tld4.Texture("2d", "rgba8_unorm", rng.integers(0, 256, (h, w, 4), dtype=np.uint8))
         coords = grid_coords(w, h, 500, w * 100 + h)
-        for mode in ["clamp_to_edge", "clamp_to_border"]:
+        modes: list[Literal["clamp_to_edge", "clamp_to_border"]] = ["clamp_to_edge", "clamp_to_border"]
+        for mode in modes:
             unn = tld4.Sampler(address_u=mode, address_v=mode, normalized_coords=False)
             norm = tld4.Sampler(address_u=mode, address_v=mode)
             assert not unn.normalized_coords and norm.normalized_coords
