@@ -63,11 +63,17 @@ fn bench_runs_both_sides_on_the_same_gathers() {
     // both sides on one CPU by default (`--pin auto`)
     assert!(lines[0].contains("both sides pinned to CPU "), "{stdout}");
     assert!(
-        lines[lines.len() - 3].starts_with("min texture-unit ratio vs lavapipe net: "),
+        lines[lines.len() - 4].starts_with("min texture-unit ratio vs lavapipe net: "),
         "{stdout}"
     );
     assert!(
-        lines[lines.len() - 2].starts_with("min net ratio vs lavapipe: "),
+        lines[lines.len() - 3].starts_with("min net ratio vs lavapipe: "),
+        "{stdout}"
+    );
+    // `execute` a warp (the executor prepared on each call) beside the bound executor's ratio.
+    assert!(
+        lines[lines.len() - 2]
+            .starts_with("min execute ratio vs lavapipe (Tld4Exec::execute a warp): "),
         "{stdout}"
     );
     let last = lines.last().copied().unwrap_or_default();
