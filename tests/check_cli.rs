@@ -1,6 +1,7 @@
 //! `tld4 check`: conformance verdicts from the command line (src/check.rs; docs/cli.md,
 //! `tld4 check`), on lavapipe's golden corpus and on small files.
 
+use crate::common::TempFile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -14,24 +15,6 @@ fn tld4(args: &[&str], path: &Path) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-/// A file in the temp directory holding `text`, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> Self {
-        let path =
-            std::env::temp_dir().join(format!("tld4-check-{}-{name}.json", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 /// A 2x2 R8 UNORM texture (texels 0, 51, 102, 255) and one gather at its centre with `result`.

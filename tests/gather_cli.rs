@@ -1,31 +1,13 @@
 //! `tld4 gather`: the front end in src/gather.rs, run on real files.
 //! Runs the built `tld4` binary on files in the temp directory.
 
-use std::path::PathBuf;
+use crate::common::TempFile;
 
 const CASES: &str = r#"{"cases": [{
   "texture": {"dim": "2d", "format": "r8_unorm", "width": 2, "height": 2, "layers": 1, "texels": [0, 51, 102, 255]},
   "sampler": {"address_u": "clamp_to_edge", "address_v": "clamp_to_edge", "border": "float_transparent_black", "compare": null},
   "queries": [{"coord": [0.5, 0.5], "component": 0, "offset": null, "offsets": null, "dref": null}]
 }]}"#;
-
-/// A file in the temp directory holding `text`, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> Self {
-        let path =
-            std::env::temp_dir().join(format!("tld4-gather-{}-{name}.json", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
 
 mod cli {
     use super::*;

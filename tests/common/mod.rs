@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Runs `tld4 ARGS...` in `dir` (the test's own directory when `None`) with `stdin` as its
@@ -37,4 +37,23 @@ pub fn tld4(args: &[&str]) -> Output {
 /// Output bytes as text (invalid UTF-8 shown as U+FFFD).
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+/// A file in the temp directory holding `text` (named after the process and `name`, so the
+/// test modules' files must take distinct names), removed when dropped.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, text: &str) -> Self {
+        let path =
+            std::env::temp_dir().join(format!("tld4-test-{}-{name}.json", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
