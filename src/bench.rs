@@ -22,6 +22,8 @@ use tld4_textures::{
 
 use crate::CmdResult;
 
+mod sparse;
+
 /// Most runs of a measurement (each run takes about 0.1-0.3 s at scale 1).
 pub const MAX_RUNS: usize = 1000;
 /// The scale range: 1/1000 to 100 times the default work (at 100, 100 x 2^20 words of 16
@@ -433,6 +435,7 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
             .iter()
             .map(|r| memory_name(&workloads[r.owned], r)),
     );
+    names.extend(sparse::OWNED.iter().map(|&k| sparse::name(&workloads[k])));
     names.extend([BATCH.to_string(), GROWTH.to_string()]);
     let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
     if let Some(o) = &args.only {
@@ -503,7 +506,10 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
     let execute_wanted = workloads.iter().any(|w| wanted(&execute_name(w)))
         || MEMORY_ROWS
             .iter()
-            .any(|r| wanted(&memory_name(&workloads[r.owned], r)));
+            .any(|r| wanted(&memory_name(&workloads[r.owned], r)))
+        || sparse::OWNED
+            .iter()
+            .any(|&k| wanted(&sparse::name(&workloads[k])));
     let level = tld4_textures::simd_level();
     if execute_wanted {
         if let Some(e) = tld4_textures::simd_env_error() {
@@ -559,6 +565,12 @@ pub fn bench(args: &BenchArgs) -> CmdResult {
         if wanted(&memory_name(w, row)) {
             step(&memory_name(w, row));
             memory_row(&mut out, w, row, runs, warps)?;
+        }
+    }
+    for w in sparse::OWNED.iter().map(|&k| &workloads[k]) {
+        if wanted(&sparse::name(w)) {
+            step(&sparse::name(w));
+            sparse::row(&mut out, w, runs, warps)?;
         }
     }
     if wanted(BATCH) {

@@ -142,10 +142,11 @@ fn bench_only_matches_the_printed_names() {
     );
     let s = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    // three owned workloads, and four of them in GPU memory with their ratio to owned
+    // three owned workloads, four of them in GPU memory with their ratio to owned, and two
+    // in the sparse memory forms
     assert_eq!(
         s.lines().filter(|l| l.starts_with("execute: ")).count(),
-        7,
+        9,
         "{s}"
     );
     for row in [
@@ -159,6 +160,12 @@ fn bench_only_matches_the_printed_names() {
             .find(|l| l.starts_with(row))
             .unwrap_or_else(|| panic!("{row}: {s}"));
         assert!(line.contains("x owned bound alike"), "{line}");
+    }
+    for owned in [
+        "RGBA8 UNORM 2D, clamp to edge",
+        "D32 FLOAT cube array, depth compare",
+    ] {
+        sparse_memory_rows(&s, owned);
     }
     assert!(!s.contains("decode"), "{s}");
     assert!(s.contains("median of 1 run,"), "{s}");
@@ -181,6 +188,51 @@ fn bench_only_matches_the_printed_names() {
             .count(),
         1
     );
+}
+
+/// The sparse-memory row of `owned` in `tld4 bench`'s output: its title, then the six sides
+/// in order (flat, ranges, callback; bound once, one-shot), each a rate; the ranges and
+/// callback sides with their ratio to the flat side of their kind and their target, the
+/// callback's with its read calls over the warps timed.
+fn sparse_memory_rows(s: &str, owned: &str) {
+    let title = format!("execute: {owned}, flat, ranges and callback memory (block-linear; ");
+    let lines: Vec<&str> = s
+        .lines()
+        .skip_while(|l| !l.starts_with(&title))
+        .take(7)
+        .collect();
+    assert_eq!(lines.len(), 7, "{owned}: {s}");
+    assert!(
+        lines[0].contains(" ranges; thread CPU time"),
+        "{}",
+        lines[0]
+    );
+    let sides = [
+        ("  flat memory, bound once ", None),
+        ("  flat memory, one-shot ", None),
+        ("  ranges memory, bound once ", Some("target 0.9")),
+        ("  ranges memory, one-shot ", Some("target 0.9")),
+        ("  callback memory, bound once ", Some("target 0.5")),
+        ("  callback memory, one-shot ", Some("target 0.5")),
+    ];
+    for (line, (label, target)) in lines[1..].iter().zip(sides) {
+        assert!(line.starts_with(label), "{line}");
+        // the rate: a number before "M warps/s"
+        let rate = line[label.len()..]
+            .split_whitespace()
+            .next()
+            .and_then(|r| r.parse::<f64>().ok());
+        assert!(rate.is_some_and(|r| r > 0.0), "{line}");
+        assert_eq!(line.contains("x flat, runs "), target.is_some(), "{line}");
+        if let Some(t) = target {
+            assert!(line.contains(t), "{line}");
+        }
+        assert_eq!(
+            line.contains(" calls in ") && line.ends_with(" warps)"),
+            label.contains("callback"),
+            "{line}"
+        );
+    }
 }
 
 #[test]

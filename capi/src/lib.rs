@@ -69,7 +69,6 @@ mod pool;
 mod ptr;
 mod ranges;
 mod regfile;
-mod sector_cache;
 mod sectors;
 mod version;
 

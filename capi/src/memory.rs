@@ -2,17 +2,16 @@
 //! and texels are bytes at GPU addresses): a flat byte range at a base address, or a read
 //! callback; and where each footprint texel was read.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 
-use tld4_emu::gpu_memory::{Memory, RangesMemory};
+use tld4_emu::gpu_memory::{CallbackMemory, Memory, RangesMemory, ReadBytes};
 use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
 
 use crate::error::Error;
 use crate::ptr::{in_ref, in_slice};
 use crate::ranges::tld4_ranges;
-pub(crate) use crate::sector_cache::{Sectors, Views};
 
 /// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
 /// zero-initialized `tld4_memory` is an error, not an empty memory.
@@ -63,15 +62,8 @@ pub struct tld4_memory {
 pub(crate) enum CMemory<'a> {
     /// The flat range.
     Flat { base: u64, bytes: &'a [u8] },
-    /// The callback, the last nonzero value it returned, the sectors it read, and the
-    /// textures' bytes it was asked for whole.
-    Callback {
-        user: *mut c_void,
-        read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
-        last: Cell<c_int>,
-        sectors: RefCell<Box<Sectors>>,
-        views: Box<Views>,
-    },
+    /// The callback, asked for whole textures and sectors (kept while the `CMemory` lives).
+    Callback(CallbackMemory<CRead>),
     /// Many ranges, checked when made.
     Ranges(&'a RangesMemory<'a>),
 }
@@ -100,13 +92,13 @@ impl CMemory<'_> {
                     bytes,
                 })
             }
-            k if k == tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32 => Ok(CMemory::Callback {
-                user: m.user,
-                read: m.read.ok_or(Error::Null("memory.read"))?,
-                last: Cell::new(0),
-                sectors: RefCell::new(Box::new(Sectors::new())),
-                views: Box::new(Views::new()),
-            }),
+            k if k == tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32 => {
+                Ok(CMemory::Callback(CallbackMemory::new(CRead {
+                    user: m.user,
+                    read: m.read.ok_or(Error::Null("memory.read"))?,
+                    last: Cell::new(0),
+                })))
+            }
             k if k == tld4_memory_kind::TLD4_MEMORY_RANGES as u32 => {
                 // SAFETY: the caller's guarantee: `user` is NULL or a live `tld4_ranges`.
                 let r = unsafe { in_ref(m.user.cast::<tld4_ranges>(), "memory.user (ranges)") }?;
@@ -122,7 +114,7 @@ impl CMemory<'_> {
     /// The last nonzero value the read callback returned, if any.
     pub(crate) fn callback_code(&self) -> Option<c_int> {
         match self {
-            CMemory::Callback { last, .. } if last.get() != 0 => Some(last.get()),
+            CMemory::Callback(c) if c.reader().last.get() != 0 => Some(c.reader().last.get()),
             _ => None,
         }
     }
@@ -151,32 +143,7 @@ impl Memory for CMemory<'_> {
                 buf.copy_from_slice(&bytes[at..at + buf.len()]);
                 Ok(())
             }
-            CMemory::Callback {
-                user,
-                read,
-                last,
-                sectors,
-                ..
-            } => {
-                // SAFETY (both calls): the caller of the entry point guarantees `read` may be
-                // called with `user`; the buffers are live Rust buffers of the length given.
-                let call = |at: u64, dst: &mut [u8]| unsafe {
-                    read(*user, at, dst.as_mut_ptr(), dst.len())
-                };
-                if let Ok(mut sectors) = sectors.try_borrow_mut() {
-                    if sectors.read(addr, buf, |at, dst| call(at, dst) == 0) {
-                        return Ok(());
-                    }
-                }
-                // a read across sectors, or in a sector that cannot be read whole
-                let code = call(addr, buf);
-                if code == 0 {
-                    Ok(())
-                } else {
-                    last.set(code);
-                    Err(unmapped)
-                }
-            }
+            CMemory::Callback(c) => c.read(addr, buf),
             CMemory::Ranges(r) => r.read(addr, buf),
         }
     }
@@ -190,15 +157,28 @@ impl Memory for CMemory<'_> {
                 let at = usize::try_from(addr.checked_sub(*base)?).ok()?;
                 bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
             }
-            CMemory::Callback {
-                user, read, views, ..
-            } => views.view(addr, len, |at, dst| {
-                // SAFETY: the caller of the entry point guarantees `read` may be called with
-                // `user`; `dst` is a live Rust buffer of `dst.len()` bytes.
-                unsafe { read(*user, at, dst.as_mut_ptr(), dst.len()) == 0 }
-            }),
+            CMemory::Callback(c) => c.view(addr, len),
             CMemory::Ranges(r) => r.view(addr, len),
         }
+    }
+}
+
+/// C's read callback with its `user`, and the last nonzero value it returned.
+pub(crate) struct CRead {
+    user: *mut c_void,
+    read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
+    last: Cell<c_int>,
+}
+
+impl ReadBytes for CRead {
+    fn read_bytes(&self, addr: u64, dst: &mut [u8]) -> bool {
+        // SAFETY: the caller of the entry point guarantees `read` may be called with `user`
+        // (`CMemory::new`); `dst` is a live Rust buffer of `dst.len()` bytes.
+        let code = unsafe { (self.read)(self.user, addr, dst.as_mut_ptr(), dst.len()) };
+        if code != 0 {
+            self.last.set(code);
+        }
+        code == 0
     }
 }
 

@@ -2,7 +2,9 @@
 //! for the tld4 texture unit (`tld4-textures`), one concept per file.
 //!
 //! * [`memory`]: bytes at 64-bit addresses ([`Memory`], implemented by the simulator;
-//!   [`FlatMemory`] and [`SparseMemory`] for tests and tools).
+//!   [`FlatMemory`] and [`SparseMemory`] for tests and tools); [`ranges`]: many borrowed
+//!   ranges read in place ([`RangesMemory`]); [`callback`]: memory behind a read function,
+//!   asked for whole textures and 32-byte sectors ([`CallbackMemory`], C's read callback).
 //! * [`descriptor`]: texture headers (TIC, [`TextureHeader`]) and samplers (TSC,
 //!   [`SamplerState`]), 32 bytes each, restated once as bit tables from NVIDIA's class
 //!   headers (docs/sources.md, Descriptors).
@@ -23,6 +25,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod callback;
 pub mod descriptor;
 mod error;
 pub mod layout;
@@ -32,6 +35,7 @@ pub mod ranges;
 pub mod texels;
 pub mod to_memory;
 
+pub use callback::{CallbackMemory, ReadBytes};
 pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};

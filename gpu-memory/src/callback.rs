@@ -1,11 +1,97 @@
-//! What a callback memory was asked for, kept for as long as the memory is (one call, or a
-//! binding's life, over which the memory is unchanged, as `tld4_memory` and `tld4_bound`
-//! document): a texture's bytes whole ([`Views`]: the texture unit then reads them in place,
-//! as a flat range's), and the 32-byte sectors of other reads ([`Sectors`]: the texture unit
-//! reads a texel's or a descriptor's bytes at a time, and a warp's reads share sectors). A
-//! sector is the unit of the texel addresses' sector lists (docs/sources.md, Decisions).
+//! Memory behind a read function (a simulator's memory it reads on demand: C's read
+//! callback, or any function), asked for as few and as large reads as the texture unit can
+//! use, each kept for as long as the memory is (one call, or a binding's life, over which the
+//! memory is unchanged): a texture's bytes whole ([`Views`]: the texture unit then reads them
+//! in place, as a flat range's), and the 32-byte sectors of other reads ([`Sectors`]: the
+//! texture unit reads a texel's or a descriptor's bytes at a time, and a warp's reads share
+//! sectors). A sector is the unit of the texel addresses' sector lists (docs/sources.md,
+//! Decisions).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+
+use crate::memory::{Memory, MemoryError};
+
+/// What a [`CallbackMemory`] reads with.
+pub trait ReadBytes {
+    /// Fills `dst` with the `dst.len()` bytes at `addr`; false when some byte cannot be read.
+    fn read_bytes(&self, addr: u64, dst: &mut [u8]) -> bool;
+}
+
+impl<F: Fn(u64, &mut [u8]) -> bool> ReadBytes for F {
+    fn read_bytes(&self, addr: u64, dst: &mut [u8]) -> bool {
+        self(addr, dst)
+    }
+}
+
+/// A memory read through `R`, which must read the same bytes for as long as the
+/// `CallbackMemory` lives (what it read is kept): a view is fetched whole (up to 64 MiB, four
+/// kept), a read from its whole 32-byte sector (64 kept, direct-mapped); a read across two
+/// sectors, or in a sector `R` cannot read whole, asks for its exact bytes, so errors name
+/// the same address as a read of the bytes alone.
+///
+/// ```
+/// use tld4_gpu_memory::{CallbackMemory, Memory};
+/// let bytes: Vec<u8> = (0..=255).collect();
+/// let m = CallbackMemory::new(|addr: u64, dst: &mut [u8]| {
+///     match bytes.get(addr as usize..addr as usize + dst.len()) {
+///         Some(b) => {
+///             dst.copy_from_slice(b);
+///             true
+///         }
+///         None => false,
+///     }
+/// });
+/// assert_eq!(m.read_u32(0x40)?, 0x4342_4140);
+/// assert_eq!(m.view(0x10, 4), Some(&bytes[0x10..0x14]));
+/// assert!(m.read_u32(0xfe).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct CallbackMemory<R> {
+    read: R,
+    sectors: RefCell<Box<Sectors>>,
+    views: Box<Views>,
+}
+
+impl<R> CallbackMemory<R> {
+    /// Nothing read yet.
+    pub fn new(read: R) -> Self {
+        CallbackMemory {
+            read,
+            sectors: RefCell::new(Box::new(Sectors::new())),
+            views: Box::new(Views::new()),
+        }
+    }
+
+    /// The read function.
+    pub fn reader(&self) -> &R {
+        &self.read
+    }
+}
+
+impl<R: ReadBytes> Memory for CallbackMemory<R> {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        if let Ok(mut sectors) = self.sectors.try_borrow_mut() {
+            if sectors.read(addr, buf, |at, dst| self.read.read_bytes(at, dst)) {
+                return Ok(());
+            }
+        }
+        // a read across sectors, or in a sector that cannot be read whole
+        if self.read.read_bytes(addr, buf) {
+            Ok(())
+        } else {
+            Err(MemoryError::Unmapped {
+                addr,
+                len: buf.len(),
+            })
+        }
+    }
+
+    /// The whole range, asked for once and kept.
+    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        self.views
+            .view(addr, len, |at, dst| self.read.read_bytes(at, dst))
+    }
+}
 
 /// Views a callback memory keeps (a texture's bytes each: one a binding's handle, or a
 /// call's).
@@ -14,13 +100,13 @@ const VIEWS: usize = 4;
 const MAX_VIEW: u64 = 64 << 20;
 
 /// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory.
-pub(crate) struct Views {
+struct Views {
     kept: [OnceCell<(u64, Box<[u8]>)>; VIEWS],
 }
 
 impl Views {
     /// None kept.
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Views {
             kept: Default::default(),
         }
@@ -30,7 +116,7 @@ impl Views {
     /// when it read) into a free slot; None where `fetch` refuses them, they are larger than
     /// [`MAX_VIEW`], or every slot holds another range (the texture unit then reads texel by
     /// texel).
-    pub(crate) fn view(
+    fn view(
         &self,
         addr: u64,
         len: u64,
@@ -65,7 +151,7 @@ const KEPT: usize = 64;
 
 /// Direct-mapped sectors; `tags[i]` is the sector number kept in slot `i` (valid where bit
 /// `i` of `valid` is set).
-pub(crate) struct Sectors {
+struct Sectors {
     tags: [u64; KEPT],
     valid: u64,
     bytes: [[u8; SECTOR]; KEPT],
@@ -73,7 +159,7 @@ pub(crate) struct Sectors {
 
 impl Sectors {
     /// None kept.
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Sectors {
             tags: [0; KEPT],
             valid: 0,
@@ -86,7 +172,7 @@ impl Sectors {
     /// across sectors or the sector cannot be read whole (the caller then reads the bytes
     /// alone).
     #[inline]
-    pub(crate) fn read(
+    fn read(
         &mut self,
         addr: u64,
         buf: &mut [u8],
