@@ -1,4 +1,5 @@
 //! `tld4 bench`: decode, disassembly and execution throughput (median of several runs), the
+//! memory forms a simulator holds textures in (flat, ranges, a read callback: `sparse`), the
 //! batch API's scaling over threads (`batch`), and the cost growth with texture size
 //! (`growth`).
 //! The project's speed targets (README, Benchmarks; one core): decode >= 200 M words/s;
