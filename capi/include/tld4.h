@@ -893,6 +893,24 @@ typedef struct tld4_gather_result {
   struct tld4_texel_address texels[4];
 } tld4_gather_result;
 
+// The handle each lane of a warp reads (`tld4_insn_lane_handles` and the `_arch_`,
+// `_callbacks` variants), split as the texture unit splits it: header index in bits 0-19,
+// sampler index in bits 20-31 (`tld4_handle` packs them; NAK's convention,
+// docs/sources.md, NAK conventions).
+typedef struct tld4_lane_handles {
+  // Bit l set: lane l executes (active, its guard predicate true); the arrays hold 0 for
+  // the other lanes.
+  uint32_t executed;
+  // Lane l's 32-bit handle: the first Rb register (register-handle form), the uniform
+  // register (URZ: 0), or the constant at the form's slot (constant-bank form).
+  uint32_t handle[32];
+  // Lane l's texture-header index (bits 0-19 of `handle`): the entry at
+  // `header_pool + 32 * header[l]`.
+  uint32_t header[32];
+  // Lane l's sampler index (bits 20-31 of `handle`).
+  uint32_t sampler[32];
+} tld4_lane_handles;
+
 // One texture of a pool image: entry `k` becomes texture header `k` and sampler `k`, so its
 // handle is `tld4_handle(k, k)`.
 typedef struct tld4_image_entry {
@@ -1569,6 +1587,59 @@ enum tld4_status tld4_mem_gather(const struct tld4_insn *insn,
                                  size_t count,
                                  struct tld4_gather_result *results,
                                  struct tld4_error *err);
+
+// Each lane's handle of `insn` (SM100) in the warp `warp` (flat arrays, as
+// `tld4_exec_run_flat` takes them; nothing is written) into `*handles`, read as an
+// execution with the default settings reads it: the faults found before any lane is read
+// come first (`TLD4_ERR_WARP_FAULT`: an illegal encoding, a register out of range), then
+// the lanes that execute and each one's handle. No texture is read, so a handle naming no
+// texture is not an error here.
+//
+// # Safety
+// `insn` live; `warp` valid as for `tld4_exec_run_flat`; `handles` valid for a write;
+// `err` NULL or valid.
+enum tld4_status tld4_insn_lane_handles(const struct tld4_insn *insn,
+                                        const struct tld4_warp_flat *warp,
+                                        struct tld4_lane_handles *handles,
+                                        struct tld4_error *err);
+
+// As `tld4_insn_lane_handles`, the registers read through the caller's callbacks (see
+// `tld4_regfile`; only `reg`, `pred` and `ureg` are called, but every one is required).
+//
+// # Safety
+// `insn` live; `regfile` valid, its callbacks safe to call with its `user` for the
+// duration of the call; `handles` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_insn_lane_handles_callbacks(const struct tld4_insn *insn,
+                                                  const struct tld4_regfile *regfile,
+                                                  struct tld4_lane_handles *handles,
+                                                  struct tld4_error *err);
+
+// Each lane's handle of an architecture's instruction (`tld4_decode_arch`) in the warp
+// `warp` into `*handles`, read as `tld4_arch_exec_run_flat` with the default settings reads
+// it: the constant-bank form (SM75 to SM90a) reads its handle from `constants` (NULL:
+// none) once for the warp; the faults come first as there (`TLD4_ERR_WARP_FAULT` for a
+// static fault, a form not modeled or a missing constant, `TLD4_FAULT_NO_CONSTANT`).
+//
+// # Safety
+// `insn` live; `constants` NULL or valid as `tld4_constants` documents; `warp` valid as for
+// `tld4_exec_run_flat`; `handles` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_insn_lane_handles(const struct tld4_arch_insn *insn,
+                                             const struct tld4_constants *constants,
+                                             const struct tld4_warp_flat *warp,
+                                             struct tld4_lane_handles *handles,
+                                             struct tld4_error *err);
+
+// As `tld4_arch_insn_lane_handles`, the registers read through the caller's callbacks.
+//
+// # Safety
+// `insn` live; `constants` NULL or valid; `regfile` valid, its callbacks safe to call with
+// its `user` for the duration of the call; `handles` valid for a write; `err` NULL or
+// valid.
+enum tld4_status tld4_arch_insn_lane_handles_callbacks(const struct tld4_arch_insn *insn,
+                                                       const struct tld4_constants *constants,
+                                                       const struct tld4_regfile *regfile,
+                                                       struct tld4_lane_handles *handles,
+                                                       struct tld4_error *err);
 
 // Lays out `count` textures of `pool` (with their samplers) as GPU memory starting at
 // `base` (a multiple of 512, tld4-textures' `pool_image` contract): the texture-header pool

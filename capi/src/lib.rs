@@ -59,6 +59,7 @@ mod error;
 mod exec;
 mod fault;
 mod gather;
+mod handles;
 mod image;
 mod insn;
 mod layout;
@@ -107,6 +108,10 @@ pub use exec::{
 };
 pub use fault::{tld4_fault_is_not_modeled, tld4_fault_kind, tld4_fault_name};
 pub use gather::{tld4_gather_query, tld4_gather_result, tld4_mem_gather};
+pub use handles::{
+    tld4_arch_insn_lane_handles, tld4_arch_insn_lane_handles_callbacks, tld4_insn_lane_handles,
+    tld4_insn_lane_handles_callbacks, tld4_lane_handles,
+};
 pub use image::{tld4_image_entry, tld4_layout, tld4_pool_image};
 pub use insn::{
     tld4_access, tld4_assemble, tld4_decode, tld4_disassemble, tld4_insn, tld4_insn_free,
