@@ -384,6 +384,18 @@ typedef enum tld4_arch {
   TLD4_ARCH_SM_121F = 1212,
 } tld4_arch;
 
+// Which descriptor table (`tld4_desc_fields`, `tld4_desc_diff`).
+typedef enum tld4_desc_table {
+  // The block-linear texture header (HEADER_VERSION BLOCKLINEAR: `TEXHEAD_V2_BL`, or
+  // `TEXHEAD_BL` where the class reads V1 headers).
+  TLD4_DESC_TIC_BLOCK_LINEAR = 0,
+  // The pitch-linear texture header (HEADER_VERSION PITCH: `TEXHEAD_V2_PITCH`, V1's
+  // `TEXHEAD_PITCH`).
+  TLD4_DESC_TIC_PITCH = 1,
+  // The sampler (`TEXSAMP0..7`, with the class's own names for word 0 bits 19:14).
+  TLD4_DESC_TSC = 2,
+} tld4_desc_table;
+
 // An architecture's TLD4 checked and prepared for execution (opaque): decode once, execute
 // many times. Made by `tld4_arch_exec_new` or `tld4_arch_exec_from_word`, freed with
 // `tld4_arch_exec_free`; never changed by executing.
@@ -869,6 +881,20 @@ typedef struct tld4_texture_desc {
   // Array layers, or whole cubes; 1 for 2D and cube.
   uint32_t layers;
 } tld4_texture_desc;
+
+// One field of a descriptor table: the name as NVIDIA's class header writes it (without
+// the `NVCD97_TEXHEAD_V2_BL_` style prefix), its bits `hi:lo` over the 256-bit entry (word
+// `lo / 32`, bit `lo % 32`) and what it means. The strings are static: never free them.
+typedef struct tld4_desc_field {
+  // The field's name, e.g. `"SECTOR_PROMOTION"`.
+  const char *name;
+  // Its lowest bit over the entry.
+  uint32_t lo;
+  // Its highest bit (inclusive).
+  uint32_t hi;
+  // What it means, in a few words.
+  const char *meaning;
+} tld4_desc_field;
 
 // One lane's gather arguments, as the instruction's registers hold them.
 typedef struct tld4_gather_query {
@@ -1560,6 +1586,40 @@ const char *tld4_fault_name(int32_t kind);
 // Whether a fault kind is "valid but not modeled" (as opposed to a fault the hardware, or
 // the caller's setup, raises).
 bool tld4_fault_is_not_modeled(int32_t kind);
+
+// The fields of descriptor table `table` (a `tld4_desc_table`) for architecture `arch` (a
+// `tld4_arch`: its GPU class's default layout, as the `_arch` executions read descriptors),
+// in bit order, into `fields` (`cap` entries; `*count` receives how many there are, and too
+// few is `TLD4_ERR_BUFFER_TOO_SMALL`: call with `cap` 0 to learn it). An architecture
+// without a class is `TLD4_ERR_NOT_MODELED`.
+//
+// # Safety
+// `fields` NULL or valid for `cap` writes; `count`, `err` NULL or valid.
+enum tld4_status tld4_desc_fields(uint32_t arch,
+                                  uint32_t table,
+                                  struct tld4_desc_field *fields,
+                                  size_t cap,
+                                  size_t *count,
+                                  struct tld4_error *err);
+
+// Which fields of table `table` for `arch` (as `tld4_desc_fields` lists them) differ
+// between the descriptors `a` and `b` (eight words each, as the encoders write them): their
+// positions in that list, in bit order, into `indices` (`cap` entries; `*count` receives
+// how many differ, too few is `TLD4_ERR_BUFFER_TOO_SMALL`). For texture headers the caller
+// names the layout (HEADER_VERSION, bits 127:124, selects it); reserved fields are
+// compared too.
+//
+// # Safety
+// `a`, `b` valid for eight reads; `indices` NULL or valid for `cap` writes; `count`, `err`
+// NULL or valid.
+enum tld4_status tld4_desc_diff(uint32_t arch,
+                                uint32_t table,
+                                const uint32_t *a,
+                                const uint32_t *b,
+                                uint32_t *indices,
+                                size_t cap,
+                                size_t *count,
+                                struct tld4_error *err);
 
 // Gathers `count` lanes for `insn` (its dimension, component, offsets and depth compare)
 // from the texture and sampler `handle` names in the pools at `header_pool` and

@@ -58,6 +58,7 @@ mod detail;
 mod error;
 mod exec;
 mod fault;
+mod fields;
 mod gather;
 mod handles;
 mod image;
@@ -107,6 +108,7 @@ pub use exec::{
     tld4_exec_run_flat, tld4_rounding,
 };
 pub use fault::{tld4_fault_is_not_modeled, tld4_fault_kind, tld4_fault_name};
+pub use fields::{tld4_desc_diff, tld4_desc_field, tld4_desc_fields, tld4_desc_table};
 pub use gather::{tld4_gather_query, tld4_gather_result, tld4_mem_gather};
 pub use handles::{
     tld4_arch_insn_lane_handles, tld4_arch_insn_lane_handles_callbacks, tld4_insn_lane_handles,

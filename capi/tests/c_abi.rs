@@ -16,6 +16,7 @@ mod descriptor;
 mod descriptors_doc;
 mod error_shape;
 mod execute;
+mod fields;
 mod handles;
 mod header;
 mod memory;
