@@ -882,6 +882,73 @@ typedef struct tld4_texture_desc {
   uint32_t layers;
 } tld4_texture_desc;
 
+// Texture-header fields beyond `tld4_tic_desc` (raw values of the clcd97tex.h fields each
+// member names; a zeroed struct is what `tld4_tic_encode` writes). None changes a gather.
+typedef struct tld4_tic_extra {
+  // TEXTURE_TYPE TWO_D_NO_MIPMAP instead of TWO_D, for a 2D texture (what NVK writes for
+  // pitch textures); the texture unit reads both as 2D (level 0).
+  bool two_d_no_mipmap;
+  // SECTOR_PROMOTION (2 bits: L1 sector promotion).
+  uint32_t sector_promotion;
+  // LOD_ANISO_QUALITY2 (1 bit).
+  uint32_t lod_aniso_quality2;
+  // LOD_ANISO_QUALITY (1 bit).
+  uint32_t lod_aniso_quality;
+  // LOD_ISO_QUALITY (1 bit).
+  uint32_t lod_iso_quality;
+  // ANISO_COARSE_SPREAD_MODIFIER (2 bits).
+  uint32_t aniso_coarse_spread_modifier;
+  // ANISO_SPREAD_SCALE (5 bits).
+  uint32_t aniso_spread_scale;
+  // ANISO_SPREAD_MAX_LOG2 (3 bits).
+  uint32_t aniso_spread_max_log2;
+  // ANISO_FINE_SPREAD_FUNC (2 bits).
+  uint32_t aniso_fine_spread_func;
+  // ANISO_COARSE_SPREAD_FUNC (2 bits).
+  uint32_t aniso_coarse_spread_func;
+  // ANISO_FINE_SPREAD_MODIFIER (2 bits).
+  uint32_t aniso_fine_spread_modifier;
+  // MAX_ANISOTROPY (3 bits).
+  uint32_t max_anisotropy;
+  // ANISO_BIAS (4 bits).
+  uint32_t aniso_bias;
+  // USE_HEADER_OPT_CONTROL (1 bit; block-linear headers only: the pitch header has no
+  // such field, and a non-zero value there is `TLD4_ERR_INVALID_ARGUMENT`).
+  uint32_t use_header_opt_control;
+  // TRILIN_OPT (5 bits).
+  uint32_t trilin_opt;
+  // MIP_LOD_BIAS (13 bits).
+  uint32_t mip_lod_bias;
+  // MIN_LOD_CLAMP (12 bits).
+  uint32_t min_lod_clamp;
+} tld4_tic_extra;
+
+// Sampler fields beyond `tld4_tsc_desc` (raw values of the clcd97tex.h TEXSAMP fields each
+// member names; a zeroed struct is what `tld4_tsc_encode` writes). The model reads none of
+// them: a border texel is the BORDER_COLOR_R..A words (`tld4_tsc_desc::border`) whatever
+// S_R_G_B_CONVERSION and the sRGB border bytes say (docs/sources.md, Decisions).
+typedef struct tld4_tsc_extra {
+  // S_R_G_B_CONVERSION (1 bit: sRGB conversion of the border colour).
+  uint32_t s_r_g_b_conversion;
+  // FONT_FILTER (word 0 bits 19:14, 6 bits: NVK's font filter width and height, which
+  // clcd97tex.h leaves unnamed).
+  uint32_t font_filter;
+  // S_R_G_B_BORDER_COLOR_R (8 bits).
+  uint32_t srgb_border_r;
+  // S_R_G_B_BORDER_COLOR_G (8 bits).
+  uint32_t srgb_border_g;
+  // S_R_G_B_BORDER_COLOR_B (8 bits).
+  uint32_t srgb_border_b;
+  // MIP_LOD_BIAS (13 bits).
+  uint32_t mip_lod_bias;
+  // MIN_LOD_CLAMP (12 bits).
+  uint32_t min_lod_clamp;
+  // MAX_LOD_CLAMP (12 bits).
+  uint32_t max_lod_clamp;
+  // TRILIN_OPT (5 bits).
+  uint32_t trilin_opt;
+} tld4_tsc_extra;
+
 // One field of a descriptor table: the name as NVIDIA's class header writes it (without
 // the `NVCD97_TEXHEAD_V2_BL_` style prefix), its bits `hi:lo` over the 256-bit entry (word
 // `lo / 32`, bit `lo % 32`) and what it means. The strings are static: never free them.
@@ -1504,6 +1571,46 @@ enum tld4_status tld4_texels_write(const struct tld4_texture_desc *desc,
                                    size_t *needed,
                                    struct tld4_tic_desc *header,
                                    struct tld4_error *err);
+
+// As `tld4_tic_encode`, with the fields of `*extra` (NULL: all 0, as `tld4_tic_encode`)
+// written too; a member past its field, or `two_d_no_mipmap` on a kind other than 2D, is
+// `TLD4_ERR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `desc` valid with a NUL-terminated `format`; `extra` NULL or valid; `words` valid for 8
+// writes; `err` NULL or valid.
+enum tld4_status tld4_tic_encode_ext(const struct tld4_tic_desc *desc,
+                                     const struct tld4_tic_extra *extra,
+                                     uint32_t *words,
+                                     struct tld4_error *err);
+
+// As `tld4_tic_decode`, with the fields `tld4_tic_extra` names into `*extra` (if not NULL).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `extra`, `err` NULL or valid.
+enum tld4_status tld4_tic_decode_ext(const uint32_t *words,
+                                     struct tld4_tic_desc *desc,
+                                     struct tld4_tic_extra *extra,
+                                     struct tld4_error *err);
+
+// As `tld4_tsc_encode`, with the fields of `*extra` (NULL: all 0) written too; a member
+// past its field is `TLD4_ERR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `desc` valid; `extra` NULL or valid; `words` valid for 8 writes; `err` NULL or valid.
+enum tld4_status tld4_tsc_encode_ext(const struct tld4_tsc_desc *desc,
+                                     const struct tld4_tsc_extra *extra,
+                                     uint32_t *words,
+                                     struct tld4_error *err);
+
+// As `tld4_tsc_decode`, with the fields `tld4_tsc_extra` names into `*extra` (if not NULL).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `extra`, `err` NULL or valid.
+enum tld4_status tld4_tsc_decode_ext(const uint32_t *words,
+                                     struct tld4_tsc_desc *desc,
+                                     struct tld4_tsc_extra *extra,
+                                     struct tld4_error *err);
 
 // The default settings.
 //

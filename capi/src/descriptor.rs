@@ -135,7 +135,7 @@ pub struct tld4_tsc_desc {
 }
 
 /// A descriptor error, with what was being encoded or decoded.
-fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
+pub(crate) fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
     move |source| Error::Descriptor {
         what: what.to_string(),
         source,
@@ -144,7 +144,7 @@ fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
 
 impl tld4_tic_desc {
     /// The typed header this describes.
-    fn header(&self) -> Result<TextureHeader, Error> {
+    pub(crate) fn header(&self) -> Result<TextureHeader, Error> {
         // SAFETY: the caller of the entry point guarantees `format` is a NUL-terminated string.
         let format = format_of(unsafe { in_str(self.format, "desc.format") }?)?;
         let kind = KINDS
@@ -213,7 +213,7 @@ impl tld4_tic_desc {
     }
 
     /// The description of a decoded header.
-    fn of(h: &TextureHeader) -> Self {
+    pub(crate) fn of(h: &TextureHeader) -> Self {
         let (layout, pitch, gobs) = match h.layout {
             HeaderLayout::Pitch { pitch } => (tld4_layout::TLD4_LAYOUT_PITCH, pitch, 0),
             HeaderLayout::BlockLinear {
@@ -254,7 +254,7 @@ impl tld4_tic_desc {
 impl tld4_tsc_desc {
     /// The typed sampler entry this describes; a value past its field is invalid input
     /// naming the field (the widths are `TEXSAMP`'s).
-    fn state(&self) -> Result<SamplerState, Error> {
+    pub(crate) fn state(&self) -> Result<SamplerState, Error> {
         let fit = |name: &'static str, what: &str, v: u32| -> Result<u32, Error> {
             let max = field(TEXSAMP, name).map_or(0, |f| f.max());
             if u64::from(v) > max {
@@ -292,7 +292,7 @@ impl tld4_tsc_desc {
     }
 
     /// The description of a decoded sampler entry.
-    fn of(s: &SamplerState) -> Self {
+    pub(crate) fn of(s: &SamplerState) -> Self {
         tld4_tsc_desc {
             address_u: s.address[0] as u32,
             address_v: s.address[1] as u32,
@@ -314,7 +314,7 @@ impl tld4_tsc_desc {
 ///
 /// # Safety
 /// `p` is NULL or valid for eight writes.
-unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
+pub(crate) unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
     if p.is_null() {
         return Err(Error::Null("words"));
     }
@@ -327,7 +327,7 @@ unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
 ///
 /// # Safety
 /// `p` is NULL or valid for eight reads.
-unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
+pub(crate) unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
     if p.is_null() {
         return Err(Error::Null("words"));
     }

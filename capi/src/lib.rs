@@ -54,6 +54,7 @@ mod bound;
 mod check;
 mod cubin;
 mod descriptor;
+mod descriptor_ext;
 mod detail;
 mod error;
 mod exec;
@@ -99,6 +100,10 @@ pub use cubin::{tld4_cubin_find, tld4_cubin_find_file};
 pub use descriptor::{
     tld4_sampler_to_tsc, tld4_swizzle, tld4_texels_write, tld4_tic_decode, tld4_tic_desc,
     tld4_tic_encode, tld4_tsc_address_mode, tld4_tsc_decode, tld4_tsc_desc, tld4_tsc_encode,
+};
+pub use descriptor_ext::{
+    tld4_tic_decode_ext, tld4_tic_encode_ext, tld4_tic_extra, tld4_tsc_decode_ext,
+    tld4_tsc_encode_ext, tld4_tsc_extra,
 };
 pub use detail::{tld4_error_detail, tld4_not_modeled, tld4_read};
 pub use error::{boundary, quiet, tld4_error, tld4_status, Error, TLD4_ERROR_MESSAGE_LEN};

@@ -13,6 +13,7 @@ mod capi;
 mod check;
 mod common;
 mod descriptor;
+mod descriptor_ext;
 mod descriptors_doc;
 mod error_shape;
 mod execute;

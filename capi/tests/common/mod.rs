@@ -8,6 +8,9 @@ use std::ptr::{null, null_mut};
 use tld4_capi::*;
 use tld4_status::*;
 
+mod driver;
+pub use driver::*;
+
 pub fn cstr(s: &str) -> CString {
     CString::new(s).unwrap()
 }
