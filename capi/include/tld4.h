@@ -2011,6 +2011,38 @@ enum tld4_status tld4_border_vulkan(uint32_t vk_border_color,
                                     uint32_t (*words)[4],
                                     struct tld4_error *err);
 
+// The swizzle NVK writes into a header for `format` (a name `tld4_format_name` lists), into
+// `swizzle` (four `tld4_swizzle` values for `tld4_tic_desc::swizzle`): each component the
+// format has from itself, a missing G or B from ZERO and a missing A from ONE (R8: R, 0, 0,
+// 1; RG16: R, G, 0, 1), where `tld4_texels_write` and a zeroed description give the
+// identity R, G, B, A. tld4 gathers the same values from both (a missing component reads
+// the (0, 0, 0, 1) fill, Vulkan's conversion to RGBA); the headers' X/Y/Z/W_SOURCE bits
+// differ, and what the hardware reads for IN_G of a one-component format is unmeasured
+// (docs/sources.md, Descriptors).
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `swizzle` NULL or valid for four writes;
+// `err` NULL or valid.
+enum tld4_status tld4_swizzle_nvk(const char *format,
+                                  uint32_t (*swizzle)[4],
+                                  struct tld4_error *err);
+
+// The raw value of field `field` (0-based, as `tld4_pool_set_texture` orders a texel's
+// fields) of `format` holding the integer `value`, into `*raw`: for an SNORM or SINT field
+// its two's complement in the field's width (-1 in an 8-bit SNORM field is 0xff, not
+// 0xffffffff, which `tld4_pool_set_texture` refuses as too wide), for any other field
+// `value` itself. A value outside the field's range (-2^(w-1) .. 2^(w-1) - 1 signed,
+// 0 .. 2^w - 1 otherwise) is `TLD4_ERR_INVALID_ARGUMENT` (the widths and signedness are
+// tld4-textures' format table).
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `raw` and `err` are NULL or valid.
+enum tld4_status tld4_field_from_int(const char *format,
+                                     uint32_t field,
+                                     int64_t value,
+                                     uint32_t *raw,
+                                     struct tld4_error *err);
+
 // How many formats there are.
 size_t tld4_format_count(void);
 

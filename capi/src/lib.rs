@@ -131,7 +131,10 @@ pub use mem_exec::{tld4_exec_run_callbacks_memory, tld4_exec_run_flat_memory};
 pub use memory::{
     tld4_lane_texels, tld4_memory, tld4_memory_kind, tld4_texel_address, tld4_texel_kind,
 };
-pub use names::{tld4_border_vulkan, tld4_format_bytes_per_texel, tld4_status_name};
+pub use names::{
+    tld4_border_vulkan, tld4_field_from_int, tld4_format_bytes_per_texel, tld4_status_name,
+    tld4_swizzle_nvk,
+};
 pub use pool::{
     tld4_format_count, tld4_format_name, tld4_handle, tld4_pool, tld4_pool_add_sampler,
     tld4_pool_add_texture, tld4_pool_free, tld4_pool_new, tld4_pool_set_sampler,

@@ -133,7 +133,17 @@ pub enum Source<'a> {
 /// (R20, R21) with handle `handle` in UR4, every other register 0xdeadbeef; returns the four
 /// result registers R8..R11 of each lane.
 pub fn gather_warp(source: Source, handle: u32, coords: &[[f32; 2]; 32]) -> [[u32; 4]; 32] {
-    let exec = exec_of("TLD4.B R10, R8, R20, UR4, 2D ;");
+    gather_warp_of("TLD4.B R10, R8, R20, UR4, 2D ;", source, handle, coords)
+}
+
+/// As `gather_warp`, for the instruction `text` (Ra R20, handle UR4, results from R8).
+pub fn gather_warp_of(
+    text: &str,
+    source: Source,
+    handle: u32,
+    coords: &[[f32; 2]; 32],
+) -> [[u32; 4]; 32] {
+    let exec = exec_of(text);
     let mut regs = vec![0xdead_beefu32; 32 * 32];
     for (l, c) in coords.iter().enumerate() {
         regs[20 * 32 + l] = c[0].to_bits();

@@ -62,6 +62,17 @@ impl Texture {
         }
     }
 
+    /// A 2D texture of `format` (a `tld4_format_name`), `width` x `height`, its raw
+    /// field values `fields`.
+    pub fn of(format: &str, width: u32, height: u32, fields: Vec<u32>) -> Self {
+        Texture {
+            width,
+            height,
+            fields,
+            format: cstr(format),
+        }
+    }
+
     /// Its description (borrowing the format name).
     pub fn desc(&self) -> tld4_texture_desc {
         tld4_texture_desc {
