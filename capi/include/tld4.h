@@ -783,7 +783,10 @@ typedef struct tld4_check_summary {
 typedef struct tld4_tic_desc {
   // A `tld4_layout` value: `TEXHEAD_V2_PITCH` or `TEXHEAD_V2_BL`.
   uint32_t layout;
-  // Pitch layout: bytes from one row to the next (a multiple of 32). Block-linear: 0.
+  // Pitch layout: bytes from one row to the next (a multiple of 32), the header's
+  // PITCH_BITS21TO5. Not `layout_param` of `tld4_texels_write` / `tld4_image_entry`, which
+  // is a row alignment: those lay rows out at the row's bytes rounded up to it and write
+  // that pitch here (8 RGBA8 texels, alignment 64: pitch 64). Block-linear: 0.
   uint32_t pitch;
   // Block-linear layout: log2 of the GOBs per block height (0..=5). Pitch: 0.
   uint32_t gobs_per_block_height_log2;
@@ -799,9 +802,13 @@ typedef struct tld4_tic_desc {
   // Height in texels.
   uint32_t height;
   // Array layers, or whole cubes for the cube kinds; 1 for 2D, cube and every pitch
-  // header (which has no depth field).
+  // header (which has no depth field). The same count as `tld4_texture_desc::layers`,
+  // named after the header's DEPTH_MINUS_ONE field.
   uint32_t depth;
-  // The `tld4_swizzle` of result components x, y, z, w.
+  // The `tld4_swizzle` of result components x, y, z, w. `tld4_texels_write` gives the
+  // identity R, G, B, A for every format (a zeroed struct: R, R, R, R); components a
+  // format lacks then read 0, 0, 1 (G, B, A). NVK writes ZERO and ONE for them instead
+  // (`tld4_swizzle_nvk`): the same gathered values, other header bits.
   uint32_t swizzle[4];
   // DEPTH_TEXTURE (kept; depth compare does not depend on it).
   bool depth_texture;
@@ -878,7 +885,8 @@ typedef struct tld4_texture_desc {
   uint32_t width;
   // Height in texels (equal to the width for cubes).
   uint32_t height;
-  // Array layers, or whole cubes; 1 for 2D and cube.
+  // Array layers, or whole cubes; 1 for 2D and cube (a texture header's
+  // `tld4_tic_desc::depth` holds the same count).
   uint32_t layers;
 } tld4_texture_desc;
 
@@ -1013,7 +1021,9 @@ typedef struct tld4_image_entry {
   uint32_t sampler;
   // A `tld4_layout` value.
   uint32_t layout;
-  // Pitch: the row alignment in bytes; block-linear: log2 of the GOBs per block height.
+  // Pitch: the row alignment in bytes (a multiple of 32; the pitch written into the
+  // header, `tld4_tic_desc::pitch`, is a row's bytes rounded up to it); block-linear: log2
+  // of the GOBs per block height.
   uint32_t layout_param;
 } tld4_image_entry;
 
@@ -2066,7 +2076,9 @@ void tld4_pool_free(struct tld4_pool *pool);
 // Puts a texture at header index `index` (0 ..= 2^20 - 1; replacing any there). The texels
 // are `count` raw field values: layer-major, then rows (y), then texels (x), then the
 // format's fields (raw integers for UNORM/SNORM/UINT/SINT, f16 or f32 bits for floats, the
-// bit fields of packed formats). They are copied: `fields` may be freed after the call.
+// bit fields of packed formats), each within its field's width: a negative SNORM or SINT
+// value is its two's complement in the field's width (-1 in an 8-bit field is 0xff;
+// `tld4_field_from_int` makes it). They are copied: `fields` may be freed after the call.
 //
 // # Safety
 // `pool` is live; `desc` valid with a NUL-terminated `format`; `fields` NULL (with `count`
