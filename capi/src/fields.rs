@@ -1,8 +1,8 @@
 //! The texture-header and sampler field tables in C: each field's name, bit range and
 //! meaning as tld4-gpu-memory's descriptor tables give them for an architecture's GPU class
 //! (`ClassDescriptors::tic_table` / `tsc_table`: clcd97tex.h and the other classes'
-//! headers, docs/sources.md, Descriptors and Descriptors per GPU class), never restated
-//! here; and which fields two descriptors' words disagree on.
+//! headers; docs/sources.md, Descriptors; docs/sources.md, Descriptors per GPU class), never
+//! restated here; and which fields two descriptors' words disagree on.
 
 use std::collections::HashMap;
 use std::ffi::{c_char, CString};
