@@ -141,6 +141,9 @@ pub struct Answer {
     pub decoded: Decoded,
     /// The architecture the instruction was read on (SM100 unless one was named).
     pub arch: ArchData,
+    /// The architectures a question may name (nvdisasm's names of every architecture with a
+    /// TLD4: SM107 has none), for the page's choice.
+    pub arches: Vec<&'static str>,
     /// `tld4 explain`'s text for the same question.
     pub text: String,
     /// The scenario document `tld4 explain --scenario` reproduces this with.
@@ -452,6 +455,11 @@ fn answer_loaded(
         fields,
         decoded: decoded(&insn),
         arch: on,
+        arches: tld4_decoder::Arch::ALL
+            .into_iter()
+            .filter(|a| a.family() != tld4_decoder::Family::Sm107)
+            .map(tld4_decoder::Arch::nvdisasm_name)
+            .collect(),
         text,
         scenario: doc,
         size,
