@@ -55,6 +55,15 @@ test('choosing an architecture shows its encoding, text and descriptor class, th
     const doc = JSON.parse(await page.inputValue('[data-testid="scenario"]'));
     assert.equal(doc.arch, 'sm_' + arch.slice(2), 'the copied scenario names the architecture');
     assert.equal(doc.instruction, insn);
+    // ... which `tld4 explain --scenario` reads alone, to the same values.
+    const dir = mkdtempSync(join(tmpdir(), 'tld4-copied-'));
+    try {
+      writeFileSync(join(dir, 'copied.json'), JSON.stringify(doc));
+      const out = execFileSync(BIN, ['explain', '--scenario', join(dir, 'copied.json')], { encoding: 'utf8' });
+      assert.deepEqual(/results \(x, y, z, w\) = \(([^)]*)\)/.exec(out)[1].split(', '), sm100.values, out);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   // SM90's uniform form has an immediate after URc: its text is not SM100's.
   await answered(page, () => page.selectOption('#arch', 'SM90'));
