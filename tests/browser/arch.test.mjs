@@ -95,6 +95,7 @@ test('a pasted scenario naming an architecture is explained as explain --scenari
     assert.equal(await page.isHidden('[data-testid="error"]'), true, await page.textContent('[data-testid="error"]'));
     assert.deepEqual((await pageState(page)).values, values, out);
     assert.match(await page.textContent('[data-testid="scenario-note"]'), /pasted scenario \(SM90, lane 0\)/);
+    assert.equal(await page.isHidden('#link'), true, 'no link: the URL holds a question, not the document');
     assert.equal(await page.inputValue('#arch'), 'SM90');
     assert.equal(await page.inputValue('#insn'), 'TLD4.G.AOFFI R10, R8, R20, R24, UR4, 0x0, 2D');
     assert.match(await page.textContent('[data-testid="arch-line"]'), /HOPPER_A/);
@@ -107,6 +108,7 @@ test('a pasted scenario naming an architecture is explained as explain --scenari
     // A control changed: back to a question (on SM90), the note gone.
     await answered(page, () => page.selectOption('#component', 'R'));
     assert.equal(await page.isHidden('[data-testid="scenario-note"]'), true);
+    assert.equal(await page.isVisible('#link'), true);
     assert.equal(new URL(page.url()).searchParams.get('arch'), 'SM90');
     assert.equal(await page.isHidden('[data-testid="error"]'), true, await page.textContent('[data-testid="error"]'));
     await page.close();

@@ -219,6 +219,8 @@ function showError(message) {
 function showScenarioNote() {
   const on = scenarioText !== null && answer !== null && $('error').hidden;
   $('scenario-note').hidden = !on;
+  // (the link holds a question; a pasted document is not in it)
+  $('link').hidden = on;
   $('scenario-note').textContent = on
     ? 'showing the pasted scenario (' + answer.arch.name + ', lane ' + (state.lane || '0') + '): its own texture, sampler and registers; change any control to return to a question'
     : '';
