@@ -60,7 +60,11 @@ pub fn arch_address_lines(a: &ArchScenario) -> Result<Vec<String>, ScenarioError
         kind: e.kind_name(),
         text: e.to_string(),
     });
-    lines_of(m, &pool, run, |lane| a.lane_handle(lane))
+    // (each lane's handle as the executor reads it: `None` where it faulted first)
+    let handles = a.exec.lane_handles(&a.scenario.warp, &a.constants).ok();
+    lines_of(m, &pool, run, |lane| {
+        handles.as_ref().map(|h| h.handles[lane])
+    })
 }
 
 /// A warp's fault: its kind's name and its message.

@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use tld4_decoder::{decode_arch, looks_like_word, parse_arch, parse_word, Arch, ArchTld4};
 use tld4_emu::gpu_memory::{ClassDescriptors, GpuClass};
-use tld4_emu::{ArchExec, ArchExecError, ConstantBank, ConstantBanks, LaneTexels, WARP_SIZE};
+use tld4_emu::{ArchExec, ArchExecError, ConstantBanks, LaneTexels, WARP_SIZE};
 
 use crate::builder::{Executed, Scenario, Textures};
 use crate::error::{err, ScenarioError};
@@ -109,16 +109,6 @@ impl ArchScenario {
     ) -> tld4_emu::gpu_memory::MemoryPool<'a> {
         m.pool()
             .with_descriptors(self.descriptors.unwrap_or_default())
-    }
-
-    /// The texture handle lane `lane` reads: the constant at the form's slot for the
-    /// constant-bank form (one for the warp; `None` when the bank holds none there), the
-    /// base executor's reading of the lane's registers otherwise.
-    pub fn lane_handle(&self, lane: usize) -> Option<u32> {
-        match self.insn.constant_slot() {
-            Some(slot) => self.constants.read_u32(slot.bank, slot.offset),
-            None => Some(self.exec.base().lane_handle(&self.scenario.warp, lane)),
-        }
     }
 
     /// The same scenario with its owned textures laid out in memory as
