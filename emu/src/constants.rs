@@ -18,7 +18,7 @@ use tld4_decoder::{
     decode_arch, Arch, ArchTld4, BClear, Change, DecodeError, Family, HandleForm, OffsetMode, UReg,
 };
 use tld4_gpu_memory::MemoryPool;
-use tld4_textures::TexturePool;
+use tld4_textures::{LaneTexels, TexturePool};
 
 use crate::exec::{ExecConfig, ExecReport, LaneHandles, Tld4Exec};
 use crate::fault::{NotModeledReason, WarpFault};
@@ -300,15 +300,28 @@ impl ArchExec {
         constants: &C,
         pool: &MemoryPool<'_>,
     ) -> Result<ExecReport, ArchExecError> {
+        self.execute_memory_with_texels(warp, constants, pool, None)
+    }
+
+    /// [`ArchExec::execute_memory`], recording each executed lane's texel addresses into
+    /// `texels` as [`Tld4Exec::execute_memory`] does (the same execution: the base executor
+    /// records them while it gathers).
+    pub fn execute_memory_with_texels<R: RegisterFile + ?Sized, C: ConstantBank + ?Sized>(
+        &self,
+        warp: &mut R,
+        constants: &C,
+        pool: &MemoryPool<'_>,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+    ) -> Result<ExecReport, ArchExecError> {
         let run = match self.constant_handle(warp, constants)? {
-            None => self.exec.execute_memory(warp, pool, None),
+            None => self.exec.execute_memory(warp, pool, texels),
             Some(handle) => self.exec.execute_memory(
                 &mut ConstantHandle {
                     inner: warp,
                     handle,
                 },
                 pool,
-                None,
+                texels,
             ),
         };
         run.map_err(|e| match e {
