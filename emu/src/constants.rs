@@ -20,7 +20,7 @@ use tld4_decoder::{
 use tld4_gpu_memory::MemoryPool;
 use tld4_textures::TexturePool;
 
-use crate::exec::{ExecConfig, ExecReport, Tld4Exec};
+use crate::exec::{ExecConfig, ExecReport, LaneHandles, Tld4Exec};
 use crate::fault::{NotModeledReason, WarpFault};
 use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
@@ -314,6 +314,35 @@ impl ArchExec {
         run.map_err(|e| match e {
             MemoryExecError::Fault(f) => ArchExecError::Fault(f),
             other => ArchExecError::Memory(other),
+        })
+    }
+
+    /// Each executing lane's handle as [`ArchExec::execute`] reads it (the base form's
+    /// register or uniform register, or the constant at the form's slot, read once for the
+    /// warp), after the same faults: static, not modeled, a missing constant. Reads no texture.
+    pub fn lane_handles<R: RegisterFile + ?Sized, C: ConstantBank + ?Sized>(
+        &self,
+        warp: &R,
+        constants: &C,
+    ) -> Result<LaneHandles, ArchExecError> {
+        Ok(match self.constant_handle(warp, constants)? {
+            None => self.exec.lane_handles(warp)?,
+            Some(handle) => {
+                // the base form would read UR0, which stands for the constant (see `execute`)
+                let (_, executed) = self.exec.executing(warp)?;
+                LaneHandles {
+                    executed,
+                    handles: std::array::from_fn(
+                        |l| {
+                            if executed >> l & 1 != 0 {
+                                handle
+                            } else {
+                                0
+                            }
+                        },
+                    ),
+                }
+            }
         })
     }
 
