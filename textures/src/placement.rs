@@ -64,6 +64,15 @@ impl BlockLinear {
         (((xb >> 6) << (6 + self.rows_log2)) | within) >> self.elem_log2
     }
 
+    /// [`BlockLinear::col_part`] of column x + 1 from that of column x (`c`): one carry
+    /// through the column's bits (GOB bits and block bits alike: the block of a column is
+    /// the next bits up), wrapping as `col_part`'s u32 arithmetic does.
+    #[inline(always)]
+    pub(crate) fn col_part_next(&self, c: u32) -> u32 {
+        let mask = self.col_part(u32::MAX);
+        (c | !mask).wrapping_add(self.col_part(1)) & mask
+    }
+
     /// The row part in 64 bits (the per-lane path, any size).
     #[inline(always)]
     fn row_part64(&self, y: u64) -> u64 {
@@ -253,6 +262,34 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The next column's part by a carry ([`BlockLinear::col_part_next`]) is the
+        /// layout's block-linear offset of the next column, for every texel and element
+        /// size, GOB height and width, in the row of texel (x, y) and the next column's
+        /// block of columns alike.
+        #[test]
+        fn the_next_column_by_a_carry_is_the_layout_offset_of_the_next_column(
+            (tb, eb) in proptest::sample::select(
+                vec![(1, 1), (2, 2), (4, 1), (4, 4), (8, 2), (8, 4), (16, 4), (16, 16)]
+            ),
+            k in 0u8..=5,
+            width in 2u64..700,
+            height in 1u32..300,
+            x in 0u64..700,
+            y in 0u32..300,
+        ) {
+            let (x, y) = ((x % (width - 1)) as u32, y % height);
+            let (layout, place) = bl(tb, eb, width, height, k);
+            let Placement::BlockLinear(b) = place else {
+                panic!("block-linear")
+            };
+            let got = b.row_part(y) + b.col_part_next(b.col_part(x));
+            let want = layout.texel_offset(0, x + 1, y);
+            proptest::prop_assert_eq!(got as u64 * eb as u64, want, "x {} y {}", x, y);
         }
     }
 

@@ -153,6 +153,63 @@ fn footprint_indices(
     index
 }
 
+/// The storage indices of element `element` of each lane's footprint on its face of the
+/// in-place cube kernel ([`direct_faces`]; layer `layer[k]`), from its origin (`i0[k]`,
+/// `j0[k]`), in gather order: [`footprint_indices`] of the columns min(i0, n - 1) and, where
+/// i0 < n - 1 (unsigned: not -1), i0 + 1, else 0, and the rows likewise from j0. Those
+/// second columns and rows differ from the planar kernels' clamp only for lanes the kernel
+/// redoes or whose texels there it places across the edge (i0 = -1 reads column 0 on the
+/// face, the footprint's next column, in both). Block-linear: the next column's part by a
+/// carry through the swizzled bits of the first's ([`BlockLinear::col_part_next`]), not
+/// computed afresh (the rows' by a carry too measured slower: docs/benchmarks.md).
+///
+/// [`BlockLinear::col_part_next`]: crate::placement::BlockLinear::col_part_next
+#[inline(always)]
+fn face_footprint_indices(
+    place: &Placement,
+    element: usize,
+    n: u32,
+    layer: &[u32; LANES],
+    [i0, j0]: [&[i32; LANES]; 2],
+) -> [[u32; LANES]; 4] {
+    let mut index = [[0u32; LANES]; 4];
+    let last = n - 1;
+    // all ones where `b`, else 0
+    let ones = |b: bool| 0u32.wrapping_sub(b as u32);
+    match place {
+        Placement::Linear(p) => {
+            let s = Strides::linear(p, element);
+            for k in 0..LANES {
+                let (i, j) = (i0[k] as u32, j0[k] as u32);
+                let base = s.index(layer[k], 0, 0);
+                let next = |v: u32| v.wrapping_add(1) & ones(v < last);
+                let cols = [i.min(last), next(i)].map(|x| x.wrapping_mul(s.texel));
+                let rows = [j.min(last), next(j)].map(|y| y.wrapping_mul(s.row));
+                for (t, i) in footprint_parts(base, cols, rows).into_iter().enumerate() {
+                    index[t][k] = i;
+                }
+            }
+        }
+        Placement::BlockLinear(b) => {
+            let (stride, element) = (b.layer() as u32, element as u32);
+            for k in 0..LANES {
+                let (i, j) = (i0[k] as u32, j0[k] as u32);
+                let base = layer[k].wrapping_mul(stride).wrapping_add(element);
+                // all ones where the next column (row) is the origin's + 1, else 0 (column
+                // or row 0)
+                let (more_i, more_j) = (ones(i < last), ones(j < last));
+                let c0 = b.col_part(i.min(last));
+                let cols = [c0, b.col_part_next(c0) & more_i];
+                let rows = [j.min(last), j.wrapping_add(1) & more_j].map(|y| b.row_part(y));
+                for (t, i) in footprint_parts(base, cols, rows).into_iter().enumerate() {
+                    index[t][k] = i;
+                }
+            }
+        }
+    }
+    index
+}
+
 /// A footprint's four storage indices in gather order, from its base, its columns' parts
 /// (x0, x1) and its rows' parts (y0, y1).
 #[inline(always)]
@@ -548,7 +605,6 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
     let mut redo_lane = [0i32; LANES];
     let mut edge_lane = [0i32; LANES];
     let mut layer = [0u32; LANES];
-    let [mut x0, mut x1, mut y0, mut y1] = [[0i32; LANES]; 4];
     for k in 0..LANES {
         // inside the face where 0 <= i0 and i0 + 1 < n (a negative i0 reads as a huge
         // unsigned value), likewise j0; across an edge or at a corner where both are in
@@ -561,19 +617,14 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
         // its time on Zen 4)
         redo_lane[k] = unsure[k] | -(!inside as i32);
         edge_lane[k] = !unsure[k] & -((!inside & near) as i32);
-        // the footprint's columns and rows, clamped to the face: the texels on the face of
-        // a footprint across an edge are read where they are (i0 = -1 gives x1 = 0), those
-        // off it are placed below; for lanes redone, any texel of the face will do
-        let last = n - 1;
-        x0[k] = i.min(last) as i32;
-        x1[k] = i.wrapping_add(1).min(last) as i32;
-        y0[k] = j.min(last) as i32;
-        y1[k] = j.wrapping_add(1).min(last) as i32;
         layer[k] = array_layer(q.layer[k], g.plan.max_layer)
             .wrapping_mul(per_cube)
             .wrapping_add(face[k]);
     }
-    let mut index = footprint_indices(&g.place, l.element, &layer, [&x0, &x1], [&y0, &y1]);
+    // the footprint's columns and rows on the face (`face_footprint_indices`): the texels on
+    // the face of a footprint across an edge are read where they are (i0 = -1 reads column
+    // 0), those off it are placed below; for lanes redone, any texel of the face will do
+    let mut index = face_footprint_indices(&g.place, l.element, n, &layer, [i0, j0]);
     let range = range_bits(&l.range);
     // footprints across one edge: the storage indices of their texels off the face, then
     // read as any other lane's
