@@ -195,6 +195,7 @@ fn for_pool<'k, 'p>(
     kept: &'k mut Kept,
     pool: &'p TexturePool,
 ) -> &'k mut Option<(u32, Gatherer<'p>)> {
+    // (never fails, `with_state` keyed the slot so; it keeps this function sound alone)
     assert!(kept.key.generation == pool.generation());
     let erased: *mut Option<(u32, Gatherer<'static>)> = &mut kept.prepared;
     // SAFETY: the same type but for the lifetime (the same layout), and the borrows it
