@@ -12,6 +12,7 @@
 //!
 //! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
 //! row; median of 5 rounds). Results are checked equal between the forms before timing.
+//! `ONLY=owned` runs the owned one-shot and bound C calls alone, once each (for callgrind).
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -250,6 +251,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let expect: Vec<u32> = (0..32).map(|l| warps[w].reg(l, r)).collect();
             assert_eq!(lanes, expect, "warp {w} R{r}");
         }
+    }
+    // `ONLY=owned`: the owned one-shot and bound C calls alone, `total` warps each, once, for
+    // callgrind (instructions a warp: the difference of two runs' inclusive counts of
+    // `tld4_exec_run_flat` and `tld4_bound_run_flat`, over the difference of their warps).
+    if std::env::var("ONLY").as_deref() == Ok("owned") {
+        for i in 0..total {
+            unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
+        }
+        for i in 0..total {
+            unsafe {
+                tld4_bound_run_flat(cb_owned, &flats[i % N], null_mut(), null_mut(), null_mut())
+            };
+        }
+        return Ok(());
     }
     let one_shot = time(total, |n| {
         for i in 0..n {

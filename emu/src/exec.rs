@@ -137,6 +137,10 @@ pub struct Tld4Exec {
     /// [`Tld4Exec::static_fault`]'s answer for the common case, computed once (None when a
     /// fault is raised whatever the register count).
     clean_regs: Option<u16>,
+    /// What the texture unit kept between [`Tld4Exec::execute`] calls is keyed by, besides
+    /// the pool's generation: a number no other construction had (a clone shares it, and
+    /// prepares alike: the fields preparing reads never change after construction).
+    setup: u64,
 }
 
 /// The texture kind a dimension names (None for INVALIDn).
@@ -259,6 +263,7 @@ impl Tld4Exec {
             nwrites,
             sources: Sources::new(insn, ra, rb),
             clean_regs: None,
+            setup: last::fresh_setup(),
         };
         // The fewest registers per thread with which `static_fault` finds nothing.
         let need = exec.vectors[..n]
@@ -435,10 +440,7 @@ impl Tld4Exec {
     ) -> Result<ExecReport, WarpFault> {
         // The texture unit this thread last prepared for the pool as it is (see `last`):
         // the same results as preparing it again, without the work.
-        match last::execute(self, warp, pool) {
-            Some(report) => report,
-            None => self.bind(pool).execute(warp),
-        }
+        last::execute(self, warp, pool)
     }
 
     /// The static faults, then the lanes that execute (active, guard true).

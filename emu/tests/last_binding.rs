@@ -212,3 +212,81 @@ fn the_executor_stays_shareable_between_threads() {
     shared::<Tld4Exec>();
     shared::<TexturePool>();
 }
+
+/// What an executor keeps is keyed by its construction (a setup number), not by comparing
+/// its op: executors of other components made one after another in the same place, each
+/// executed once over the same pool, each get their own preparation (the R and G
+/// components differ in every texel, so a preparation taken for another's reads wrong
+/// values); a clone shares the original's, and gives its results.
+#[test]
+fn executors_made_in_turn_in_one_place_each_prepare_their_own() {
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format: Format::Rgba8Uint,
+        width: 4,
+        height: 4,
+        layers: 1,
+    };
+    let tex = Texture::from_fn(desc, |_, x, y| [x + 4 * y, 100 + x + 4 * y, 0, 0]).unwrap();
+    let mut pool = TexturePool::new();
+    pool.set_texture(0, tex).unwrap();
+    pool.set_sampler(0, Sampler::default()).unwrap();
+    let texts = [
+        "TLD4.R R10, R8, R20, UR4, 2D ;",
+        "TLD4.G R10, R8, R20, UR4, 2D ;",
+    ];
+    for n in 0..8 {
+        let exec = exec(texts[n % 2]);
+        let (mut w, mut fresh) = (warp_at(0.4, 0.6, 0), warp_at(0.4, 0.6, 0));
+        exec.execute(&mut w, &pool).unwrap();
+        exec.bind(&pool).execute(&mut fresh).unwrap();
+        assert_eq!(w, fresh, "executor {n}");
+        // the R gather reads x + 4y, the G gather 100 more
+        let base = if n % 2 == 0 { 0 } else { 100 };
+        assert!((base..base + 16).contains(&w.reg(0, 8)), "executor {n}");
+        let copy = exec.clone();
+        let mut again = warp_at(0.4, 0.6, 0);
+        copy.execute(&mut again, &pool).unwrap();
+        assert_eq!(again, fresh, "the clone of executor {n}");
+    }
+}
+
+/// The kept texture unit borrows the pool's textures between calls: a pool moved (into a
+/// box, into a vector that grows and moves its items) is the same pool state and gathers
+/// the same; its textures replaced after the move are seen; and its texels freed with the
+/// pool are never read again (another pool of the same shape, made where it was, gives its
+/// own values).
+#[test]
+fn a_moved_pool_gathers_the_same_and_a_dropped_one_is_never_read() {
+    let exec = exec("TLD4.R R10, R8, R20, UR4, 2D ;");
+    let make = |base| {
+        let mut pool = TexturePool::new();
+        pool.set_texture(0, r32(2, 2, base)).unwrap();
+        pool.set_sampler(0, Sampler::default()).unwrap();
+        pool
+    };
+    let pool = make(1);
+    assert_eq!(gathered(&exec, &pool, 0.5, 0.5), [3, 4, 2, 1]);
+    let boxed = Box::new(pool);
+    assert_eq!(gathered(&exec, &boxed, 0.5, 0.5), [3, 4, 2, 1]);
+    let mut pools = vec![*boxed];
+    for k in 0..40 {
+        pools.push(make(100 + k));
+        assert_eq!(gathered(&exec, &pools[0], 0.5, 0.5), [3, 4, 2, 1]);
+        let last = pools.last().unwrap();
+        assert_eq!(
+            gathered(&exec, last, 0.5, 0.5),
+            [102 + k, 103 + k, 101 + k, 100 + k]
+        );
+    }
+    pools[0].set_texture(0, r32(2, 2, 21)).unwrap();
+    assert_eq!(gathered(&exec, &pools[0], 0.5, 0.5), [23, 24, 22, 21]);
+    for base in [41, 61, 81] {
+        pools.clear();
+        pools.push(make(base));
+        assert_eq!(
+            gathered(&exec, &pools[0], 0.5, 0.5),
+            [base + 2, base + 3, base + 1, base]
+        );
+    }
+}

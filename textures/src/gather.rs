@@ -23,7 +23,6 @@ use crate::texture::{Residency, Swizzle, Texture, TextureDesc, TextureKind};
 use std::convert::Infallible;
 
 mod convert;
-mod detached;
 mod kernels;
 mod lanes;
 mod probe;
@@ -31,7 +30,6 @@ use convert::{
     Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv, PlainRaw, PlainUnorm,
     UnormConv,
 };
-pub use detached::DetachedGatherer;
 pub use lanes::{LaneQueries, LaneResults, LANES};
 pub use probe::{KernelTexels, TexelWatcher};
 

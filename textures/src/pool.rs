@@ -206,7 +206,10 @@ impl TexturePool {
     /// added, even the same one again), and to every clone. What was prepared from a pool
     /// at one generation (a resolved texture and sampler, a [`Gatherer`]'s constants) holds
     /// while the pool's generation is the same: a cache keyed by it needs no comparison of
-    /// contents.
+    /// contents. A gatherer's borrows of the textures hold too: while a pool has the
+    /// generation, its textures are the same objects on the heap, unchanged (every `&mut`
+    /// method draws a new one; tld4-emu's `execute` keeps gatherers past their borrow on
+    /// this promise, so a new `&mut` method must draw one as well).
     ///
     /// ```
     /// use tld4_textures::*;
