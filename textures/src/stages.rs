@@ -28,7 +28,18 @@ pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
 /// `float_layer_is_floor_clamped_for_every_f32_pattern_tried` checks it against the formula.
 #[inline]
 pub fn float_layer(layer: f32) -> u32 {
-    (((layer + 0.5).clamp(0.0, 65536.0)) as u32).min(65535)
+    // (through i32: the clamped value fits it, and the signed conversion is the one every SIMD
+    // instruction set has, so `float_layers` vectorises; the result is the same)
+    (((layer + 0.5).clamp(0.0, 65536.0)) as i32 as u32).min(65535)
+}
+
+/// [`float_layer`] of each of `layers`, all at once (the loop vectorises): for callers that
+/// hold a block of lanes' float layers.
+#[inline]
+pub fn float_layers<const N: usize>(layers: &[f32; N], out: &mut [u32; N]) {
+    for (o, &l) in out.iter_mut().zip(layers) {
+        *o = float_layer(l);
+    }
 }
 
 #[cfg(test)]
