@@ -70,7 +70,10 @@ pub enum tld4_tsc_address_mode {
 pub struct tld4_tic_desc {
     /// A `tld4_layout` value: `TEXHEAD_V2_PITCH` or `TEXHEAD_V2_BL`.
     pub layout: u32,
-    /// Pitch layout: bytes from one row to the next (a multiple of 32). Block-linear: 0.
+    /// Pitch layout: bytes from one row to the next (a multiple of 32), the header's
+    /// PITCH_BITS21TO5. Not `layout_param` of `tld4_texels_write` / `tld4_image_entry`, which
+    /// is a row alignment: those lay rows out at the row's bytes rounded up to it and write
+    /// that pitch here (8 RGBA8 texels, alignment 64: pitch 64). Block-linear: 0.
     pub pitch: u32,
     /// Block-linear layout: log2 of the GOBs per block height (0..=5). Pitch: 0.
     pub gobs_per_block_height_log2: u32,
@@ -86,9 +89,13 @@ pub struct tld4_tic_desc {
     /// Height in texels.
     pub height: u32,
     /// Array layers, or whole cubes for the cube kinds; 1 for 2D, cube and every pitch
-    /// header (which has no depth field).
+    /// header (which has no depth field). The same count as `tld4_texture_desc::layers`,
+    /// named after the header's DEPTH_MINUS_ONE field.
     pub depth: u32,
-    /// The `tld4_swizzle` of result components x, y, z, w.
+    /// The `tld4_swizzle` of result components x, y, z, w. `tld4_texels_write` gives the
+    /// identity R, G, B, A for every format (a zeroed struct: R, R, R, R); components a
+    /// format lacks then read 0, 0, 1 (G, B, A). NVK writes ZERO and ONE for them instead
+    /// (`tld4_swizzle_nvk`): the same gathered values, other header bits.
     pub swizzle: [u32; 4],
     /// DEPTH_TEXTURE (kept; depth compare does not depend on it).
     pub depth_texture: bool,
@@ -135,7 +142,7 @@ pub struct tld4_tsc_desc {
 }
 
 /// A descriptor error, with what was being encoded or decoded.
-fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
+pub(crate) fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
     move |source| Error::Descriptor {
         what: what.to_string(),
         source,
@@ -144,7 +151,7 @@ fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
 
 impl tld4_tic_desc {
     /// The typed header this describes.
-    fn header(&self) -> Result<TextureHeader, Error> {
+    pub(crate) fn header(&self) -> Result<TextureHeader, Error> {
         // SAFETY: the caller of the entry point guarantees `format` is a NUL-terminated string.
         let format = format_of(unsafe { in_str(self.format, "desc.format") }?)?;
         let kind = KINDS
@@ -213,7 +220,7 @@ impl tld4_tic_desc {
     }
 
     /// The description of a decoded header.
-    fn of(h: &TextureHeader) -> Self {
+    pub(crate) fn of(h: &TextureHeader) -> Self {
         let (layout, pitch, gobs) = match h.layout {
             HeaderLayout::Pitch { pitch } => (tld4_layout::TLD4_LAYOUT_PITCH, pitch, 0),
             HeaderLayout::BlockLinear {
@@ -254,7 +261,7 @@ impl tld4_tic_desc {
 impl tld4_tsc_desc {
     /// The typed sampler entry this describes; a value past its field is invalid input
     /// naming the field (the widths are `TEXSAMP`'s).
-    fn state(&self) -> Result<SamplerState, Error> {
+    pub(crate) fn state(&self) -> Result<SamplerState, Error> {
         let fit = |name: &'static str, what: &str, v: u32| -> Result<u32, Error> {
             let max = field(TEXSAMP, name).map_or(0, |f| f.max());
             if u64::from(v) > max {
@@ -292,7 +299,7 @@ impl tld4_tsc_desc {
     }
 
     /// The description of a decoded sampler entry.
-    fn of(s: &SamplerState) -> Self {
+    pub(crate) fn of(s: &SamplerState) -> Self {
         tld4_tsc_desc {
             address_u: s.address[0] as u32,
             address_v: s.address[1] as u32,
@@ -314,7 +321,7 @@ impl tld4_tsc_desc {
 ///
 /// # Safety
 /// `p` is NULL or valid for eight writes.
-unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
+pub(crate) unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
     if p.is_null() {
         return Err(Error::Null("words"));
     }
@@ -327,7 +334,7 @@ unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
 ///
 /// # Safety
 /// `p` is NULL or valid for eight reads.
-unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
+pub(crate) unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
     if p.is_null() {
         return Err(Error::Null("words"));
     }
