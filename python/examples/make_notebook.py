@@ -1,9 +1,12 @@
-"""Writes texture_gather.ipynb (kept beside it so the notebook's cells are reviewed as
-code); the committed notebook is executed headless by python/tests/test_notebook.py."""
+"""Writes texture_gather.ipynb, executed, with its outputs (kept beside it so the notebook's
+cells are reviewed as code); python/tests/test_notebook.py executes the committed notebook
+headless and checks its stored outputs equal the fresh run's. Run it with the package
+installed: python python/examples/make_notebook.py"""
 
 from pathlib import Path
 
 import nbformat
+from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 cells = [
@@ -33,15 +36,15 @@ cells = [
     ),
     new_code_cell(
         "r = tld4.gather(tex, smp, np.array([[0.5, 0.5]]))\n"
-        "codes = np.rint(r * 255).astype(int)[0]\n"
+        "codes = np.rint(r * 255).astype(int)[0].tolist()  # (plain ints: they print as numbers)\n"
         "print(codes, '->', [(c // 16, c % 16) for c in codes])\n"
         "assert [(c // 16, c % 16) for c in codes] == [(1, 2), (2, 2), (2, 1), (1, 1)]"
     ),
     new_markdown_cell("## The component\n\n`component=1` gathers green instead of red (`TLD4.G`)."),
     new_code_cell(
         "g = tld4.gather(tex, smp, np.array([[0.5, 0.5]]), component=1)\n"
-        "print(np.rint(g * 255).astype(int)[0])\n"
-        "assert list(np.rint(g * 255).astype(int)[0]) == [255 - 16, 255 - 32, 255 - 32, 255 - 16]"
+        "print(np.rint(g * 255).astype(int)[0].tolist())\n"
+        "assert np.rint(g * 255).astype(int)[0].tolist() == [255 - 16, 255 - 32, 255 - 32, 255 - 16]"
     ),
     new_markdown_cell(
         "## Offsets\n\n"
@@ -51,8 +54,8 @@ cells = [
     new_code_cell(
         "a = tld4.gather(tex, smp, np.array([[0.5, 0.5]]), offset=(-1, 0))\n"
         "p = tld4.gather(tex, smp, np.array([[0.5, 0.5]]), offsets=[(0, 0), (0, 0), (0, 0), (-1, -1)])\n"
-        "print(np.rint(a * 255).astype(int)[0], np.rint(p * 255).astype(int)[0])\n"
-        "assert list(np.rint(a * 255).astype(int)[0]) == [2, 18, 17, 1]\n"
+        "print(np.rint(a * 255).astype(int)[0].tolist(), np.rint(p * 255).astype(int)[0].tolist())\n"
+        "assert np.rint(a * 255).astype(int)[0].tolist() == [2, 18, 17, 1]\n"
         "assert np.rint(p * 255).astype(int)[0][3] == 0  # (i0 - 1, j0 - 1) = (0, 0)"
     ),
     new_markdown_cell(
@@ -64,8 +67,8 @@ cells = [
         "depth = np.array([[0.25, 0.75], [0.5, 1.0]], np.float32)\n"
         "shadow = tld4.Texture('2d', 'd32_float', depth)\n"
         "d = tld4.gather(shadow, tld4.Sampler(compare='less'), np.array([[0.5, 0.5]]), dref=0.6)\n"
-        "print(d[0])\n"
-        "assert list(d[0]) == [0.0, 1.0, 1.0, 0.0]"
+        "print(d[0].tolist())\n"
+        "assert d[0].tolist() == [0.0, 1.0, 1.0, 0.0]"
     ),
     new_markdown_cell(
         "## F16 halves, from a warp\n\n"
@@ -82,8 +85,8 @@ cells = [
         "warp.regs.view(np.float32)[20:22] = 0.5\n"
         "exec_.execute(warp, pool)\n"
         "halves = warp.regs[[8, 10], 0].copy().view(np.float16)  # Rd = R8 (x, y), Rd2 = R10 (z, w)\n"
-        "print([hex(v) for v in warp.regs[[8, 10], 0]], halves)\n"
-        "assert list(halves) == [0.5, 1.0, 0.75, 0.25]"
+        "print([hex(v) for v in warp.regs[[8, 10], 0].tolist()], halves.tolist())\n"
+        "assert halves.tolist() == [0.5, 1.0, 0.75, 0.25]"
     ),
     new_markdown_cell(
         "## A cube edge\n\n"
@@ -96,8 +99,8 @@ cells = [
         "cube = tld4.Texture('cube', 'r32_uint', faces)\n"
         "# +X face (0), at its right edge (toward -Z): the footprint crosses onto -Z (5)\n"
         "c = tld4.gather(cube, tld4.Sampler(), np.array([[1.0, 0.0, -0.99]], np.float32))\n"
-        "print(c[0])\n"
-        "assert set(c[0]) == {0, 5}"
+        "print(c[0].tolist())\n"
+        "assert set(c[0].tolist()) == {0, 5}"
     ),
     new_markdown_cell(
         "## Explain one lane, with its picture\n\n"
@@ -126,4 +129,9 @@ cells = [
 ]
 
 nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+# Executed before it is written, so the committed notebook shows its outputs (GitHub and
+# nbviewer render them); test_notebook.py checks they equal a fresh run's.
+NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+for cell in nb.cells:
+    cell.get("metadata", {}).pop("execution", None)  # (timestamps: not part of the outputs)
 nbformat.write(nb, Path(__file__).with_name("texture_gather.ipynb"))

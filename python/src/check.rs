@@ -10,7 +10,7 @@ use tld4_conformance::{Checker, CtsPrecision, Query, Verdict};
 use tld4_textures::ValueKind;
 
 use crate::errors::value_error;
-use crate::gather::{coord_count, prepare};
+use crate::queries::{coord_count, prepare, Args};
 use crate::texture::{Sampler, Texture};
 
 /// The verdicts on a set of observed gathers.
@@ -120,9 +120,10 @@ fn observed_bits(observed: &Bound<'_, PyAny>, n: usize, kind: ValueKind) -> PyRe
 /// Conformance verdicts on observed gathers: the queries as `gather` takes them, `observed`
 /// an (n, 4) array of the results someone got (float32 values, or integers for UINT/SINT
 /// formats). Each query is exact (tld4's result bit for bit), allowed (inside the Khronos
-/// CTS's gather bounds) or wrong; returns a `CheckReport`.
+/// CTS's gather bounds) or wrong; returns a `CheckReport`. `component`, `offset_kind`,
+/// `offset`, `offsets` and `dref` per query or shared, as `gather` takes them.
 #[pyfunction]
-#[pyo3(signature = (texture, sampler, coords, observed, component = 0, offset = None, offsets = None, dref = None, precision = None))]
+#[pyo3(signature = (texture, sampler, coords, observed, component = None, offset = None, offsets = None, dref = None, precision = None, offset_kind = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     py: Python<'_>,
@@ -130,20 +131,30 @@ pub fn check(
     sampler: &Sampler,
     coords: &Bound<'_, PyAny>,
     observed: &Bound<'_, PyAny>,
-    component: u8,
+    component: Option<&Bound<'_, PyAny>>,
     offset: Option<&Bound<'_, PyAny>>,
     offsets: Option<&Bound<'_, PyAny>>,
     dref: Option<&Bound<'_, PyAny>>,
     precision: Option<&Bound<'_, PyAny>>,
+    offset_kind: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<CheckReport> {
-    let p = prepare(texture, coords, component, offset, offsets, dref, precision)?;
+    let args = Args {
+        coords,
+        component,
+        offset_kind,
+        offset,
+        offsets,
+        dref,
+        precision,
+    };
+    let p = prepare(texture, &args)?;
     let queries = p.queries()?;
     let bits = observed_bits(observed, queries.n, p.kind)?;
     let tex = texture.inner.clone();
     let smp = sampler.inner;
-    let k = coord_count(p.op.dim);
+    let k = coord_count(p.dim);
     py.detach(|| {
-        let mut checker = Checker::new(&tex, &smp, p.precision, CtsPrecision::for_kind(p.op.dim));
+        let mut checker = Checker::new(&tex, &smp, p.precision, CtsPrecision::for_kind(p.dim));
         let mut report = CheckReport {
             exact: 0,
             allowed: 0,
@@ -155,10 +166,10 @@ pub fn check(
             c[..k].copy_from_slice(&queries.coords[i * k..(i + 1) * k]);
             let q = Query {
                 coords: c,
-                component: p.op.component,
-                offset_mode: p.op.offsets,
+                component: queries.component.get(i),
+                offset_mode: queries.mode.get(i),
                 offsets: queries.offsets_at(i),
-                dref: p.op.compare.then(|| queries.dref_at(i)),
+                dref: p.compare.then(|| queries.dref_at(i)),
             };
             let observed: [u32; 4] = std::array::from_fn(|v| bits[i * 4 + v]);
             let v = checker

@@ -1,9 +1,9 @@
 //! `decode`, `assemble`, `disasm` and `Instruction`: the decoder crate as the CLI's
 //! `disasm` and `asm` use it, with the CLI's messages.
 
-use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView};
 use pyo3::IntoPyObjectExt;
 
 use tld4_decoder::{
@@ -197,13 +197,15 @@ pub fn assemble(py: Python<'_>, text: &str, arch: &str) -> PyResult<u128> {
     })
 }
 
-/// The words of `words`: an iterable of ints, or a numpy `uint64` array of shape (n, 2)
-/// holding each word's (lo, hi) halves in memory order.
+/// The words of `words`: raw code (`bytes`, `bytearray`, `memoryview` or a flat `uint8`
+/// array: 16-byte words, little-endian, low half first, as `tld4 disasm --binary` reads a
+/// file), a numpy `uint64` array of (lo, hi) halves in memory order (shape (n, 2), or flat of
+/// even length), or an iterable of ints.
 fn words_of(words: &Bound<'_, PyAny>) -> PyResult<Vec<u128>> {
     if let Ok(arr) = words.extract::<PyReadonlyArray2<'_, u64>>() {
         if arr.shape()[1] != 2 {
             return Err(value_error(format!(
-                "a numpy array of words has shape (n, 2) (lo, hi halves); got {:?}",
+                "a numpy array of words has shape (n, 2) (lo, hi halves), or is flat; got {:?}",
                 arr.shape()
             )));
         }
@@ -212,12 +214,39 @@ fn words_of(words: &Bound<'_, PyAny>) -> PyResult<Vec<u128>> {
         let mut out = Vec::new();
         out.try_reserve_exact(a.nrows())
             .map_err(|_| memory_error(a.nrows(), "words"))?;
-        out.extend(
-            a.rows()
-                .into_iter()
-                .map(|r| (r[1] as u128) << 64 | r[0] as u128),
-        );
+        match arr.as_slice() {
+            // (contiguous: read as pairs, which the compiler keeps in registers)
+            Ok(flat) => out.extend(pairs(flat)),
+            Err(_) => out.extend(
+                a.rows()
+                    .into_iter()
+                    .map(|r| (r[1] as u128) << 64 | r[0] as u128),
+            ),
+        }
         return Ok(out);
+    }
+    if let Ok(arr) = words.extract::<PyReadonlyArray1<'_, u64>>() {
+        let a = arr.as_array();
+        if !a.len().is_multiple_of(2) {
+            return Err(value_error(format!(
+                "a flat numpy array of words holds (lo, hi) halves: an even length; got {}",
+                a.len()
+            )));
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(a.len() / 2)
+            .map_err(|_| memory_error(a.len() / 2, "words"))?;
+        match arr.as_slice() {
+            Ok(flat) => out.extend(pairs(flat)),
+            Err(_) => {
+                let v: Vec<u64> = a.iter().copied().collect();
+                out.extend(pairs(&v));
+            }
+        }
+        return Ok(out);
+    }
+    if let Some(bytes) = raw_code(words)? {
+        return bytes_to_words(&bytes);
     }
     let mut out = Vec::new();
     for w in words.try_iter()? {
@@ -225,6 +254,52 @@ fn words_of(words: &Bound<'_, PyAny>) -> PyResult<Vec<u128>> {
             .map_err(|_| memory_error(out.len() + 1, "words"))?;
         out.push(w?.extract::<u128>()?);
     }
+    Ok(out)
+}
+
+/// (lo, hi) halves into words.
+fn pairs(flat: &[u64]) -> impl Iterator<Item = u128> + '_ {
+    flat.chunks_exact(2)
+        .map(|p| (p[1] as u128) << 64 | p[0] as u128)
+}
+
+/// The bytes of raw code: `bytes`, `bytearray`, `memoryview` (any buffer of bytes) or a flat
+/// numpy `uint8` array; None for anything else.
+fn raw_code(words: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    if let Ok(b) = words.cast::<PyBytes>() {
+        return Ok(Some(b.as_bytes().to_vec()));
+    }
+    if let Ok(arr) = words.extract::<PyReadonlyArray1<'_, u8>>() {
+        return Ok(Some(arr.as_array().iter().copied().collect()));
+    }
+    if words.is_instance_of::<PyByteArray>() || words.is_instance_of::<PyMemoryView>() {
+        let b = words
+            .py()
+            .import("builtins")?
+            .getattr("bytes")?
+            .call1((words,))?;
+        return Ok(Some(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+    }
+    Ok(None)
+}
+
+/// Raw code into words, as `tld4 disasm --binary` reads a file: a trailing partial word is a
+/// `ValueError` saying so.
+fn bytes_to_words(bytes: &[u8]) -> PyResult<Vec<u128>> {
+    if !bytes.len().is_multiple_of(16) {
+        return Err(value_error(format!(
+            "raw code holds {} bytes, not a whole number of 16-byte words",
+            bytes.len()
+        )));
+    }
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes.len() / 16)
+        .map_err(|_| memory_error(bytes.len() / 16, "words"))?;
+    out.extend(
+        bytes
+            .chunks_exact(16)
+            .map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes"))),
+    );
     Ok(out)
 }
 
@@ -238,8 +313,11 @@ fn memory_error(n: usize, what: &str) -> PyErr {
 const DISASM_CHUNK: usize = 1 << 16;
 
 /// nvdisasm's text of each word, None for a word nvdisasm refuses (`arch` as for
-/// `decode`). `words`: an iterable of ints, or a numpy `uint64` array of shape (n, 2) of
-/// (lo, hi) halves as they lie in memory. Decodes without the GIL.
+/// `decode`). `words`: raw code (`bytes`, `bytearray`, `memoryview` or a flat `uint8` array:
+/// 16-byte words, little-endian, low half first, as `tld4 disasm --binary` reads a file); a
+/// numpy `uint64` array of (lo, hi) halves as they lie in memory, of shape (n, 2) or flat of
+/// even length; or an iterable of ints. Raw code of a length not a multiple of 16 is a
+/// `ValueError`. Decodes without the GIL.
 #[pyfunction]
 #[pyo3(signature = (words, arch = "sm_100"))]
 pub fn disasm<'py>(

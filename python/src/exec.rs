@@ -119,6 +119,19 @@ impl Exec {
             .map_err(|f| fault_error(py, &f))
     }
 
+    /// Executes as `execute` does and returns (executed lanes, non-resident lanes): bit `l` of
+    /// the second mask is set where lane `l`'s footprint touched a non-resident tile of a
+    /// sparse texture (`Texture(..., residency=...)`); those lanes read zeros, and a sparse
+    /// TLD4 (a predicate destination, `TLD4.R P0, ...`) also sets that predicate in
+    /// `warp.preds` (docs/sources.md, Decisions: sparse residency).
+    fn execute_report(&self, py: Python<'_>, warp: &Warp, pool: &Pool) -> PyResult<(u32, u32)> {
+        let exec = &self.inner;
+        let pool = &pool.inner;
+        warp.with_regs(py, |regs| exec.execute(regs, pool))?
+            .map(|r| (r.executed, r.nonresident))
+            .map_err(|f| fault_error(py, &f))
+    }
+
     /// Executes against textures in GPU memory (`memory`'s header and sampler pools). Returns
     /// (executed lanes, texel addresses): a (32, 4) `uint64` array, the byte address of each
     /// lane's four texels in gather order, 0 where no texel was read (border, cube corner,

@@ -1,225 +1,65 @@
 //! `gather`: many queries through the lane-parallel texture unit, 32 lanes at a time,
 //! without the GIL.
 
-use numpy::{
-    PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
-    PyUntypedArrayMethods,
-};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
-use tld4_gather_cases::{float_layer, result_kind};
 use tld4_textures::{
-    GatherOp, Gatherer, LaneQueries, LaneResults, OffsetMode, TextureKind, ValueKind, LANES,
+    float_layers, GatherOp, Gatherer, LaneQueries, LaneResults, Precision, Sampler as RustSampler,
+    Texture as RustTexture, TextureKind, ValueKind, LANES,
 };
 
 use crate::errors::value_error;
-use crate::names::name_of;
-use crate::texture::{precision_of, Sampler, Texture};
+use crate::queries::{coord_count, prepare, Args, Queries};
+use crate::texture::{Sampler, Texture};
 
-/// How many coordinates a kind takes: (s, t), (s, t, layer), (x, y, z), (x, y, z, layer).
-pub fn coord_count(kind: TextureKind) -> usize {
+/// The coordinates of `rows` (the kind's count a row) into the lanes, layers converted as
+/// NVIDIA's compiler does, all lanes at once.
+#[inline]
+fn pack_coords(kind: TextureKind, rows: &[f32], q: &mut LaneQueries) {
+    let mut layer = [0f32; LANES];
     match kind {
-        TextureKind::Tex2D => 2,
-        TextureKind::Tex2DArray | TextureKind::Cube => 3,
-        TextureKind::CubeArray => 4,
-    }
-}
-
-/// Per-query or shared values of an optional argument.
-enum PerQuery<'a, T> {
-    None,
-    Shared(T),
-    Each(Vec<T>),
-    EachRef(&'a [T]),
-}
-
-impl<T: Copy + Default> PerQuery<'_, T> {
-    #[inline]
-    fn get(&self, k: usize) -> T {
-        match self {
-            PerQuery::None => T::default(),
-            PerQuery::Shared(v) => *v,
-            PerQuery::Each(v) => v[k],
-            PerQuery::EachRef(v) => v[k],
-        }
-    }
-    fn is_none(&self) -> bool {
-        matches!(self, PerQuery::None)
-    }
-}
-
-/// An offset as the hardware reads it: -32..=31.
-fn offset6(v: i64, what: &str) -> PyResult<i8> {
-    if (-32..=31).contains(&v) {
-        Ok(v as i8)
-    } else {
-        Err(value_error(format!(
-            "{what}: offset {v} is outside -32..=31"
-        )))
-    }
-}
-
-/// Offsets as an int64 array: whole numbers of any dtype; a float that is not whole (1.5,
-/// NaN) is a ValueError naming the argument, never truncated (the hardware's offsets are
-/// whole texels: docs/sources.md, What ptxas emits).
-fn whole_offsets<'py>(o: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
-    let np = o.py().import("numpy")?;
-    let raw = np.call_method1("asarray", (o,))?;
-    let kind: String = raw.getattr("dtype")?.getattr("kind")?.extract()?;
-    if kind == "f" || kind == "c" {
-        let whole = np.call_method1("equal", (&raw, np.call_method1("trunc", (&raw,))?))?;
-        if !np.call_method1("all", (whole,))?.extract::<bool>()? {
-            return Err(value_error(format!(
-                "{what}: offsets are whole texels (-32..31); got {}, which is not whole (it is not truncated)",
-                raw.repr()?
-            )));
-        }
-    }
-    np.call_method1("asarray", (raw, "int64"))
-}
-
-/// `offset=`: (dx, dy) for every query, or an (n, 2) array.
-fn aoffi_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, [[i8; 2]; 4]>> {
-    let Some(o) = o else {
-        return Ok(PerQuery::None);
-    };
-    let a = whole_offsets(o, "offset")?;
-    if let Ok(v) = a.extract::<PyReadonlyArray1<'_, i64>>() {
-        let v = v.as_array();
-        if v.len() == 2 {
-            let mut out = [[0i8; 2]; 4];
-            out[0] = [offset6(v[0], "offset[0]")?, offset6(v[1], "offset[1]")?];
-            return Ok(PerQuery::Shared(out));
-        }
-    }
-    if let Ok(v) = a.extract::<PyReadonlyArray2<'_, i64>>() {
-        let v = v.as_array();
-        if v.shape() == [n, 2] {
-            let mut out = Vec::with_capacity(n);
-            for (k, r) in v.rows().into_iter().enumerate() {
-                let mut o = [[0i8; 2]; 4];
-                o[0] = [
-                    offset6(r[0], &format!("offset[{k}, 0]"))?,
-                    offset6(r[1], &format!("offset[{k}, 1]"))?,
-                ];
-                out.push(o);
+        TextureKind::Tex2D => {
+            for (lane, row) in rows.chunks_exact(2).enumerate() {
+                q.coords[0][lane] = row[0];
+                q.coords[1][lane] = row[1];
             }
-            return Ok(PerQuery::Each(out));
+            return;
         }
-    }
-    Err(value_error(format!(
-        "offset: (dx, dy) or an array of shape ({n}, 2); got shape {}",
-        a.getattr("shape")?
-    )))
-}
-
-/// `offsets=`: four (dx, dy) for every query, or an (n, 4, 2) array.
-fn ptp_of(o: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, [[i8; 2]; 4]>> {
-    let Some(o) = o else {
-        return Ok(PerQuery::None);
-    };
-    let a = whole_offsets(o, "offsets")?;
-    let read =
-        |v: numpy::ndarray::ArrayView2<'_, i64>, k: Option<usize>| -> PyResult<[[i8; 2]; 4]> {
-            let mut out = [[0i8; 2]; 4];
-            for t in 0..4 {
-                for a in 0..2 {
-                    let at = match k {
-                        Some(k) => format!("offsets[{k}, {t}, {a}]"),
-                        None => format!("offsets[{t}][{a}]"),
-                    };
-                    out[t][a] = offset6(v[[t, a]], &at)?;
-                }
+        TextureKind::Tex2DArray => {
+            for (lane, row) in rows.chunks_exact(3).enumerate() {
+                q.coords[0][lane] = row[0];
+                q.coords[1][lane] = row[1];
+                layer[lane] = row[2];
             }
-            Ok(out)
-        };
-    if let Ok(v) = a.extract::<PyReadonlyArray2<'_, i64>>() {
-        if v.shape() == [4, 2] {
-            return Ok(PerQuery::Shared(read(v.as_array(), None)?));
         }
-    }
-    if let Ok(v) = a.extract::<PyReadonlyArray3<'_, i64>>() {
-        let v = v.as_array();
-        if v.shape() == [n, 4, 2] {
-            let mut out = Vec::with_capacity(n);
-            for k in 0..n {
-                out.push(read(v.index_axis(numpy::ndarray::Axis(0), k), Some(k))?);
+        TextureKind::Cube => {
+            for (lane, row) in rows.chunks_exact(3).enumerate() {
+                q.coords[0][lane] = row[0];
+                q.coords[1][lane] = row[1];
+                q.coords[2][lane] = row[2];
             }
-            return Ok(PerQuery::Each(out));
+            return;
+        }
+        TextureKind::CubeArray => {
+            for (lane, row) in rows.chunks_exact(4).enumerate() {
+                q.coords[0][lane] = row[0];
+                q.coords[1][lane] = row[1];
+                q.coords[2][lane] = row[2];
+                layer[lane] = row[3];
+            }
         }
     }
-    Err(value_error(format!(
-        "offsets: four (dx, dy) pairs (shape (4, 2)) or an array of shape ({n}, 4, 2); got shape {}",
-        a.getattr("shape")?
-    )))
-}
-
-/// `dref=`: one depth reference, or one per query.
-fn dref_of(d: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<PerQuery<'static, f32>> {
-    let Some(d) = d else {
-        return Ok(PerQuery::None);
-    };
-    if let Ok(v) = d.extract::<f32>() {
-        return Ok(PerQuery::Shared(v));
-    }
-    let np = d.py().import("numpy")?;
-    let a = np.call_method1("asarray", (d, "float32"))?;
-    let v: PyReadonlyArray1<'_, f32> = a
-        .extract()
-        .map_err(|_| value_error(format!("dref: a number or an array of shape ({n},)")))?;
-    if v.len() != n {
-        return Err(value_error(format!(
-            "dref: a number or an array of shape ({n},); got {} values",
-            v.len()
-        )));
-    }
-    Ok(PerQuery::Each(v.as_array().to_vec()))
-}
-
-/// The checked arguments of a gather: coordinates (n rows of the kind's count, row-major),
-/// offsets and depth references.
-pub struct Queries<'a> {
-    pub kind: TextureKind,
-    pub coords: &'a [f32],
-    pub n: usize,
-    offsets: PerQuery<'a, [[i8; 2]; 4]>,
-    dref: PerQuery<'a, f32>,
+    float_layers(&layer, &mut q.layer);
 }
 
 impl Queries<'_> {
-    /// Fills `q` with queries `start..start + len` (len at most [`LANES`]).
+    /// The offsets and depth references of queries `index(0..len)` into the lanes.
     #[inline]
-    fn pack_block(&self, start: usize, len: usize, q: &mut LaneQueries) {
-        let k = coord_count(self.kind);
-        let rows = &self.coords[start * k..(start + len) * k];
-        match self.kind {
-            TextureKind::Tex2D => {
-                for (lane, row) in rows.chunks_exact(2).enumerate() {
-                    q.coords[0][lane] = row[0];
-                    q.coords[1][lane] = row[1];
-                }
-            }
-            TextureKind::Tex2DArray => {
-                for (lane, row) in rows.chunks_exact(3).enumerate() {
-                    q.coords[0][lane] = row[0];
-                    q.coords[1][lane] = row[1];
-                    q.layer[lane] = float_layer(row[2]);
-                }
-            }
-            TextureKind::Cube | TextureKind::CubeArray => {
-                for (lane, row) in rows.chunks_exact(k).enumerate() {
-                    q.coords[0][lane] = row[0];
-                    q.coords[1][lane] = row[1];
-                    q.coords[2][lane] = row[2];
-                    if k == 4 {
-                        q.layer[lane] = float_layer(row[3]);
-                    }
-                }
-            }
-        }
+    fn pack_extras(&self, len: usize, index: impl Fn(usize) -> usize, q: &mut LaneQueries) {
         if !self.offsets.is_none() {
             for lane in 0..len {
-                let o = self.offsets.get(start + lane);
+                let o = self.offsets.get(index(lane));
                 for (t, [dx, dy]) in o.iter().enumerate() {
                     q.offsets[t][0][lane] = *dx;
                     q.offsets[t][1][lane] = *dy;
@@ -228,21 +68,31 @@ impl Queries<'_> {
         }
         if !self.dref.is_none() {
             for lane in 0..len {
-                q.dref[lane] = self.dref.get(start + lane);
+                q.dref[lane] = self.dref.get(index(lane));
             }
         }
         // len <= LANES
         let _ = q.set_len(len);
     }
 
-    /// Query `k`'s offsets (entry 0 for AOFFI, all four for PTP; zeros without).
-    pub fn offsets_at(&self, k: usize) -> [[i8; 2]; 4] {
-        self.offsets.get(k)
+    /// Fills `q` with queries `start..start + len` (len at most [`LANES`]).
+    #[inline]
+    fn pack_block(&self, start: usize, len: usize, q: &mut LaneQueries) {
+        let k = coord_count(self.dim);
+        pack_coords(self.dim, &self.coords[start * k..(start + len) * k], q);
+        self.pack_extras(len, |lane| start + lane, q);
     }
 
-    /// Query `k`'s depth reference (0 without depth compare).
-    pub fn dref_at(&self, k: usize) -> f32 {
-        self.dref.get(k)
+    /// Fills `q` with the queries `indices` (at most [`LANES`]).
+    fn pack_indexed(&self, indices: &[u32], q: &mut LaneQueries) {
+        let k = coord_count(self.dim);
+        let mut rows = [0f32; LANES * 4];
+        for (lane, &i) in indices.iter().enumerate() {
+            let i = i as usize;
+            rows[lane * k..(lane + 1) * k].copy_from_slice(&self.coords[i * k..(i + 1) * k]);
+        }
+        pack_coords(self.dim, &rows[..indices.len() * k], q);
+        self.pack_extras(indices.len(), |lane| indices[lane] as usize, q);
     }
 
     /// Every query packed into 32-lane blocks (the benchmark's reference input).
@@ -257,16 +107,74 @@ impl Queries<'_> {
             .collect()
     }
 
-    /// Gathers every query into `out` (n rows of four words), one 32-lane block at a time.
-    pub fn gather_into(&self, g: &Gatherer<'_>, out: &mut [u32]) {
+    /// The queries grouped by their operation (component, offset kind), each group's query
+    /// indices in order: one group when the operation is shared.
+    fn groups(&self) -> Vec<(GatherOp, Vec<u32>)> {
+        let mut groups: Vec<(GatherOp, Vec<u32>)> = Vec::new();
+        for k in 0..self.n {
+            let op = self.op_at(k);
+            match groups.iter_mut().find(|(o, _)| *o == op) {
+                Some((_, v)) => v.push(k as u32),
+                None => groups.push((op, vec![k as u32])),
+            }
+        }
+        groups
+    }
+
+    /// Gathers every query into `out` (n rows of four words), one 32-lane block at a time,
+    /// and where asked each query's residency (true: its footprint was resident).
+    pub fn gather_into(
+        &self,
+        unit: &Unit<'_>,
+        out: &mut [u32],
+        mut resident: Option<&mut [bool]>,
+    ) -> Result<(), String> {
         let mut q = LaneQueries::new();
         let mut results = LaneResults::new();
-        for start in (0..self.n).step_by(LANES) {
-            let len = (self.n - start).min(LANES);
-            self.pack_block(start, len, &mut q);
-            g.gather_lanes(&q, &mut results);
-            write_rows(&results, &mut out[start * 4..(start + len) * 4]);
+        if let Some(op) = self.shared_op() {
+            let g = unit.gatherer(&op)?;
+            for start in (0..self.n).step_by(LANES) {
+                let len = (self.n - start).min(LANES);
+                self.pack_block(start, len, &mut q);
+                g.gather_lanes(&q, &mut results);
+                write_rows(&results, &mut out[start * 4..(start + len) * 4]);
+                if let Some(r) = resident.as_deref_mut() {
+                    write_resident(&results, &mut r[start..start + len]);
+                }
+            }
+            return Ok(());
         }
+        for (op, indices) in self.groups() {
+            let g = unit.gatherer(&op)?;
+            for chunk in indices.chunks(LANES) {
+                self.pack_indexed(chunk, &mut q);
+                g.gather_lanes(&q, &mut results);
+                for (lane, &i) in chunk.iter().enumerate() {
+                    let i = i as usize;
+                    for (c, values) in results.values.iter().enumerate() {
+                        out[i * 4 + c] = values[lane];
+                    }
+                    if let Some(r) = resident.as_deref_mut() {
+                        r[i] = results.nonresident >> lane & 1 == 0;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What every operation of a call shares: the texture, the sampler and the precision.
+pub struct Unit<'a> {
+    pub texture: &'a RustTexture,
+    pub sampler: &'a RustSampler,
+    pub precision: Precision,
+}
+
+impl Unit<'_> {
+    /// The texture unit prepared for `op`.
+    fn gatherer(&self, op: &GatherOp) -> Result<Gatherer<'_>, String> {
+        Gatherer::new(self.texture, self.sampler, op, self.precision).map_err(|e| e.to_string())
     }
 }
 
@@ -280,6 +188,14 @@ fn write_rows(results: &LaneResults, rows: &mut [u32]) {
     }
 }
 
+/// The lanes' residency (true: resident), as many as `out` holds.
+#[inline]
+fn write_resident(results: &LaneResults, out: &mut [bool]) {
+    for (lane, r) in out.iter_mut().enumerate() {
+        *r = results.nonresident >> lane & 1 == 0;
+    }
+}
+
 /// Gathers prepacked blocks into `out` (the benchmark's reference loop).
 pub fn run_blocks(g: &Gatherer<'_>, blocks: &[LaneQueries], out: &mut [u32]) {
     let mut results = LaneResults::new();
@@ -289,130 +205,25 @@ pub fn run_blocks(g: &Gatherer<'_>, blocks: &[LaneQueries], out: &mut [u32]) {
     }
 }
 
-/// What `gather` and the benchmark share: the checked arguments.
-pub struct Prepared<'py> {
-    pub op: GatherOp,
-    pub precision: tld4_textures::Precision,
-    pub kind: ValueKind,
-    coords: PyReadonlyArray2<'py, f32>,
-    n: usize,
-    offsets: PerQuery<'static, [[i8; 2]; 4]>,
-    dref: PerQuery<'static, f32>,
-}
-
-impl Prepared<'_> {
-    /// The queries, reading the coordinates in place.
-    pub fn queries(&self) -> PyResult<Queries<'_>> {
-        Ok(Queries {
-            kind: self.op.dim,
-            coords: self.coords.as_slice().map_err(value_error)?,
-            n: self.n,
-            offsets: match &self.offsets {
-                PerQuery::None => PerQuery::None,
-                PerQuery::Shared(v) => PerQuery::Shared(*v),
-                PerQuery::Each(v) => PerQuery::EachRef(v),
-                PerQuery::EachRef(v) => PerQuery::EachRef(v),
-            },
-            dref: match &self.dref {
-                PerQuery::None => PerQuery::None,
-                PerQuery::Shared(v) => PerQuery::Shared(*v),
-                PerQuery::Each(v) => PerQuery::EachRef(v),
-                PerQuery::EachRef(v) => PerQuery::EachRef(v),
-            },
-        })
-    }
-}
-
-/// The `component` argument (0..3), its errors naming it.
-pub fn component_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
-    let c: u8 = value.map_or(Ok(0), |v| crate::errors::int_arg(v, "component"))?;
-    if c > 3 {
-        return Err(value_error(format!("component: {c} is outside 0..=3")));
-    }
-    Ok(c)
-}
-
-#[allow(clippy::too_many_arguments)]
-pub fn prepare<'py>(
-    texture: &Texture,
-    coords: &Bound<'py, PyAny>,
-    component: u8,
-    offset: Option<&Bound<'_, PyAny>>,
-    offsets: Option<&Bound<'_, PyAny>>,
-    dref: Option<&Bound<'_, PyAny>>,
-    precision: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Prepared<'py>> {
-    let kind = texture.inner.kind();
-    let k = coord_count(kind);
-    let np = coords.py().import("numpy")?;
-    let arr = np.call_method1("ascontiguousarray", (coords, "float32"))?;
-    let c: PyReadonlyArray2<'_, f32> = arr.extract().map_err(|_| {
-        value_error(format!(
-            "coords: an array of shape (n, {k}) for a {} texture",
-            name_of(&kind)
-        ))
-    })?;
-    let [n, cols] = [c.shape()[0], c.shape()[1]];
-    if cols != k {
-        return Err(value_error(format!(
-            "coords: a {} texture takes {k} coordinates a query ({}), got shape ({n}, {cols})",
-            name_of(&kind),
-            match kind {
-                TextureKind::Tex2D => "s, t",
-                TextureKind::Tex2DArray => "s, t, layer",
-                TextureKind::Cube => "x, y, z",
-                TextureKind::CubeArray => "x, y, z, layer",
-            }
-        )));
-    }
-    if component > 3 {
-        return Err(value_error(format!(
-            "component: {component} is outside 0..=3"
-        )));
-    }
-    let aoffi = aoffi_of(offset, n)?;
-    let ptp = ptp_of(offsets, n)?;
-    let (mode, offs) = match (aoffi.is_none(), ptp.is_none()) {
-        (false, false) => {
-            return Err(value_error(
-                "give either offset (AOFFI) or offsets (PTP), not both",
-            ))
-        }
-        (false, true) => (OffsetMode::Aoffi, aoffi),
-        (true, false) => (OffsetMode::Ptp, ptp),
-        (true, true) => (OffsetMode::None, PerQuery::None),
-    };
-    let dref = dref_of(dref, n)?;
-    let compare = !dref.is_none();
-    let op = GatherOp {
-        dim: kind,
-        component,
-        offsets: mode,
-        compare,
-    };
-    Ok(Prepared {
-        op,
-        precision: precision_of(precision)?,
-        kind: result_kind(texture.inner.format(), compare),
-        coords: c,
-        n,
-        offsets: offs,
-        dref,
-    })
-}
-
 /// Gathers the 2x2 footprint of each query, computed by the lane-parallel texture unit 32
 /// queries at a time, without the GIL.
 ///
 /// `coords`: an (n, k) array, k = 2 (2d: s, t), 3 (2d_array: s, t, layer; cube: x, y, z) or
 /// 4 (cube_array: x, y, z, layer); layers are floats, rounded as NVIDIA's compiler does
-/// (floor(layer + 0.5)). `component` 0..3; `offset` (dx, dy) or (n, 2) for AOFFI;
-/// `offsets` (4, 2) or (n, 4, 2) for PTP; `dref` a number or (n,) for depth compare (the
-/// sampler's compare function must be set); `precision` as in the JSON files. Returns an
-/// (n, 4) array in gather order (i0,j1), (i1,j1), (i1,j0), (i0,j0): `float32`, or `uint32`
-/// / `int32` for integer formats (without depth compare).
+/// (floor(layer + 0.5)). Per query or one for all (an int, a name, a pair, a number, or an
+/// array of n of them; errors name the argument and the query's index): `component` 0..3;
+/// `offset` (dx, dy) or (n, 2) for AOFFI; `offsets` (4, 2) or (n, 4, 2) for PTP;
+/// `offset_kind` `"none"`, `"aoffi"` or `"ptp"`, or (n,) of them (by default the kind of
+/// whichever of `offset` and `offsets` is given; with a kind per query both may be given,
+/// each query reading its kind's); `dref` a number or (n,) for depth compare (the sampler's
+/// compare function must be set). `precision` as in the JSON files. Returns an (n, 4) array
+/// in gather order (i0,j1), (i1,j1), (i1,j0), (i0,j0): `float32`, or `uint32` / `int32` for
+/// integer formats (without depth compare); with `return_resident=True`, a pair (values,
+/// resident), `resident` an (n,) `bool` array, False where the footprint touched a
+/// non-resident tile of a sparse texture (whose values are then 0: a sparse TLD4's
+/// predicate, docs/sources.md, Decisions: sparse residency).
 #[pyfunction]
-#[pyo3(signature = (texture, sampler, coords, component = None, offset = None, offsets = None, dref = None, precision = None))]
+#[pyo3(signature = (texture, sampler, coords, component = None, offset = None, offsets = None, dref = None, precision = None, offset_kind = None, return_resident = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn gather<'py>(
     py: Python<'py>,
@@ -424,20 +235,45 @@ pub fn gather<'py>(
     offsets: Option<&Bound<'py, PyAny>>,
     dref: Option<&Bound<'py, PyAny>>,
     precision: Option<&Bound<'py, PyAny>>,
+    offset_kind: Option<&Bound<'py, PyAny>>,
+    return_resident: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let component = component_of(component)?;
-    let p = prepare(texture, coords, component, offset, offsets, dref, precision)?;
+    let args = Args {
+        coords,
+        component,
+        offset_kind,
+        offset,
+        offsets,
+        dref,
+        precision,
+    };
+    let p = prepare(texture, &args)?;
     let tex = texture.inner.clone();
     let smp = sampler.inner;
     let queries = p.queries()?;
-    let out = PyArray2::<u32>::zeros(py, [queries.n, 4], false);
+    // (every element is written: no need to zero it first)
+    let out = unsafe { PyArray2::<u32>::new(py, [queries.n, 4], false) };
+    let resident = return_resident.then(|| unsafe { PyArray1::<bool>::new(py, queries.n, false) });
     {
         let mut w = out.try_readwrite().map_err(value_error)?;
         let slice = w.as_slice_mut().map_err(value_error)?;
+        let mut r = resident
+            .as_ref()
+            .map(|r| r.try_readwrite())
+            .transpose()
+            .map_err(value_error)?;
+        let r_slice = r
+            .as_mut()
+            .map(|r| r.as_slice_mut())
+            .transpose()
+            .map_err(value_error)?;
         py.detach(|| {
-            let g = Gatherer::new(&tex, &smp, &p.op, p.precision).map_err(|e| e.to_string())?;
-            queries.gather_into(&g, slice);
-            Ok::<(), String>(())
+            let unit = Unit {
+                texture: &tex,
+                sampler: &smp,
+                precision: p.precision,
+            };
+            queries.gather_into(&unit, slice, r_slice)
         })
         .map_err(value_error)?;
     }
@@ -446,7 +282,11 @@ pub fn gather<'py>(
         ValueKind::Sint => "int32",
         _ => "float32",
     };
-    out.call_method1("view", (dtype,))
+    let values = out.call_method1("view", (dtype,))?;
+    match resident {
+        Some(r) => Ok((values, r).into_pyobject(py)?.into_any()),
+        None => Ok(values),
+    }
 }
 
 /// The seconds the Rust texture unit (`Gatherer::gather_lanes`, 32 lanes a call) takes for
@@ -461,12 +301,22 @@ pub fn _rust_gather_lanes_seconds(
     coords: &Bound<'_, PyAny>,
     repeat: usize,
 ) -> PyResult<Vec<f64>> {
-    let p = prepare(texture, coords, 0, None, None, None, None)?;
+    let args = Args {
+        coords,
+        component: None,
+        offset_kind: None,
+        offset: None,
+        offsets: None,
+        dref: None,
+        precision: None,
+    };
+    let p = prepare(texture, &args)?;
     let queries = p.queries()?;
     let tex = texture.inner.clone();
     let smp = sampler.inner;
+    let op = queries.op_at(0);
     py.detach(|| {
-        let g = Gatherer::new(&tex, &smp, &p.op, p.precision).map_err(|e| e.to_string())?;
+        let g = Gatherer::new(&tex, &smp, &op, p.precision).map_err(|e| e.to_string())?;
         let blocks = queries.blocks();
         let mut out = vec![0u32; queries.n * 4];
         let mut times = Vec::with_capacity(repeat);

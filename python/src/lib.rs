@@ -15,6 +15,8 @@ mod explain;
 mod gather;
 mod memory;
 mod names;
+mod queries;
+mod residency;
 mod scan;
 mod scenario;
 mod texture;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use tld4_gather_cases::{BorderSpec, PrecisionSpec};
 use tld4_textures::{
@@ -98,17 +99,28 @@ fn fields_of(
     };
     let lead = usize::from(kind != TextureKind::Tex2D);
     let rank = lead + 2 + usize::from(nf > 1);
-    if shape.len() != rank
-        || (lead == 1 && shape[0] as u64 != storage_layers(kind, layers))
-        || (nf > 1 && shape[rank - 1] != nf)
-        || !(dtype == raw || alt == Some(dtype.as_str()))
-    {
+    if shape.len() != rank {
         return Err(bad());
     }
     let (h, w) = (shape[lead], shape[lead + 1]);
     let (Ok(h), Ok(w)) = (u32::try_from(h), u32::try_from(w)) else {
         return Err(bad());
     };
+    // Sizes first, with the error `texel_shape` gives for them.
+    let desc = TextureDesc {
+        kind,
+        format,
+        width: w,
+        height: h,
+        layers,
+    };
+    desc.validate().map_err(value_error)?;
+    if (lead == 1 && shape[0] as u64 != storage_layers(kind, layers))
+        || (nf > 1 && shape[rank - 1] != nf)
+        || !(dtype == raw || alt == Some(dtype.as_str()))
+    {
+        return Err(bad());
+    }
     // the same bits as the unsigned dtype of the element's width
     let unsigned = arr.call_method1("view", (raw,))?;
     let fields: Vec<u32> = match raw {
@@ -170,9 +182,28 @@ fn swizzle_of(s: &Bound<'_, PyAny>) -> PyResult<Swizzle> {
     Ok(Swizzle(out))
 }
 
+/// The kind, format and layer count of `Texture(...)` and `Texture.texel_shape(...)`, with
+/// the same errors: a non-array kind has one layer.
+fn kind_format_layers(
+    kind: &str,
+    format: &str,
+    layers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(TextureKind, Format, u32)> {
+    let layers: u32 = layers.map_or(Ok(1), |l| crate::errors::int_arg(l, "layers"))?;
+    let kind: TextureKind = from_name(kind, "kind")?;
+    let format: Format = from_name(format, "format")?;
+    if !kind.is_array() && layers != 1 {
+        return Err(value_error(format!(
+            "layers: a {} texture has one layer, got {layers}",
+            name_of(&kind)
+        )));
+    }
+    Ok((kind, format, layers))
+}
+
 /// A texture: kind, format, size and texels.
 ///
-/// `Texture(kind, format, texels, layers=1, swizzle=None)`: `kind` one of `"2d"`,
+/// `Texture(kind, format, texels, layers=1, swizzle=None, residency=None)`: `kind` one of `"2d"`,
 /// `"2d_array"`, `"cube"`, `"cube_array"`; `format` a format name (`"rgba8_unorm"`,
 /// `"d32_float"`...); `texels` a numpy array of shape `(h, w, fields)` for 2D (the last axis
 /// left out for one-field formats), with a leading axis of storage layers for the other
@@ -181,6 +212,11 @@ fn swizzle_of(s: &Bound<'_, PyAny>) -> PyResult<Swizzle> {
 /// `int32` for signed formats, `float16`/`float32` for float formats); packed formats
 /// (`rgb10a2_unorm`, `r11g11b10_float`, `rgb9e5`, `d24_unorm_s8_uint`) take `uint32` bit
 /// fields. `swizzle`: four sources, e.g. `"bgra"` or `["r", "r", "r", "one"]`.
+/// `residency`: a sparse residency map (docs/sources.md, Decisions: sparse residency), a dict of
+/// `tile_width`, `tile_height` and either `non_resident` (a list of [storage layer, tile x,
+/// tile y], as in the JSON files) or `resident` (a `bool` array of shape (storage layers,
+/// tiles down, tiles across)); a gather whose footprint touches a non-resident tile reads
+/// zeros and reports it (`gather(..., return_resident=True)`, a sparse TLD4's predicate).
 #[pyclass(module = "tld4", frozen)]
 pub struct Texture {
     pub inner: Arc<RustTexture>,
@@ -189,23 +225,16 @@ pub struct Texture {
 #[pymethods]
 impl Texture {
     #[new]
-    #[pyo3(signature = (kind, format, texels, layers = None, swizzle = None))]
+    #[pyo3(signature = (kind, format, texels, layers = None, swizzle = None, residency = None))]
     fn new(
         kind: &str,
         format: &str,
         texels: &Bound<'_, PyAny>,
         layers: Option<&Bound<'_, PyAny>>,
         swizzle: Option<&Bound<'_, PyAny>>,
+        residency: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let layers: u32 = layers.map_or(Ok(1), |l| crate::errors::int_arg(l, "layers"))?;
-        let kind: TextureKind = from_name(kind, "kind")?;
-        let format: Format = from_name(format, "format")?;
-        if !kind.is_array() && layers != 1 {
-            return Err(value_error(format!(
-                "layers: a {} texture has one layer, got {layers}",
-                name_of(&kind)
-            )));
-        }
+        let (kind, format, layers) = kind_format_layers(kind, format, layers)?;
         let (width, height, fields) = fields_of(texels, kind, format, layers)?;
         let desc = TextureDesc {
             kind,
@@ -219,36 +248,63 @@ impl Texture {
         if let Some(s) = swizzle {
             tex = tex.with_swizzle(swizzle_of(s)?);
         }
+        if let Some(r) = residency {
+            tex = crate::residency::with_residency(tex, r)?;
+        }
         Ok(Texture {
             inner: Arc::new(tex),
         })
     }
 
-    /// The shape and dtype of the texels a texture of this kind, format and size takes:
-    /// e.g. `((6, 8, 8), "float32")`... the unsigned dtype of the raw bits (`uint8`,
-    /// `uint16` or `uint32`); signed and float formats also take the signed or float dtype
-    /// of the same width.
+    /// The shape and dtype of the texels a texture of this kind, format and size takes, as
+    /// a numpy shape tuple and the unsigned dtype of the raw bits (`uint8`, `uint16` or
+    /// `uint32`; signed and float formats also take the signed or float dtype of the same
+    /// width). Sizes `Texture` refuses raise the `ValueError` it raises. For example
+    /// (python/tests/test_surface.py runs it):
+    ///
+    /// >>> tld4.Texture.texel_shape("cube", "d32_float", 8, 8)
+    /// ((6, 8, 8), 'uint32')
+    /// >>> tld4.Texture.texel_shape("2d_array", "rgba8_unorm", 16, 4, layers=3)
+    /// ((3, 4, 16, 4), 'uint8')
     #[staticmethod]
     #[pyo3(signature = (kind, format, width, height, layers = None))]
-    fn texel_shape(
+    fn texel_shape<'py>(
+        py: Python<'py>,
         kind: &str,
         format: &str,
-        width: usize,
-        height: usize,
+        width: &Bound<'_, PyAny>,
+        height: &Bound<'_, PyAny>,
         layers: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(Vec<usize>, &'static str)> {
-        let layers: u32 = layers.map_or(Ok(1), |l| crate::errors::int_arg(l, "layers"))?;
-        let kind: TextureKind = from_name(kind, "kind")?;
-        let format: Format = from_name(format, "format")?;
+    ) -> PyResult<(Bound<'py, PyTuple>, &'static str)> {
+        let (kind, format, layers) = kind_format_layers(kind, format, layers)?;
+        let desc = TextureDesc {
+            kind,
+            format,
+            width: crate::errors::int_arg(width, "width")?,
+            height: crate::errors::int_arg(height, "height")?,
+            layers,
+        };
+        desc.validate().map_err(value_error)?;
         let mut shape = Vec::new();
         if kind != TextureKind::Tex2D {
-            shape.push(storage_layers(kind, layers) as usize);
+            shape.push(desc.storage_layers());
         }
-        shape.extend([height, width]);
+        shape.extend([desc.height as usize, desc.width as usize]);
         if format.fields() > 1 {
             shape.push(format.fields());
         }
-        Ok((shape, dtypes(format).0))
+        Ok((PyTuple::new(py, shape)?, dtypes(format).0))
+    }
+
+    /// The sparse residency map, or None: a dict of `tile_width`, `tile_height` and
+    /// `resident`, a `bool` array of shape (storage layers, tiles down, tiles across), True
+    /// where the tile is resident.
+    #[getter]
+    fn residency<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.inner
+            .residency()
+            .map(|r| crate::residency::residency_dict(py, r))
+            .transpose()
     }
 
     /// `"2d"`, `"2d_array"`, `"cube"` or `"cube_array"`.

@@ -84,12 +84,14 @@ def test_out_of_range_arguments_name_themselves() -> None:
 
 
 def test_allocations_too_large_for_the_process_are_memory_errors() -> None:
-    # Under a 12 GiB address-space limit, in a child process: a (2**30, 2) array of zero
-    # strides (16 GiB of words) to disasm, and a 65536 x 65536 texture (16 GiB of fields).
+    # Under a 6 GiB address-space limit, in a child process: a (2**30, 2) array of zero
+    # strides (16 GiB of words) to disasm, and a 16384 x 16384 RGBA8 texture (1 GiB of texels,
+    # the most a texture may hold, read as 4 GiB of fields). A texture past that budget is a
+    # ValueError before anything is read (test_surface.py).
     script = textwrap.dedent(
         """
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (12 << 30, 12 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
         import numpy as np
         import tld4
         words = np.lib.stride_tricks.as_strided(np.zeros(2, np.uint64), shape=(2**30, 2), strides=(0, 8))
@@ -97,9 +99,9 @@ def test_allocations_too_large_for_the_process_are_memory_errors() -> None:
             tld4.disasm(words)
         except MemoryError:
             print("disasm: MemoryError")
-        texels = np.zeros((65536, 65536), np.uint8)
+        texels = np.zeros((16384, 16384, 4), np.uint8)
         try:
-            tld4.Texture("2d", "r8_uint", texels)
+            tld4.Texture("2d", "rgba8_unorm", texels)
         except MemoryError:
             print("texture: MemoryError")
         """

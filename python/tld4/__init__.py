@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     # (the stub's Literal names, for annotations: tld4.AddressMode, ...)
     from ._native import AddressMode as AddressMode
     from ._native import CompareFunction as CompareFunction
+    from ._native import OffsetKind as OffsetKind
+    from ._native import Residency as Residency
     from ._native import TextureKind as TextureKind
 
 from ._native import (

@@ -111,7 +111,7 @@ pub use sites::{LaneMemoryError, LaneTexels, SiteGatherer, TexelAddress};
 pub use source::{Shape, TexelSource};
 pub use stages::{
     array_layer, border_value, clamp_dref, cube_corner_value, depth_compare, float_layer,
-    footprint, texel_origin, wrap, FOOTPRINT_LIMIT, MAX_WRAP_SIZE,
+    float_layers, footprint, texel_origin, wrap, FOOTPRINT_LIMIT, MAX_WRAP_SIZE,
 };
 pub use storage::TexelData;
 pub use texture::MAX_TEXTURE_BYTES;

@@ -22,13 +22,30 @@ pub fn array_layer(layer: u32, max_layer: u32) -> u32 {
 /// The instruction itself takes the unsigned result ([`array_layer`] clamps it).
 ///
 /// Computed without `floor` (a library call on the baseline x86-64 target, one a query in
-/// a loop over queries, as Python's layered gathers make): r = layer + 0.5 clamped to
-/// 0..=65536 is non-negative, where truncating toward zero is floor; a NaN stays NaN
-/// through the clamp and `as` gives 0; the test
+/// a loop over queries, as Python's layered gathers make): r = layer + 0.5 bounded to
+/// 0..=65535 by `max` and `min` (which return the other operand for a NaN, so a NaN gives 0)
+/// is non-negative, where truncating toward zero is floor; the conversion is the unchecked
+/// one (r is finite and fits i32), which a loop of lanes turns into one SIMD instruction for
+/// four or eight lanes ([`float_layers`]). The test
 /// `float_layer_is_floor_clamped_for_every_f32_pattern_tried` checks it against the formula.
 #[inline]
+#[allow(unsafe_code)]
+// (not `clamp`: it keeps a NaN, which the unchecked conversion must never see)
+#[allow(clippy::manual_clamp)]
 pub fn float_layer(layer: f32) -> u32 {
-    (((layer + 0.5).clamp(0.0, 65536.0)) as u32).min(65535)
+    let r = (layer + 0.5).max(0.0).min(65535.0);
+    // SAFETY: `max(0.0)` maps NaN and everything below 0 to 0, `min(65535.0)` everything above
+    // to 65535: r is finite and within 0..=65535, which i32 represents.
+    unsafe { r.to_int_unchecked::<i32>() as u32 }
+}
+
+/// [`float_layer`] of each of `layers`, all at once (the loop vectorises): for callers that
+/// hold a block of lanes' float layers.
+#[inline]
+pub fn float_layers<const N: usize>(layers: &[f32; N], out: &mut [u32; N]) {
+    for (o, &l) in out.iter_mut().zip(layers) {
+        *o = float_layer(l);
+    }
 }
 
 #[cfg(test)]

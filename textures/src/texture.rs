@@ -123,7 +123,11 @@ impl TextureDesc {
         self.layers as usize * if self.kind.is_cube() { 6 } else { 1 }
     }
 
-    fn validate(&self) -> Result<(), Error> {
+    /// Checks the sizes as [`Texture::from_fields`] does (every size at least 1, at most
+    /// [`MAX_SIZE`], square cube faces, one layer for 2D and cube kinds, at most
+    /// [`MAX_TEXTURE_BYTES`] of texels), with the same error: a caller can refuse a size before
+    /// it holds any texels.
+    pub fn validate(&self) -> Result<(), Error> {
         let bad = |why| {
             Err(Error::from(InvalidInput::BadSize {
                 width: self.width,
