@@ -144,7 +144,7 @@ fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
 
 impl tld4_tic_desc {
     /// The typed header this describes.
-    fn header(&self) -> Result<TextureHeader, Error> {
+    pub(crate) fn header(&self) -> Result<TextureHeader, Error> {
         // SAFETY: the caller of the entry point guarantees `format` is a NUL-terminated string.
         let format = format_of(unsafe { in_str(self.format, "desc.format") }?)?;
         let kind = KINDS
@@ -213,7 +213,7 @@ impl tld4_tic_desc {
     }
 
     /// The description of a decoded header.
-    fn of(h: &TextureHeader) -> Self {
+    pub(crate) fn of(h: &TextureHeader) -> Self {
         let (layout, pitch, gobs) = match h.layout {
             HeaderLayout::Pitch { pitch } => (tld4_layout::TLD4_LAYOUT_PITCH, pitch, 0),
             HeaderLayout::BlockLinear {
@@ -254,7 +254,7 @@ impl tld4_tic_desc {
 impl tld4_tsc_desc {
     /// The typed sampler entry this describes; a value past its field is invalid input
     /// naming the field (the widths are `TEXSAMP`'s).
-    fn state(&self) -> Result<SamplerState, Error> {
+    pub(crate) fn state(&self) -> Result<SamplerState, Error> {
         let fit = |name: &'static str, what: &str, v: u32| -> Result<u32, Error> {
             let max = field(TEXSAMP, name).map_or(0, |f| f.max());
             if u64::from(v) > max {
@@ -292,7 +292,7 @@ impl tld4_tsc_desc {
     }
 
     /// The description of a decoded sampler entry.
-    fn of(s: &SamplerState) -> Self {
+    pub(crate) fn of(s: &SamplerState) -> Self {
         tld4_tsc_desc {
             address_u: s.address[0] as u32,
             address_v: s.address[1] as u32,
