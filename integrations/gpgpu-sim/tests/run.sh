@@ -97,4 +97,27 @@ for arch in 75 86; do
     echo "FAIL depth sm_$arch off (log: $d/log): tld4's verdict '${verdict}'"; grep -E "TLD4_VERDICT|ERROR" "$d/log" | head -5; status=1
   fi
 done
+# Other GPU classes: SM86_RTX3070 with its compute capability set to 9.0 (HOPPER_A) and 12.0
+# (BLACKWELL_B), both V2 headers, runs unnormalized.cu (its checks read the headers back in
+# that class's layout); 7.0 (GPGPU-Sim's default, Volta, whose layouts tld4 has not restated)
+# must make cudaCreateTextureObject fail, saying why.
+arch=86 cfg=SM86_RTX3070
+for cc in 90 120 70; do
+  build_test unnormalized cc$cc
+  printf -- '-gpgpu_compute_capability_major %s\n-gpgpu_compute_capability_minor %s\n' \
+    "${cc%?}" "${cc: -1}" >>"$d/gpgpusim.config"
+  if [ $cc = 70 ]; then
+    (cd "$d" && ./unnormalized sm_75 >"$d/log" 2>&1) || true
+    if grep -q "cudaCreateTextureObject: not modeled: the configuration's compute capability 7.0" "$d/log"; then
+      echo "PASS compute capability 7.0 refused: $(grep -o 'GPGPU-Sim tld4: cudaCreateTextureObject.*' "$d/log" | head -1 | cut -c1-200)"
+    else
+      echo "FAIL compute capability 7.0 (log: $d/log)"; status=1
+    fi
+  elif (cd "$d" && ./unnormalized sm_$cc >"$d/log" 2>&1); then
+    grep -E "^GPGPU-Sim tld4: texture headers" "$d/log" | head -1 | sed "s/^/  cc $cc /" || true
+    echo "PASS unnormalized on compute capability ${cc%?}.${cc: -1} ($(grep -c '^PASS descriptors' "$d/log") headers read back, $(grep -c '^PASS unnormalized_' "$d/log") cases equal)"
+  else
+    echo "FAIL unnormalized on compute capability $cc (log: $d/log)"; grep -E "^FAIL|ERROR" "$d/log" | head -5; status=1
+  fi
+done
 exit $status
