@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tld4_scenario::{LayoutChoice, Scenario};
+use tld4_scenario::{ArchScenario, LayoutChoice, Scenario};
 
 use crate::{output, CmdResult, EXIT_CHECK_FAILED};
 
@@ -75,7 +75,8 @@ pub fn run(args: &RunArgs) -> CmdResult {
         crate::output::elog!("{name}: {w}");
     }
     let outcome = tld4_scenario::run(&s);
-    print_outcome(&outcome, args.addresses.then_some(&s), &args.layout)
+    let addresses = || address_lines(&s, &args.layout);
+    print_outcome(&outcome, args.addresses.then_some(&addresses))
 }
 
 /// `tld4 run` of a scenario for an architecture (`arch`, `constants`).
@@ -85,33 +86,33 @@ fn run_arch(
     text: &str,
     options: &tld4_scenario::LoadOptions,
 ) -> CmdResult {
-    if args.addresses {
-        return Err(format!(
-            "{name}: --addresses lists the texel addresses of the base table's TLD4 reading headers in BLACKWELL_A's layout; a scenario naming `arch` or `constants` runs on its architecture's executor (constant banks, its GPU class's header layout), whose addresses are not listed yet: run it without --addresses (docs/scenarios.md, Architectures)"
-        )
-        .into());
-    }
     let a = tld4_scenario::load_arch(text, output::base_dir(&args.scenario), options)
         .map_err(|e| format!("{name}: {e}"))?;
     for w in tld4_scenario::warnings(&a.scenario) {
         crate::output::elog!("{name}: {w}");
     }
-    print_outcome(&tld4_scenario::run_arch(&a), None, &args.layout)
+    let addresses = || arch_address_lines(&a, &args.layout);
+    print_outcome(
+        &tld4_scenario::run_arch(&a),
+        args.addresses.then_some(&addresses),
+    )
 }
 
-/// Prints the outcome's lines (then, given a scenario, its address lines) and returns the
-/// exit code: [`EXIT_CHECK_FAILED`] when a check failed.
+/// The lines listing address lines come from, and the lines themselves.
+type AddressLines<'a> = &'a dyn Fn() -> Result<Vec<String>, String>;
+
+/// Prints the outcome's lines (then, given them, the address lines) and returns the exit
+/// code: [`EXIT_CHECK_FAILED`] when a check failed.
 fn print_outcome(
     outcome: &tld4_scenario::Outcome,
-    addresses: Option<&Scenario>,
-    layout: &LayoutArgs,
+    addresses: Option<AddressLines<'_>>,
 ) -> CmdResult {
     let mut out = output::out();
     for line in &outcome.lines {
         writeln!(out, "{line}")?;
     }
-    if let Some(s) = addresses {
-        for line in address_lines(s, layout)? {
+    if let Some(lines) = addresses {
+        for line in lines()? {
             writeln!(out, "{line}")?;
         }
     }
@@ -133,16 +134,48 @@ fn address_lines(s: &Scenario, layout: &LayoutArgs) -> Result<Vec<String>, Strin
         let (choice, base) = layout.read()?;
         converted = s
             .to_memory_form(choice, base)
-            .map_err(|e| {
-                format!("--addresses: the owned textures have no memory form in the {} layout: {e} (pitch takes 2-D textures of every format; block-linear takes every kind, with 4-, 8- and 16-byte texels)", layout.layout)
-            })?;
-        lines.push(format!(
-            "addresses of the memory form: owned textures laid out {} from {base:#x}, as tld4 to-memory --layout {} --base {base:#x} writes them",
-            layout.layout, layout.layout
-        ));
+            .map_err(|e| no_memory_form(layout, &e))?;
+        lines.push(memory_form_line(layout, base, ""));
         &converted
     };
     lines.extend(tld4_scenario::address_lines(m).map_err(|e| e.to_string())?);
+    Ok(lines)
+}
+
+/// Why owned textures have no memory form in `layout`.
+fn no_memory_form(layout: &LayoutArgs, e: &tld4_scenario::ScenarioError) -> String {
+    format!("--addresses: the owned textures have no memory form in the {} layout: {e} (pitch takes 2-D textures of every format; block-linear takes every kind, with 4-, 8- and 16-byte texels)", layout.layout)
+}
+
+/// The line saying the addresses are of owned textures' memory form (`note` after it).
+fn memory_form_line(layout: &LayoutArgs, base: u64, note: &str) -> String {
+    format!(
+        "addresses of the memory form: owned textures laid out {} from {base:#x}, as tld4 to-memory --layout {} --base {base:#x} writes them{note}",
+        layout.layout, layout.layout
+    )
+}
+
+/// The address lines of an architecture's scenario `a`, read by its executor: of its memory
+/// form, laid out by `layout`, for owned textures (whose headers the converter writes, and
+/// the executor then reads, in BLACKWELL_A's layout: [`ArchScenario::to_memory_form`]).
+fn arch_address_lines(a: &ArchScenario, layout: &LayoutArgs) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    let converted;
+    let m = if a.scenario.memory().is_some() {
+        a
+    } else {
+        let (choice, base) = layout.read()?;
+        converted = a
+            .to_memory_form(choice, base)
+            .map_err(|e| no_memory_form(layout, &e))?;
+        lines.push(memory_form_line(
+            layout,
+            base,
+            " (headers in BLACKWELL_A's layout, read so)",
+        ));
+        &converted
+    };
+    lines.extend(tld4_scenario::arch_address_lines(m).map_err(|e| e.to_string())?);
     Ok(lines)
 }
 

@@ -151,7 +151,8 @@ fn explain_takes_the_architecture() {
 /// `tld4 run` runs scenarios naming `arch` (the library's `load_arch`): the committed
 /// constant-bank scenario gathers as the SM100 uniform form of the same texture, names the
 /// architecture's GPU class, and textures in memory are read in that class's header layout
-/// (docs/sources.md, Descriptors per GPU class).
+/// (docs/sources.md, Descriptors per GPU class); `--addresses` lists the texels its executor
+/// read.
 #[test]
 fn run_executes_arch_scenarios() {
     use serde_json::{json, Value};
@@ -211,19 +212,40 @@ fn run_executes_arch_scenarios() {
         o.contains("fault (no_constant): no constant at c[0x3][0x40]"),
         "{o}"
     );
-    // --addresses is not offered for them yet: an error, not a silent plain run.
+    // --addresses through the architecture's executor: the constant-bank handle's texels,
+    // where the SM100 uniform form of the same texture reads them.
+    let addr = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| l.starts_with("addr") && !l.starts_with("addresses of"))
+            .map(str::to_string)
+            .collect()
+    };
     let out = run(&committed, &["--addresses"]);
-    assert!(!out.status.success());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
     assert!(
-        text(&out.stderr).contains("--addresses"),
-        "{}",
-        text(&out.stderr)
+        o.contains("(headers in BLACKWELL_A's layout, read so)"),
+        "{o}"
+    );
+    let got = addr(&o);
+    assert_eq!(got.len(), 1 + 32 * 5, "{o}");
+    assert_eq!(
+        got,
+        addr(&text(
+            &run(plain_path.to_str().unwrap(), &["--addresses"]).stdout
+        ))
+    );
+    assert_eq!(lanes(&o), lanes(&text(&want.stdout)));
+    let o = text(&run(bare_path.to_str().unwrap(), &["--addresses"]).stdout);
+    assert!(
+        o.contains("addr none: the warp faults (no_constant): no constant at c[0x3][0x40]"),
+        "{o}"
     );
 
     // Textures in memory: the committed pitch example (a V2 header, expectations included),
     // run as sm_89 (ADA_A reads V1 headers) with its header rewritten in the V1 layout.
     let example = format!("{root}/examples/scenarios/memory_pitch_rgba8.json");
-    let mut mem: Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    let mut mem: Value = serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
     mem["arch"] = json!("sm_89");
     mem["instruction"] = json!("TLD4.R R10, R8, R20, UR4, 0x0, 2D ;");
     let v2_path = dir.join("ada_v2_header.json");
@@ -265,6 +287,13 @@ fn run_executes_arch_scenarios() {
         "{o}"
     );
     assert!(o.contains("32 passed, 0 failed"), "{o}");
+    // Its addresses: the V1 header read in ADA_A's layout names the texels the SM100
+    // example's V2 header names.
+    let o = text(&run(v1_path.to_str().unwrap(), &["--addresses"]).stdout);
+    let base = text(&run(&example, &["--addresses"]).stdout);
+    assert!(addr(&o).len() > 32, "{o}");
+    assert!(o.contains("at 0x"), "{o}");
+    assert_eq!(addr(&o), addr(&base));
     // The V2 header read as ADA_A's is no texture: a fault, and the expectations fail.
     let out = run(v2_path.to_str().unwrap(), &[]);
     let o = text(&out.stdout);

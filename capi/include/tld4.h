@@ -387,6 +387,18 @@ typedef enum tld4_arch {
   TLD4_ARCH_SM_121F = 1212,
 } tld4_arch;
 
+// Which descriptor table (`tld4_desc_fields`, `tld4_desc_diff`).
+typedef enum tld4_desc_table {
+  // The block-linear texture header (HEADER_VERSION BLOCKLINEAR: `TEXHEAD_V2_BL`, or
+  // `TEXHEAD_BL` where the class reads V1 headers).
+  TLD4_DESC_TIC_BLOCK_LINEAR = 0,
+  // The pitch-linear texture header (HEADER_VERSION PITCH: `TEXHEAD_V2_PITCH`, V1's
+  // `TEXHEAD_PITCH`).
+  TLD4_DESC_TIC_PITCH = 1,
+  // The sampler (`TEXSAMP0..7`, with the class's own names for word 0 bits 19:14).
+  TLD4_DESC_TSC = 2,
+} tld4_desc_table;
+
 // An architecture's TLD4 checked and prepared for execution (opaque): decode once, execute
 // many times. Made by `tld4_arch_exec_new` or `tld4_arch_exec_from_word`, freed with
 // `tld4_arch_exec_free`; never changed by executing.
@@ -786,7 +798,10 @@ typedef struct tld4_arch_class {
 typedef struct tld4_tic_desc {
   // A `tld4_layout` value: `TEXHEAD_V2_PITCH` or `TEXHEAD_V2_BL`.
   uint32_t layout;
-  // Pitch layout: bytes from one row to the next (a multiple of 32). Block-linear: 0.
+  // Pitch layout: bytes from one row to the next (a multiple of 32), the header's
+  // PITCH_BITS21TO5. Not `layout_param` of `tld4_texels_write` / `tld4_image_entry`, which
+  // is a row alignment: those lay rows out at the row's bytes rounded up to it and write
+  // that pitch here (8 RGBA8 texels, alignment 64: pitch 64). Block-linear: 0.
   uint32_t pitch;
   // Block-linear layout: log2 of the GOBs per block height (0..=5). Pitch: 0.
   uint32_t gobs_per_block_height_log2;
@@ -802,9 +817,13 @@ typedef struct tld4_tic_desc {
   // Height in texels.
   uint32_t height;
   // Array layers, or whole cubes for the cube kinds; 1 for 2D, cube and every pitch
-  // header (which has no depth field).
+  // header (which has no depth field). The same count as `tld4_texture_desc::layers`,
+  // named after the header's DEPTH_MINUS_ONE field.
   uint32_t depth;
-  // The `tld4_swizzle` of result components x, y, z, w.
+  // The `tld4_swizzle` of result components x, y, z, w. `tld4_texels_write` gives the
+  // identity R, G, B, A for every format (a zeroed struct: R, R, R, R); components a
+  // format lacks then read 0, 0, 1 (G, B, A). NVK writes ZERO and ONE for them instead
+  // (`tld4_swizzle_nvk`): the same gathered values, other header bits.
   uint32_t swizzle[4];
   // DEPTH_TEXTURE (kept; depth compare does not depend on it).
   bool depth_texture;
@@ -904,9 +923,109 @@ typedef struct tld4_texture_desc {
   uint32_t width;
   // Height in texels (equal to the width for cubes).
   uint32_t height;
-  // Array layers, or whole cubes; 1 for 2D and cube.
+  // Array layers, or whole cubes; 1 for 2D and cube (a texture header's
+  // `tld4_tic_desc::depth` holds the same count).
   uint32_t layers;
 } tld4_texture_desc;
+
+// Texture-header fields beyond `tld4_tic_desc` (raw values of the clcd97tex.h fields each
+// member names; a zeroed struct is what `tld4_tic_encode` writes). None changes a gather.
+typedef struct tld4_tic_extra {
+  // TEXTURE_TYPE TWO_D_NO_MIPMAP instead of TWO_D, for a 2D texture (what NVK writes for
+  // pitch textures); the texture unit reads both as 2D (level 0).
+  bool two_d_no_mipmap;
+  // SECTOR_PROMOTION (2 bits: L1 sector promotion).
+  uint32_t sector_promotion;
+  // LOD_ANISO_QUALITY2 (1 bit).
+  uint32_t lod_aniso_quality2;
+  // LOD_ANISO_QUALITY (1 bit).
+  uint32_t lod_aniso_quality;
+  // LOD_ISO_QUALITY (1 bit).
+  uint32_t lod_iso_quality;
+  // ANISO_COARSE_SPREAD_MODIFIER (2 bits).
+  uint32_t aniso_coarse_spread_modifier;
+  // ANISO_SPREAD_SCALE (5 bits).
+  uint32_t aniso_spread_scale;
+  // ANISO_SPREAD_MAX_LOG2 (3 bits).
+  uint32_t aniso_spread_max_log2;
+  // ANISO_FINE_SPREAD_FUNC (2 bits).
+  uint32_t aniso_fine_spread_func;
+  // ANISO_COARSE_SPREAD_FUNC (2 bits).
+  uint32_t aniso_coarse_spread_func;
+  // ANISO_FINE_SPREAD_MODIFIER (2 bits).
+  uint32_t aniso_fine_spread_modifier;
+  // MAX_ANISOTROPY (3 bits).
+  uint32_t max_anisotropy;
+  // ANISO_BIAS (4 bits).
+  uint32_t aniso_bias;
+  // USE_HEADER_OPT_CONTROL (1 bit; block-linear headers only: the pitch header has no
+  // such field, and a non-zero value there is `TLD4_ERR_INVALID_ARGUMENT`).
+  uint32_t use_header_opt_control;
+  // TRILIN_OPT (5 bits).
+  uint32_t trilin_opt;
+  // MIP_LOD_BIAS (13 bits).
+  uint32_t mip_lod_bias;
+  // MIN_LOD_CLAMP (12 bits).
+  uint32_t min_lod_clamp;
+} tld4_tic_extra;
+
+// Sampler fields beyond `tld4_tsc_desc` (raw values of the clcd97tex.h TEXSAMP fields each
+// member names; a zeroed struct is what `tld4_tsc_encode` writes). The model reads none of
+// them: a border texel is the BORDER_COLOR_R..A words (`tld4_tsc_desc::border`) whatever
+// S_R_G_B_CONVERSION and the sRGB border bytes say (docs/sources.md, Decisions).
+typedef struct tld4_tsc_extra {
+  // S_R_G_B_CONVERSION (1 bit: sRGB conversion of the border colour).
+  uint32_t s_r_g_b_conversion;
+  // FONT_FILTER (word 0 bits 19:14, 6 bits: NVK's font filter width and height, which
+  // clcd97tex.h leaves unnamed).
+  uint32_t font_filter;
+  // S_R_G_B_BORDER_COLOR_R (8 bits).
+  uint32_t srgb_border_r;
+  // S_R_G_B_BORDER_COLOR_G (8 bits).
+  uint32_t srgb_border_g;
+  // S_R_G_B_BORDER_COLOR_B (8 bits).
+  uint32_t srgb_border_b;
+  // MIP_LOD_BIAS (13 bits).
+  uint32_t mip_lod_bias;
+  // MIN_LOD_CLAMP (12 bits).
+  uint32_t min_lod_clamp;
+  // MAX_LOD_CLAMP (12 bits).
+  uint32_t max_lod_clamp;
+  // TRILIN_OPT (5 bits).
+  uint32_t trilin_opt;
+} tld4_tsc_extra;
+
+// One field of a descriptor table: the name as NVIDIA's class header writes it (without
+// the `NVCD97_TEXHEAD_V2_BL_` style prefix), its bits `hi:lo` over the 256-bit entry (word
+// `lo / 32`, bit `lo % 32`) and what it means. The strings are static: never free them.
+typedef struct tld4_desc_field {
+  // The field's name, e.g. `"SECTOR_PROMOTION"`.
+  const char *name;
+  // Its lowest bit over the entry.
+  uint32_t lo;
+  // Its highest bit (inclusive).
+  uint32_t hi;
+  // What it means, in a few words.
+  const char *meaning;
+} tld4_desc_field;
+
+// The handle each lane of a warp reads (`tld4_insn_lane_handles` and the `_arch_`,
+// `_callbacks` variants), split as the texture unit splits it: header index in bits 0-19,
+// sampler index in bits 20-31 (`tld4_handle` packs them; NAK's convention,
+// docs/sources.md, NAK conventions).
+typedef struct tld4_lane_handles {
+  // Bit l set: lane l executes (active, its guard predicate true); the arrays hold 0 for
+  // the other lanes.
+  uint32_t executed;
+  // Lane l's 32-bit handle: the first Rb register (register-handle form), the uniform
+  // register (URZ: 0), or the constant at the form's slot (constant-bank form).
+  uint32_t handle[32];
+  // Lane l's texture-header index (bits 0-19 of `handle`): the entry at
+  // `header_pool + 32 * header[l]`.
+  uint32_t header[32];
+  // Lane l's sampler index (bits 20-31 of `handle`).
+  uint32_t sampler[32];
+} tld4_lane_handles;
 
 // One texture of a pool image: entry `k` becomes texture header `k` and sampler `k`, so its
 // handle is `tld4_handle(k, k)`.
@@ -917,7 +1036,9 @@ typedef struct tld4_image_entry {
   uint32_t sampler;
   // A `tld4_layout` value.
   uint32_t layout;
-  // Pitch: the row alignment in bytes; block-linear: log2 of the GOBs per block height.
+  // Pitch: the row alignment in bytes (a multiple of 32; the pitch written into the
+  // header, `tld4_tic_desc::pitch`, is a row's bytes rounded up to it); block-linear: log2
+  // of the GOBs per block height.
   uint32_t layout_param;
 } tld4_image_entry;
 
@@ -1554,6 +1675,46 @@ enum tld4_status tld4_texels_write(const struct tld4_texture_desc *desc,
                                    struct tld4_tic_desc *header,
                                    struct tld4_error *err);
 
+// As `tld4_tic_encode`, with the fields of `*extra` (NULL: all 0, as `tld4_tic_encode`)
+// written too; a member past its field, or `two_d_no_mipmap` on a kind other than 2D, is
+// `TLD4_ERR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `desc` valid with a NUL-terminated `format`; `extra` NULL or valid; `words` valid for 8
+// writes; `err` NULL or valid.
+enum tld4_status tld4_tic_encode_ext(const struct tld4_tic_desc *desc,
+                                     const struct tld4_tic_extra *extra,
+                                     uint32_t *words,
+                                     struct tld4_error *err);
+
+// As `tld4_tic_decode`, with the fields `tld4_tic_extra` names into `*extra` (if not NULL).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `extra`, `err` NULL or valid.
+enum tld4_status tld4_tic_decode_ext(const uint32_t *words,
+                                     struct tld4_tic_desc *desc,
+                                     struct tld4_tic_extra *extra,
+                                     struct tld4_error *err);
+
+// As `tld4_tsc_encode`, with the fields of `*extra` (NULL: all 0) written too; a member
+// past its field is `TLD4_ERR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `desc` valid; `extra` NULL or valid; `words` valid for 8 writes; `err` NULL or valid.
+enum tld4_status tld4_tsc_encode_ext(const struct tld4_tsc_desc *desc,
+                                     const struct tld4_tsc_extra *extra,
+                                     uint32_t *words,
+                                     struct tld4_error *err);
+
+// As `tld4_tsc_decode`, with the fields `tld4_tsc_extra` names into `*extra` (if not NULL).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `extra`, `err` NULL or valid.
+enum tld4_status tld4_tsc_decode_ext(const uint32_t *words,
+                                     struct tld4_tsc_desc *desc,
+                                     struct tld4_tsc_extra *extra,
+                                     struct tld4_error *err);
+
 // The default settings.
 //
 // # Safety
@@ -1636,6 +1797,40 @@ const char *tld4_fault_name(int32_t kind);
 // the caller's setup, raises).
 bool tld4_fault_is_not_modeled(int32_t kind);
 
+// The fields of descriptor table `table` (a `tld4_desc_table`) for architecture `arch` (a
+// `tld4_arch`: its GPU class's default layout, as the `_arch` executions read descriptors),
+// in bit order, into `fields` (`cap` entries; `*count` receives how many there are, and too
+// few is `TLD4_ERR_BUFFER_TOO_SMALL`: call with `cap` 0 to learn it). An architecture
+// without a class is `TLD4_ERR_NOT_MODELED`.
+//
+// # Safety
+// `fields` NULL or valid for `cap` writes; `count`, `err` NULL or valid.
+enum tld4_status tld4_desc_fields(uint32_t arch,
+                                  uint32_t table,
+                                  struct tld4_desc_field *fields,
+                                  size_t cap,
+                                  size_t *count,
+                                  struct tld4_error *err);
+
+// Which fields of table `table` for `arch` (as `tld4_desc_fields` lists them) differ
+// between the descriptors `a` and `b` (eight words each, as the encoders write them): their
+// positions in that list, in bit order, into `indices` (`cap` entries; `*count` receives
+// how many differ, too few is `TLD4_ERR_BUFFER_TOO_SMALL`). For texture headers the caller
+// names the layout (HEADER_VERSION, bits 127:124, selects it); reserved fields are
+// compared too.
+//
+// # Safety
+// `a`, `b` valid for eight reads; `indices` NULL or valid for `cap` writes; `count`, `err`
+// NULL or valid.
+enum tld4_status tld4_desc_diff(uint32_t arch,
+                                uint32_t table,
+                                const uint32_t *a,
+                                const uint32_t *b,
+                                uint32_t *indices,
+                                size_t cap,
+                                size_t *count,
+                                struct tld4_error *err);
+
 // Gathers `count` lanes for `insn` (its dimension, component, offsets and depth compare)
 // from the texture and sampler `handle` names in the pools at `header_pool` and
 // `sampler_pool` (32-byte entries, docs/sources.md, Descriptors), reading through `memory`;
@@ -1662,6 +1857,59 @@ enum tld4_status tld4_mem_gather(const struct tld4_insn *insn,
                                  size_t count,
                                  struct tld4_gather_result *results,
                                  struct tld4_error *err);
+
+// Each lane's handle of `insn` (SM100) in the warp `warp` (flat arrays, as
+// `tld4_exec_run_flat` takes them; nothing is written) into `*handles`, read as an
+// execution with the default settings reads it: the faults found before any lane is read
+// come first (`TLD4_ERR_WARP_FAULT`: an illegal encoding, a register out of range), then
+// the lanes that execute and each one's handle. No texture is read, so a handle naming no
+// texture is not an error here.
+//
+// # Safety
+// `insn` live; `warp` valid as for `tld4_exec_run_flat`; `handles` valid for a write;
+// `err` NULL or valid.
+enum tld4_status tld4_insn_lane_handles(const struct tld4_insn *insn,
+                                        const struct tld4_warp_flat *warp,
+                                        struct tld4_lane_handles *handles,
+                                        struct tld4_error *err);
+
+// As `tld4_insn_lane_handles`, the registers read through the caller's callbacks (see
+// `tld4_regfile`; only `reg`, `pred` and `ureg` are called, but every one is required).
+//
+// # Safety
+// `insn` live; `regfile` valid, its callbacks safe to call with its `user` for the
+// duration of the call; `handles` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_insn_lane_handles_callbacks(const struct tld4_insn *insn,
+                                                  const struct tld4_regfile *regfile,
+                                                  struct tld4_lane_handles *handles,
+                                                  struct tld4_error *err);
+
+// Each lane's handle of an architecture's instruction (`tld4_decode_arch`) in the warp
+// `warp` into `*handles`, read as `tld4_arch_exec_run_flat` with the default settings reads
+// it: the constant-bank form (SM75 to SM90a) reads its handle from `constants` (NULL:
+// none) once for the warp; the faults come first as there (`TLD4_ERR_WARP_FAULT` for a
+// static fault, a form not modeled or a missing constant, `TLD4_FAULT_NO_CONSTANT`).
+//
+// # Safety
+// `insn` live; `constants` NULL or valid as `tld4_constants` documents; `warp` valid as for
+// `tld4_exec_run_flat`; `handles` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_insn_lane_handles(const struct tld4_arch_insn *insn,
+                                             const struct tld4_constants *constants,
+                                             const struct tld4_warp_flat *warp,
+                                             struct tld4_lane_handles *handles,
+                                             struct tld4_error *err);
+
+// As `tld4_arch_insn_lane_handles`, the registers read through the caller's callbacks.
+//
+// # Safety
+// `insn` live; `constants` NULL or valid; `regfile` valid, its callbacks safe to call with
+// its `user` for the duration of the call; `handles` valid for a write; `err` NULL or
+// valid.
+enum tld4_status tld4_arch_insn_lane_handles_callbacks(const struct tld4_arch_insn *insn,
+                                                       const struct tld4_constants *constants,
+                                                       const struct tld4_regfile *regfile,
+                                                       struct tld4_lane_handles *handles,
+                                                       struct tld4_error *err);
 
 // Lays out `count` textures of `pool` (with their samplers) as GPU memory starting at
 // `base` (a multiple of 512, tld4-textures' `pool_image` contract): the texture-header pool
@@ -1866,6 +2114,38 @@ enum tld4_status tld4_border_vulkan(uint32_t vk_border_color,
                                     uint32_t (*words)[4],
                                     struct tld4_error *err);
 
+// The swizzle NVK writes into a header for `format` (a name `tld4_format_name` lists), into
+// `swizzle` (four `tld4_swizzle` values for `tld4_tic_desc::swizzle`): each component the
+// format has from itself, a missing G or B from ZERO and a missing A from ONE (R8: R, 0, 0,
+// 1; RG16: R, G, 0, 1), where `tld4_texels_write` and a zeroed description give the
+// identity R, G, B, A. tld4 gathers the same values from both (a missing component reads
+// the (0, 0, 0, 1) fill, Vulkan's conversion to RGBA); the headers' X/Y/Z/W_SOURCE bits
+// differ, and what the hardware reads for IN_G of a one-component format is unmeasured
+// (docs/sources.md, Descriptors).
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `swizzle` NULL or valid for four writes;
+// `err` NULL or valid.
+enum tld4_status tld4_swizzle_nvk(const char *format,
+                                  uint32_t (*swizzle)[4],
+                                  struct tld4_error *err);
+
+// The raw value of field `field` (0-based, as `tld4_pool_set_texture` orders a texel's
+// fields) of `format` holding the integer `value`, into `*raw`: for an SNORM or SINT field
+// its two's complement in the field's width (-1 in an 8-bit SNORM field is 0xff, not
+// 0xffffffff, which `tld4_pool_set_texture` refuses as too wide), for any other field
+// `value` itself. A value outside the field's range (-2^(w-1) .. 2^(w-1) - 1 signed,
+// 0 .. 2^w - 1 otherwise) is `TLD4_ERR_INVALID_ARGUMENT` (the widths and signedness are
+// tld4-textures' format table).
+//
+// # Safety
+// `format` is NULL or a NUL-terminated string; `raw` and `err` are NULL or valid.
+enum tld4_status tld4_field_from_int(const char *format,
+                                     uint32_t field,
+                                     int64_t value,
+                                     uint32_t *raw,
+                                     struct tld4_error *err);
+
 // How many formats there are.
 size_t tld4_format_count(void);
 
@@ -1889,7 +2169,9 @@ void tld4_pool_free(struct tld4_pool *pool);
 // Puts a texture at header index `index` (0 ..= 2^20 - 1; replacing any there). The texels
 // are `count` raw field values: layer-major, then rows (y), then texels (x), then the
 // format's fields (raw integers for UNORM/SNORM/UINT/SINT, f16 or f32 bits for floats, the
-// bit fields of packed formats). They are copied: `fields` may be freed after the call.
+// bit fields of packed formats), each within its field's width: a negative SNORM or SINT
+// value is its two's complement in the field's width (-1 in an 8-bit field is 0xff;
+// `tld4_field_from_int` makes it). They are copied: `fields` may be freed after the call.
 //
 // # Safety
 // `pool` is live; `desc` valid with a NUL-terminated `format`; `fields` NULL (with `count`

@@ -64,7 +64,7 @@ pub struct tld4_constants {
 
 /// A `tld4_constants`, checked, as a [`ConstantBank`]; a conflict found while reading is
 /// kept and reported after the execution.
-struct CConstants<'a> {
+pub(crate) struct CConstants<'a> {
     entries: &'a [tld4_constant],
     user: *mut c_void,
     read: Option<unsafe extern "C" fn(*mut c_void, u8, u32, *mut u32) -> bool>,
@@ -87,7 +87,7 @@ impl<'a> CConstants<'a> {
     /// # Safety
     /// `c` is NULL or valid, its `entries` `count` valid elements nothing writes while `'a`
     /// lasts.
-    unsafe fn new(c: *const tld4_constants) -> Result<Self, Error> {
+    pub(crate) unsafe fn new(c: *const tld4_constants) -> Result<Self, Error> {
         // SAFETY: the caller's guarantee on `c`.
         let Some(c) = (unsafe { c.as_ref() }) else {
             return Ok(Self::none());
@@ -109,7 +109,7 @@ impl<'a> CConstants<'a> {
     }
 
     /// The conflict found while reading, if any.
-    fn check(&self) -> Result<(), Error> {
+    pub(crate) fn check(&self) -> Result<(), Error> {
         match self.conflict.get() {
             None => Ok(()),
             Some((i, j)) => {
@@ -154,13 +154,13 @@ impl ConstantBank for CConstants<'_> {
 /// many times. Made by `tld4_arch_exec_new` or `tld4_arch_exec_from_word`, freed with
 /// `tld4_arch_exec_free`; never changed by executing.
 pub struct tld4_arch_exec {
-    exec: ArchExec,
+    pub(crate) exec: ArchExec,
     /// The highest uniform register the instruction reads from the warp, if any.
-    ureg: Option<u8>,
+    pub(crate) ureg: Option<u8>,
 }
 
 impl tld4_arch_exec {
-    fn new(insn: &tld4_emu::decoder::ArchTld4, config: ExecConfig) -> Self {
+    pub(crate) fn new(insn: &tld4_emu::decoder::ArchTld4, config: ExecConfig) -> Self {
         let ureg = insn
             .used_registers()
             .iter()
@@ -291,7 +291,7 @@ pub unsafe extern "C" fn tld4_arch_exec_check(
 
 /// An `ArchExecError` as this crate's error: warp faults and memory errors as the base
 /// executor's, a missing constant as `Error::Arch`.
-fn arch_error(e: ArchExecError, mem: Option<&CMemory>) -> Error {
+pub(crate) fn arch_error(e: ArchExecError, mem: Option<&CMemory>) -> Error {
     match (e, mem) {
         (ArchExecError::Fault(f), _) => Error::Fault(f),
         (ArchExecError::Memory(m), Some(mem)) => Error::mem_exec(m, mem),

@@ -8,17 +8,16 @@
 
 use std::ffi::c_char;
 
-use tld4_emu::gpu_memory::descriptor::DescriptorError;
 use tld4_emu::gpu_memory::{ClassDescriptors, GpuClass, HeaderFormat};
 
 use crate::arch::arch_of;
-use crate::descriptor::{tld4_tic_desc, tld4_tsc_desc};
+use crate::descriptor::{descriptor, in_words, out_words, tld4_tic_desc, tld4_tsc_desc};
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::tld4_exec_config;
 use crate::gather::{gather_with, tld4_gather_query, tld4_gather_result};
 use crate::insn::tld4_insn;
 use crate::memory::tld4_memory;
-use crate::ptr::{in_ref, in_slice, in_slice_mut, out};
+use crate::ptr::{in_ref, out};
 
 /// Bytes of [`tld4_arch_class::name`], the NUL included.
 pub const TLD4_CLASS_NAME_LEN: usize = 16;
@@ -43,36 +42,6 @@ pub struct tld4_arch_class {
 fn descriptors_of(arch: u32) -> Result<ClassDescriptors, Error> {
     let a = arch_of(arch)?;
     Ok(ClassDescriptors::new(GpuClass::for_arch(a.name())?))
-}
-
-/// A descriptor error, with what was being encoded or decoded.
-fn descriptor(what: &'static str) -> impl FnOnce(DescriptorError) -> Error {
-    move |source| Error::Descriptor {
-        what: what.to_string(),
-        source,
-    }
-}
-
-/// The caller's eight words.
-///
-/// # Safety
-/// `p` is NULL or valid for eight reads.
-unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
-    // SAFETY: the caller's guarantee.
-    let s = unsafe { in_slice(p, 8, "words") }?;
-    let mut w = [0u32; 8];
-    w.copy_from_slice(s);
-    Ok(w)
-}
-
-/// Writes `words` to the caller's eight.
-///
-/// # Safety
-/// `p` is NULL or valid for eight writes.
-unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
-    // SAFETY: the caller's guarantee.
-    unsafe { in_slice_mut(p, 8, "words") }?.copy_from_slice(words);
-    Ok(())
 }
 
 /// Which 3-D class the GPUs of architecture `arch` (a `tld4_arch` value) use, and which

@@ -70,7 +70,10 @@ pub enum tld4_tsc_address_mode {
 pub struct tld4_tic_desc {
     /// A `tld4_layout` value: `TEXHEAD_V2_PITCH` or `TEXHEAD_V2_BL`.
     pub layout: u32,
-    /// Pitch layout: bytes from one row to the next (a multiple of 32). Block-linear: 0.
+    /// Pitch layout: bytes from one row to the next (a multiple of 32), the header's
+    /// PITCH_BITS21TO5. Not `layout_param` of `tld4_texels_write` / `tld4_image_entry`, which
+    /// is a row alignment: those lay rows out at the row's bytes rounded up to it and write
+    /// that pitch here (8 RGBA8 texels, alignment 64: pitch 64). Block-linear: 0.
     pub pitch: u32,
     /// Block-linear layout: log2 of the GOBs per block height (0..=5). Pitch: 0.
     pub gobs_per_block_height_log2: u32,
@@ -86,9 +89,13 @@ pub struct tld4_tic_desc {
     /// Height in texels.
     pub height: u32,
     /// Array layers, or whole cubes for the cube kinds; 1 for 2D, cube and every pitch
-    /// header (which has no depth field).
+    /// header (which has no depth field). The same count as `tld4_texture_desc::layers`,
+    /// named after the header's DEPTH_MINUS_ONE field.
     pub depth: u32,
-    /// The `tld4_swizzle` of result components x, y, z, w.
+    /// The `tld4_swizzle` of result components x, y, z, w. `tld4_texels_write` gives the
+    /// identity R, G, B, A for every format (a zeroed struct: R, R, R, R); components a
+    /// format lacks then read 0, 0, 1 (G, B, A). NVK writes ZERO and ONE for them instead
+    /// (`tld4_swizzle_nvk`): the same gathered values, other header bits.
     pub swizzle: [u32; 4],
     /// DEPTH_TEXTURE (kept; depth compare does not depend on it).
     pub depth_texture: bool,
@@ -135,7 +142,7 @@ pub struct tld4_tsc_desc {
 }
 
 /// A descriptor error, with what was being encoded or decoded.
-fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
+pub(crate) fn descriptor(what: &str) -> impl FnOnce(DescriptorError) -> Error + '_ {
     move |source| Error::Descriptor {
         what: what.to_string(),
         source,
@@ -314,7 +321,7 @@ impl tld4_tsc_desc {
 ///
 /// # Safety
 /// `p` is NULL or valid for eight writes.
-unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
+pub(crate) unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
     if p.is_null() {
         return Err(Error::Null("words"));
     }
@@ -327,7 +334,7 @@ unsafe fn out_words(p: *mut u32, words: &[u32; 8]) -> Result<(), Error> {
 ///
 /// # Safety
 /// `p` is NULL or valid for eight reads.
-unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
+pub(crate) unsafe fn in_words(p: *const u32) -> Result<[u32; 8], Error> {
     if p.is_null() {
         return Err(Error::Null("words"));
     }

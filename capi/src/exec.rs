@@ -19,6 +19,20 @@ pub struct tld4_exec {
     pub(crate) ureg: Option<u8>,
 }
 
+impl tld4_exec {
+    /// Prepares `insn`, noting the uniform register it reads its handle from.
+    pub(crate) fn new(insn: &tld4_emu::Tld4, config: ExecConfig) -> Self {
+        let ureg = insn.used_registers().iter().find_map(|u| match u.location {
+            Location::UReg(r) => Some(r),
+            _ => None,
+        });
+        tld4_exec {
+            exec: Tld4Exec::new(insn, config),
+            ureg,
+        }
+    }
+}
+
 /// How the product u * width is rounded to fixed point (`tld4_exec_config::rounding`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -187,14 +201,7 @@ unsafe fn store_exec(
         // SAFETY: not NULL; the caller guarantees it is valid.
         unsafe { in_ref(config, "config") }?.config()?
     };
-    let ureg = insn.used_registers().iter().find_map(|u| match u.location {
-        Location::UReg(r) => Some(r),
-        _ => None,
-    });
-    let exec = tld4_exec {
-        exec: Tld4Exec::new(insn, config),
-        ureg,
-    };
+    let exec = tld4_exec::new(insn, config);
     // SAFETY: not NULL; the caller guarantees it is valid for a write.
     unsafe { out(out_ptr, "out", Box::into_raw(Box::new(exec))) }
 }

@@ -30,7 +30,9 @@ pub struct tld4_image_entry {
     pub sampler: u32,
     /// A `tld4_layout` value.
     pub layout: u32,
-    /// Pitch: the row alignment in bytes; block-linear: log2 of the GOBs per block height.
+    /// Pitch: the row alignment in bytes (a multiple of 32; the pitch written into the
+    /// header, `tld4_tic_desc::pitch`, is a row's bytes rounded up to it); block-linear: log2
+    /// of the GOBs per block height.
     pub layout_param: u32,
 }
 

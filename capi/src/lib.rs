@@ -55,11 +55,14 @@ mod check;
 mod class_desc;
 mod cubin;
 mod descriptor;
+mod descriptor_ext;
 mod detail;
 mod error;
 mod exec;
 mod fault;
+mod fields;
 mod gather;
+mod handles;
 mod image;
 mod insn;
 mod layout;
@@ -103,6 +106,10 @@ pub use descriptor::{
     tld4_sampler_to_tsc, tld4_swizzle, tld4_texels_write, tld4_tic_decode, tld4_tic_desc,
     tld4_tic_encode, tld4_tsc_address_mode, tld4_tsc_decode, tld4_tsc_desc, tld4_tsc_encode,
 };
+pub use descriptor_ext::{
+    tld4_tic_decode_ext, tld4_tic_encode_ext, tld4_tic_extra, tld4_tsc_decode_ext,
+    tld4_tsc_encode_ext, tld4_tsc_extra,
+};
 pub use detail::{tld4_error_detail, tld4_not_modeled, tld4_read};
 pub use error::{boundary, quiet, tld4_error, tld4_status, Error, TLD4_ERROR_MESSAGE_LEN};
 pub use exec::{
@@ -111,7 +118,12 @@ pub use exec::{
     tld4_exec_run_flat, tld4_rounding,
 };
 pub use fault::{tld4_fault_is_not_modeled, tld4_fault_kind, tld4_fault_name};
+pub use fields::{tld4_desc_diff, tld4_desc_field, tld4_desc_fields, tld4_desc_table};
 pub use gather::{tld4_gather_query, tld4_gather_result, tld4_mem_gather};
+pub use handles::{
+    tld4_arch_insn_lane_handles, tld4_arch_insn_lane_handles_callbacks, tld4_insn_lane_handles,
+    tld4_insn_lane_handles_callbacks, tld4_lane_handles,
+};
 pub use image::{tld4_image_entry, tld4_layout, tld4_pool_image};
 pub use insn::{
     tld4_access, tld4_assemble, tld4_decode, tld4_disassemble, tld4_insn, tld4_insn_free,
@@ -124,7 +136,10 @@ pub use mem_exec::{tld4_exec_run_callbacks_memory, tld4_exec_run_flat_memory};
 pub use memory::{
     tld4_lane_texels, tld4_memory, tld4_memory_kind, tld4_texel_address, tld4_texel_kind,
 };
-pub use names::{tld4_border_vulkan, tld4_format_bytes_per_texel, tld4_status_name};
+pub use names::{
+    tld4_border_vulkan, tld4_field_from_int, tld4_format_bytes_per_texel, tld4_status_name,
+    tld4_swizzle_nvk,
+};
 pub use pool::{
     tld4_format_count, tld4_format_name, tld4_handle, tld4_pool, tld4_pool_add_sampler,
     tld4_pool_add_texture, tld4_pool_free, tld4_pool_new, tld4_pool_set_sampler,

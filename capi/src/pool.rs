@@ -60,7 +60,8 @@ pub struct tld4_texture_desc {
     pub width: u32,
     /// Height in texels (equal to the width for cubes).
     pub height: u32,
-    /// Array layers, or whole cubes; 1 for 2D and cube.
+    /// Array layers, or whole cubes; 1 for 2D and cube (a texture header's
+    /// `tld4_tic_desc::depth` holds the same count).
     pub layers: u32,
 }
 
@@ -250,7 +251,9 @@ pub(crate) unsafe fn texture(
 /// Puts a texture at header index `index` (0 ..= 2^20 - 1; replacing any there). The texels
 /// are `count` raw field values: layer-major, then rows (y), then texels (x), then the
 /// format's fields (raw integers for UNORM/SNORM/UINT/SINT, f16 or f32 bits for floats, the
-/// bit fields of packed formats). They are copied: `fields` may be freed after the call.
+/// bit fields of packed formats), each within its field's width: a negative SNORM or SINT
+/// value is its two's complement in the field's width (-1 in an 8-bit field is 0xff;
+/// `tld4_field_from_int` makes it). They are copied: `fields` may be freed after the call.
 ///
 /// # Safety
 /// `pool` is live; `desc` valid with a NUL-terminated `format`; `fields` NULL (with `count`

@@ -5,9 +5,12 @@
 
 use crate::common;
 
-use std::ptr::{null, null_mut};
+use std::ptr::null_mut;
 
-use common::{cstr, exec_of, flat_memory, handle, owned_pool, warp32, Texture};
+use common::{
+    cstr, driver_image, gather_warp, handle, owned_pool, texels_at, tic_words, tsc_of, Source,
+    Texture, TEXELS_AT,
+};
 use tld4_capi::*;
 use tld4_status::*;
 
@@ -21,55 +24,11 @@ fn texture() -> Texture {
 
 /// The texels written at `address` in `layout`: (bytes, header description).
 fn texels(layout: tld4_layout, param: u32, address: u64) -> (Vec<u8>, tld4_tic_desc) {
-    let tex = texture();
-    let (d, data) = (tex.desc(), &tex.fields);
-    let mut e = tld4_error::new();
-    let mut needed = 0usize;
-    let mut hdr = unsafe { std::mem::zeroed::<tld4_tic_desc>() };
-    let st = unsafe {
-        tld4_texels_write(
-            &d,
-            data.as_ptr(),
-            data.len(),
-            layout as u32,
-            param,
-            address,
-            null_mut(),
-            0,
-            &mut needed,
-            null_mut(),
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_ERR_BUFFER_TOO_SMALL, "{}", e.message());
-    let mut bytes = vec![0u8; needed];
-    let st = unsafe {
-        tld4_texels_write(
-            &d,
-            data.as_ptr(),
-            data.len(),
-            layout as u32,
-            param,
-            address,
-            bytes.as_mut_ptr(),
-            bytes.len(),
-            &mut needed,
-            &mut hdr,
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    assert_eq!(needed, bytes.len());
-    (bytes, hdr)
+    texels_at(&texture(), layout, param, address)
 }
 
 fn tic(d: &tld4_tic_desc) -> Result<[u32; 8], Box<tld4_error>> {
-    let mut w = [0u32; 8];
-    let mut e = tld4_error::new();
-    match unsafe { tld4_tic_encode(d, w.as_mut_ptr(), &mut e) } {
-        TLD4_OK => Ok(w),
-        _ => Err(Box::new(e)),
-    }
+    tic_words(d)
 }
 
 #[test]
@@ -225,90 +184,41 @@ fn samplers_have_clcd97tex_bits_and_vulkan_numbers_are_converted() {
 
 /// A C driver's image: its own layout of pools and texels (header 5, sampler 2, other
 /// slots zero), from the encoders alone.
-fn driver_image(layout: tld4_layout, param: u32) -> (Vec<u8>, u64, u64, u64) {
-    const BASE: u64 = 0x8000_0000;
-    let (hp, sp, tex_at) = (BASE + 0x200, BASE + 0x100, BASE + 0x1000);
-    let (bytes, hdr) = texels(layout, param, tex_at);
-    let mut image = vec![0u8; 0x1000 + bytes.len()];
-    image[0x1000..].copy_from_slice(&bytes);
-    let put = |image: &mut Vec<u8>, at: u64, w: [u32; 8]| {
-        let o = (at - BASE) as usize;
-        for (k, x) in w.iter().enumerate() {
-            image[o + 4 * k..o + 4 * k + 4].copy_from_slice(&x.to_le_bytes());
-        }
-    };
-    put(&mut image, hp + 5 * 32, tic(&hdr).unwrap());
+fn driver_image_of(layout: tld4_layout, param: u32) -> Vec<u8> {
+    let (bytes, hdr) = texels(layout, param, TEXELS_AT);
     let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
-    let mut t = unsafe { std::mem::zeroed::<tld4_tsc_desc>() };
-    let mut w = [0u32; 8];
-    unsafe {
-        assert_eq!(tld4_sampler_default(&mut s, null_mut()), TLD4_OK);
-        assert_eq!(tld4_sampler_to_tsc(&s, &mut t, null_mut()), TLD4_OK);
-        assert_eq!(tld4_tsc_encode(&t, w.as_mut_ptr(), null_mut()), TLD4_OK);
-    }
-    put(&mut image, sp + 2 * 32, w);
-    (image, BASE, hp, sp)
+    unsafe { assert_eq!(tld4_sampler_default(&mut s, null_mut()), TLD4_OK) };
+    let (_, sampler) = tsc_of(&s);
+    driver_image(&bytes, &[(5, tic(&hdr).unwrap())], &[(2, sampler)])
 }
 
 #[test]
 fn a_driver_image_from_the_encoders_executes_as_the_owned_pool() {
-    let exec = exec_of("TLD4.B R10, R8, R20, UR4, 2D ;");
     // The owned reference: the same texels at header 5, sampler 2 (clamp to edge).
     let pool = owned_pool(&texture(), 5, 2, [2, 2]);
     let h = handle(5, 2);
-    let regs0: Vec<u32> = (0..32 * 32)
-        .map(|i| {
-            let (r, lane) = (i / 32, i % 32);
-            match r {
-                20 => ((lane % W as usize) as f32 / W as f32 + 0.07).to_bits(),
-                21 => ((lane / W as usize) as f32 / H as f32 + 0.11).to_bits(),
-                _ => 0xdead_beef,
-            }
-        })
-        .collect();
-    let uregs = [0, 0, 0, 0, h, 0, 0, 0];
-    let run = |mem: Option<(&[u8], u64, u64, u64)>| {
-        let mut regs = regs0.clone();
-        let mut preds = [0u32; 7];
-        let warp = warp32(&mut regs, &mut preds, &uregs, u32::MAX);
-        let mut e = tld4_error::new();
-        let st = match mem {
-            None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
-            Some((bytes, base, hp, sp)) => {
-                let m = flat_memory(bytes, base);
-                unsafe {
-                    tld4_exec_run_flat_memory(
-                        exec,
-                        &m,
-                        hp,
-                        sp,
-                        &warp,
-                        null_mut(),
-                        null_mut(),
-                        &mut e,
-                    )
-                }
-            }
-        };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        regs
-    };
-    let owned = run(None);
-    assert_ne!(owned[8 * 32..12 * 32], regs0[8 * 32..12 * 32]);
+    let coords: [[f32; 2]; 32] = std::array::from_fn(|lane| {
+        [
+            (lane % W as usize) as f32 / W as f32 + 0.07,
+            (lane / W as usize) as f32 / H as f32 + 0.11,
+        ]
+    });
+    let owned = gather_warp(Source::Owned(pool), h, &coords);
+    assert_ne!(owned, [[0xdead_beef; 4]; 32]);
     for (layout, param) in [
         (tld4_layout::TLD4_LAYOUT_PITCH, 32),
         (tld4_layout::TLD4_LAYOUT_PITCH, 256),
         (tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 0),
         (tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 3),
     ] {
-        let (img, base, hp, sp) = driver_image(layout, param);
-        assert_eq!(run(Some((&img, base, hp, sp))), owned, "{layout:?} {param}");
+        let img = driver_image_of(layout, param);
+        assert_eq!(
+            gather_warp(Source::Image(&img), h, &coords),
+            owned,
+            "{layout:?} {param}"
+        );
     }
-    unsafe {
-        tld4_exec_free(exec);
-        tld4_pool_free(pool);
-    }
-    let _ = null::<u8>();
+    unsafe { tld4_pool_free(pool) };
 }
 
 /// Operand meanings per instruction: the Ra/Rb layouts, checked against the operand lists

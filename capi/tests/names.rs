@@ -135,3 +135,119 @@ fn illegal_encodings_name_their_field() {
         (TLD4_ERR_ILLEGAL_ENCODING, Some("form".into()), 0x123)
     );
 }
+
+fn nvk(format: &str) -> [u32; 4] {
+    let f = std::ffi::CString::new(format).unwrap();
+    let mut s = [9u32; 4];
+    let mut e = tld4_error::new();
+    let st = unsafe { tld4_swizzle_nvk(f.as_ptr(), &mut s, &mut e) };
+    assert_eq!(st, TLD4_OK, "{format}: {}", e.message());
+    s
+}
+
+#[test]
+fn nvk_swizzles_fill_missing_components_and_gather_as_the_identity() {
+    use crate::common::{
+        driver_image, gather_warp_of, handle, texels_at, tic_words, tsc_of, Source, Texture,
+        TEXELS_AT,
+    };
+    use tld4_swizzle::*;
+    let (r, g, b, a) = (
+        TLD4_SWIZZLE_R as u32,
+        TLD4_SWIZZLE_G as u32,
+        TLD4_SWIZZLE_B as u32,
+        TLD4_SWIZZLE_A as u32,
+    );
+    let (zero, one) = (TLD4_SWIZZLE_ZERO as u32, TLD4_SWIZZLE_ONE as u32);
+    assert_eq!(nvk("r8_unorm"), [r, zero, zero, one]);
+    assert_eq!(nvk("rg16_float"), [r, g, zero, one]);
+    assert_eq!(nvk("r32_uint"), [r, zero, zero, one]);
+    assert_eq!(nvk("rgba8_unorm"), [r, g, b, a]);
+    let f = std::ffi::CString::new("no_such_format").unwrap();
+    let st = unsafe { tld4_swizzle_nvk(f.as_ptr(), &mut [0; 4], std::ptr::null_mut()) };
+    assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT);
+    // An R8 texture's gathers of every component: the identity header and NVK's agree.
+    let t = Texture::of("r8_unorm", 8, 8, (0..64).map(|i| i * 3 + 7).collect());
+    let (bytes, hdr) = texels_at(&t, tld4_layout::TLD4_LAYOUT_PITCH, 32, TEXELS_AT);
+    assert_eq!(hdr.swizzle, [r, g, b, a], "tld4_texels_write's identity");
+    let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
+    unsafe { assert_eq!(tld4_sampler_default(&mut s, std::ptr::null_mut()), TLD4_OK) };
+    let (_, sampler) = tsc_of(&s);
+    let nvk_hdr = tld4_tic_desc {
+        swizzle: nvk("r8_unorm"),
+        ..hdr
+    };
+    let identity = driver_image(&bytes, &[(0, tic_words(&hdr).unwrap())], &[(0, sampler)]);
+    let filled = driver_image(
+        &bytes,
+        &[(0, tic_words(&nvk_hdr).unwrap())],
+        &[(0, sampler)],
+    );
+    assert_ne!(identity, filled, "the headers differ");
+    let coords: [[f32; 2]; 32] = std::array::from_fn(|l| [l as f32 / 32.0, (l % 4) as f32 / 4.0]);
+    for (c, want) in [
+        ("R", None),
+        ("G", Some(0)),
+        ("B", Some(0)),
+        ("A", Some(0x3f80_0000)),
+    ] {
+        let text = format!("TLD4.{c} R10, R8, R20, UR4, 2D ;");
+        let x = gather_warp_of(&text, Source::Image(&identity), handle(0, 0), &coords);
+        let y = gather_warp_of(&text, Source::Image(&filled), handle(0, 0), &coords);
+        assert_eq!(x, y, "component {c}");
+        if let Some(v) = want {
+            assert_eq!(x, [[v; 4]; 32], "component {c}");
+        }
+    }
+}
+
+fn field_of(format: &str, field: u32, value: i64) -> Result<u32, String> {
+    let f = std::ffi::CString::new(format).unwrap();
+    let mut raw = 0u32;
+    let mut e = tld4_error::new();
+    match unsafe { tld4_field_from_int(f.as_ptr(), field, value, &mut raw, &mut e) } {
+        TLD4_OK => Ok(raw),
+        _ => Err(e.message()),
+    }
+}
+
+#[test]
+fn negative_snorm_and_sint_fields_are_their_twos_complement_in_the_field_width() {
+    assert_eq!(field_of("rgba8_snorm", 0, -1), Ok(0xff));
+    assert_eq!(field_of("rgba8_snorm", 3, -128), Ok(0x80));
+    assert_eq!(field_of("rgba8_snorm", 1, 127), Ok(0x7f));
+    assert_eq!(field_of("r16_sint", 0, -2), Ok(0xfffe));
+    assert_eq!(field_of("r32_sint", 0, -1), Ok(0xffff_ffff));
+    assert_eq!(field_of("rgba8_unorm", 0, 255), Ok(255));
+    for (f, i, v, why) in [
+        ("rgba8_snorm", 0, 128, "-128..=127"),
+        ("rgba8_snorm", 0, -129, "-128..=127"),
+        ("rgba8_unorm", 0, -1, "0..=255"),
+        ("rgba8_unorm", 4, 0, "4 fields"),
+    ] {
+        let m = field_of(f, i, v).unwrap_err();
+        assert!(m.contains(why), "{f} {i} {v}: {m}");
+    }
+    // The pool takes the field's pattern and refuses the 32-bit one.
+    let fmt = std::ffi::CString::new("r8_snorm").unwrap();
+    let desc = tld4_texture_desc {
+        kind: tld4_texture_kind::TLD4_KIND_2D as u32,
+        format: fmt.as_ptr(),
+        width: 1,
+        height: 1,
+        layers: 1,
+    };
+    let mut pool = std::ptr::null_mut();
+    let mut e = tld4_error::new();
+    unsafe {
+        assert_eq!(tld4_pool_new(&mut pool, &mut e), TLD4_OK);
+        let minus_one = field_of("r8_snorm", 0, -1).unwrap();
+        assert_eq!(
+            tld4_pool_set_texture(pool, 0, &desc, &minus_one, 1, &mut e),
+            TLD4_OK
+        );
+        let st = tld4_pool_set_texture(pool, 0, &desc, &u32::MAX, 1, &mut e);
+        assert_eq!(st, TLD4_ERR_INVALID_ARGUMENT, "{}", e.message());
+        tld4_pool_free(pool);
+    }
+}

@@ -10,56 +10,17 @@ use crate::common;
 
 use std::ptr::null_mut;
 
-use common::{exec_of, flat_memory, handle, warp32, Texture};
+use common::{
+    driver_image, exec_of, gather_warp, handle, texels_at, tic_words, tsc_of, warp32, Source,
+    Texture, TEXELS_AT,
+};
 use tld4_capi::*;
 use tld4_emu::textures::{self as tex, GatherOp, GatherQuery, TextureDesc, TextureKind};
 use tld4_status::*;
 
-const BASE: u64 = 0x8000_0000;
-const TEX_AT: u64 = BASE + 0x1000;
-
-/// The texels of `t` at `TEX_AT`, block-linear, and the header description.
+/// The texels of `t` at `TEXELS_AT`, block-linear, and the header description.
 fn texels(t: &Texture) -> (Vec<u8>, tld4_tic_desc) {
-    let d = t.desc();
-    let mut e = tld4_error::new();
-    let mut needed = 0usize;
-    let mut hdr = unsafe { std::mem::zeroed::<tld4_tic_desc>() };
-    let layout = tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR as u32;
-    let (f, n) = (t.fields.as_ptr(), t.fields.len());
-    let st = unsafe {
-        tld4_texels_write(
-            &d,
-            f,
-            n,
-            layout,
-            0,
-            TEX_AT,
-            null_mut(),
-            0,
-            &mut needed,
-            null_mut(),
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_ERR_BUFFER_TOO_SMALL, "{}", e.message());
-    let mut bytes = vec![0u8; needed];
-    let st = unsafe {
-        tld4_texels_write(
-            &d,
-            f,
-            n,
-            layout,
-            0,
-            TEX_AT,
-            bytes.as_mut_ptr(),
-            bytes.len(),
-            &mut needed,
-            &mut hdr,
-            &mut e,
-        )
-    };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    (bytes, hdr)
+    texels_at(t, tld4_layout::TLD4_LAYOUT_BLOCK_LINEAR, 0, TEXELS_AT)
 }
 
 /// The default sampler (clamp to edge) with `normalized_coords`.
@@ -71,24 +32,12 @@ fn sampler(normalized: bool) -> tld4_sampler_desc {
     s
 }
 
-/// The sampler entry of `s`, through `tld4_sampler_to_tsc` and `tld4_tsc_encode`.
 fn tsc(s: &tld4_sampler_desc) -> (tld4_tsc_desc, [u32; 8]) {
-    let mut t = unsafe { std::mem::zeroed::<tld4_tsc_desc>() };
-    let mut w = [0u32; 8];
-    let mut e = tld4_error::new();
-    unsafe {
-        assert_eq!(tld4_sampler_to_tsc(s, &mut t, &mut e), TLD4_OK);
-        assert_eq!(tld4_tsc_encode(&t, w.as_mut_ptr(), &mut e), TLD4_OK);
-    }
-    (t, w)
+    tsc_of(s)
 }
 
 fn tic(d: &tld4_tic_desc) -> [u32; 8] {
-    let mut w = [0u32; 8];
-    let mut e = tld4_error::new();
-    let st = unsafe { tld4_tic_encode(d, w.as_mut_ptr(), &mut e) };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    w
+    tic_words(d).unwrap()
 }
 
 #[test]
@@ -127,54 +76,18 @@ fn unnormalized_bits_from_c_are_the_class_headers_bits_and_decode_back() {
     }
 }
 
-/// A driver image: header 3 (`hdr`), sampler 1 (`tsc_words`), the texels at `TEX_AT`.
-fn driver_image(bytes: &[u8], tic_words: [u32; 8], tsc_words: [u32; 8]) -> Vec<u8> {
-    let (hp, sp) = (BASE + 0x200, BASE + 0x100);
-    let mut image = vec![0u8; 0x1000 + bytes.len()];
-    image[0x1000..].copy_from_slice(bytes);
-    for (at, w) in [(hp + 3 * 32, tic_words), (sp + 32, tsc_words)] {
-        let o = (at - BASE) as usize;
-        for (k, x) in w.iter().enumerate() {
-            image[o + 4 * k..o + 4 * k + 4].copy_from_slice(&x.to_le_bytes());
-        }
-    }
-    image
+/// A driver image: header 3 (`tic_words`), sampler 1 (`tsc_words`), the texels.
+fn image(bytes: &[u8], tic_words: [u32; 8], tsc_words: [u32; 8]) -> Vec<u8> {
+    driver_image(bytes, &[(3, tic_words)], &[(1, tsc_words)])
 }
 
-/// Runs `TLD4.B` on one warp whose lane l gathers at `coords[l]`, from the owned pool (None)
-/// or a driver image; returns the four result registers of each lane.
+/// One warp's results from the owned pool (image None) or a driver image.
 fn run(pool: *mut tld4_pool, image: Option<&[u8]>, coords: &[[f32; 2]; 32]) -> [[u32; 4]; 32] {
-    let exec = exec_of("TLD4.B R10, R8, R20, UR4, 2D ;");
-    let mut regs = vec![0xdead_beefu32; 32 * 32];
-    for (l, c) in coords.iter().enumerate() {
-        regs[20 * 32 + l] = c[0].to_bits();
-        regs[21 * 32 + l] = c[1].to_bits();
-    }
-    let uregs = [0, 0, 0, 0, handle(3, 1), 0, 0, 0];
-    let mut preds = [0u32; 7];
-    let warp = warp32(&mut regs, &mut preds, &uregs, u32::MAX);
-    let mut e = tld4_error::new();
-    let st = match image {
-        None => unsafe { tld4_exec_run_flat(exec, pool, &warp, null_mut(), &mut e) },
-        Some(bytes) => {
-            let m = flat_memory(bytes, BASE);
-            unsafe {
-                tld4_exec_run_flat_memory(
-                    exec,
-                    &m,
-                    BASE + 0x200,
-                    BASE + 0x100,
-                    &warp,
-                    null_mut(),
-                    null_mut(),
-                    &mut e,
-                )
-            }
-        }
+    let source = match image {
+        None => Source::Owned(pool),
+        Some(bytes) => Source::Image(bytes),
     };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    unsafe { tld4_exec_free(exec) };
-    std::array::from_fn(|l| std::array::from_fn(|k| regs[(8 + k) * 32 + l]))
+    gather_warp(source, handle(3, 1), coords)
 }
 
 /// An owned pool with `t` at header 3 and `s` at sampler 1.
@@ -221,11 +134,11 @@ fn unnormalized_warps_from_c_match_the_reference_and_the_normalized_path() {
             ..hdr
         };
         for (tic_words, tsc_words) in [(tic(&clear), use_header), (tic(&hdr), force)] {
-            let image = driver_image(&bytes, tic_words, tsc_words);
+            let image = image(&bytes, tic_words, tsc_words);
             assert_eq!(run(pool, Some(&image), &coords), from_owned, "{w}x{h}");
         }
         // both bits normalized: the same texel-space coordinates read other texels
-        let image = driver_image(&bytes, tic(&hdr), use_header);
+        let image = image(&bytes, tic(&hdr), use_header);
         assert_ne!(run(pool, Some(&image), &coords), from_owned, "{w}x{h}");
         // the f64 reference
         let desc = TextureDesc {

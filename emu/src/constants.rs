@@ -18,9 +18,9 @@ use tld4_decoder::{
     decode_arch, Arch, ArchTld4, BClear, Change, DecodeError, Family, HandleForm, OffsetMode, UReg,
 };
 use tld4_gpu_memory::MemoryPool;
-use tld4_textures::TexturePool;
+use tld4_textures::{LaneTexels, TexturePool};
 
-use crate::exec::{ExecConfig, ExecReport, Tld4Exec};
+use crate::exec::{ExecConfig, ExecReport, LaneHandles, Tld4Exec};
 use crate::fault::{NotModeledReason, WarpFault};
 use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
@@ -300,20 +300,62 @@ impl ArchExec {
         constants: &C,
         pool: &MemoryPool<'_>,
     ) -> Result<ExecReport, ArchExecError> {
+        self.execute_memory_with_texels(warp, constants, pool, None)
+    }
+
+    /// [`ArchExec::execute_memory`], recording each executed lane's texel addresses into
+    /// `texels` as [`Tld4Exec::execute_memory`] does (the same execution: the base executor
+    /// records them while it gathers).
+    pub fn execute_memory_with_texels<R: RegisterFile + ?Sized, C: ConstantBank + ?Sized>(
+        &self,
+        warp: &mut R,
+        constants: &C,
+        pool: &MemoryPool<'_>,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+    ) -> Result<ExecReport, ArchExecError> {
         let run = match self.constant_handle(warp, constants)? {
-            None => self.exec.execute_memory(warp, pool, None),
+            None => self.exec.execute_memory(warp, pool, texels),
             Some(handle) => self.exec.execute_memory(
                 &mut ConstantHandle {
                     inner: warp,
                     handle,
                 },
                 pool,
-                None,
+                texels,
             ),
         };
         run.map_err(|e| match e {
             MemoryExecError::Fault(f) => ArchExecError::Fault(f),
             other => ArchExecError::Memory(other),
+        })
+    }
+
+    /// Each executing lane's handle as [`ArchExec::execute`] reads it (the base form's
+    /// register or uniform register, or the constant at the form's slot, read once for the
+    /// warp), after the same faults: static, not modeled, a missing constant. Reads no texture.
+    pub fn lane_handles<R: RegisterFile + ?Sized, C: ConstantBank + ?Sized>(
+        &self,
+        warp: &R,
+        constants: &C,
+    ) -> Result<LaneHandles, ArchExecError> {
+        Ok(match self.constant_handle(warp, constants)? {
+            None => self.exec.lane_handles(warp)?,
+            Some(handle) => {
+                // the base form would read UR0, which stands for the constant (see `execute`)
+                let (_, executed) = self.exec.executing(warp)?;
+                LaneHandles {
+                    executed,
+                    handles: std::array::from_fn(
+                        |l| {
+                            if executed >> l & 1 != 0 {
+                                handle
+                            } else {
+                                0
+                            }
+                        },
+                    ),
+                }
+            }
         })
     }
 

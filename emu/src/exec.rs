@@ -20,6 +20,7 @@ mod last;
 mod sources;
 pub use binding::Binding;
 pub use bound::BoundExec;
+pub use sources::LaneHandles;
 use sources::Sources;
 pub use sources::{aoffi_offsets, ptp_offsets};
 

@@ -66,7 +66,7 @@ pub use batch::{
 pub use constants::{ArchExec, ArchExecError, ConstantBank, ConstantBanks, NoConstants};
 pub use exec::{
     aoffi_offsets, gather_op, illegal_encoding, ptp_offsets, texture_kind, Binding, BoundExec,
-    ExecConfig, ExecReport, Tld4Exec,
+    ExecConfig, ExecReport, LaneHandles, Tld4Exec,
 };
 pub use fault::{
     ConfigError, FaultKind, IllegalEncoding, NotModeledReason, Operand, UnknownFaultKind, WarpFault,

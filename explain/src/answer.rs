@@ -13,7 +13,7 @@ use super::instruction::{explain_instruction, reg};
 use super::provenance::{tag, PROVENANCE};
 use super::question::{scenario_json, Question};
 use super::show::{serde_name, show_value, CUBE_TABLE};
-use super::{lane, load, read_instruction, GATHER_ORDER};
+use super::{lane, load, GATHER_ORDER};
 
 /// One field of the instruction word.
 #[derive(Debug, Serialize)]
@@ -131,14 +131,19 @@ pub struct RingCell {
 /// The whole answer.
 #[derive(Debug, Serialize)]
 pub struct Answer {
-    /// nvdisasm's text.
+    /// nvdisasm's text, as the architecture's nvdisasm prints it.
     pub sass: String,
-    /// The 128-bit word, 32 hex digits.
+    /// The base table's 128-bit word, 32 hex digits (the fields are its fields).
     pub word: String,
     /// The fields.
     pub fields: Vec<FieldRow>,
     /// The modifiers.
     pub decoded: Decoded,
+    /// The architecture the instruction was read on (SM100 unless one was named).
+    pub arch: ArchData,
+    /// The architectures a question may name (nvdisasm's names of every architecture with a
+    /// TLD4: SM107 has none), for the page's choice.
+    pub arches: Vec<&'static str>,
     /// `tld4 explain`'s text for the same question.
     pub text: String,
     /// The scenario document `tld4 explain --scenario` reproduces this with.
@@ -169,18 +174,116 @@ pub struct Answer {
     pub consistent: bool,
 }
 
-/// Answers `q` for instruction `insn_text` (text or hex only: a `FILE:KERNEL:OFFSET`
-/// reference, which would open a file, is refused) and lane `lane`.
-pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, String> {
+/// The architecture a question is asked on: the instruction as that architecture writes it,
+/// and the GPU class whose layouts its descriptors in memory have.
+#[derive(Debug, Serialize)]
+pub struct ArchData {
+    /// nvdisasm's name (`SM90`).
+    pub name: String,
+    /// The instruction as that architecture's nvdisasm prints it.
+    pub sass: String,
+    /// Its word on that architecture, 32 hex digits.
+    pub word: String,
+    /// The form's opcode there (bits 11:0), `0x...`.
+    pub form: String,
+    /// The base table's reading of it (what the fields, the lane and the emulator follow).
+    pub base_sass: String,
+    /// The GPU class and its texture header layout (`HOPPER_A, TEXHEAD_V2`), or why none is
+    /// known (docs/sources.md, Descriptors per GPU class).
+    pub descriptor_class: String,
+}
+
+/// The instruction `insn_text` (32 hex digits, or text as `arch`'s nvdisasm or SM100's
+/// prints it: [`written_for`]) read on `arch`, with its [`ArchData`]: the constant-bank form
+/// is refused (explain follows a lane whose handle is in
+/// a register), as for `tld4 explain --scenario`.
+pub fn read_on(
+    insn_text: &str,
+    arch: tld4_decoder::Arch,
+) -> Result<(super::ReadInstruction, ArchData), String> {
     if insn_text.contains(':') {
         return Err("insn: a file reference (FILE:KERNEL:OFFSET) is not read here; give the instruction's text or its 32 hex digits".into());
     }
+    let t = insn_text.trim();
+    let on = if tld4_decoder::looks_like_word(t) {
+        let w = tld4_decoder::parse_word(t).map_err(|e| e.to_string())?;
+        tld4_decoder::decode_arch(arch, w).map_err(|e| format!("{w:032x}: {e}"))?
+    } else {
+        match tld4_decoder::parse_arch(arch, t) {
+            Ok(on) => on,
+            // SM100's spelling (what the page's controls write), written for `arch`.
+            Err(e) => tld4_decoder::parse(t)
+                .ok()
+                .and_then(|base| written_for(arch, base))
+                .ok_or_else(|| format!("`{t}`: {e}"))?,
+        }
+    };
+    let read = super::read_arch_instruction(&format!("{:032x}", on.encode()), arch, true)?;
+    let descriptor_class = match tld4_gpu_memory::GpuClass::for_arch(arch.name()) {
+        Ok(c) => {
+            let d = tld4_gpu_memory::ClassDescriptors::new(c);
+            format!("{c}, texture headers {:?}", d.format)
+        }
+        Err(e) => format!("none known ({e}): owned textures only"),
+    };
+    let data = ArchData {
+        name: arch.nvdisasm_name().to_string(),
+        sass: on.to_string().trim_end_matches(" ;").to_string(),
+        word: format!("{:032x}", on.encode()),
+        form: format!("{:#05x}", on.opcode),
+        base_sass: read.insn.to_string().trim_end_matches(" ;").to_string(),
+        descriptor_class,
+    };
+    Ok((read, data))
+}
+
+/// The base table's instruction `insn` as `arch` writes it: the first of the family's forms
+/// read as `insn`'s form ([`tld4_decoder::FORMS`]) whose word, decoded on `arch`, reads as
+/// `insn` (its text: ignored bits aside) and names no constant-bank slot (the family's extra immediates 0, URZ, `.B` as the
+/// form prints it); `None` where no form does.
+pub fn written_for(arch: tld4_decoder::Arch, insn: Tld4) -> Option<tld4_decoder::ArchTld4> {
+    let rows = tld4_decoder::FORMS
+        .iter()
+        .filter(|f| f.family == arch.family() && f.modeled_as == Some(insn.form));
+    for row in rows {
+        for b_flag in [false, true] {
+            let a = tld4_decoder::ArchTld4 {
+                opcode: row.opcode,
+                b_flag,
+                ..tld4_decoder::ArchTld4::base(arch, insn)
+            };
+            let Ok(w) = a.try_encode() else { continue };
+            match tld4_decoder::decode_arch(arch, w) {
+                // (the same instruction: bits the unit ignores may differ, the family's
+                // immediates lying over some)
+                Ok(d) if d.insn.to_string() == insn.to_string() && d.constant_slot().is_none() => {
+                    return Some(d)
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Answers `q` for instruction `insn_text` (text or hex only: a `FILE:KERNEL:OFFSET`
+/// reference, which would open a file, is refused) on `arch` (the scenario then names it:
+/// `None` is SM100, unnamed) and lane `lane`.
+pub fn answer(
+    insn_text: &str,
+    arch: Option<tld4_decoder::Arch>,
+    lane_no: u32,
+    q: &Question,
+) -> Result<Answer, String> {
     if lane_no >= tld4_emu::WARP_SIZE as u32 {
         return Err(format!("lane {lane_no}: a warp has lanes 0..31"));
     }
-    let super::ReadInstruction { insn, word, .. } = read_instruction(insn_text)?;
-    let sass = insn.to_string();
-    let doc = scenario_json(&insn, sass.trim_end_matches(" ;"), q)?;
+    let (super::ReadInstruction { insn, word, from }, on) =
+        read_on(insn_text, arch.unwrap_or_default())?;
+    let mut doc = scenario_json(&insn, &on.sass, q)?;
+    if let (Some(a), Some(obj)) = (arch, doc.as_object_mut()) {
+        obj.insert("arch".into(), Value::String(a.name().into()));
+    }
     let options = tld4_scenario::LoadOptions::default().confine(true);
     let (s, precision) = load::load_text(
         &doc.to_string(),
@@ -189,7 +292,112 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         &options,
         "the question",
     )?;
-    let mut text = String::new();
+    let loaded = Loaded {
+        insn: &insn,
+        word,
+        on,
+        from,
+        s: &s,
+        precision,
+        doc,
+        note: q.layer_note(),
+        name: "the question",
+    };
+    answer_loaded(loaded, lane_no, &|_| Ok(()))
+}
+
+/// What a pasted scenario document may not name: files (a `memory` region's `file`, an
+/// instruction in compiled code), which a server must not read.
+fn names_files(doc: &Value) -> Option<&'static str> {
+    if !matches!(doc.get("instruction"), None | Some(Value::String(_))) {
+        return Some("instruction: a cubin reference is not read here; give the instruction's text or its 32 hex digits");
+    }
+    let regions = doc.get("memory").and_then(Value::as_array);
+    if regions.is_some_and(|r| r.iter().any(|m| m.get("file").is_some())) {
+        return Some("memory: a region's `file` is not read here; give its bytes as `hex`");
+    }
+    None
+}
+
+/// Answers a whole scenario document `text` (as `tld4 explain --scenario FILE` does):
+/// its own instruction and architecture unless `insn`/`arch` are given, lane `lane`, loaded
+/// with `options`. A document naming files is refused. `bounds` judges the texture drawn
+/// (width, height, storage layers) before its texels are listed.
+pub fn answer_document(
+    text: &str,
+    insn: Option<&str>,
+    arch: Option<tld4_decoder::Arch>,
+    lane_no: u32,
+    options: &tld4_scenario::LoadOptions,
+    bounds: &dyn Fn([u32; 3]) -> Result<(), String>,
+) -> Result<Answer, String> {
+    if lane_no >= tld4_emu::WARP_SIZE as u32 {
+        return Err(format!("lane {lane_no}: a warp has lanes 0..31"));
+    }
+    let doc: Value = serde_json::from_str(text).map_err(|e| format!("the scenario: {e}"))?;
+    if !doc.is_object() {
+        return Err("the scenario: expected a JSON object (a scenario document)".into());
+    }
+    if let Some(why) = names_files(&doc) {
+        return Err(format!("the scenario: {why}"));
+    }
+    let (own, own_arch) = match insn {
+        Some(i) => (i.to_string(), None),
+        None => load::document_instruction(text).map_err(|e| format!("the scenario: {e}"))?,
+    };
+    let arch = arch.or(own_arch);
+    let (super::ReadInstruction { insn, word, from }, on) =
+        read_on(&own, arch.unwrap_or_default())?;
+    let name = "the scenario";
+    let (s, precision) = load::load_text(text, std::path::Path::new(""), word, options, name)?;
+    let loaded = Loaded {
+        insn: &insn,
+        word,
+        on,
+        from,
+        s: &s,
+        precision,
+        doc,
+        note: None,
+        name,
+    };
+    answer_loaded(loaded, lane_no, bounds)
+}
+
+/// A question or document, loaded: the instruction (base table), its word, its reading on
+/// the architecture, the scenario, the document, a float layer's note.
+struct Loaded<'a> {
+    insn: &'a Tld4,
+    word: u128,
+    on: ArchData,
+    from: Option<String>,
+    s: &'a tld4_scenario::Scenario,
+    precision: tld4_textures::Precision,
+    doc: Value,
+    note: Option<String>,
+    name: &'a str,
+}
+
+/// The answer for a loaded question or document, following lane `lane_no`.
+fn answer_loaded(
+    l: Loaded<'_>,
+    lane_no: u32,
+    bounds: &dyn Fn([u32; 3]) -> Result<(), String>,
+) -> Result<Answer, String> {
+    let Loaded {
+        insn,
+        word,
+        on,
+        from,
+        s,
+        precision,
+        doc,
+        note,
+        name,
+    } = l;
+    let insn = *insn;
+    let sass = on.sass.clone();
+    let mut text = from.unwrap_or_default();
     explain_instruction(
         &mut text,
         &insn,
@@ -197,10 +405,10 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         s.exec.static_fault(s.warp.regs_per_thread),
     );
     text.push('\n');
-    if let Some(note) = q.layer_note() {
+    if let Some(note) = note {
         text.push_str(&note);
     }
-    let outcome = lane::explain_lane(&mut text, &s, precision, lane_no as usize, "the question");
+    let outcome = lane::explain_lane(&mut text, s, precision, lane_no as usize, name);
     let fields = insn
         .field_values()
         .into_iter()
@@ -219,6 +427,7 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         let shape = tex.shape();
         let faces = if shape.kind.is_cube() { 6 } else { 1 };
         size = [shape.width, shape.height, shape.layers * faces];
+        bounds(size)?;
         kind = serde_name(&shape.kind);
         let layer = outcome.trace.as_ref().map_or(0, |t| t.storage_layer);
         let vk = if insn.depth_compare {
@@ -233,7 +442,7 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
             }
         }
     }
-    let lane = outcome.trace.as_ref().map(|t| lane_data(&s, lane_no, t));
+    let lane = outcome.trace.as_ref().map(|t| lane_data(s, lane_no, t));
     let ring = cube_ring(&insn, &outcome);
     let tags = PROVENANCE
         .iter()
@@ -245,6 +454,12 @@ pub fn answer(insn_text: &str, lane_no: u32, q: &Question) -> Result<Answer, Str
         word: format!("{word:032x}"),
         fields,
         decoded: decoded(&insn),
+        arch: on,
+        arches: tld4_decoder::Arch::ALL
+            .into_iter()
+            .filter(|a| a.family() != tld4_decoder::Family::Sm107)
+            .map(tld4_decoder::Arch::nvdisasm_name)
+            .collect(),
         text,
         scenario: doc,
         size,
@@ -448,7 +663,7 @@ mod tests {
             coord: Some(coord.into()),
             ..Default::default()
         };
-        answer("TLD4.A R10, R8, R20, R24, UR4, CUBE", 0, &q).unwrap()
+        answer("TLD4.A R10, R8, R20, R24, UR4, CUBE", None, 0, &q).unwrap()
     }
 
     /// The cell of the unfolding at (i, j) of the sampled face's plane: (face, x, y).
@@ -496,8 +711,92 @@ mod tests {
             texture: Some("4x4".into()),
             ..Default::default()
         };
-        let a = answer("TLD4.A R10, R8, R20, R24, UR4, 2D", 0, &q).unwrap();
+        let a = answer("TLD4.A R10, R8, R20, R24, UR4, 2D", None, 0, &q).unwrap();
         assert_eq!((a.ring_reach, a.ring.len()), (0, 0));
+    }
+
+    /// A question asked on another architecture: the instruction written as that architecture's
+    /// nvdisasm prints it (SM100's spelling accepted), the same lane values as on SM100, the
+    /// architecture and its GPU class named, and the scenario, which names `arch`, answered as a
+    /// document gives the same answer.
+    #[test]
+    fn a_question_on_another_architecture_names_it_and_reads_back() {
+        use tld4_decoder::Arch;
+        let q = Question {
+            texture: Some("4x4".into()),
+            coord: Some("0.3,0.6".into()),
+            ..Default::default()
+        };
+        let insn = "TLD4.G R10, R8, R20, R24, UR4, 2D";
+        let base = answer(insn, None, 0, &q).unwrap();
+        assert_eq!(base.arch.name, "SM100");
+        assert!(base.scenario.get("arch").is_none());
+        let values = |a: &Answer| a.lane.as_ref().unwrap().values.clone();
+        for arch in [Arch::Sm75, Arch::Sm86, Arch::Sm90, Arch::Sm120, Arch::Sm121] {
+            let a = answer(insn, Some(arch), 0, &q).unwrap();
+            assert_eq!(a.arch.name, arch.nvdisasm_name());
+            assert_eq!(values(&a), values(&base), "{arch}");
+            assert_eq!(a.scenario["arch"], arch.name());
+            assert_eq!(a.scenario["instruction"], a.sass.as_str());
+            assert_eq!(a.sass, a.arch.sass);
+            let again = tld4_decoder::parse_arch(arch, &a.sass).unwrap();
+            assert_eq!(format!("{:032x}", again.encode()), a.arch.word, "{arch}");
+            assert!(a.text.starts_with(arch.name()), "{}", a.text);
+            let doc = a.scenario.to_string();
+            let opts = tld4_scenario::LoadOptions::default().confine(true);
+            let d = answer_document(&doc, None, None, 0, &opts, &|_| Ok(())).unwrap();
+            assert_eq!(values(&d), values(&a), "{arch}");
+            assert_eq!(d.arch.word, a.arch.word);
+            assert_eq!(d.scenario, a.scenario);
+        }
+        let turing = answer(insn, Some(Arch::Sm75), 0, &q).unwrap();
+        assert!(
+            turing.arch.descriptor_class.starts_with("TURING_A"),
+            "{}",
+            turing.arch.descriptor_class
+        );
+        assert!(turing.arch.descriptor_class.contains("V1"));
+        let hopper = answer(insn, Some(Arch::Sm90), 0, &q).unwrap();
+        assert!(
+            hopper.arch.descriptor_class.starts_with("HOPPER_A"),
+            "{}",
+            hopper.arch.descriptor_class
+        );
+    }
+
+    /// A pasted document that names a file, or is no scenario, is refused with the reason.
+    #[test]
+    fn a_document_naming_files_or_malformed_is_refused() {
+        let opts = tld4_scenario::LoadOptions::default().confine(true);
+        let ok = |_: [u32; 3]| Ok(());
+        let e = |t: &str| answer_document(t, None, None, 0, &opts, &ok).err().unwrap();
+        assert!(e("{").contains("the scenario"), "{}", e("{"));
+        assert!(e("[1]").contains("JSON object"));
+        assert!(e(r#"{"instruction": "TLD4.R R10, R8, R20, R24, UR4, 2D", "memory": [{"address": 0, "file": "x"}]}"#).contains("`file` is not read here"));
+        assert!(
+            e(r#"{"instruction": {"cubin": "a.cubin", "kernel": "k", "offset": 0}}"#)
+                .contains("cubin reference")
+        );
+        assert!(e(r#"{"texture": 1}"#).contains("no `instruction`"));
+        let small = |s: [u32; 3]| {
+            if s[0] > 2 {
+                Err(format!("{s:?} too large"))
+            } else {
+                Ok(())
+            }
+        };
+        let q = Question {
+            texture: Some("4x4".into()),
+            ..Default::default()
+        };
+        let doc = answer("TLD4.R R10, R8, R20, R24, UR4, 2D", None, 0, &q)
+            .unwrap()
+            .scenario
+            .to_string();
+        let e = answer_document(&doc, None, None, 0, &opts, &small)
+            .err()
+            .unwrap();
+        assert!(e.contains("too large"), "{e}");
     }
 
     /// The registers panel lists the registers the instruction writes: F16 packs two halves a
@@ -510,7 +809,7 @@ mod tests {
             ..Default::default()
         };
         let regs = |insn: &str| -> Vec<String> {
-            let a = answer(insn, 0, &q).unwrap();
+            let a = answer(insn, None, 0, &q).unwrap();
             assert!(a.text.contains("destinations"), "{}", a.text);
             a.lane
                 .unwrap()

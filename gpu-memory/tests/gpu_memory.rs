@@ -5,5 +5,6 @@
 //! `cargo test --test gpu_memory NAME` runs the tests whose path contains NAME (e.g. a file's name).
 
 mod classes;
+mod descriptor_fields;
 mod memory;
 mod memory_corpus;

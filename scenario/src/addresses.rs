@@ -18,13 +18,15 @@
 //! ([`Layout::texel_at`](tld4_textures::layout::Layout::texel_at)), not a second gather.
 
 use tld4_emu::{TexelAddress, WARP_SIZE};
-use tld4_gpu_memory::layout_of;
+use tld4_gpu_memory::{layout_of, MemoryPool};
 use tld4_textures::layout::Layout;
 use tld4_textures::trace::FACE_NAMES;
 use tld4_textures::{Handle, LaneTexels};
 
-use crate::builder::Scenario;
+use crate::arch::ArchScenario;
+use crate::builder::{Executed, Scenario};
 use crate::error::{err, ScenarioError};
+use crate::memory::MemoryImage;
 use crate::report::fault_kind;
 
 /// Gather-order names of the four texels (Vulkan "Texel Gathering": x, y, z, w = (i0,j1),
@@ -36,32 +38,77 @@ const ORDER: [&str; 4] = ["x (i0,j1)", "y (i1,j1)", "z (i1,j0)", "w (i0,j0)"];
 /// scenario with owned textures, whose texels have no addresses (convert it first with
 /// [`Scenario::to_memory_form`]).
 pub fn address_lines(s: &Scenario) -> Result<Vec<String>, ScenarioError> {
-    let m = s.memory().ok_or_else(|| {
-        err(
-            "",
-            "owned textures have no addresses: convert the scenario to its memory form first (Scenario::to_memory_form; tld4 run --addresses does)",
-        )
-    })?;
+    let m = s.memory().ok_or_else(owned)?;
+    let run = s.execute_with_texels().map_err(|e| Fault {
+        kind: fault_kind(&e),
+        text: e.to_string(),
+    });
+    lines_of(m, &m.pool(), run, |lane| {
+        Some(s.exec.lane_handle(&s.warp, lane))
+    })
+}
+
+/// [`address_lines`] for a scenario of an architecture ([`ArchScenario`]): its executor's
+/// one execution (constant banks, its GPU class's descriptor layouts) records the
+/// addresses, and each lane's header is read back in the class's layout. Errors: owned
+/// textures (convert first with [`ArchScenario::to_memory_form`]).
+pub fn arch_address_lines(a: &ArchScenario) -> Result<Vec<String>, ScenarioError> {
+    let (Some(m), Some(pool)) = (a.scenario.memory(), a.memory_pool()) else {
+        return Err(owned());
+    };
+    let run = a.execute_with_texels().map_err(|e| Fault {
+        kind: e.kind_name(),
+        text: e.to_string(),
+    });
+    // (each lane's handle as the executor reads it: `None` where it faulted first)
+    let handles = a.exec.lane_handles(&a.scenario.warp, &a.constants).ok();
+    lines_of(m, &pool, run, |lane| {
+        handles.as_ref().map(|h| h.handles[lane])
+    })
+}
+
+/// A warp's fault: its kind's name and its message.
+struct Fault {
+    kind: &'static str,
+    text: String,
+}
+
+/// One execution with each lane's recorded texels, or its fault.
+type Recorded = Result<(Executed, Box<[LaneTexels; WARP_SIZE]>), Fault>;
+
+/// The error for owned textures, which have no addresses.
+fn owned() -> ScenarioError {
+    err(
+        "",
+        "owned textures have no addresses: convert the scenario to its memory form first (Scenario::to_memory_form; tld4 run --addresses does)",
+    )
+}
+
+/// The lines of one execution `run` (or its fault's kind and text) of textures in `m`, read
+/// through `pool`; `handle` gives each executed lane's texture handle.
+fn lines_of(
+    m: &MemoryImage,
+    pool: &MemoryPool<'_>,
+    run: Recorded,
+    handle: impl Fn(usize) -> Option<u32>,
+) -> Result<Vec<String>, ScenarioError> {
     let mut lines = vec![format!(
         "addresses: texture header pool {:#x}, sampler pool {:#x}; per lane the footprint texels in gather order, their byte addresses and 32-byte sectors",
         m.header_pool, m.sampler_pool
     )];
-    let (run, texels) = match s.execute_with_texels() {
+    let (run, texels) = match run {
         Ok(r) => r,
-        Err(e) => {
-            lines.push(format!(
-                "addr none: the warp faults ({}): {e}",
-                fault_kind(&e)
-            ));
+        Err(Fault { kind, text }) => {
+            lines.push(format!("addr none: the warp faults ({kind}): {text}"));
             return Ok(lines);
         }
     };
-    let pool = m.pool();
     // (the handle's texture header once per handle: its layout says which texel each
     // recorded address is)
     let mut cached: Option<(u32, Option<(Layout, bool)>)> = None;
     for lane in (0..WARP_SIZE).filter(|&l| run.executed(l)) {
-        let handle = s.exec.lane_handle(&s.warp, lane);
+        // (an executed lane's handle was read by the executor, so it reads again)
+        let Some(handle) = handle(lane) else { continue };
         if cached.as_ref().is_none_or(|(h, _)| *h != handle) {
             // the executor resolved this handle without error, so it resolves again
             let layout = match pool.resolve(Handle(handle)) {

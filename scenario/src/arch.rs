@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use tld4_decoder::{decode_arch, looks_like_word, parse_arch, parse_word, Arch, ArchTld4};
 use tld4_emu::gpu_memory::{ClassDescriptors, GpuClass};
-use tld4_emu::{ArchExec, ArchExecError, ConstantBanks};
+use tld4_emu::{ArchExec, ArchExecError, ConstantBanks, LaneTexels, WARP_SIZE};
 
 use crate::builder::{Executed, Scenario, Textures};
 use crate::error::{err, ScenarioError};
@@ -64,20 +64,72 @@ pub struct ArchScenario {
 impl ArchScenario {
     /// Executes the instruction on a copy of the warp, reading the scenario's constants.
     pub fn execute(&self) -> Result<Executed, ArchExecError> {
+        self.execute_recording(None)
+    }
+
+    /// [`ArchScenario::execute`], with each executed lane's texel addresses for textures in
+    /// memory (as [`Scenario::execute_with_texels`]; owned textures record none).
+    pub fn execute_with_texels(
+        &self,
+    ) -> Result<(Executed, Box<[LaneTexels; WARP_SIZE]>), ArchExecError> {
+        let mut texels = Box::new([LaneTexels::default(); WARP_SIZE]);
+        let run = self.execute_recording(Some(&mut texels))?;
+        Ok((run, texels))
+    }
+
+    /// The one execution, recording texel addresses into `texels` when given.
+    fn execute_recording(
+        &self,
+        texels: Option<&mut [LaneTexels; WARP_SIZE]>,
+    ) -> Result<Executed, ArchExecError> {
         let mut warp = self.scenario.warp.clone();
         let report = match &self.scenario.textures {
             Textures::Owned(pool) => self.exec.execute(&mut warp, &self.constants, pool)?,
-            Textures::Memory(m) => {
-                // `load_arch` refuses memory without a class; a hand-built scenario without
-                // one reads as the default class (BLACKWELL_A).
-                let pool = m
-                    .pool()
-                    .with_descriptors(self.descriptors.unwrap_or_default());
-                self.exec
-                    .execute_memory(&mut warp, &self.constants, &pool)?
-            }
+            Textures::Memory(m) => self.exec.execute_memory_with_texels(
+                &mut warp,
+                &self.constants,
+                &self.pool_of(m),
+                texels,
+            )?,
         };
         Ok(Executed { warp, report })
+    }
+
+    /// The memory pool its textures in memory are read through, with the architecture's
+    /// descriptor layouts (`load_arch` refuses memory without a class; a hand-built scenario
+    /// without one reads as the default class, BLACKWELL_A); `None` for owned textures.
+    pub fn memory_pool(&self) -> Option<tld4_emu::gpu_memory::MemoryPool<'_>> {
+        self.scenario.memory().map(|m| self.pool_of(m))
+    }
+
+    /// `m`'s pool read with the architecture's descriptor layouts.
+    fn pool_of<'a>(
+        &self,
+        m: &'a crate::memory::MemoryImage,
+    ) -> tld4_emu::gpu_memory::MemoryPool<'a> {
+        m.pool()
+            .with_descriptors(self.descriptors.unwrap_or_default())
+    }
+
+    /// The same scenario with its owned textures laid out in memory as
+    /// [`Scenario::to_memory_form`] lays them out: its headers are in the default class's
+    /// layout (BLACKWELL_A, V2), which the converted scenario then reads them with
+    /// (`descriptors`), whatever the architecture's own class (the texel addresses depend on
+    /// the layout alone, not on the header's layout). A scenario in memory is returned
+    /// unchanged.
+    pub fn to_memory_form(
+        &self,
+        layout: tld4_gpu_memory::LayoutChoice,
+        base: u64,
+    ) -> Result<ArchScenario, ScenarioError> {
+        if self.scenario.memory().is_some() {
+            return Ok(self.clone());
+        }
+        Ok(ArchScenario {
+            scenario: self.scenario.to_memory_form(layout, base)?,
+            descriptors: Some(ClassDescriptors::default()),
+            ..self.clone()
+        })
     }
 }
 

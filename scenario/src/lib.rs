@@ -58,7 +58,7 @@ pub mod memory;
 mod report;
 pub mod value;
 
-pub use addresses::{address_lines, texel_text, BORDER_TEXT, CORNER_TEXT};
+pub use addresses::{address_lines, arch_address_lines, texel_text, BORDER_TEXT, CORNER_TEXT};
 pub use arch::{
     load_arch, names_arch, run_arch, ArchScenario, CONSTANT_BANKS, MAX_CONSTANT_BANK_BYTES,
 };

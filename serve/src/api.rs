@@ -5,16 +5,23 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
-use tld4_explain::answer::answer;
+use tld4_explain::answer::{answer, answer_document, read_on};
 use tld4_explain::question::{parse_size, Question};
 
-use crate::limits::{MAX_LAYERS, MAX_SIDE, MAX_TEXELS};
+use crate::limits::{MAX_LAYERS, MAX_SCENARIO_MEMORY, MAX_SIDE, MAX_TEXELS};
 
-/// A request's parameters: the instruction, the lane and the question.
+/// A request's parameters: the instruction, the architecture, the lane and the question (or
+/// a whole scenario document in its place).
 #[derive(Debug)]
 pub struct Params {
-    /// The instruction (`insn`).
-    pub insn: String,
+    /// The instruction (`insn`; [`DEFAULT_INSN`] for a question, the document's own for a
+    /// scenario, when not given).
+    pub insn: Option<String>,
+    /// The architecture the instruction is written for (`arch`, as nvdisasm -b or ptxas name
+    /// it; SM100, unnamed, when not given).
+    pub arch: Option<tld4_decoder::Arch>,
+    /// A scenario document (`scenario`, JSON text) answered in place of a question.
+    pub scenario: Option<String>,
     /// The lane (`lane`, default 0).
     pub lane: u32,
     /// The rest, named as `tld4 explain`'s flags.
@@ -54,8 +61,26 @@ fn params_from_map(mut map: Map<String, Value>) -> Result<Params, String> {
         }
     };
     let insn = match map.remove("insn") {
-        Some(v) => text(v).map_err(|e| format!("insn: {e}"))?,
-        None => DEFAULT_INSN.to_string(),
+        Some(v) => Some(text(v).map_err(|e| format!("insn: {e}"))?),
+        None => None,
+    };
+    let arch = match map.remove("arch") {
+        Some(v) => {
+            let t = text(v).map_err(|e| format!("arch: {e}"))?;
+            Some(t.parse().map_err(|e| format!("arch: {e}"))?)
+        }
+        None => None,
+    };
+    let scenario = match map.remove("scenario") {
+        // (a document given as JSON is taken as its text)
+        Some(Value::String(t)) => Some(t),
+        Some(v @ Value::Object(_)) => Some(v.to_string()),
+        Some(_) => {
+            return Err(
+                "scenario: expected a scenario document (a JSON object, or its text)".into(),
+            )
+        }
+        None => None,
     };
     let lane = match map.remove("lane") {
         Some(v) => {
@@ -80,6 +105,8 @@ fn params_from_map(mut map: Map<String, Value>) -> Result<Params, String> {
         serde_json::from_value(Value::Object(fields)).map_err(|e| e.to_string())?;
     Ok(Params {
         insn,
+        arch,
+        scenario,
         lane,
         question,
     })
@@ -172,20 +199,69 @@ pub enum BoundsError {
 /// cube instruction, else 1.
 pub fn check_bounds(q: &Question, faces: u64) -> Result<(), BoundsError> {
     let size = parse_size(q.texture.as_deref().unwrap_or("4x4")).map_err(BoundsError::Malformed)?;
-    let texels = size.width as u64 * size.height as u64 * size.layers as u64 * faces;
-    if size.width > MAX_SIDE
-        || size.height > MAX_SIDE
-        || size.layers > MAX_LAYERS
-        || texels > MAX_TEXELS
-    {
+    check_size(size.width, size.height, size.layers, faces)
+}
+
+/// Refuses a texture of `width` x `height` texels and `layers` layers (or cubes) of `faces`
+/// faces each past the server's bounds.
+fn check_size(width: u32, height: u32, layers: u32, faces: u64) -> Result<(), BoundsError> {
+    let texels = width as u64 * height as u64 * layers as u64 * faces;
+    if width > MAX_SIDE || height > MAX_SIDE || layers > MAX_LAYERS || texels > MAX_TEXELS {
         return Err(BoundsError::TooLarge {
-            width: size.width,
-            height: size.height,
-            layers: size.layers,
+            width,
+            height,
+            layers,
             texels,
         });
     }
     Ok(())
+}
+
+/// Refuses a scenario document's owned textures past the server's bounds, before anything is
+/// built (the loader reports malformed sizes itself, with their JSON path).
+fn check_document_bounds(doc: &Value) -> Result<(), BoundsError> {
+    let textures = doc.get("textures").and_then(Value::as_array);
+    for t in textures.into_iter().flatten() {
+        let n = |k: &str, d: u64| t.get(k).and_then(Value::as_u64).unwrap_or(d);
+        let cube = t
+            .get("dim")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.contains("cube"));
+        let side = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        check_size(
+            side(n("width", 1)),
+            side(n("height", 1)),
+            side(n("layers", 1)),
+            if cube { 6 } else { 1 },
+        )?;
+    }
+    Ok(())
+}
+
+/// Answers a scenario document (the page's "load a scenario"): its textures within the
+/// bounds, its memory within [`MAX_SCENARIO_MEMORY`], no files read.
+fn respond_document(p: &Params, text: &str) -> Reply {
+    if p.question != Question::default() {
+        return Reply::error(400, "scenario: a scenario document is answered alone; the question's parameters (texture, coord, ...) are not taken with it");
+    }
+    if let Ok(doc) = serde_json::from_str::<Value>(text) {
+        if let Err(e) = check_document_bounds(&doc) {
+            return Reply::error(413, &format!("the scenario: {e}"));
+        }
+    }
+    let options = tld4_scenario::LoadOptions::default()
+        .confine(true)
+        .memory_limit(MAX_SCENARIO_MEMORY);
+    let drawn =
+        |[w, h, l]: [u32; 3]| check_size(w, h, l, 1).map_err(|e| format!("the scenario: {e}"));
+    let a = answer_document(text, p.insn.as_deref(), p.arch, p.lane, &options, &drawn);
+    match a {
+        Ok(a) => match serde_json::to_string(&a) {
+            Ok(json) => Reply { status: 200, json },
+            Err(e) => Reply::error(500, &e.to_string()),
+        },
+        Err(e) => Reply::error(400, &e),
+    }
 }
 
 /// Answers parsed parameters (400 with the reason for a bad question, 413 past the bounds).
@@ -194,19 +270,23 @@ pub fn respond(params: Result<Params, String>) -> Reply {
         Ok(p) => p,
         Err(e) => return Reply::error(400, &e),
     };
+    if let Some(text) = &p.scenario {
+        return respond_document(&p, text);
+    }
+    let insn = p.insn.as_deref().unwrap_or(DEFAULT_INSN);
     let mut q = p.question;
     if q.texture.is_none() {
         q.texture = Some("4x4".into());
     }
     // (a file reference is refused by `answer`, before anything is read)
-    let cube = !p.insn.contains(':')
-        && tld4_explain::read_instruction(&p.insn).is_ok_and(|r| r.insn.dimension.is_cube());
+    let cube = !insn.contains(':')
+        && read_on(insn, p.arch.unwrap_or_default()).is_ok_and(|(r, _)| r.insn.dimension.is_cube());
     match check_bounds(&q, if cube { 6 } else { 1 }) {
         Ok(()) => {}
         Err(e @ BoundsError::Malformed(_)) => return Reply::error(400, &e.to_string()),
         Err(e @ BoundsError::TooLarge { .. }) => return Reply::error(413, &e.to_string()),
     }
-    match answer(&p.insn, p.lane, &q) {
+    match answer(insn, p.arch, p.lane, &q) {
         Ok(a) => match serde_json::to_string(&a) {
             Ok(json) => Reply { status: 200, json },
             Err(e) => Reply::error(500, &e.to_string()),
@@ -302,5 +382,49 @@ mod tests {
         }
         let r = respond(params_from_query("texture=4096x4096"));
         assert_eq!(r.status, 413, "{}", r.json);
+    }
+
+    /// `arch` asks the question on an architecture (its spelling of the instruction, its GPU
+    /// class), and `scenario` answers a pasted document: the copied scenario of an arch
+    /// question gives the same answer back.
+    #[test]
+    fn arch_questions_and_pasted_scenarios_are_answered() {
+        let r = respond(params_from_query("arch=sm_90&texture=4x4&coord=0.3,0.6"));
+        assert_eq!(r.status, 200, "{}", r.json);
+        let a: Value = serde_json::from_str(&r.json).unwrap();
+        assert_eq!(a["arch"]["name"], "SM90");
+        assert_eq!(a["scenario"]["arch"], "sm_90");
+        assert!(a["arch"]["descriptor_class"]
+            .as_str()
+            .unwrap()
+            .starts_with("HOPPER_A"));
+        let body = json!({ "scenario": a["scenario"].to_string() }).to_string();
+        let r2 = respond(params_from_json(&body));
+        assert_eq!(r2.status, 200, "{}", r2.json);
+        let b: Value = serde_json::from_str(&r2.json).unwrap();
+        assert_eq!(b["lane"]["values"], a["lane"]["values"]);
+        assert_eq!(b["arch"], a["arch"]);
+        // (the document as a JSON object, not its text, reads alike)
+        let r3 = respond(params_from_json(
+            &json!({ "scenario": a["scenario"] }).to_string(),
+        ));
+        assert_eq!(r3.json, r2.json);
+        let r = respond(params_from_query("arch=sm_42"));
+        assert_eq!(r.status, 400);
+        assert!(r.json.contains("unknown architecture"), "{}", r.json);
+        let with_question =
+            json!({ "scenario": a["scenario"].to_string(), "texture": "2x2" }).to_string();
+        let r = respond(params_from_json(&with_question));
+        assert_eq!(r.status, 400);
+        assert!(r.json.contains("answered alone"), "{}", r.json);
+        let mut big = a["scenario"].clone();
+        big["textures"][0]["width"] = json!(65);
+        let r = respond(params_from_json(
+            &json!({ "scenario": big.to_string() }).to_string(),
+        ));
+        assert_eq!(r.status, 413, "{}", r.json);
+        let r = respond(params_from_json(r#"{"scenario": "{\"instruction\": 1"}"#));
+        assert_eq!(r.status, 400);
+        assert!(r.json.contains("the scenario"), "{}", r.json);
     }
 }

@@ -21,6 +21,11 @@ pub const MAX_LAYERS: u32 = 8;
 /// into the answer's scenario document, so this bounds each answer's work and size (a guess at
 /// what a lesson needs: a 64x64 texture of 4 layers, or two 32x32 cubes).
 pub const MAX_TEXELS: u64 = 16 * 1024;
+/// The most bytes a pasted scenario document's memory regions may hold together (its
+/// `memory`: texture headers, samplers and texels in GPU memory, written as hex): a guess,
+/// past what a body of [`MAX_BODY`] can write, so the body is the bound in practice and this
+/// one stands should the body's grow.
+pub const MAX_SCENARIO_MEMORY: u64 = 4 * 1024 * 1024;
 /// Connections served at once, by default (`--max-connections`); more are answered 503.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 /// Open files kept back from the connection cap: standard streams, the listener, the async

@@ -245,3 +245,22 @@ test('at 1280 x 800 no label overlaps another, a ghost cell or a face arrow, and
   }
   await page.close();
 });
+
+test('the registers panel lists the registers F16 output writes, as explain does', async () => {
+  const page = await context.newPage();
+  for (const [insn, regs] of [['TLD4.A.F16.RN+R10,+R8,+R20,+R24,+UR4,+2D', ['R8', 'R10']],
+    ['TLD4.A.F16.RZ+R12,+R6,+R20,+R24,+UR4,+2D', ['R6', 'R12']],
+    ['TLD4.A+R10,+R8,+R20,+R24,+UR4,+2D', ['R8', 'R9', 'R10', 'R11']]]) {
+    const q = `insn=${insn}&texture=4x4&format=rgba8_unorm&coord=0.4,0.6`;
+    await load(page, q);
+    const rows = await page.locator('[data-testid="registers"] tr').allTextContents();
+    const out = explain(q).out;
+    // explain's registers written, after `writes:` (`    R8    = 0x29052885 ...`)
+    const writes = out.slice(out.indexOf('\n  writes:'));
+    const want = [...writes.matchAll(/^ {4}(R\d+) +=\s+(0x[0-9a-f]{8})/gm)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(want.map((w) => w[0]), regs, out);
+    assert.equal(rows.length, regs.length, rows.join('|'));
+    rows.forEach((r, k) => assert.ok(r.startsWith(want[k][0] + want[k][1]), `${r} vs ${want[k]}`));
+  }
+  await page.close();
+});

@@ -8,6 +8,9 @@ use std::ptr::{null, null_mut};
 use tld4_capi::*;
 use tld4_status::*;
 
+mod driver;
+pub use driver::*;
+
 pub fn cstr(s: &str) -> CString {
     CString::new(s).unwrap()
 }
@@ -56,6 +59,17 @@ impl Texture {
                 .flat_map(|i| texel(i % width, i / width))
                 .collect(),
             format: cstr("rgba8_unorm"),
+        }
+    }
+
+    /// A 2D texture of `format` (a `tld4_format_name`), `width` x `height`, its raw
+    /// field values `fields`.
+    pub fn of(format: &str, width: u32, height: u32, fields: Vec<u32>) -> Self {
+        Texture {
+            width,
+            height,
+            fields,
+            format: cstr(format),
         }
     }
 

@@ -5,8 +5,19 @@ use tld4_decoder::{HandleForm, RaLayout, RbLayout, Tld4};
 use tld4_textures::{GatherQuery, LaneQueries};
 
 use super::Tld4Exec;
+use crate::fault::WarpFault;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
+
+/// Which lanes of a warp execute and the handle each reads ([`Tld4Exec::lane_handles`]):
+/// header index in bits 0-19, sampler index in bits 20-31 (`tld4_textures::Handle`; NAK).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneHandles {
+    /// Bit l set: lane l executes (active, guard predicate true).
+    pub executed: u32,
+    /// Lane l's handle where it executes, else 0.
+    pub handles: [u32; WARP_SIZE],
+}
 
 /// Which register holds each part of a lane's query (ptxas output, NAK;
 /// docs/sources.md, NAK conventions), decided once per instruction: the one place of the
@@ -206,6 +217,20 @@ impl Tld4Exec {
             HandleForm::Uniform => rf.ureg(self.insn.ur.0),
             HandleForm::Register => rf.reg(lane, self.insn.rb.0),
         }
+    }
+
+    /// Each executing lane's handle ([`Tld4Exec::lane_handle`]), after the faults an
+    /// execution raises before reading a lane ([`Tld4Exec::static_fault`]): the lanes that
+    /// execute (active, guard true) and their handles, 0 for the others. Reads no texture.
+    pub fn lane_handles<R: RegisterFile + ?Sized>(&self, rf: &R) -> Result<LaneHandles, WarpFault> {
+        let (_, executed) = self.executing(rf)?;
+        let mut handles = [0u32; WARP_SIZE];
+        for (lane, h) in handles.iter_mut().enumerate() {
+            if executed >> lane & 1 != 0 {
+                *h = self.lane_handle(rf, lane);
+            }
+        }
+        Ok(LaneHandles { executed, handles })
     }
 
     /// Every executing lane's query, read register by register ([`Sources`]) into

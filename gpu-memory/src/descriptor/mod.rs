@@ -143,6 +143,20 @@ pub fn field<'t>(table: &'t [DescField], name: &str) -> Option<&'t DescField> {
     table.iter().find(|f| f.name == name)
 }
 
+/// The positions in `table` of the rows whose raw values differ between the descriptors `a`
+/// and `b` (what a driver's and a simulator's words disagree on, named by the table).
+pub fn differing<'t>(
+    table: &'t [DescField],
+    a: &'t [u32; 8],
+    b: &'t [u32; 8],
+) -> impl Iterator<Item = usize> + 't {
+    table
+        .iter()
+        .enumerate()
+        .filter(move |(_, f)| f.get(a) != f.get(b))
+        .map(|(i, _)| i)
+}
+
 /// Writes the fields of one table into a descriptor's words, by name.
 pub(crate) struct Writer<'a> {
     pub(crate) table: &'a [DescField],

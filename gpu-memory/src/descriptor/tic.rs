@@ -158,6 +158,21 @@ pub fn texture_type_of(kind: TextureKind) -> u64 {
         .map_or(1, |t| t.0)
 }
 
+/// The `TEXTURE_TYPE` a header of `kind` is encoded with: the one `w` already holds where it
+/// names the same kind (TWO_D_NO_MIPMAP, which NVK writes for pitch textures, stays; NIL,
+/// docs/sources.md, Descriptors), else [`texture_type_of`].
+fn texture_type_for(kind: TextureKind, w: &Writer<'_>) -> u64 {
+    let raw = Reader {
+        table: w.table,
+        words: &w.words,
+    }
+    .get("TEXTURE_TYPE");
+    match TEXTURE_TYPES.iter().find(|t| t.0 == raw) {
+        Some(&(v, _, Some(k))) if k == kind => v,
+        _ => texture_type_of(kind),
+    }
+}
+
 /// `DATA_TYPE` values (clcd97tex.h `DATA_TYPE_TEX_DATA_TYPE_*`).
 pub mod data_type {
     /// UNORM.
@@ -476,7 +491,7 @@ impl TextureHeader {
                 w.set("DEPTH_MINUS_ONE", self.depth.saturating_sub(1) as u64)?;
             }
         }
-        w.set("TEXTURE_TYPE", texture_type_of(self.kind))?;
+        w.set("TEXTURE_TYPE", texture_type_for(self.kind, &w))?;
         let &(_, comps, dt, srgb) = FORMATS.iter().find(|f| f.0 == self.format).ok_or(invalid(
             "COMPONENTS",
             0,

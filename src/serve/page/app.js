@@ -3,7 +3,7 @@
 'use strict';
 
 const MODES = ['clamp_to_edge', 'repeat', 'mirrored_repeat', 'clamp_to_border', 'mirror_clamp_to_edge'];
-const NAMES = ['insn', 'lane', 'texture', 'format', 'pattern', 'coord', 'address', 'border',
+const NAMES = ['insn', 'arch', 'lane', 'texture', 'format', 'pattern', 'coord', 'address', 'border',
   'offset', 'offsets', 'dref', 'compare', 'layer', 'precision', 'non_seamless'];
 const DEFAULT_INSN = 'TLD4.R R10, R8, R20, R24, UR4, 2D';
 const SVG = 'http://www.w3.org/2000/svg';
@@ -11,6 +11,9 @@ const $ = (id) => document.getElementById(id);
 
 let state = {};
 let answer = null;
+// A pasted scenario document being shown in place of the question (null: the question), and
+// whether the answer on screen is one of it.
+let scenarioText = null;
 // The instruction of the answer the picture shows (kept while a later question is refused).
 let shownSass = null;
 let inFlight = false;
@@ -34,6 +37,8 @@ function readUrl() {
 
 // The page's own URL: the question (explain's flags) and the view (zoom, at).
 function writeUrl() {
+  // (a pasted scenario is not in the URL: the link stays the last question's)
+  if (scenarioText !== null) return;
   const url = '/?' + query() + viewQuery();
   history.replaceState(null, '', url);
   $('permalink').href = url;
@@ -53,7 +58,10 @@ function insnFromControls() {
   if ($('f16').value) m += '.' + $('f16').value;
   if ($('offsets').value) m += '.' + $('offsets').value;
   if ($('dc').checked) m += '.DC';
-  return m + ' ' + operandsOf(state.insn) + ', ' + $('dimension').value;
+  // (written in the base table's spelling, which the server writes for the chosen
+  // architecture: an architecture's own immediates are its to add)
+  const text = answer && answer.arch ? answer.arch.base_sass : state.insn;
+  return m + ' ' + operandsOf(text) + ', ' + $('dimension').value;
 }
 
 // The operands of a TLD4 line before its dimension ('R10, R8, R20, R24, UR4'), with a
@@ -103,6 +111,7 @@ function setControls() {
   // (the question's instruction, as the server printed it once it answered: a refused one stays
   // as typed, beside its error)
   setValue('insn', state.insn);
+  setArches();
   if (d) {
     setValue('component', d.component);
     setValue('dimension', d.dimension);
@@ -141,6 +150,20 @@ function setControls() {
   showPin();
 }
 
+// The architecture choice: every architecture the server names (its answer lists them), the
+// answer's own selected.
+function setArches() {
+  const sel = $('arch');
+  const names = answer ? answer.arches : [];
+  if (names.length && sel.options.length !== names.length) {
+    sel.innerHTML = '';
+    for (const n of names) { const o = document.createElement('option'); o.textContent = n; sel.appendChild(o); }
+  }
+  const want = answer ? answer.arch.name : (state.arch || 'SM100');
+  if (![...sel.options].some((o) => o.value === want)) { const o = document.createElement('option'); o.textContent = want; sel.appendChild(o); }
+  setValue('arch', want);
+}
+
 function showPin() {
   $('pin-state').textContent = pinned
     ? 'pinned: the sample point stays (click the texture to follow the mouse again)'
@@ -153,20 +176,28 @@ async function update() {
   const q = query();
   writeUrl();
   try {
-    const r = await fetch('/api/explain?' + q);
+    // A pasted scenario is sent as a JSON body (a document does not fit a URL).
+    const r = scenarioText !== null
+      ? await fetch('/api/explain', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ scenario: scenarioText, lane: state.lane || '0' }) })
+      : await fetch('/api/explain?' + q);
     const j = await r.json();
     if (!r.ok) {
+      // (a refused pasted scenario: the page stays on its question, the error shown)
+      scenarioText = null;
       showError(j.error || ('error ' + r.status));
     } else {
       showError('');
       answer = j;
       state.insn = j.sass.replace(/ ;$/, '');
+      if (scenarioText !== null || state.arch !== undefined) state.arch = j.arch.name;
       render();
     }
   } catch (e) {
     showError(String(e));
   }
   setControls();
+  showScenarioNote();
   document.body.dataset.ready = String(Date.now());
   inFlight = false;
   if (pending) { pending = false; update(); }
@@ -182,6 +213,24 @@ function showError(message) {
   $('stale-note').hidden = !message;
   if (message && shownSass) $('stale-note').textContent = 'not the question above: the picture, values and text below still show the last answer (' + shownSass + ')';
   else if (message) $('stale-note').textContent = 'no answer yet: the question above was refused';
+}
+
+// Whether the page shows a pasted scenario, said under the SASS box.
+function showScenarioNote() {
+  const on = scenarioText !== null && answer !== null && $('error').hidden;
+  $('scenario-note').hidden = !on;
+  // (the link holds a question; a pasted document is not in it)
+  $('link').hidden = on;
+  $('scenario-note').textContent = on
+    ? 'showing the pasted scenario (' + answer.arch.name + ', lane ' + (state.lane || '0') + '): its own texture, sampler and registers; change any control to return to a question'
+    : '';
+}
+
+// Leaves a pasted scenario for the question the controls describe.
+function leaveScenario() {
+  if (scenarioText === null) return;
+  scenarioText = null;
+  answer = null;
 }
 
 // A field's text that is not yet a whole value: said beside the SASS box, nothing asked.
@@ -563,21 +612,40 @@ function renderInstruction() {
   $('scenario').value = JSON.stringify(answer.scenario, null, 1);
   const flags = NAMES.filter((n) => n !== 'insn' && state[n] !== undefined && state[n] !== '')
     .map((n) => '--' + n.replace('_', '-') + ' ' + (n === 'non_seamless' ? '' : state[n]));
-  $('command').textContent = 'tld4 explain "' + state.insn + '" ' + flags.join(' ');
+  $('command').textContent = scenarioText !== null
+    ? 'tld4 explain --scenario pasted.json' + (state.lane ? ' --lane ' + state.lane : '')
+    : 'tld4 explain "' + state.insn + '" ' + flags.join(' ');
+  const a = answer.arch;
+  $('arch-line').textContent = a.name + ': ' + a.sass + '  (word ' + a.word + ', form ' + a.form + ')\n'
+    + 'read as the base table\'s ' + a.base_sass + '  (word ' + answer.word + '; the fields below are its fields)\n'
+    + 'descriptors in memory read as: ' + a.descriptor_class;
 }
 
 function wire() {
   for (const id of ['address_u', 'address_v']) {
     for (const m of MODES) { const o = document.createElement('option'); o.textContent = m; $(id).appendChild(o); }
   }
-  const controlsInsn = () => { state.insn = insnFromControls(); answer = null; fitStateFromControls(); update(); };
+  const controlsInsn = () => { state.insn = insnFromControls(); leaveScenario(); answer = null; fitStateFromControls(); update(); };
   for (const id of ['component', 'dimension', 'offsets', 'dc', 'f16']) $(id).addEventListener('change', controlsInsn);
   typed('insn', 'insn');
   typed('texture', 'texture');
   typed('ptp', 'offsets');
   typed('coord', 'coord');
   typed('layer', 'layer');
-  const bind = (id, name, f) => $(id).addEventListener('input', () => { state[name] = f ? f() : $(id).value; update(); });
+  const bind = (id, name, f) => $(id).addEventListener('input', () => { leaveScenario(); state[name] = f ? f() : $(id).value; update(); });
+  // Another architecture: the instruction in the base table's spelling, which the server
+  // writes as that architecture's nvdisasm prints it.
+  $('arch').addEventListener('change', () => {
+    if (answer) state.insn = answer.arch.base_sass;
+    state.arch = $('arch').value;
+    leaveScenario();
+    update();
+  });
+  $('explain-pasted').addEventListener('click', () => {
+    scenarioText = $('paste').value;
+    pinned = true;
+    update();
+  });
   bind('format', 'format');
   bind('pattern', 'pattern');
   bind('precision', 'precision');
@@ -599,11 +667,12 @@ function wire() {
       const d = [0, 0, 0];
       d[axis] = sign;
       state.coord = d.join(',');
+      leaveScenario();
       update();
     });
   }
   $('grid').addEventListener('mousemove', (ev) => {
-    if (!answer || pinned || drag || press) return;
+    if (!answer || pinned || drag || press || scenarioText !== null) return;
     const L = layout();
     const p = toContent($('grid'), ev.clientX, ev.clientY);
     const u = (p.x - L.x0) / (L.W * L.cell);
@@ -643,7 +712,8 @@ function typed(id, name) {
     const [re, what] = COMPLETE[name];
     if (!always && !re.test(v)) { showIncomplete(what); return; }
     showIncomplete('');
-    if (v === state[name]) return;
+    if (v === state[name] && scenarioText === null) return;
+    leaveScenario();
     state[name] = v;
     if (name === 'coord') { pinned = true; showPin(); }
     update();
@@ -672,7 +742,7 @@ function ptpOffsets() {
 // (and pins the sample point, so the footprint stays put under the mouse). Zoomed in, a press
 // that moves pans the view, and one released where it began pins or unpins (see endDrag).
 function startDrag(ev) {
-  if (!answer || ev.button !== 0) return;
+  if (!answer || ev.button !== 0 || scenarioText !== null) return;
   const k = ev.target.dataset ? ev.target.dataset.drag : undefined;
   ev.preventDefault();
   if (k !== undefined) {
