@@ -14,6 +14,9 @@
 // SM120 family's two uniform registers.
 #define TLD4_MAX_ARCH_USED_REGISTERS 17
 
+// Bytes of [`tld4_arch_class::name`], the NUL included.
+#define TLD4_CLASS_NAME_LEN 16
+
 // Bytes of [`tld4_error::message`], the terminating NUL included.
 #define TLD4_ERROR_MESSAGE_LEN 256
 
@@ -777,6 +780,18 @@ typedef struct tld4_check_summary {
   size_t wrong;
 } tld4_check_summary;
 
+// The 3-D class an architecture's GPUs use and the texture header layout its driver
+// writes (`tld4_arch_descriptors`).
+typedef struct tld4_arch_class {
+  // The class number (0xc597 for TURING_A, ..., 0xce97 for BLACKWELL_B).
+  uint32_t class_id;
+  // The texture header layout: 1 for V1 (`TEXHEAD_BL` / `TEXHEAD_PITCH`, TURING_A to
+  // ADA_A), 2 for V2 (`TEXHEAD_V2_BL` / `TEXHEAD_V2_PITCH`, HOPPER_A and later).
+  uint32_t header_version;
+  // The class's name (`TURING_A`), NUL-terminated.
+  char name[TLD4_CLASS_NAME_LEN];
+} tld4_arch_class;
+
 // A texture header (TIC entry) described in plain fields: what `tld4_tic_encode` writes
 // and `tld4_tic_decode` reads. Every field not named here is 0 when encoded, except
 // BORDER_SOURCE (the sampler's colour), which is 1: the only value tld4 models.
@@ -851,6 +866,29 @@ typedef struct tld4_tsc_desc {
   // NORMALIZED_COORDS decides) (docs/sources.md, Unnormalized coordinates).
   bool force_unnormalized_coords;
 } tld4_tsc_desc;
+
+// One lane's gather arguments, as the instruction's registers hold them.
+typedef struct tld4_gather_query {
+  // (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
+  float coords[3];
+  // Array layer (whole cube for a cube array); ignored by 2D and cube textures.
+  uint32_t layer;
+  // Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP (6-bit signed).
+  int8_t offsets[4][2];
+  // Depth reference, with depth compare.
+  float dref;
+} tld4_gather_query;
+
+// One lane's result: the four values in gather order (x, y, z, w), residency, and the
+// four texels' addresses in the same order.
+typedef struct tld4_gather_result {
+  // The values' bits (f32, or raw integers for integer formats).
+  uint32_t values[4];
+  // False when the footprint touched a non-resident tile.
+  bool resident;
+  // Where each value's texel was read.
+  struct tld4_texel_address texels[4];
+} tld4_gather_result;
 
 // A sampler, with Vulkan's numbering for address modes and compare functions.
 typedef struct tld4_sampler_desc {
@@ -970,29 +1008,6 @@ typedef struct tld4_desc_field {
   // What it means, in a few words.
   const char *meaning;
 } tld4_desc_field;
-
-// One lane's gather arguments, as the instruction's registers hold them.
-typedef struct tld4_gather_query {
-  // (u, v) for 2D kinds (the third unused), (x, y, z) for cube kinds.
-  float coords[3];
-  // Array layer (whole cube for a cube array); ignored by 2D and cube textures.
-  uint32_t layer;
-  // Texel offsets (dx, dy): entry 0 for AOFFI, entries 0..4 for PTP (6-bit signed).
-  int8_t offsets[4][2];
-  // Depth reference, with depth compare.
-  float dref;
-} tld4_gather_query;
-
-// One lane's result: the four values in gather order (x, y, z, w), residency, and the
-// four texels' addresses in the same order.
-typedef struct tld4_gather_result {
-  // The values' bits (f32, or raw integers for integer formats).
-  uint32_t values[4];
-  // False when the footprint touched a non-resident tile.
-  bool resident;
-  // Where each value's texel was read.
-  struct tld4_texel_address texels[4];
-} tld4_gather_result;
 
 // The handle each lane of a warp reads (`tld4_insn_lane_handles` and the `_arch_`,
 // `_callbacks` variants), split as the texture unit splits it: header index in bits 0-19,
@@ -1455,6 +1470,84 @@ enum tld4_status tld4_check(const struct tld4_pool *pool,
                             struct tld4_check_result *results,
                             struct tld4_check_summary *summary,
                             struct tld4_error *err);
+
+// Which 3-D class the GPUs of architecture `arch` (a `tld4_arch` value) use, and which
+// texture header layout their driver writes (V1 up to ADA_A, V2 from HOPPER_A on, as
+// Mesa's NIL does): into `*class`. Errors: `TLD4_ERR_UNKNOWN_ARCH` for a value that is no
+// `tld4_arch`, `TLD4_ERR_NOT_MODELED` for an architecture whose class no source names
+// (sm_88, sm_107; the message says so).
+//
+// # Safety
+// `class` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_arch_descriptors(uint32_t arch,
+                                       struct tld4_arch_class *class_,
+                                       struct tld4_error *err);
+
+// `tld4_tic_encode` in the texture header layout of architecture `arch`'s class: the
+// header a driver for that GPU writes (V1, `TEXHEAD_BL` / `TEXHEAD_PITCH`, for sm_75 to
+// sm_89; V2 for sm_90 and later). It is checked by decoding it back in that layout; errors
+// as `tld4_tic_encode`'s, a V1 error naming V1's field, and as `tld4_arch_descriptors`' for
+// `arch`. Nothing is written on an error.
+//
+// # Safety
+// `desc` valid with a NUL-terminated `format`; `words` valid for 8 writes; `err` NULL or
+// valid.
+enum tld4_status tld4_tic_encode_arch(uint32_t arch,
+                                      const struct tld4_tic_desc *desc,
+                                      uint32_t *words,
+                                      struct tld4_error *err);
+
+// `tld4_tic_decode` of a texture header in the layout of architecture `arch`'s class (a V1
+// header is read field by field as V1 places them). Errors as `tld4_tic_decode`'s, a V1
+// error naming V1's field, and as `tld4_arch_descriptors`' for `arch`.
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_tic_decode_arch(uint32_t arch,
+                                      const uint32_t *words,
+                                      struct tld4_tic_desc *desc,
+                                      struct tld4_error *err);
+
+// `tld4_tsc_encode` for architecture `arch`'s class. Every class restated places the
+// sampler's typed fields at the same bits (its classes differ only in the names of unused
+// bits: docs/sources.md, Descriptors per GPU class), so the words equal
+// `tld4_tsc_encode`'s; the architecture is checked as `tld4_arch_descriptors` does.
+//
+// # Safety
+// `desc` valid; `words` valid for 8 writes; `err` NULL or valid.
+enum tld4_status tld4_tsc_encode_arch(uint32_t arch,
+                                      const struct tld4_tsc_desc *desc,
+                                      uint32_t *words,
+                                      struct tld4_error *err);
+
+// `tld4_tsc_decode` for architecture `arch`'s class (see `tld4_tsc_encode_arch`).
+//
+// # Safety
+// `words` valid for 8 reads; `desc` valid for a write; `err` NULL or valid.
+enum tld4_status tld4_tsc_decode_arch(uint32_t arch,
+                                      const uint32_t *words,
+                                      struct tld4_tsc_desc *desc,
+                                      struct tld4_error *err);
+
+// `tld4_mem_gather` with the texture headers and samplers in the pools read as the GPUs of
+// architecture `arch` read them (its class's layout, `tld4_arch_descriptors`): a texture
+// a driver for that GPU wrote with `tld4_tic_encode_arch`. `insn` gives the gather's form
+// (component, dimension, offsets, depth compare) as for `tld4_mem_gather`. Errors as
+// `tld4_mem_gather`'s, and as `tld4_arch_descriptors`' for `arch`.
+//
+// # Safety
+// As `tld4_mem_gather`.
+enum tld4_status tld4_mem_gather_arch(uint32_t arch,
+                                      const struct tld4_insn *insn,
+                                      const struct tld4_memory *memory,
+                                      uint64_t header_pool,
+                                      uint64_t sampler_pool,
+                                      uint32_t handle,
+                                      const struct tld4_exec_config *config,
+                                      const struct tld4_gather_query *queries,
+                                      size_t count,
+                                      struct tld4_gather_result *results,
+                                      struct tld4_error *err);
 
 // The TLD4 at byte `offset` (as nvdisasm prints it, `/*0090*/`) of kernel `kernel` in the
 // `len` bytes at `data`: a cubin, a fat binary, a host ELF file or an archive with device

@@ -3,7 +3,7 @@
 //! coordinates, offsets and depth reference from its registers (the operand lists say which);
 //! `tld4_exec_run_*_memory` runs the whole instruction for a warp instead.
 
-use tld4_emu::gpu_memory::MemoryPool;
+use tld4_emu::gpu_memory::{ClassDescriptors, MemoryPool};
 use tld4_emu::textures::{GatherQuery, LaneTexels};
 use tld4_emu::{gather_op, ExecConfig, Handle, MemoryRead};
 
@@ -70,6 +70,44 @@ pub unsafe extern "C" fn tld4_mem_gather(
     results: *mut tld4_gather_result,
     err: *mut tld4_error,
 ) -> tld4_status {
+    // SAFETY: the caller's guarantees, passed on.
+    unsafe {
+        gather_with(
+            ClassDescriptors::default(),
+            insn,
+            memory,
+            header_pool,
+            sampler_pool,
+            handle,
+            config,
+            queries,
+            count,
+            results,
+            err,
+        )
+    }
+}
+
+/// `tld4_mem_gather` with the texture headers and samplers read as `descriptors` lays them
+/// out (`tld4_mem_gather` reads BLACKWELL_A's V2; `tld4_mem_gather_arch` an
+/// architecture's class).
+///
+/// # Safety
+/// As `tld4_mem_gather`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn gather_with(
+    descriptors: ClassDescriptors,
+    insn: *const tld4_insn,
+    memory: *const tld4_memory,
+    header_pool: u64,
+    sampler_pool: u64,
+    handle: u32,
+    config: *const tld4_exec_config,
+    queries: *const tld4_gather_query,
+    count: usize,
+    results: *mut tld4_gather_result,
+    err: *mut tld4_error,
+) -> tld4_status {
     entry!(err, {
         let insn = in_ref(insn, "insn")?;
         let m = in_ref(memory, "memory")?;
@@ -87,7 +125,7 @@ pub unsafe extern "C" fn tld4_mem_gather(
             return Err(tld4_emu::WarpFault::IllegalEncoding(why).into());
         }
         let op = gather_op(&insn.0).ok_or_else(|| Error::Invalid("insn: no dimension".into()))?;
-        let pool = MemoryPool::new(&mem, header_pool, sampler_pool);
+        let pool = MemoryPool::new(&mem, header_pool, sampler_pool).with_descriptors(descriptors);
         let g = pool
             .gatherer(Handle(handle), &op, config.precision)
             .map_err(|e| Error::memory(format!("handle {handle:#010x}"), e, &mem))?;

@@ -52,6 +52,7 @@ mod arch;
 mod arch_exec;
 mod bound;
 mod check;
+mod class_desc;
 mod cubin;
 mod descriptor;
 mod descriptor_ext;
@@ -94,6 +95,10 @@ pub use bound::{
 pub use check::{
     tld4_allowed_by, tld4_check, tld4_check_query, tld4_check_result, tld4_check_summary,
     tld4_offset_mode, tld4_verdict,
+};
+pub use class_desc::{
+    tld4_arch_class, tld4_arch_descriptors, tld4_mem_gather_arch, tld4_tic_decode_arch,
+    tld4_tic_encode_arch, tld4_tsc_decode_arch, tld4_tsc_encode_arch, TLD4_CLASS_NAME_LEN,
 };
 pub use cubin::{tld4_cubin_find, tld4_cubin_find_file};
 pub use descriptor::{

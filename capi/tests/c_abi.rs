@@ -11,6 +11,7 @@ mod bad_input;
 mod bound;
 mod capi;
 mod check;
+mod class_desc;
 mod common;
 mod descriptor;
 mod descriptor_ext;

@@ -4,9 +4,13 @@
 // with tld4's own gather of the same texels and coordinates, computed here through the C
 // library from an owned pool laid out by tld4_pool_image (not the simulator's driver code).
 // It also prints, per kernel, the distinct 32-byte sectors tld4 reads a warp, summed, for
-// run.sh to compare with the simulator's texture-cache accesses.
+// run.sh to compare with the simulator's texture-cache accesses. Each texture object's
+// header and sampler are read back from simulated memory and decoded in the layout of the
+// class of the architecture given as argv[1] (descriptors.h).
 #include <cuda_runtime.h>
 #include <tld4.h>
+
+#include "descriptors.h"
 
 #include <cmath>
 #include <cstdint>
@@ -195,7 +199,10 @@ static bool reference(const Tex &t, const char *sass, const std::vector<tld4_gat
   return ok;
 }
 
-static bool make_texture(Tex &t, cudaTextureObject_t *obj, void **keep) {
+static uint32_t g_arch = 0;  // the architecture the configuration models (argv[1])
+static int failures = 0;
+
+static bool make_texture(const char *name, Tex &t, cudaTextureObject_t *obj, void **keep) {
   cudaResourceDesc rd;
   memset(&rd, 0, sizeof rd);
   int bytes = t.desc.x / 8 * ((t.desc.x > 0) + (t.desc.y > 0) + (t.desc.z > 0) + (t.desc.w > 0));
@@ -242,13 +249,18 @@ static bool make_texture(Tex &t, cudaTextureObject_t *obj, void **keep) {
   td.readMode = t.mode;
   td.normalizedCoords = 1;
   CK(cudaCreateTextureObject(obj, &rd, &td, NULL));
+  // CUDA's address modes as the TSC's: wrap 0, clamp 2, mirror 1, border 3.
+  static const uint32_t hw[4] = {0, 2, 1, 3};
+  ExpectedTexture want = {(uint32_t)t.kind, t.format, (uint32_t)t.w, (uint32_t)t.h,
+                          (uint32_t)(t.kind == TLD4_KIND_2D_ARRAY || t.kind == TLD4_KIND_CUBE_ARRAY
+                                         ? t.layers : 1),
+                          true, hw[t.am]};
+  failures += check_descriptors(name, *obj, g_arch, want);
   cudaResourceDesc back;
   CK(cudaGetTextureObjectResourceDesc(&back, *obj));
   if (back.resType != rd.resType) { printf("FAIL resource desc read back\n"); return false; }
   return true;
 }
-
-static int failures = 0;
 
 static void compare(const char *name, const std::vector<uint4> &got, const std::vector<int> &res,
                     const std::vector<tld4_gather_result> &want, bool check_pred, long sectors) {
@@ -283,7 +295,7 @@ static bool run(const char *name, Tex &t, const char *sass, void (*k)(cudaTextur
   cudaTextureObject_t obj;
   void *keep;
   fill(t);
-  if (!make_texture(t, &obj, &keep)) { failures++; return false; }
+  if (!make_texture(name, t, &obj, &keep)) { failures++; return false; }
   C *dc; uint4 *dout; int *dres;
   CK(cudaMalloc(&dc, sizeof(C) * LANES));
   CK(cudaMalloc(&dout, sizeof(uint4) * LANES));
@@ -324,7 +336,9 @@ static Tex tex2d(const char *fmt, cudaChannelFormatDesc d, cudaTextureReadMode m
   return t;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  g_arch = expected_arch(argc, argv);
+  if (!g_arch) return 1;
   cudaChannelFormatDesc rgba8u = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
   cudaChannelFormatDesc rgba8s = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindSigned);
   cudaChannelFormatDesc r32f = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
@@ -368,7 +382,7 @@ int main() {
     // run() launches k<<<>>> itself; a host function cannot be launched, so call it directly below.
     fill(t);
     cudaTextureObject_t obj; void *keep;
-    if (!make_texture(t, &obj, &keep)) return 1;
+    if (!make_texture("2d_g_offset_r32_float", t, &obj, &keep)) return 1;
     float2 *dc; uint4 *dout; int *dres;
     cudaMalloc(&dc, sizeof(float2) * LANES); cudaMalloc(&dout, sizeof(uint4) * LANES); cudaMalloc(&dres, sizeof(int) * LANES);
     cudaMemcpy(dc, c.data(), sizeof(float2) * LANES, cudaMemcpyHostToDevice);
@@ -388,7 +402,7 @@ int main() {
     fill(t);
     auto c = coords2d();
     cudaTextureObject_t obj; void *keep;
-    if (!make_texture(t, &obj, &keep)) return 1;
+    if (!make_texture("a2d_b_layer2_rgba8_unorm", t, &obj, &keep)) return 1;
     float2 *dc; uint4 *dout; int *dres;
     cudaMalloc(&dc, sizeof(float2) * LANES); cudaMalloc(&dout, sizeof(uint4) * LANES); cudaMalloc(&dres, sizeof(int) * LANES);
     cudaMemcpy(dc, c.data(), sizeof(float2) * LANES, cudaMemcpyHostToDevice);
@@ -414,7 +428,7 @@ int main() {
       q[i].coords[0] = c[i].x; q[i].coords[1] = c[i].y; q[i].coords[2] = c[i].z; q[i].layer = arr;
     }
     cudaTextureObject_t obj; void *keep;
-    if (!make_texture(t, &obj, &keep)) return 1;
+    if (!make_texture(arr ? "acube_a_layer1_r32_float" : "cube_r_r32_float", t, &obj, &keep)) return 1;
     float4 *dc; uint4 *dout; int *dres;
     cudaMalloc(&dc, sizeof(float4) * LANES); cudaMalloc(&dout, sizeof(uint4) * LANES); cudaMalloc(&dres, sizeof(int) * LANES);
     cudaMemcpy(dc, c.data(), sizeof(float4) * LANES, cudaMemcpyHostToDevice);
@@ -437,7 +451,7 @@ int main() {
       c[i].y = ((int)(rnd() % 128) - 32) / (4.0f * t.h) + 0.125f / t.h;
     }
     cudaTextureObject_t obj; void *keep;
-    if (!make_texture(t, &obj, &keep)) return 1;
+    if (!make_texture("2d_r_r32_float_quarters", t, &obj, &keep)) return 1;
     float2 *dc; uint4 *dout, *dplain; int *dres; float *dtex;
     cudaMalloc(&dc, sizeof(float2) * LANES); cudaMalloc(&dout, sizeof(uint4) * LANES);
     cudaMalloc(&dplain, sizeof(uint4) * LANES); cudaMalloc(&dres, sizeof(int) * LANES);
