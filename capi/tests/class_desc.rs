@@ -1,8 +1,9 @@
 //! Texture headers and samplers in each GPU class's layout through the C ABI
 //! (`tld4_arch_descriptors`, `tld4_tic_encode_arch` and the rest): each architecture names
 //! the class tld4-gpu-memory's table gives it; headers round-trip in every class; V1 and V2
-//! headers differ where NVIDIA's published layouts do (docs/sources.md, Descriptors per GPU
-//! class); a texture written as a driver for a V1 GPU writes it gathers through
+//! headers differ where NVIDIA's published layouts do
+//! (docs/sources.md, Descriptors per GPU class); a texture written as a driver for a V1 GPU
+//! writes it gathers through
 //! `tld4_mem_gather_arch` as the owned texture does; errors name what is wrong.
 
 use crate::common::cstr;
