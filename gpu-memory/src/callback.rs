@@ -1,8 +1,8 @@
 //! Memory behind a read function (a simulator's memory it reads on demand: C's read
 //! callback, or any function), asked for as few and as large reads as the texture unit can
 //! use, each kept for as long as the memory is (one call, or a binding's life, over which the
-//! memory is unchanged): a texture's bytes whole ([`Views`]: the texture unit then reads them
-//! in place, as a flat range's), and the 32-byte sectors of other reads ([`Sectors`]: the
+//! memory is unchanged): a texture's bytes whole (`Views`: the texture unit then reads them
+//! in place, as a flat range's), and the 32-byte sectors of other reads (`Sectors`: the
 //! texture unit reads a texel's or a descriptor's bytes at a time, and a warp's reads share
 //! sectors). A sector is the unit of the texel addresses' sector lists (docs/sources.md,
 //! Decisions).
