@@ -485,14 +485,6 @@ pub fn grid() -> Vec<GridCase> {
             "offsets/implementation_offset",
         ),
     ];
-    let sources = [
-        Source::R,
-        Source::G,
-        Source::B,
-        Source::A,
-        Source::Zero,
-        Source::One,
-    ];
     let mut out = Vec::new();
     for (gather, offset_size, tname) in types {
         for (kind, kname) in kinds {
@@ -546,7 +538,8 @@ pub fn grid() -> Vec<GridCase> {
                     && !format.is_depth()
                 {
                     for rot in 0..6 {
-                        let swizzle: [Source; 4] = std::array::from_fn(|i| sources[(rot + i) % 6]);
+                        let swizzle: [Source; 4] =
+                            std::array::from_fn(|i| Source::ALL[(rot + i) % Source::ALL.len()]);
                         let size = if kind == TextureKind::Cube {
                             [64, 64, 1]
                         } else {

@@ -12,6 +12,7 @@ use tld4_decoder::{
 };
 
 use crate::errors::{value_error, with_attrs, AsmError, DecodeError};
+use crate::memory::bytes_of;
 
 /// An architecture name (`sm_100`, `SM90a`, `75`...), as `--arch` reads it.
 pub fn arch_of(name: &str) -> PyResult<Arch> {
@@ -273,12 +274,7 @@ fn raw_code(words: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
         return Ok(Some(arr.as_array().iter().copied().collect()));
     }
     if words.is_instance_of::<PyByteArray>() || words.is_instance_of::<PyMemoryView>() {
-        let b = words
-            .py()
-            .import("builtins")?
-            .getattr("bytes")?
-            .call1((words,))?;
-        return Ok(Some(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+        return Ok(Some(bytes_of(words)?));
     }
     Ok(None)
 }

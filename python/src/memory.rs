@@ -31,6 +31,16 @@ impl Image {
 }
 
 /// A layout by its command-line name: `pitch` or `block-linear` (`block_linear` too).
+/// The bytes of a bytes-like object, as Python's `bytes(data)` gives them (copied once).
+pub(crate) fn bytes_of(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let b = data
+        .py()
+        .import("builtins")?
+        .getattr("bytes")?
+        .call1((data,))?;
+    Ok(b.cast::<PyBytes>()?.as_bytes().to_vec())
+}
+
 fn layout_of(name: &str) -> PyResult<LayoutChoice> {
     tld4_scenario::layout_by_name(&name.replace('_', "-")).map_err(|e| value_error(e.message))
 }
@@ -60,12 +70,7 @@ impl Memory {
         header_pool: u64,
         sampler_pool: u64,
     ) -> PyResult<Self> {
-        let bytes: Vec<u8> = data
-            .py()
-            .import("builtins")?
-            .getattr("bytes")?
-            .call1((data,))?
-            .extract()?;
+        let bytes = bytes_of(data)?;
         Ok(Memory {
             image: Image::Flat(FlatMemory::new(base, bytes)),
             header_pool,
@@ -118,13 +123,7 @@ impl Memory {
     ) -> PyResult<Self> {
         let mut copies = Vec::with_capacity(ranges.len());
         for (address, data) in &ranges {
-            let bytes: Vec<u8> = data
-                .py()
-                .import("builtins")?
-                .getattr("bytes")?
-                .call1((data,))?
-                .extract()?;
-            copies.push((*address, bytes));
+            copies.push((*address, bytes_of(data)?));
         }
         // the one check of a list of ranges (the C ABI's too)
         RangesMemory::new(
