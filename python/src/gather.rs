@@ -5,34 +5,31 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
 use tld4_textures::{
-    float_layers, GatherOp, Gatherer, LaneQueries, LaneResults, Precision, Sampler as RustSampler,
+    GatherOp, Gatherer, LaneQueries, LaneResults, Precision, Sampler as RustSampler,
     Texture as RustTexture, TextureKind, ValueKind, LANES,
 };
 
-use crate::columns::{columns2, columns3, columns4};
+use crate::columns::{columns2, columns3, columns4, Layers};
 use crate::errors::value_error;
 use crate::queries::{coord_count, prepare, Args, Queries};
 use crate::texture::{Sampler, Texture};
 
 /// The coordinates of a block's rows (the kind's count a row, at most [`LANES`] rows) into
-/// the lanes, a whole block transposed at once ([`crate::columns`]), layers converted as
-/// NVIDIA's compiler does, all lanes at once. (Inlined into the loops over blocks, as the
-/// two below: their calls were 1.5 of the 10 instructions a query of the conversion,
-/// callgrind, docs/python.md.)
+/// the lanes, a whole block transposed at once ([`crate::columns`]), float layers converted
+/// on the way ([`Layers`]). (Inlined into the loops over blocks, as the two below: their
+/// calls were 1.5 instructions a query of the conversion's 10, callgrind, docs/python.md.)
 #[inline(always)]
 fn pack_coords(kind: TextureKind, rows: &[f32], q: &mut LaneQueries) {
     if rows.len() < coord_count(kind) * LANES {
         return pack_short(kind, rows, q);
     }
-    let mut layer = [0f32; LANES];
     let [c0, c1, c2] = &mut q.coords;
     match kind {
-        TextureKind::Tex2D => return columns2(block(rows), [c0, c1]),
-        TextureKind::Tex2DArray => columns3(block(rows), [c0, c1, &mut layer]),
-        TextureKind::Cube => return columns3(block(rows), [c0, c1, c2]),
-        TextureKind::CubeArray => columns4(block(rows), [c0, c1, c2, &mut layer]),
+        TextureKind::Tex2D => columns2(block(rows), [c0, c1]),
+        TextureKind::Tex2DArray => columns3(block(rows), [c0, c1], Layers(&mut q.layer)),
+        TextureKind::Cube => columns3(block(rows), [c0, c1], c2),
+        TextureKind::CubeArray => columns4(block(rows), [c0, c1, c2], Layers(&mut q.layer)),
     }
-    float_layers(&layer, &mut q.layer);
 }
 
 /// A last block of fewer than [`LANES`] rows: padded with zeros to a whole one.
