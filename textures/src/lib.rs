@@ -103,6 +103,10 @@ pub use op::{
 };
 pub use pool::{Handle, TexturePool};
 pub use sampler::{AddressMode, BorderColor, CompareOp, Sampler};
+pub use simd::loads::{
+    detected_texel_loads, set_texel_loads, texel_loads, texel_loads_env_error, with_texel_loads,
+    TexelLoads,
+};
 pub use simd::{
     avx2_available, detected_simd_level, run_at, set_simd_level, simd_env_error, simd_level,
     AtLevel, SimdLevel,

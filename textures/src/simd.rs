@@ -11,7 +11,8 @@
 //!   register), chosen only where the CPU reports both features at run time.
 //!
 //! Texel loads: at the AVX2 level by `vpgatherdd` (1- and 2-byte elements: the 4 bytes at
-//! each, masked), after one check of the warp's indices (see [`Isa`] for `Avx2` for what was
+//! each, masked; 4-byte elements on AMD by eight scalar loads put together in a register,
+//! [`loads`]), after one check of the warp's indices (see [`Isa`] for `Avx2` for what was
 //! measured); footprints of one-element 4-byte texels (the cube kernel's f32 depth and
 //! 32-bit formats) load each row's two adjacent texels as one 8-byte pair (`vpgatherdq`,
 //! [`Isa::load_pairs`]); at the other levels one by one with a check each.
@@ -29,13 +30,14 @@
 //! `is_x86_feature_detected!` reported both features, and, inside it, the AVX2 move-mask of
 //! 8 lane flags and the AVX2 check that a warp's texel indices lie within the texel slice,
 //! after which its texels are loaded without a check each, by gathers (of elements or of
-//! pairs) or one by one ([`Isa`] for `Avx2`; tested against the checked loads at and past
+//! pairs) or one by one, in lanes or checked ([`Isa`] for `Avx2`, [`loads`]; tested against the checked loads at and past
 //! the slice's end, for every element width); and the AVX2 writer of a whole chunk's texel
 //! addresses ([`addresses`]: 32-byte stores of `repr(u32)` entries).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub(crate) mod addresses;
+pub(crate) mod loads;
 
 /// Which implementation of the lane-parallel pipeline runs (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,13 +254,16 @@ pub(crate) struct Avx2;
 #[cfg(target_arch = "x86_64")]
 impl Isa for Avx2 {
     /// The same values as the default: AVX2 comparisons check once that every index of
-    /// the warp is in the slice, then the elements load without a check each by
-    /// `vpgatherdd` (8 a chunk): 4-byte elements whole, 1- and 2-byte ones as the 4 bytes
+    /// the warp is in the slice, then the elements load without a check each, 8 a chunk,
+    /// by one `vpgatherdd` (4-byte elements, by eight scalar loads with inserts where
+    /// [`loads::TexelLoads`] chooses them: by CPU vendor, scalar on AMD, where the gather
+    /// measured slower, docs/benchmarks.md): 4-byte elements whole, 1- and 2-byte ones as the 4 bytes
     /// starting at the element, masked, so the check is against the last 4 bytes' first
     /// element; if an index is past it (the texture's last texels, or an index past the end,
     /// which the kernels never compute), the checked loads run instead.
     ///
-    /// Measured with `stream_bench` on this project's AMD Zen 4 machine: a scalar load
+    /// Measured with `stream_bench` on this project's AMD Zen 4 machine, with the scalar
+    /// loads of the time (checked, one by one): a scalar load
     /// reads its index from the memory the kernel has just written the indices to as
     /// vectors, and there such a read can wait for the vector store: the cube array (f32
     /// depth) ran at 64 M lane gathers/s with scalar loads and 147 with gathers; for RGBA8
@@ -294,12 +299,21 @@ impl Isa for Avx2 {
             // compute, past the end)
             return load_checked(data, index, out);
         }
+        // (scalar loads for 4-byte elements only: the only width measured faster by them)
+        let scalar = size == 4 && loads::texel_loads() == loads::TexelLoads::Scalar;
         for (out, index) in out.iter_mut().zip(index) {
             let outs = out.as_chunks_mut::<8>().0;
             for (o, part) in outs.iter_mut().zip(index.as_chunks::<8>().0) {
+                let base = data.as_ptr().cast::<u8>();
                 // SAFETY: AVX2 (see `mask8`); every index is at most `last` <= i32::MAX,
                 // so the 4 bytes read at each lie within the slice.
-                unsafe { gather8_avx2(data.as_ptr().cast::<u8>(), size, part, o) };
+                unsafe {
+                    if scalar {
+                        loads::loads8_avx2(base, part, o)
+                    } else {
+                        gather8_avx2(base, size, part, o)
+                    }
+                }
             }
         }
     }
@@ -645,20 +659,25 @@ mod tests {
             expect.push(get(words.len(), &|i| words[i]));
         }
         expect.extend((0..=255u32).map(|m| [m; 8]));
-        for level in SimdLevel::ALL {
+        for (level, loads) in SimdLevel::ALL
+            .into_iter()
+            .flat_map(|l| loads::TexelLoads::ALL.map(|t| (l, t)))
+        {
             let mut out = Vec::new();
-            run(
-                level,
-                Loads {
-                    bytes: &bytes,
-                    halves: &halves,
-                    words: &words,
-                    sets: &sets,
-                    flags: &flags,
-                    out: &mut out,
-                },
-            );
-            assert_eq!(out, expect, "{level:?}");
+            loads::with_texel_loads(loads, || {
+                run(
+                    level,
+                    Loads {
+                        bytes: &bytes,
+                        halves: &halves,
+                        words: &words,
+                        sets: &sets,
+                        flags: &flags,
+                        out: &mut out,
+                    },
+                )
+            });
+            assert_eq!(out, expect, "{level:?}, {loads:?}");
         }
     }
 
@@ -719,19 +738,24 @@ mod tests {
             expect.push(get(halves.len(), &|i| halves[i] as u32));
             expect.push(get(words.len(), &|i| words[i]));
         }
-        for level in SimdLevel::ALL {
+        for (level, loads) in SimdLevel::ALL
+            .into_iter()
+            .flat_map(|l| loads::TexelLoads::ALL.map(|t| (l, t)))
+        {
             let mut out = Vec::new();
-            run(
-                level,
-                PairLoads {
-                    bytes: &bytes,
-                    halves: &halves,
-                    words: &words,
-                    rows: &rows,
-                    out: &mut out,
-                },
-            );
-            assert_eq!(out, expect, "{level:?}");
+            loads::with_texel_loads(loads, || {
+                run(
+                    level,
+                    PairLoads {
+                        bytes: &bytes,
+                        halves: &halves,
+                        words: &words,
+                        rows: &rows,
+                        out: &mut out,
+                    },
+                )
+            });
+            assert_eq!(out, expect, "{level:?}, {loads:?}");
         }
     }
 

@@ -178,6 +178,15 @@ fn build(p: &Params) -> Case {
 /// Every fast level gives the reference's bits for `queries`, through `gather_many_at` and
 /// through `gather_lane_range` over uneven sub-ranges.
 fn assert_levels_agree(g: &Gatherer<'_>, queries: &[GatherQuery], what: &str) {
+    for loads in TexelLoads::ALL {
+        with_texel_loads(loads, || {
+            assert_levels_agree_with(g, queries, &format!("{what}, {loads:?}"))
+        });
+    }
+}
+
+/// [`assert_levels_agree`] with the calling thread's texel loads.
+fn assert_levels_agree_with(g: &Gatherer<'_>, queries: &[GatherQuery], what: &str) {
     let mut reference = vec![GatherResult::default(); queries.len()];
     g.gather_many_at(SimdLevel::Scalar, queries, &mut reference);
     for level in FAST {
@@ -597,10 +606,12 @@ proptest! {
             prop_assert_eq!(a, &b, "per read, {:?}: {:?}", layout, q);
         }
         for level in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
-            let mut got = vec![GatherResult::default(); queries.len()];
-            in_place.gather_many_at(level, &queries, &mut got);
-            for (q, (a, b)) in queries.iter().zip(want.iter().zip(&got)) {
-                prop_assert_eq!(a, b, "{:?} at {:?}: {:?}", layout, level, q);
+            for loads in TexelLoads::ALL {
+                let mut got = vec![GatherResult::default(); queries.len()];
+                with_texel_loads(loads, || in_place.gather_many_at(level, &queries, &mut got));
+                for (q, (a, b)) in queries.iter().zip(want.iter().zip(&got)) {
+                    prop_assert_eq!(a, b, "{:?} at {:?}, {:?}: {:?}", layout, level, loads, q);
+                }
             }
         }
         // the texel addresses the kernels report are the per-read path's footprint's
