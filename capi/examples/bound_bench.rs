@@ -7,12 +7,13 @@
 //! image as many ranges (`tld4_ranges_memory`: the pools and the texels in separate ranges,
 //! among others far apart) and behind a read callback, one-shot and bound; then ratios timed
 //! in alternation (the same machine load for both sides): the one-shot owned call to the
-//! bound one (target 0.9), and ranges (target 0.9) and callback (target 0.5) to the flat
+//! bound one and the one-shot flat memory call to the bound one (target 0.9), and ranges (target 0.9) and callback (target 0.5) to the flat
 //! range, as `tld4 bench`'s sparse-memory rows; and the callback's calls a warp.
 //!
 //! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
 //! row; median of 5 rounds). Results are checked equal between the forms before timing.
-//! `ONLY=owned` runs the owned one-shot and bound C calls alone, once each (for callgrind).
+//! `ONLY=owned` runs the owned one-shot and bound C calls alone, once each (for callgrind);
+//! `ONLY=memory` the same for the flat memory image.
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -255,6 +256,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `ONLY=owned`: the owned one-shot and bound C calls alone, `total` warps each, once, for
     // callgrind (instructions a warp: the difference of two runs' inclusive counts of
     // `tld4_exec_run_flat` and `tld4_bound_run_flat`, over the difference of their warps).
+    // `ONLY=memory`: the same for the flat memory image, one-shot
+    // (`tld4_exec_run_flat_memory`) and bound (`tld4_bound_run_flat` of a memory binding).
+    if std::env::var("ONLY").as_deref() == Ok("memory") {
+        for i in 0..total {
+            unsafe {
+                tld4_exec_run_flat_memory(
+                    cexec,
+                    &cmem,
+                    hp,
+                    sp,
+                    &flats[i % N],
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+        for i in 0..total {
+            unsafe {
+                tld4_bound_run_flat(cb_mem, &flats[i % N], null_mut(), null_mut(), null_mut())
+            };
+        }
+        return Ok(());
+    }
     if std::env::var("ONLY").as_deref() == Ok("owned") {
         for i in 0..total {
             unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
@@ -442,6 +467,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 },
                 |n| bound_on(cb_owned, n),
             ),
+        ),
+        (
+            "memory flat: C one-shot / C bound",
+            0.9,
+            ratio(total, |n| one_shot_on(&cmem, n), |n| bound_on(cb_mem, n)),
         ),
         (
             "memory one-shot: ranges / flat",

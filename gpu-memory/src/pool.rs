@@ -212,6 +212,14 @@ impl DetachedTexture {
         &self.header
     }
 
+    /// The in-place gatherer alone, reading `memory`'s view of the texels: what
+    /// [`DetachedTexture::attach`] gives as `in_place` (None where it gives none).
+    #[inline]
+    pub fn attach_in_place<'m>(&self, memory: &'m dyn Memory) -> Option<Gatherer<'m>> {
+        let d = self.in_place.as_ref()?;
+        d.attach(memory.view(self.header.address, self.extent)?)
+    }
+
     /// Prepared to read its texels from `memory`: in place where the memory hands out their
     /// bytes ([`Memory::view`]) aligned to the format's elements, else texel by texel.
     #[inline]

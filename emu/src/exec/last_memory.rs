@@ -8,9 +8,11 @@
 //! them with what was kept: a descriptor changed at the same address, another memory, class
 //! or executor, is prepared afresh. The texels are never kept: each call attaches its own
 //! memory to the kept texture ([`DetachedTexture::attach`]), reading them in place where
-//! the memory hands out their bytes. A loop of one-shot calls over one texture then costs
-//! what a bound loop ([`Tld4Exec::bind_memory`]) costs, but for the two descriptor reads,
-//! the comparison and the attaching (docs/benchmarks.md, "One-shot memory calls").
+//! the memory hands out their bytes (and, where no texel addresses are recorded, only the
+//! in-place gatherer is attached). A loop of one-shot calls over one texture then costs what
+//! a bound loop ([`Tld4Exec::bind_memory`]) costs plus the two descriptor reads, the
+//! comparison and the attaching: 1.25-1.44x its instructions a warp (docs/benchmarks.md,
+//! "One-shot memory calls").
 //!
 //! Per thread (the executor stays `Sync` without a lock), with no `unsafe`: what is kept
 //! borrows nothing. Where the thread's state is in use (a memory's read callback executing
@@ -19,9 +21,9 @@
 use std::cell::RefCell;
 
 use tld4_gpu_memory::{ClassDescriptors, DetachedTexture, MemoryPool, PreparedTexture};
-use tld4_textures::{Handle, LaneQueries, LaneResults, LaneTexels};
+use tld4_textures::{Gatherer, Handle, LaneQueries, LaneResults, LaneTexels};
 
-use super::binding::{Binding, Run};
+use super::binding::{gather_in_place, Binding, Run};
 use super::bound::WarpParts;
 use super::{ExecReport, Tld4Exec};
 use crate::memory_exec::MemoryExecError;
@@ -129,6 +131,7 @@ pub(crate) fn execute<R: RegisterFile + ?Sized>(
         let binding = OneShot {
             pool: *pool,
             kept: &state.kept,
+            addresses: texels.is_some(),
         };
         let mut prepared = None;
         let parts = WarpParts {
@@ -151,6 +154,19 @@ pub(crate) fn execute<R: RegisterFile + ?Sized>(
 struct OneShot<'m, 'k> {
     pool: MemoryPool<'m>,
     kept: &'k RefCell<Kept>,
+    /// The call records texel addresses (then the texel-by-texel gatherer is attached too).
+    addresses: bool,
+}
+
+/// A handle prepared for a one-shot call: where no addresses are recorded and the memory
+/// hands out the texels in place, the in-place gatherer alone (what the gather reads then),
+/// else the whole [`PreparedTexture`].
+// (boxing the whole one would allocate a call where addresses are recorded; the value lives
+// in one slot a call, written once)
+#[allow(clippy::large_enum_variant)]
+enum Attached<'m> {
+    InPlace(Gatherer<'m>),
+    Whole(PreparedTexture<'m>),
 }
 
 impl<'m> OneShot<'m, '_> {
@@ -158,7 +174,7 @@ impl<'m> OneShot<'m, '_> {
     /// fails (a descriptor unread, undecodable or refused by the executor, the kept state
     /// in use): the caller then prepares as a binding does, raising the same error.
     #[inline(always)]
-    fn kept(self, exec: &Tld4Exec, handle: u32, lane: usize) -> Option<PreparedTexture<'m>> {
+    fn kept(self, exec: &Tld4Exec, handle: u32, lane: usize) -> Option<Attached<'m>> {
         let h = Handle(handle);
         let pool = self.pool;
         let key = Key {
@@ -177,12 +193,17 @@ impl<'m> OneShot<'m, '_> {
             exec.check_output_format(t.header().format, lane).ok()?;
             Some(t)
         })?;
-        texture.attach(pool.memory).ok()
+        if !self.addresses {
+            if let Some(g) = texture.attach_in_place(pool.memory) {
+                return Some(Attached::InPlace(g));
+            }
+        }
+        texture.attach(pool.memory).ok().map(Attached::Whole)
     }
 }
 
 impl<'m> Binding<'m> for OneShot<'m, '_> {
-    type Prepared = PreparedTexture<'m>;
+    type Prepared = Attached<'m>;
     type Error = MemoryExecError;
 
     #[inline]
@@ -191,21 +212,28 @@ impl<'m> Binding<'m> for OneShot<'m, '_> {
         exec: &Tld4Exec,
         handle: u32,
         lane: usize,
-    ) -> Result<PreparedTexture<'m>, MemoryExecError> {
+    ) -> Result<Attached<'m>, MemoryExecError> {
         match self.kept(exec, handle, lane) {
             Some(p) => Ok(p),
-            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.pool, exec, handle, lane),
+            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.pool, exec, handle, lane)
+                .map(Attached::Whole),
         }
     }
 
+    /// (`InPlace` only where the call records no addresses: `texels` is None then.)
     #[inline(always)]
     fn gather(
         self,
-        p: &PreparedTexture<'m>,
+        p: &Attached<'m>,
         run: Run<'_>,
         out: &mut LaneResults,
         texels: Option<&mut [LaneTexels]>,
     ) -> Result<(), MemoryExecError> {
-        <MemoryPool<'m> as Binding<'m>>::gather(self.pool, p, run, out, texels)
+        match p {
+            Attached::InPlace(g) => gather_in_place(g, run, out),
+            Attached::Whole(p) => {
+                <MemoryPool<'m> as Binding<'m>>::gather(self.pool, p, run, out, texels)
+            }
+        }
     }
 }
