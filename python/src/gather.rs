@@ -5,57 +5,50 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
 use tld4_textures::{
-    float_layers, GatherOp, Gatherer, LaneQueries, LaneResults, Precision, Sampler as RustSampler,
+    GatherOp, Gatherer, LaneQueries, LaneResults, Precision, Sampler as RustSampler,
     Texture as RustTexture, TextureKind, ValueKind, LANES,
 };
 
+use crate::columns::{columns2, columns3, columns4, Layers};
 use crate::errors::value_error;
 use crate::queries::{coord_count, prepare, Args, Queries};
 use crate::texture::{Sampler, Texture};
 
-/// The coordinates of `rows` (the kind's count a row) into the lanes, layers converted as
-/// NVIDIA's compiler does, all lanes at once.
-#[inline]
+/// The coordinates of a block's rows (the kind's count a row, at most [`LANES`] rows) into
+/// the lanes, a whole block transposed at once ([`crate::columns`]), float layers converted
+/// on the way ([`Layers`]). (Inlined into the loops over blocks, as the two below: their
+/// calls were 1.5 instructions a query of the conversion's 10, callgrind, docs/python.md.)
+#[inline(always)]
 fn pack_coords(kind: TextureKind, rows: &[f32], q: &mut LaneQueries) {
-    let mut layer = [0f32; LANES];
-    match kind {
-        TextureKind::Tex2D => {
-            for (lane, row) in rows.chunks_exact(2).enumerate() {
-                q.coords[0][lane] = row[0];
-                q.coords[1][lane] = row[1];
-            }
-            return;
-        }
-        TextureKind::Tex2DArray => {
-            for (lane, row) in rows.chunks_exact(3).enumerate() {
-                q.coords[0][lane] = row[0];
-                q.coords[1][lane] = row[1];
-                layer[lane] = row[2];
-            }
-        }
-        TextureKind::Cube => {
-            for (lane, row) in rows.chunks_exact(3).enumerate() {
-                q.coords[0][lane] = row[0];
-                q.coords[1][lane] = row[1];
-                q.coords[2][lane] = row[2];
-            }
-            return;
-        }
-        TextureKind::CubeArray => {
-            for (lane, row) in rows.chunks_exact(4).enumerate() {
-                q.coords[0][lane] = row[0];
-                q.coords[1][lane] = row[1];
-                q.coords[2][lane] = row[2];
-                layer[lane] = row[3];
-            }
-        }
+    if rows.len() < coord_count(kind) * LANES {
+        return pack_short(kind, rows, q);
     }
-    float_layers(&layer, &mut q.layer);
+    let [c0, c1, c2] = &mut q.coords;
+    match kind {
+        TextureKind::Tex2D => columns2(block(rows), [c0, c1]),
+        TextureKind::Tex2DArray => columns3(block(rows), [c0, c1], Layers(&mut q.layer)),
+        TextureKind::Cube => columns3(block(rows), [c0, c1], c2),
+        TextureKind::CubeArray => columns4(block(rows), [c0, c1, c2], Layers(&mut q.layer)),
+    }
+}
+
+/// A last block of fewer than [`LANES`] rows: padded with zeros to a whole one.
+#[cold]
+fn pack_short(kind: TextureKind, rows: &[f32], q: &mut LaneQueries) {
+    let mut padded = [0f32; 4 * LANES];
+    padded[..rows.len()].copy_from_slice(rows);
+    pack_coords(kind, &padded[..coord_count(kind) * LANES], q);
+}
+
+/// The first `N` values of `rows` (which holds a whole block).
+#[inline(always)]
+fn block<const N: usize>(rows: &[f32]) -> &[f32; N] {
+    rows.first_chunk().expect("a whole block")
 }
 
 impl Queries<'_> {
     /// The offsets and depth references of queries `index(0..len)` into the lanes.
-    #[inline]
+    #[inline(always)]
     fn pack_extras(&self, len: usize, index: impl Fn(usize) -> usize, q: &mut LaneQueries) {
         if !self.offsets.is_none() {
             for lane in 0..len {
@@ -76,7 +69,7 @@ impl Queries<'_> {
     }
 
     /// Fills `q` with queries `start..start + len` (len at most [`LANES`]).
-    #[inline]
+    #[inline(always)]
     fn pack_block(&self, start: usize, len: usize, q: &mut LaneQueries) {
         let k = coord_count(self.dim);
         pack_coords(self.dim, &self.coords[start * k..(start + len) * k], q);
@@ -91,7 +84,8 @@ impl Queries<'_> {
             let i = i as usize;
             rows[lane * k..(lane + 1) * k].copy_from_slice(&self.coords[i * k..(i + 1) * k]);
         }
-        pack_coords(self.dim, &rows[..indices.len() * k], q);
+        // (the lanes past the queries hold zeros: a whole block)
+        pack_coords(self.dim, &rows[..k * LANES], q);
         self.pack_extras(indices.len(), |lane| indices[lane] as usize, q);
     }
 

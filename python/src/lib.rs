@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod check;
+mod columns;
 mod decode;
 mod errors;
 mod exec;

@@ -120,6 +120,34 @@ def test_component_offset_kind_and_offsets_per_query_equal_one_call_a_query() ->
     )
 
 
+@pytest.mark.parametrize("kind", ["2d", "2d_array", "cube", "cube_array"])
+def test_whole_blocks_of_every_kind_equal_one_call_a_query(kind: tld4.TextureKind) -> None:
+    # gather transposes whole 32-row blocks at once and pads the last; one query alone is a
+    # padded block of one: lanes in the wrong place or a layer converted wrongly differ
+    rng = np.random.default_rng(43)
+    n, layers = 101, 3
+    layered = kind.endswith("array")
+    shape, dtype = tld4.Texture.texel_shape(kind, "rgba8_unorm", 8, 8, layers=layers if layered else 1)
+    texels = rng.integers(0, 256, size=shape).astype(dtype)
+    tex = tld4.Texture(kind, "rgba8_unorm", texels, layers=layers if layered else 1)
+    smp = tld4.Sampler(address_u="repeat", address_v="mirrored_repeat")
+    cols = [rng.uniform(-2, 3, (n, 2))] if kind.startswith("2d") else [rng.uniform(-1, 1, (n, 3))]
+    if layered:
+        # halves, negatives, past the last layer, NaN and infinities among the float layers
+        special = [0.5, 1.5, -0.5, -0.7, 2.5, 7.0, np.nan, np.inf, -np.inf, 65535.5]
+        layer = rng.uniform(-1, layers + 1, n)
+        layer[: len(special)] = special
+        cols.append(layer[:, None])
+    coords = np.hstack(cols).astype(np.float32)
+    got = tld4.gather(tex, smp, coords)
+    assert got.shape == (n, 4)
+    for k in range(n):
+        one = tld4.gather(tex, smp, coords[k : k + 1])
+        np.testing.assert_array_equal(got[k], one[0], err_msg=f"{kind} query {k}")
+    # a transposed copy (not C-contiguous) reads the same values
+    np.testing.assert_array_equal(tld4.gather(tex, smp, np.asfortranarray(coords)), got)
+
+
 def test_depth_reference_and_offset_kind_per_query_with_depth_compare() -> None:
     rng = np.random.default_rng(5)
     n = 120

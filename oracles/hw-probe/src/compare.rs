@@ -118,7 +118,7 @@ fn model_of(spec: &Value) -> Result<(Texture, Sampler), String> {
         layers: model_layers,
     };
     // The probe's index texture: texel (i, j) of storage layer l = 1 + i + w*j + w*h*l
-    // (probe::index_texture).
+    // (probe::texture::index_texture).
     let tex = Texture::from_fn(desc, |l, x, y| {
         [((1 + x + w * y + w * h * l) as f32).to_bits(), 0, 0, 0]
     })

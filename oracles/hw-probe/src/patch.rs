@@ -1,8 +1,8 @@
 //! Variants of the `raw` kernel's TLD4 word that PTX cannot express.
 //!
 //! Every variant reads its Ra vector from quad A and its Rb vector from quad B of the query
-//! record (registers found by `layout.rs`) and writes Rd, Rd+1 into C[0], C[1] and Rd2, Rd2+1
-//! into C[2], C[3] (C holds sentinels from the query, stored back after the TLD4). All fields
+//! record (registers found by `layout.rs`) and writes Rd, Rd+1 into `C[0]`, `C[1]` and Rd2, Rd2+1
+//! into `C[2]`, `C[3]` (C holds sentinels from the query, stored back after the TLD4). All fields
 //! are set through the decoder's field table (`tld4_decoder::field`), never by bit number, and
 //! every patched word is decoded again and compared field by field. On SM90 nvdisasm reads
 //! the same bits for every field set here (see `sm90.rs`); the word's bits 46-53, which SM90

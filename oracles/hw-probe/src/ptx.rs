@@ -15,9 +15,9 @@
 //!   for a2d, {x, y, z} for cube, {layer, x, y, z} for acube), offset x, offset y, depth
 //!   reference, unused. Result, 8 words: the 4 destination registers, the PTX residency
 //!   predicate (1 = resident), 3 zeros.
-//! - `raw` query, 12 words: A[4] (Ra vector), B[4] (Rb vector), C[4] (sentinels the patched
-//!   TLD4 writes over). Result, 20 words: D[4] (the unpatched destination; stale after
-//!   patching), P (PTX predicate as SEL stored it) and 3 zeros, C[4] after the TLD4, A[4], B[4].
+//! - `raw` query, 12 words: `A[4]` (Ra vector), `B[4]` (Rb vector), `C[4]` (sentinels the patched
+//!   TLD4 writes over). Result, 20 words: `D[4]` (the unpatched destination; stale after
+//!   patching), P (PTX predicate as SEL stored it) and 3 zeros, `C[4]` after the TLD4, `A[4]`, `B[4]`.
 
 /// The PTX ISA version of the file: 7.8 is what ptxas 11.8 accepts, so that the committed
 /// cubins can be built by the oldest toolkit that knows sm_90 (CUDA 11.8) and load on any

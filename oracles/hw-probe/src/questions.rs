@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::compare::Comparison;
 use crate::probe::SENTINELS;
-use crate::report::{f32_to_f16, HalfRound};
+use crate::report::arithmetic::{f32_to_f16, HalfRound};
 
 /// One open question as the probe asks it.
 pub struct Question {

@@ -1,5 +1,6 @@
 #version 450
-// One texture gather per invocation, for tld4-lavapipe (oracles/lavapipe/src/vulkan.rs).
+// One texture gather per invocation, for tld4-lavapipe (oracles/lavapipe/src/vulkan.rs; each
+// sampler type is compiled in oracles/lavapipe/src/vulkan/pipeline.rs).
 // Compiled at run time by `glslangValidator -V` with these macros:
 //   SAMPLER   the sampler type: [iu]sampler2D, sampler2DArray, samplerCube, samplerCubeArray,
 //             or the *Shadow types for depth compare

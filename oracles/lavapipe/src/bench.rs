@@ -15,7 +15,7 @@
 //!   whole-dispatch ratio and `min execute ratio vs lavapipe`) over the same N x K gathers, 32 to a warp (two queries' K
 //!   gathers), on one thread; each warp's source registers (those the TLD4 reads,
 //!   `Tld4::used_registers`) are made on the fly from the N queries as the shader makes its
-//!   coordinates (gather k adds k * step in f32, bit for bit [`moved`]; checked against the
+//!   coordinates (gather k adds k * step in f32, bit for bit [`workloads::moved`]; checked against the
 //!   moved queries for every gather when the row is prepared), written in place in the
 //!   register file (`WarpState::reg_lanes_mut`); this counts as tld4's time, as lavapipe's
 //!   dispatch counts its shader's loads and coordinate math.
@@ -51,223 +51,24 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::pack;
+use crate::vulkan::{Gpu, Job};
 use anyhow::{Context, Result};
 use tld4_emu::{
     decoder, gather_op, ExecConfig, Handle, TexturePool, Tld4Exec, WarpState, WARP_SIZE,
 };
 use tld4_gather_cases as cases;
-use tld4_lavapipe::rng::Rng;
+use tld4_textures::{GatherOp, Gatherer, LaneQueries, LaneResults, Precision};
 
-use crate::pack;
-use crate::vulkan::{Gpu, GpuQuery, Job};
-use tld4_textures::{GatherOp, Gatherer, LaneQueries, LaneResults, Precision, TextureKind};
+mod pin;
+mod workloads;
 
-/// The gather shader's source; the bench compiles it with its own defines put in front.
-const SHADER: &str = include_str!("../shaders/gather.comp");
+use pin::pin_thread;
+pub use pin::Pin;
+use workloads::{expand, rows, shader, Row, FIRST_REG};
 
 /// K, the gathers per invocation on lavapipe's side (and per query on tld4's).
 pub const GATHERS: usize = 16;
-
-/// `gather.comp` with `#define GATHERS K` (and `NO_GATHER` for the twin) after `#version`.
-fn shader(gathers: usize, twin: bool) -> String {
-    let (version, rest) = SHADER.split_once('\n').unwrap_or((SHADER, ""));
-    format!(
-        "{version}\n#define GATHERS {gathers}\n{}{rest}",
-        if twin { "#define NO_GATHER\n" } else { "" }
-    )
-}
-
-/// The coordinates of gather `k` of a query, as the shader's `delta(k)` moves them: s (x) by
-/// k/64, t (y) by -k/128 and, on cubes, z by k/256; the layer stays. Each product is exact and
-/// a shader's f32 add is correctly rounded, so the result is the shader's bit for bit
-/// (docs/sources.md, lavapipe); `bench` checks it on every invocation.
-pub fn moved(kind: TextureKind, coord: [f32; 4], k: usize) -> [f32; 4] {
-    let f = k as f32;
-    let mut c = coord;
-    c[0] += f * 0.015625;
-    c[1] += f * -0.0078125;
-    if matches!(kind, TextureKind::Cube | TextureKind::CubeArray) {
-        c[2] += f * 0.003_906_25;
-    }
-    c
-}
-
-/// The job with each query repeated K times at its moved coordinates (query i, gather k at
-/// index i * K + k): what a one-gather dispatch runs to check the K-gather one.
-fn expand(job: &Job, gathers: usize) -> Job {
-    let queries = job
-        .queries
-        .iter()
-        .flat_map(|q| {
-            (0..gathers).map(move |k| GpuQuery {
-                coord: moved(job.kind, q.coord, k),
-                ..*q
-            })
-        })
-        .collect();
-    Job {
-        queries,
-        ..job.clone()
-    }
-}
-
-/// Registers each lane loads before a TLD4, from R20 up.
-const FIRST_REG: u8 = 20;
-
-/// One row: a cases-file case (texture, sampler, N queries) and the TLD4 doing the same.
-struct Row {
-    name: &'static str,
-    /// The cases JSON of one case.
-    json: String,
-    /// nvdisasm text of the TLD4 (handle in UR4, sources from R20, results in R8..R11).
-    insn: &'static str,
-    /// A gather's values of R20, R21, ... from its query (as the shader reads it).
-    regs: fn(&GpuQuery) -> [u32; 6],
-    /// (register index from R20, coordinate) of the registers holding a coordinate that
-    /// [`moved`] moves: tld4's side moves them itself, as the shader does (checked against
-    /// `regs` of the moved query for every gather).
-    moves: &'static [(usize, usize)],
-}
-
-/// R20.. of a 2D gather: s, t.
-fn regs_2d(q: &GpuQuery) -> [u32; 6] {
-    [q.coord[0].to_bits(), q.coord[1].to_bits(), 0, 0, 0, 0]
-}
-
-/// R20.. of a cube-array depth-compare gather: the layer (an integer), x, y, z, the reference.
-fn regs_cube_array_dc(q: &GpuQuery) -> [u32; 6] {
-    let [x, y, z, layer] = q.coord;
-    [
-        layer as u32,
-        x.to_bits(),
-        y.to_bits(),
-        z.to_bits(),
-        q.dref.to_bits(),
-        0,
-    ]
-}
-
-/// R20.. of a 2D PTP gather: s, t, then the four offsets in R24 and R25, one byte each, the
-/// low 6 bits (NAK's PTP packing).
-fn regs_2d_ptp(q: &GpuQuery) -> [u32; 6] {
-    let byte = |v: i32| (v as u32) & 0x3f;
-    let word = |o: [i32; 4]| byte(o[0]) | byte(o[1]) << 8 | byte(o[2]) << 16 | byte(o[3]) << 24;
-    [
-        q.coord[0].to_bits(),
-        q.coord[1].to_bits(),
-        0,
-        0,
-        word(q.off01),
-        word(q.off23),
-    ]
-}
-
-/// JSON of an f32 that parses back to the same f32 (the shortest f64 text of its value).
-fn num(v: f32) -> String {
-    format!("{:?}", v as f64)
-}
-
-fn texels(n: usize, mut f: impl FnMut() -> String) -> String {
-    (0..n).map(|_| f()).collect::<Vec<_>>().join(",")
-}
-
-/// The three rows: RGBA8 2D clamp to edge; D32 cube array with depth compare; 2D with PTP.
-fn rows(n: usize) -> Vec<Row> {
-    let mut rng = Rng::new(20260602);
-    let rgba8 = texels(256 * 256 * 4, || rng.below(256).to_string());
-    let rgba8_tex = format!(
-        r#""texture": {{"dim": "2d", "format": "rgba8_unorm", "width": 256, "height": 256, "texels": [{rgba8}]}}"#
-    );
-    let coord = |rng: &mut Rng| rng.uniform(-0.1, 1.1) as f32;
-
-    let mut q2d = Vec::with_capacity(n);
-    for _ in 0..n {
-        let (s, t) = (coord(&mut rng), coord(&mut rng));
-        q2d.push(format!(
-            r#"{{"coord": [{}, {}], "component": 0}}"#,
-            num(s),
-            num(t)
-        ));
-    }
-
-    let depth = texels(64 * 64 * 6 * 4, || num(rng.unit() as f32));
-    let mut qdc = Vec::with_capacity(n);
-    for _ in 0..n {
-        let layer = rng.below(4) as u32;
-        let [x, y, z] = [(); 3].map(|_| rng.uniform(-1.0, 1.0) as f32);
-        let dref = rng.unit() as f32;
-        qdc.push(format!(
-            r#"{{"coord": [{}, {}, {}, {layer}], "component": 0, "dref": {}}}"#,
-            num(x),
-            num(y),
-            num(z),
-            num(dref)
-        ));
-    }
-
-    let mut qptp = Vec::with_capacity(n);
-    for _ in 0..n {
-        let (s, t) = (coord(&mut rng), coord(&mut rng));
-        // Offsets within -8..=7, inside every Vulkan device's gather offset range.
-        let o: [i64; 8] = std::array::from_fn(|_| rng.range(-8, 7));
-        qptp.push(format!(
-            r#"{{"coord": [{}, {}], "component": 1, "offsets": [[{}, {}], [{}, {}], [{}, {}], [{}, {}]]}}"#,
-            num(s),
-            num(t),
-            o[0],
-            o[1],
-            o[2],
-            o[3],
-            o[4],
-            o[5],
-            o[6],
-            o[7]
-        ));
-    }
-    let case = |tex: &str, sampler: &str, queries: &[String]| {
-        format!(
-            r#"{{"cases": [{{{tex}, "sampler": {sampler}, "queries": [{}]}}]}}"#,
-            queries.join(",")
-        )
-    };
-    vec![
-        Row {
-            name: "RGBA8 UNORM 2D, clamp to edge",
-            json: case(
-                &rgba8_tex,
-                r#"{"address_u": "clamp_to_edge", "address_v": "clamp_to_edge"}"#,
-                &q2d,
-            ),
-            insn: "TLD4.R R10, R8, R20, UR4, 2D ;",
-            regs: regs_2d,
-            moves: &[(0, 0), (1, 1)],
-        },
-        Row {
-            name: "D32 FLOAT cube array, depth compare",
-            json: case(
-                &format!(
-                    r#""texture": {{"dim": "cube_array", "format": "d32_float", "width": 64, "height": 64, "layers": 4, "texels": [{depth}]}}"#
-                ),
-                r#"{"address_u": "clamp_to_edge", "address_v": "clamp_to_edge", "compare": "less_or_equal"}"#,
-                &qdc,
-            ),
-            insn: "TLD4.R.DC R10, R8, R20, R24, UR4, ARRAY_CUBE ;",
-            regs: regs_cube_array_dc,
-            moves: &[(1, 0), (2, 1), (3, 2)],
-        },
-        Row {
-            name: "RGBA8 UNORM 2D, PTP, repeat",
-            json: case(
-                &rgba8_tex,
-                r#"{"address_u": "repeat", "address_v": "repeat"}"#,
-                &qptp,
-            ),
-            insn: "TLD4.G.PTP R10, R8, R20, R24, UR4, 2D ;",
-            regs: regs_2d_ptp,
-            moves: &[(0, 0), (1, 1)],
-        },
-    ]
-}
 
 /// Queries a warp holds: its 32 gathers are K moved gathers of each.
 const QUERIES_PER_WARP: usize = WARP_SIZE / GATHERS;
@@ -304,7 +105,7 @@ struct Ready {
     lane_queries: Vec<LaneQueries>,
 }
 
-/// The coordinate steps of [`moved`]: s, t, and z on cubes.
+/// The coordinate steps of [`workloads::moved`]: s, t, and z on cubes.
 const STEPS: [f32; 3] = [0.015625, -0.0078125, 0.003_906_25];
 
 fn prepare(row: Row, gpu: &Gpu) -> Result<Ready> {
@@ -610,61 +411,142 @@ fn lower(min: &mut Option<f64>, ratio: f64) {
     *min = Some(min.map_or(ratio, |m: f64| m.min(ratio)));
 }
 
-/// Where the bench runs ([`bench`]'s `pin`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pin {
-    /// The CPU the process is on when the bench starts.
-    Auto,
-    /// This CPU.
-    Cpu(usize),
-    /// Not pinned.
-    None,
+/// A median over the rounds, in seconds for a row's gathers, and its spread
+/// ((max - min) / median).
+#[derive(Debug, Clone, Copy)]
+struct Median {
+    secs: f64,
+    spread: f64,
 }
 
-impl std::str::FromStr for Pin {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "auto" => Ok(Pin::Auto),
-            "none" => Ok(Pin::None),
-            n => n
-                .parse()
-                .map(Pin::Cpu)
-                .map_err(|_| format!("`{n}`: expected auto, none or a CPU number")),
+impl Median {
+    fn of(mut v: Vec<f64>) -> Median {
+        let (secs, spread) = median_spread(&mut v);
+        Median { secs, spread }
+    }
+}
+
+/// One row's timed rounds: lavapipe's K-gather dispatch, its twin and their difference; tld4
+/// bound once, `execute` a warp, and the texture unit alone.
+struct Timings {
+    dispatch: Median,
+    twin: Median,
+    net: Median,
+    bound: Median,
+    execute: Median,
+    unit: Median,
+}
+
+/// The smallest ratio of each kind over the rows so far (`None`: none measured).
+#[derive(Debug, Default)]
+struct Minima {
+    whole: Option<f64>,
+    net: Option<f64>,
+    unit: Option<f64>,
+    execute: Option<f64>,
+}
+
+/// Times `rounds` rounds of a row, the sides in alternating order.
+fn time_row(r: &Ready, rounds: usize, gather: &mut Gpu, twin: &mut Gpu) -> Result<Timings> {
+    let mut warp = WarpState::new();
+    let (mut tg, mut tt, mut t4, mut tu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut te = Vec::new();
+    for round in 0..rounds {
+        let mut lp = |tg: &mut Vec<f64>, tt: &mut Vec<f64>| -> Result<()> {
+            tg.push(secs(|| gather.run(std::slice::from_ref(&r.job)).map(drop))?);
+            tt.push(secs(|| twin.run(std::slice::from_ref(&r.job)).map(drop))?);
+            Ok(())
+        };
+        if round % 2 == 0 {
+            lp(&mut tg, &mut tt)?;
+        }
+        for (call, times) in [(Call::Bound, &mut t4), (Call::Execute, &mut te)] {
+            times.push(secs(|| {
+                run_tld4(r, &mut warp, call, |_, w| {
+                    std::hint::black_box(w.reg(0, 8));
+                })
+            })?);
+        }
+        tu.push(run_texture_unit(r, |_, results| {
+            std::hint::black_box(results);
+        })?);
+        if round % 2 == 1 {
+            lp(&mut tg, &mut tt)?;
         }
     }
+    let nets: Vec<f64> = tg.iter().zip(&tt).map(|(g, t)| g - t).collect();
+    Ok(Timings {
+        dispatch: Median::of(tg),
+        twin: Median::of(tt),
+        net: Median::of(nets),
+        bound: Median::of(t4),
+        execute: Median::of(te),
+        unit: Median::of(tu),
+    })
 }
 
-/// Pins the calling thread (and the threads it creates later) to the CPU `pin` names;
-/// returns that CPU, or `None` when not pinned.
-fn pin_thread(pin: Pin) -> Result<Option<usize>> {
-    let cpu = match pin {
-        Pin::None => return Ok(None),
-        Pin::Cpu(c) => c,
-        // SAFETY: sched_getcpu takes no arguments and only reads the calling thread's state.
-        Pin::Auto => match unsafe { libc::sched_getcpu() } {
-            c if c >= 0 => c as usize,
-            _ => return Err(std::io::Error::last_os_error()).context("sched_getcpu"),
-        },
-    };
-    if cpu >= libc::CPU_SETSIZE as usize {
-        anyhow::bail!(
-            "--pin {cpu}: CPU numbers go up to {}",
-            libc::CPU_SETSIZE - 1
-        );
+/// A row's printed line; lowers `mins` by the row's ratios.
+fn row_line(
+    r: &Ready,
+    t: &Timings,
+    mins: &mut Minima,
+    same: usize,
+    n: usize,
+    agree: usize,
+) -> String {
+    let gathers = r.gathers();
+    let (g, net, unit) = (t.dispatch.secs, t.net.secs, t.unit.secs);
+    let per = |s: f64| s / gathers as f64;
+    let ours_rate = gathers as f64 / t.bound.secs;
+    let whole_rate = gathers as f64 / g;
+    let whole = ours_rate / whole_rate;
+    lower(&mut mins.whole, whole);
+    let each_rate = gathers as f64 / t.execute.secs;
+    lower(&mut mins.execute, each_rate / whole_rate);
+    let mut line = format!(
+        "{:<38} tld4 {:>7.1} M gathers/s (spread {:>3.0}%) | lavapipe whole dispatch {:>6.1} M gathers/s (spread {:>3.0}%): whole-dispatch tld4/lavapipe {whole:.2} | lavapipe net {:>6.1} ns/gather (dispatch {:.1} - twin {:.1} ns, spread {:>3.0}%): net tld4/lavapipe ",
+        r.name,
+        ours_rate / 1e6,
+        t.bound.spread * 100.0,
+        whole_rate / 1e6,
+        t.dispatch.spread * 100.0,
+        per(net) * 1e9,
+        per(g) * 1e9,
+        per(t.twin.secs) * 1e9,
+        t.net.spread * 100.0,
+    );
+    if net > 0.0 {
+        let ratio = ours_rate * per(net);
+        lower(&mut mins.net, ratio);
+        let _ = write!(line, "{ratio:.2}");
+    } else {
+        line.push_str("n/a (net cost not positive: noise; raise --n)");
     }
-    // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET writes bit `cpu` (< CPU_SETSIZE,
-    // checked above) of it; sched_setaffinity reads size_of::<cpu_set_t>() bytes of `set`.
-    let r = unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpu, &mut set);
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set)
-    };
-    if r != 0 {
-        return Err(std::io::Error::last_os_error())
-            .with_context(|| format!("pinning to CPU {cpu}"));
+    let _ = write!(
+        line,
+        " | tld4 texture unit alone {:.1} ns/gather (spread {:>3.0}%): lavapipe net/texture unit ",
+        per(unit) * 1e9,
+        t.unit.spread * 100.0
+    );
+    if net > 0.0 {
+        let ratio = net / unit;
+        lower(&mut mins.unit, ratio);
+        let _ = write!(line, "{ratio:.2}");
+    } else {
+        line.push_str("n/a");
     }
-    Ok(Some(cpu))
+    let _ = write!(
+        line,
+        " | tld4 execute a warp {:.1} M gathers/s (spread {:>3.0}%): whole-dispatch execute/lavapipe {:.2}",
+        each_rate / 1e6,
+        t.execute.spread * 100.0,
+        each_rate / whole_rate
+    );
+    let _ = write!(
+        line,
+        " | K-gather = one-gather {same}/{n} | results agree {agree}/{gathers}"
+    );
+    line
 }
 
 /// `tld4-lavapipe bench`: prints one line per row, `min net ratio vs lavapipe: Y` and last
@@ -692,12 +574,10 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
         pinned.map_or("not pinned".to_string(), |c| format!("pinned to CPU {c}")),
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
     );
-    let (mut min_whole, mut min_net, mut min_unit) = (None, None, None);
-    let mut min_execute = None;
+    let mut mins = Minima::default();
     let mut mismatched = Vec::new();
     for row in rows(n) {
         let r = prepare(row, &gather)?;
-        let gathers = r.gathers();
         // Warm-up: compiles the pipelines; the one-gather dispatch checks the K-gather one
         // and gives lavapipe's result of every gather for the agreement.
         let k_results = gather.run(std::slice::from_ref(&r.job))?.remove(0);
@@ -708,99 +588,21 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
             mismatched.push(r.name);
         }
         let agree = agreement(&r, &singles)?;
-        let mut warp = WarpState::new();
-        let (mut tg, mut tt, mut t4, mut tu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut te = Vec::new();
-        for round in 0..rounds {
-            let mut lp = |tg: &mut Vec<f64>, tt: &mut Vec<f64>| -> Result<()> {
-                tg.push(secs(|| gather.run(std::slice::from_ref(&r.job)).map(drop))?);
-                tt.push(secs(|| twin.run(std::slice::from_ref(&r.job)).map(drop))?);
-                Ok(())
-            };
-            if round % 2 == 0 {
-                lp(&mut tg, &mut tt)?;
-            }
-            for (call, times) in [(Call::Bound, &mut t4), (Call::Execute, &mut te)] {
-                times.push(secs(|| {
-                    run_tld4(&r, &mut warp, call, |_, w| {
-                        std::hint::black_box(w.reg(0, 8));
-                    })
-                })?);
-            }
-            tu.push(run_texture_unit(&r, |_, results| {
-                std::hint::black_box(results);
-            })?);
-            if round % 2 == 1 {
-                lp(&mut tg, &mut tt)?;
-            }
-        }
-        let nets: Vec<f64> = tg.iter().zip(&tt).map(|(g, t)| g - t).collect();
-        let (g, g_spread) = median_spread(&mut tg);
-        let (t, _) = median_spread(&mut tt);
-        let (net, net_spread) = median_spread(&mut nets.clone());
-        let (ours, ours_spread) = median_spread(&mut t4);
-        let (each, each_spread) = median_spread(&mut te);
-        let (unit, unit_spread) = median_spread(&mut tu);
-        let per = |s: f64| s / gathers as f64;
-        let ours_rate = gathers as f64 / ours;
-        let whole_rate = gathers as f64 / g;
-        let whole = ours_rate / whole_rate;
-        lower(&mut min_whole, whole);
-        let each_rate = gathers as f64 / each;
-        lower(&mut min_execute, each_rate / whole_rate);
-        let mut line = format!(
-            "{:<38} tld4 {:>7.1} M gathers/s (spread {:>3.0}%) | lavapipe whole dispatch {:>6.1} M gathers/s (spread {:>3.0}%): whole-dispatch tld4/lavapipe {whole:.2} | lavapipe net {:>6.1} ns/gather (dispatch {:.1} - twin {:.1} ns, spread {:>3.0}%): net tld4/lavapipe ",
-            r.name,
-            ours_rate / 1e6,
-            ours_spread * 100.0,
-            whole_rate / 1e6,
-            g_spread * 100.0,
-            per(net) * 1e9,
-            per(g) * 1e9,
-            per(t) * 1e9,
-            net_spread * 100.0,
-        );
-        if net > 0.0 {
-            let ratio = ours_rate * per(net);
-            lower(&mut min_net, ratio);
-            let _ = write!(line, "{ratio:.2}");
-        } else {
-            line.push_str("n/a (net cost not positive: noise; raise --n)");
-        }
-        let _ = write!(
-            line,
-            " | tld4 texture unit alone {:.1} ns/gather (spread {:>3.0}%): lavapipe net/texture unit ",
-            per(unit) * 1e9,
-            unit_spread * 100.0
-        );
-        if net > 0.0 {
-            let ratio = net / unit;
-            lower(&mut min_unit, ratio);
-            let _ = write!(line, "{ratio:.2}");
-        } else {
-            line.push_str("n/a");
-        }
-        let _ = write!(
-            line,
-            " | tld4 execute a warp {:.1} M gathers/s (spread {:>3.0}%): whole-dispatch execute/lavapipe {:.2}",
-            each_rate / 1e6,
-            each_spread * 100.0,
-            each_rate / whole_rate
-        );
-        let _ = write!(
-            line,
-            " | K-gather = one-gather {same}/{n} | results agree {agree}/{gathers}"
-        );
+        let t = time_row(&r, rounds, &mut gather, &mut twin)?;
+        let line = row_line(&r, &t, &mut mins, same, n, agree);
         println!("{line}");
     }
     let show = |m: Option<f64>| m.map_or("n/a".to_string(), |m| format!("{m:.2}"));
-    println!("min texture-unit ratio vs lavapipe net: {}", show(min_unit));
-    println!("min net ratio vs lavapipe: {}", show(min_net));
+    println!(
+        "min texture-unit ratio vs lavapipe net: {}",
+        show(mins.unit)
+    );
+    println!("min net ratio vs lavapipe: {}", show(mins.net));
     println!(
         "min execute ratio vs lavapipe (Tld4Exec::execute a warp): {}",
-        show(min_execute)
+        show(mins.execute)
     );
-    println!("min ratio vs lavapipe: {}", show(min_whole));
+    println!("min ratio vs lavapipe: {}", show(mins.whole));
     if !mismatched.is_empty() {
         eprintln!(
             "the K-gather dispatch differs from the XOR of its one-gather dispatch for: {}",
@@ -814,33 +616,6 @@ pub fn bench(driver: &str, n: usize, rounds: usize, pin: Pin) -> Result<ExitCode
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gather_k_moves_exactly_as_written() {
-        let c = [0.5f32, 0.25, -0.75, 3.0];
-        assert_eq!(moved(TextureKind::Tex2D, c, 0), c);
-        // k = 4: s + 4/64, t - 4/128; z and the layer of a 2D array stay.
-        assert_eq!(
-            moved(TextureKind::Tex2DArray, c, 4),
-            [0.5625, 0.21875, -0.75, 3.0]
-        );
-        // Cubes move z too (by 4/256); a cube array's layer stays.
-        assert_eq!(
-            moved(TextureKind::CubeArray, c, 4),
-            [0.5625, 0.21875, -0.734375, 3.0]
-        );
-    }
-
-    #[test]
-    fn the_shader_variants_put_their_defines_after_the_version() {
-        let k = shader(16, false);
-        assert!(k.starts_with("#version 450\n#define GATHERS 16\n"), "{k}");
-        assert!(!k.contains("#define NO_GATHER"));
-        let twin = shader(8, true);
-        assert!(twin.starts_with("#version 450\n#define GATHERS 8\n#define NO_GATHER\n"));
-        // The plain shader has the one-gather main and both K-mode switches.
-        assert!(SHADER.contains("#ifdef GATHERS") && SHADER.contains("#ifdef NO_GATHER"));
-    }
 
     #[test]
     fn the_xor_check_counts_matching_invocations() {

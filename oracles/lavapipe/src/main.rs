@@ -279,7 +279,7 @@ fn strict(input: &Path, output: &Path) -> Result<ExitCode> {
 }
 
 fn devices() -> Result<ExitCode> {
-    for d in vulkan::list_devices()? {
+    for d in vulkan::device::list_devices()? {
         println!(
             "{}: driver {} ({}), id {}, Vulkan {}, conformance {}",
             d.device_name,
