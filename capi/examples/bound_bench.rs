@@ -7,17 +7,19 @@
 //! image as many ranges (`tld4_ranges_memory`: the pools and the texels in separate ranges,
 //! among others far apart) and behind a read callback, one-shot and bound, and one-shot
 //! through a `tld4_memory_cache` kept across calls; then ratios timed in alternation (the
-//! same machine load for both sides): the one-shot owned call to the bound one (target 0.9),
-//! and ranges (target 0.9) and callback (target 0.5, cached or not) to the flat range, as
-//! `tld4 bench`'s sparse-memory rows; and the callback's calls a warp.
+//! same machine load for both sides): the one-shot owned call to the bound one and the
+//! one-shot flat memory call to the bound one (target 0.9), and ranges (target 0.9) and
+//! callback (target 0.5, cached or not) to the flat range, as `tld4 bench`'s sparse-memory
+//! rows; and the callback's calls a warp.
 //!
 //! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
 //! row; median of 5 rounds). `SIZE=256` makes the texture 256 x 256 (256 KiB, as `tld4
-//! bench`'s sparse rows) instead of 64 x 64. Results are checked equal between the forms before timing.
-//! `ONLY=owned` runs the owned one-shot and bound C calls alone, once each (for callgrind);
-//! `ONLY=flat`, `ONLY=callback` and `ONLY=cached` run only the one-shot memory calls over
-//! the flat range, the plain callback or the cache, `WARPS` warps once after the checks (for
-//! callgrind: the difference of two runs' totals over the difference of their warps).
+//! bench`'s sparse rows) instead of 64 x 64. Results are checked equal between the forms
+//! before timing. `ONLY=owned` runs the owned one-shot and bound C calls alone, once each
+//! (for callgrind); `ONLY=memory` the same for the flat memory image; `ONLY=flat`,
+//! `ONLY=callback` and `ONLY=cached` run only the one-shot memory calls over the flat range,
+//! the plain callback or the cache, `WARPS` warps once after the checks (for callgrind: the
+//! difference of two runs' totals over the difference of their warps).
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -269,6 +271,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `ONLY=owned`: the owned one-shot and bound C calls alone, `total` warps each, once, for
     // callgrind (instructions a warp: the difference of two runs' inclusive counts of
     // `tld4_exec_run_flat` and `tld4_bound_run_flat`, over the difference of their warps).
+    // `ONLY=memory`: the same for the flat memory image, one-shot
+    // (`tld4_exec_run_flat_memory`) and bound (`tld4_bound_run_flat` of a memory binding).
+    if only.as_deref() == Some("memory") {
+        for i in 0..total {
+            unsafe {
+                tld4_exec_run_flat_memory(
+                    cexec,
+                    &cmem,
+                    hp,
+                    sp,
+                    &flats[i % N],
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                )
+            };
+        }
+        for i in 0..total {
+            unsafe {
+                tld4_bound_run_flat(cb_mem, &flats[i % N], null_mut(), null_mut(), null_mut())
+            };
+        }
+        return Ok(());
+    }
     if only.as_deref() == Some("owned") {
         for i in 0..total {
             unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
@@ -480,6 +506,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 },
                 |n| bound_on(cb_owned, n),
             ),
+        ),
+        (
+            "memory flat: C one-shot / C bound",
+            0.9,
+            ratio(total, |n| one_shot_on(&cmem, n), |n| bound_on(cb_mem, n)),
         ),
         (
             "memory one-shot: ranges / flat",

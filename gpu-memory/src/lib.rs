@@ -43,7 +43,7 @@ pub use descriptor::DescriptorError;
 pub use error::MemTexError;
 pub use layout::layout_of;
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
-pub use pool::{MemoryPool, PreparedTexture};
+pub use pool::{DetachedTexture, MemoryPool, PreparedTexture};
 pub use ranges::{Range, RangesError, RangesMemory};
 pub use texels::MemoryTexels;
 pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};

@@ -73,6 +73,42 @@ impl BlockLinear {
         (c | !mask).wrapping_add(self.col_part(1)) & mask
     }
 
+    /// Whether every row of a layer `height` rows high lies in its first row of blocks (the
+    /// height at most a block's: the hardware's clamp of the block height to the texture's,
+    /// docs/sources.md, Block-linear layout, makes most textures so), where
+    /// [`BlockLinear::row_in_block`] and [`BlockLinear::col_part_by_shifts`] give the parts.
+    #[inline(always)]
+    pub(crate) fn one_block_row(&self, height: u32) -> bool {
+        u64::from(height) <= 1 << self.rows_log2 && self.elem_log2 <= 4
+    }
+
+    /// [`BlockLinear::row_part`] of a row `y` of the first row of blocks (`y` below the
+    /// block's rows), by masks and shifts alone: the GOB's row bits `y0 y1` at bytes 16 and 32,
+    /// `y2` at 128, the GOB's number within the block at 512, in elements
+    /// (docs/sources.md, Block-linear layout). No multiplication and no row-of-blocks term.
+    #[inline(always)]
+    pub(crate) fn row_in_block(&self, y: u32) -> u32 {
+        let e = self.elem_log2;
+        let gobs = (1u32 << self.rows_log2).wrapping_sub(8);
+        (y & 3) << (4 - e) | (y & 4) << (5 - e) | (y & gobs) << (6 - e)
+    }
+
+    /// [`BlockLinear::col_part`] of column `x` by shifts and masks (texel and element sizes
+    /// are powers of two: the column's byte offset in elements is x shifted, and its GOB bits
+    /// move by fixed amounts): equal to it wherever `x * texel bytes` fits in 32 bits.
+    #[inline(always)]
+    pub(crate) fn col_part_by_shifts(&self, x: u32) -> u32 {
+        let e = self.elem_log2;
+        // x * bytes per texel / bytes per element
+        let xe = x << (self.texel_bytes.trailing_zeros() - e);
+        // bytes 0-15 of the GOB row stay, byte bit 4 moves to 6, bit 5 to 8, the GOB's
+        // column to the block's (`col_part`)
+        (xe & (15 >> e))
+            | (xe & (16 >> e)) << 2
+            | (xe & (32 >> e)) << 3
+            | (xe >> (6 - e)) << (6 + self.rows_log2 - e)
+    }
+
     /// The row part in 64 bits (the per-lane path, any size).
     #[inline(always)]
     fn row_part64(&self, y: u64) -> u64 {
@@ -290,6 +326,40 @@ mod tests {
             let got = b.row_part(y) + b.col_part_next(b.col_part(x));
             let want = layout.texel_offset(0, x + 1, y);
             proptest::prop_assert_eq!(got as u64 * eb as u64, want, "x {} y {}", x, y);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// A layer at most one block high ([`BlockLinear::one_block_row`]): the row parts by
+        /// masks and shifts and the column parts by shifts are
+        /// the general parts, hence the layout's offsets (above), for every texel and element
+        /// size, GOB height, width and height; a layer higher than a block is refused.
+        #[test]
+        fn one_block_row_parts_by_shifts_are_the_general_parts(
+            (tb, eb) in proptest::sample::select(
+                vec![(1, 1), (2, 2), (4, 1), (4, 4), (8, 2), (8, 4), (16, 4), (16, 16)]
+            ),
+            k in 0u8..=5,
+            width in 1u64..700,
+            height in 1u32..300,
+            x in 0u64..700,
+            y in 0u32..300,
+        ) {
+            let (x, y) = ((x % width) as u32, y % height);
+            let (layout, place) = bl(tb, eb, width, height, k);
+            let Placement::BlockLinear(b) = place else {
+                panic!("block-linear")
+            };
+            let rows = 8u32 << k;
+            proptest::prop_assert_eq!(b.one_block_row(height), height <= rows);
+            proptest::prop_assert_eq!(b.col_part_by_shifts(x), b.col_part(x), "x {}", x);
+            if height <= rows {
+                let r = b.row_in_block(y);
+                proptest::prop_assert_eq!(r, b.row_part(y), "y {}", y);
+                let want = layout.texel_offset(0, x, y);
+                proptest::prop_assert_eq!((r + b.col_part_by_shifts(x)) as u64 * eb as u64, want);
+            }
         }
     }
 

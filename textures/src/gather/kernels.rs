@@ -190,6 +190,23 @@ fn face_footprint_indices(
                 }
             }
         }
+        Placement::BlockLinear(b) if b.one_block_row(n) => {
+            // every row of the face in the first row of blocks: rows and columns by masks and
+            // shifts (every row read is below n; the next row by a carry, as the next column
+            // is, took more instructions: docs/benchmarks.md)
+            let (stride, element) = (b.layer() as u32, element as u32);
+            for k in 0..LANES {
+                let (i, j) = (i0[k] as u32, j0[k] as u32);
+                let base = layer[k].wrapping_mul(stride).wrapping_add(element);
+                let (more_i, more_j) = (ones(i < last), ones(j < last));
+                let c0 = b.col_part_by_shifts(i.min(last));
+                let cols = [c0, b.col_part_next(c0) & more_i];
+                let rows = [j.min(last), j.wrapping_add(1) & more_j].map(|y| b.row_in_block(y));
+                for (t, i) in footprint_parts(base, cols, rows).into_iter().enumerate() {
+                    index[t][k] = i;
+                }
+            }
+        }
         Placement::BlockLinear(b) => {
             let (stride, element) = (b.layer() as u32, element as u32);
             for k in 0..LANES {
