@@ -28,18 +28,21 @@ unsafe fn run_memory<R: RegisterFile>(
     texels: *mut tld4_lane_texels,
 ) -> Result<tld4_exec_report, Error> {
     let pool = MemoryPool::new(mem, header_pool, sampler_pool);
-    let mut recorded = [LaneTexels::default(); WARP_SIZE];
-    let want = !texels.is_null();
-    let r = exec
-        .exec
-        .execute_memory(rf, &pool, want.then_some(&mut recorded))
-        .map_err(|e| Error::mem_exec(e, mem))?;
-    if want {
-        for (lane, t) in recorded.iter().enumerate() {
-            // SAFETY: not NULL, and valid for 32 writes (the caller's guarantee).
-            unsafe { texels.add(lane).write(lane_record(t)) };
+    // (the records only where asked for: 32 of them are 3 KiB to fill each call)
+    let r = if texels.is_null() {
+        exec.exec.execute_memory(rf, &pool, None)
+    } else {
+        let mut recorded = [LaneTexels::default(); WARP_SIZE];
+        let r = exec.exec.execute_memory(rf, &pool, Some(&mut recorded));
+        if r.is_ok() {
+            for (lane, t) in recorded.iter().enumerate() {
+                // SAFETY: not NULL, and valid for 32 writes (the caller's guarantee).
+                unsafe { texels.add(lane).write(lane_record(t)) };
+            }
         }
+        r
     }
+    .map_err(|e| Error::mem_exec(e, mem))?;
     Ok(tld4_exec_report {
         executed: r.executed,
         nonresident: r.nonresident,

@@ -12,7 +12,9 @@
 //! `EXEC=each` calls `Tld4Exec::execute` (the pool passed each warp, nothing bound by the
 //! caller) instead of executing through a binding made once a round; `EXEC=rebind` binds
 //! afresh for every warp (`exec.bind(&pool).execute(..)`: preparing the texture unit each
-//! warp, what `execute` did before it kept its last preparation).
+//! warp, what `execute` did before it kept its last preparation). With `MEMORY`, `EXEC=each`
+//! calls `Tld4Exec::execute_memory` a warp (the one-shot memory call: the descriptors read
+//! from the image each warp) instead of the memory binding made once a round.
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -200,18 +202,23 @@ fn main() {
                         }
                     }
                 }
-                match &mut in_memory {
-                    Some(b) => {
+                match (&mut in_memory, &image) {
+                    (Some(_), Some(i)) if each => {
+                        let pool = MemoryPool::new(&i.memory, i.header_pool, i.sampler_pool);
+                        exec.execute_memory(&mut warp, &pool, addresses.then_some(&mut texels))
+                            .unwrap();
+                    }
+                    (Some(b), _) => {
                         b.execute_with_texels(&mut warp, addresses.then_some(&mut texels))
                             .unwrap();
                     }
-                    None if rebind => {
+                    (None, _) if rebind => {
                         exec.bind(&pool).execute(&mut warp).unwrap();
                     }
-                    None if each => {
+                    (None, _) if each => {
                         exec.execute(&mut warp, &pool).unwrap();
                     }
-                    None => {
+                    (None, _) => {
                         owned.execute(&mut warp).unwrap();
                     }
                 }

@@ -17,6 +17,7 @@ use crate::warp::{RZ, WARP_SIZE};
 mod binding;
 mod bound;
 mod last;
+pub(crate) mod last_memory;
 mod sources;
 pub use binding::Binding;
 pub use bound::BoundExec;

@@ -223,14 +223,17 @@ impl Tld4Exec {
     /// [`Tld4Exec::execute`] against textures in memory. With `texels`, entry `lane` receives
     /// the texel addresses of each executed lane, and `LaneTexels::default()` (no texels, no
     /// sectors) each lane that did not execute; without it, nothing is recorded. Each
-    /// handle's descriptors are read and decoded once per execution; for many warps,
-    /// [`Tld4Exec::bind_memory`] keeps them for the life of the binding.
+    /// handle's header and sampler are read every call; what they decode to and the texture
+    /// unit prepared from them are kept per thread, for the same 64 bytes of descriptors
+    /// (`exec/last_memory.rs`), so a loop of calls over one texture costs about what a
+    /// binding ([`Tld4Exec::bind_memory`]) costs. The texels are always read from `pool`'s
+    /// memory.
     pub fn execute_memory<R: RegisterFile + ?Sized>(
         &self,
         warp: &mut R,
         pool: &MemoryPool<'_>,
         texels: Option<&mut [LaneTexels; WARP_SIZE]>,
     ) -> Result<ExecReport, MemoryExecError> {
-        self.bind_memory(*pool).execute_with_texels(warp, texels)
+        crate::exec::last_memory::execute(self, warp, pool, texels)
     }
 }

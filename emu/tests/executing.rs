@@ -9,5 +9,6 @@ mod constants;
 mod embedding;
 mod execute;
 mod last_binding;
+mod last_memory;
 mod memory;
 mod simd_levels;

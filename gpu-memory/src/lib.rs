@@ -35,7 +35,7 @@ pub mod ranges;
 pub mod texels;
 pub mod to_memory;
 
-pub use callback::{CallbackMemory, ReadBytes};
+pub use callback::{CallbackMemory, Kept, ReadBytes};
 pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};
@@ -43,7 +43,7 @@ pub use descriptor::DescriptorError;
 pub use error::MemTexError;
 pub use layout::layout_of;
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
-pub use pool::{MemoryPool, PreparedTexture};
+pub use pool::{DetachedTexture, MemoryPool, PreparedTexture};
 pub use ranges::{Range, RangesError, RangesMemory};
 pub use texels::MemoryTexels;
 pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};

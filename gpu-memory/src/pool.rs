@@ -14,8 +14,8 @@ use crate::memory::{Memory, MemoryError};
 use crate::texels::MemoryTexels;
 use tld4_textures::Error;
 use tld4_textures::{
-    GatherOp, Gatherer, Handle, KernelTexels, LaneQueries, LaneResults, LaneTexels, Precision,
-    Sampler, SimdLevel, SiteGatherer, TexelWatcher,
+    DetachedGatherer, GatherOp, Gatherer, Handle, KernelTexels, LaneQueries, LaneResults,
+    LaneTexels, Precision, Sampler, SimdLevel, SiteGatherer, TexelWatcher,
 };
 
 /// The two pools, in a memory.
@@ -96,7 +96,8 @@ impl<'m> MemoryPool<'m> {
 
     /// The handle prepared for gathering (decode once, gather many lanes): texel by texel
     /// through the memory, and where the memory hands out the texture's bytes
-    /// ([`Memory::view`]), in place by the lane-parallel texture unit too.
+    /// ([`Memory::view`]), in place by the lane-parallel texture unit too. The same as
+    /// [`DetachedTexture::new`] of the handle's descriptors, attached to this memory.
     pub fn prepare(
         &self,
         handle: Handle,
@@ -104,30 +105,7 @@ impl<'m> MemoryPool<'m> {
         precision: Precision,
     ) -> Result<PreparedTexture<'m>, MemTexError> {
         let (header, sampler) = self.resolve(handle)?;
-        let per_read = self.per_read(&header, &sampler, op, precision)?;
-        let layout = layout_of(&header);
-        let desc = header.desc();
-        // (MemoryTexels::new checked that the extent does not pass 2^64)
-        let extent = layout.layer_stride * desc.storage_layers() as u64;
-        let in_place = match self.memory.view(header.address, extent) {
-            Some(bytes) => Gatherer::in_memory(
-                bytes,
-                &layout,
-                desc,
-                header.swizzle,
-                &sampler,
-                op,
-                precision,
-            )?,
-            None => None,
-        };
-        Ok(PreparedTexture {
-            per_read,
-            in_place,
-            address: header.address,
-            texel_bytes: header.texel_bytes(),
-            element_bytes: header.format.storage().bytes(),
-        })
+        DetachedTexture::of(header, &sampler, op, precision)?.attach(self.memory)
     }
 
     /// A gatherer for the handle (decode once per warp, gather every lane).
@@ -151,6 +129,119 @@ impl<'m> MemoryPool<'m> {
     ) -> Result<SiteGatherer<MemoryTexels<'m>>, MemTexError> {
         let texels = MemoryTexels::new(self.memory, header)?;
         Ok(SiteGatherer::new(texels, sampler, op, precision)?)
+    }
+}
+
+/// A memory no texel is read from: what a [`DetachedTexture`]'s texel-by-texel gatherer is
+/// made over (it is only a pattern, given each call's memory by
+/// [`SiteGatherer::with_source`]).
+struct NoMemory;
+
+impl Memory for NoMemory {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        Err(MemoryError::Unmapped {
+            addr,
+            len: buf.len(),
+        })
+    }
+}
+
+static NO_MEMORY: NoMemory = NoMemory;
+
+/// A handle's texture prepared apart from any memory: what [`MemoryPool::prepare`]
+/// computes from the handle's descriptors (their words and the GPU class reading them) and
+/// the gather alone: the decoded header, the texel-by-texel gatherer's constants and the
+/// in-place gatherer's ([`DetachedGatherer`]). It borrows nothing, so a caller may keep it
+/// for calls whose descriptors hold the same words; [`DetachedTexture::attach`] gives it
+/// each call's memory, from which the texels are always read.
+#[derive(Debug, Clone)]
+pub struct DetachedTexture {
+    header: TextureHeader,
+    sampler: Sampler,
+    op: GatherOp,
+    precision: Precision,
+    /// Over [`NO_MEMORY`]: the pattern of each call's.
+    per_read: SiteGatherer<MemoryTexels<'static>>,
+    in_place: Option<DetachedGatherer>,
+    extent: u64,
+}
+
+impl DetachedTexture {
+    /// The texture whose header and sampler hold `header_words` and `sampler_words`, read
+    /// as `descriptors` says (errors as [`MemoryPool::prepare`]'s for these descriptors).
+    pub fn new(
+        descriptors: &ClassDescriptors,
+        header_words: &[u32; 8],
+        sampler_words: &[u32; 8],
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Self, MemTexError> {
+        let header = descriptors.decode_tic(header_words)?;
+        let sampler = descriptors.decode_tsc(sampler_words).sampler_for(&header)?;
+        Self::of(header, &sampler, op, precision)
+    }
+
+    /// The texture of a decoded header and sampler.
+    fn of(
+        header: TextureHeader,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Self, MemTexError> {
+        let texels = MemoryTexels::new(&NO_MEMORY, &header)?;
+        let per_read = SiteGatherer::new(texels, sampler, op, precision)?;
+        let layout = layout_of(&header);
+        let desc = header.desc();
+        // (MemoryTexels::new checked that the extent does not pass 2^64)
+        let extent = layout.layer_stride * desc.storage_layers() as u64;
+        let in_place =
+            DetachedGatherer::in_memory(&layout, desc, header.swizzle, sampler, op, precision)?;
+        Ok(DetachedTexture {
+            header,
+            sampler: *sampler,
+            op: *op,
+            precision,
+            per_read,
+            in_place,
+            extent,
+        })
+    }
+
+    /// The decoded texture header.
+    pub fn header(&self) -> &TextureHeader {
+        &self.header
+    }
+
+    /// The in-place gatherer alone, reading `memory`'s view of the texels: what
+    /// [`DetachedTexture::attach`] gives as `in_place` (None where it gives none).
+    #[inline]
+    pub fn attach_in_place<'m>(&self, memory: &'m dyn Memory) -> Option<Gatherer<'m>> {
+        let d = self.in_place.as_ref()?;
+        d.attach(memory.view(self.header.address, self.extent)?)
+    }
+
+    /// Prepared to read its texels from `memory`: in place where the memory hands out their
+    /// bytes ([`Memory::view`]) aligned to the format's elements, else texel by texel.
+    #[inline]
+    pub fn attach<'m>(&self, memory: &'m dyn Memory) -> Result<PreparedTexture<'m>, MemTexError> {
+        let header = &self.header;
+        let texels = MemoryTexels::new(memory, header)?;
+        let per_read = match self.per_read.with_source(texels) {
+            Some(g) => g,
+            // (the same header: the same shape; never taken)
+            None => SiteGatherer::new(texels, &self.sampler, &self.op, self.precision)?,
+        };
+        let in_place = match (&self.in_place, memory.view(header.address, self.extent)) {
+            (Some(d), Some(bytes)) => d.attach(bytes),
+            _ => None,
+        };
+        Ok(PreparedTexture {
+            per_read,
+            in_place,
+            address: header.address,
+            texel_bytes: header.texel_bytes(),
+            element_bytes: header.format.storage().bytes(),
+        })
     }
 }
 

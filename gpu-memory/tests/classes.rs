@@ -190,6 +190,29 @@ fn overrides_name_classes_and_rows_that_exist() {
     }
 }
 
+/// The V1 transcription finds the fields its lists name in the tables once, when first used
+/// (a name a layout lacks is a part that layout does not have): every name listed must be a
+/// row of some table, or it would be silently read as absent.
+#[test]
+fn every_name_the_v1_transcription_lists_is_a_row() {
+    use descriptor::tic::{TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
+    use descriptor::tic_v1::{texhead_bl, texhead_pitch, DROPPED, SPLITS};
+    let v1 = [texhead_bl(), texhead_pitch()];
+    let v2 = [TEXHEAD_V2_BL, TEXHEAD_V2_PITCH];
+    let in_any = |tables: &[&[descriptor::DescField]], name: &str| {
+        tables.iter().any(|t| descriptor::field(t, name).is_some())
+    };
+    for s in SPLITS {
+        assert!(in_any(&v2, s.v2), "{}", s.v2);
+        for part in s.v1 {
+            assert!(in_any(&v1, part), "{part}");
+        }
+    }
+    for name in DROPPED {
+        assert!(in_any(&v1, name), "{name}");
+    }
+}
+
 /// Raw bits `hi:lo` of an entry, read without the crate's tables.
 fn bits(w: &[u32; 8], hi: u32, lo: u32) -> u64 {
     let mut v = 0u64;

@@ -78,6 +78,8 @@ impl<'a> Texels<'a> {
 /// Where a gatherer's texels are, as its constructor found them.
 struct Storage<'a> {
     texels: Texels<'a>,
+    /// Storage elements the texels hold (a detached gatherer's: those it will be attached to).
+    elements: usize,
     place: Placement,
     residency: Option<&'a Residency>,
     /// Owned seamless cubes: the texture, whose faces with their apron the cube kernel reads.
@@ -132,6 +134,84 @@ pub struct Gatherer<'a> {
     lanes32: bool,
 }
 
+/// A gatherer over texels in GPU memory before it is given their bytes: everything
+/// [`Gatherer::in_memory`] computes from the layout, the texture's description, the sampler
+/// and the instruction, kept (it borrows nothing) for calls that read the same texture from
+/// a memory each; [`DetachedGatherer::attach`] gives it a call's bytes. `in_memory` is this
+/// and `attach`, so the two give the same gatherer.
+#[derive(Debug, Clone)]
+pub struct DetachedGatherer {
+    /// The gatherer, its texels empty (of the format's storage width).
+    gatherer: Gatherer<'static>,
+    /// Bytes of the texture: its storage layers as the layout places them.
+    extent: usize,
+}
+
+impl DetachedGatherer {
+    /// [`Gatherer::in_memory`] without the bytes: `Ok(None)` where no bytes could be read
+    /// as this texture's storage elements in place (a pitch that is not a whole number of
+    /// elements, an extent that is not, or that passes the address space; a big-endian
+    /// host). Errors: those of [`Gatherer::new`].
+    pub fn in_memory(
+        layout: &Layout,
+        desc: TextureDesc,
+        swizzle: Swizzle,
+        sampler: &Sampler,
+        op: &GatherOp,
+        precision: Precision,
+    ) -> Result<Option<Self>, Error> {
+        let width = desc.format.storage();
+        let element = width.bytes() as usize;
+        let Some(place) = Placement::of_layout(layout, element as u32) else {
+            return Ok(None);
+        };
+        let extent = (layout.layer_stride as u128) * desc.storage_layers() as u128;
+        let Some(extent) = usize::try_from(extent).ok().filter(|n| n % element == 0) else {
+            return Ok(None);
+        };
+        // (elements are little-endian: read in place on little-endian hosts only, as
+        // `Texels::of_bytes`; the empty texels of the storage width, `attach` casts to it)
+        if cfg!(target_endian = "big") {
+            return Ok(None);
+        }
+        let texels = match width {
+            StorageWidth::U8 => Texels::U8(&[]),
+            StorageWidth::U16 => Texels::U16(&[]),
+            StorageWidth::U32 => Texels::U32(&[]),
+        };
+        let storage = Storage {
+            texels,
+            elements: extent / element,
+            place,
+            residency: None,
+            cube: None,
+            // block-linear indices are computed in u32 bytes by the kernels
+            small: !matches!(place, Placement::BlockLinear(_)) || (extent as u64) < 1 << 32,
+        };
+        let gatherer = Gatherer::build(desc, swizzle, storage, sampler, op, precision)?;
+        Ok(Some(DetachedGatherer { gatherer, extent }))
+    }
+
+    /// The gatherer reading `bytes` in place: they start at the texture's first texel and
+    /// hold its storage layers as the layout places them. None where they are shorter than
+    /// the texture or not aligned to its storage elements (the caller then reads texel by
+    /// texel, [`crate::SiteGatherer`], which gives the same results).
+    #[inline]
+    pub fn attach<'a>(&self, bytes: &'a [u8]) -> Option<Gatherer<'a>> {
+        let bytes = bytes.get(..self.extent)?;
+        let width = match self.gatherer.texels {
+            Texels::U8(_) => StorageWidth::U8,
+            Texels::U16(_) => StorageWidth::U16,
+            Texels::U32(_) => StorageWidth::U32,
+        };
+        let texels = Texels::of_bytes(bytes, width)?;
+        Some(Gatherer {
+            texels,
+            ..self.gatherer.clone()
+        })
+    }
+}
+
 /// The cube kernel's f32 projection constants (see `Gatherer::cube_f32`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CubeF32 {
@@ -164,6 +244,7 @@ impl<'a> Gatherer<'a> {
         let apron_elements = desc.storage_layers() * (w + 2) * (h + 2) * words;
         let seamless_kernel = desc.kind.is_cube() && sampler.seamless_cube;
         let storage = Storage {
+            elements: texels.len(),
             texels,
             place: Placement::owned(w, h, words),
             residency: texture.residency(),
@@ -190,25 +271,8 @@ impl<'a> Gatherer<'a> {
         op: &GatherOp,
         precision: Precision,
     ) -> Result<Option<Self>, Error> {
-        let Some(place) = Placement::of_layout(layout, desc.format.storage().bytes()) else {
-            return Ok(None);
-        };
-        let extent = (layout.layer_stride as u128) * desc.storage_layers() as u128;
-        let Some(bytes) = usize::try_from(extent).ok().and_then(|n| bytes.get(..n)) else {
-            return Ok(None);
-        };
-        let Some(texels) = Texels::of_bytes(bytes, desc.format.storage()) else {
-            return Ok(None);
-        };
-        let storage = Storage {
-            texels,
-            place,
-            residency: None,
-            cube: None,
-            // block-linear indices are computed in u32 bytes by the kernels
-            small: !matches!(place, Placement::BlockLinear(_)) || (bytes.len() as u64) < 1 << 32,
-        };
-        Self::build(desc, swizzle, storage, sampler, op, precision).map(Some)
+        let detached = DetachedGatherer::in_memory(layout, desc, swizzle, sampler, op, precision)?;
+        Ok(detached.and_then(|d| d.attach(bytes)))
     }
 
     /// What every constructor shares: the checks, the value rule and the constants.
@@ -236,13 +300,13 @@ impl<'a> Gatherer<'a> {
         let (kind, format, quant) = (desc.kind, desc.format, plan.quant);
         let Storage {
             texels,
+            elements,
             place,
             residency,
             cube,
             small,
         } = storage;
         let (w, h) = (desc.width as usize, desc.height as usize);
-        let elements = texels.len();
         let lanes32 =
             w <= LANES32_MAX_SIZE && h <= LANES32_MAX_SIZE && elements < i32::MAX as usize && small;
         let half64 = w as f64 * quant.scale / 2.0;

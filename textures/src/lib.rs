@@ -95,7 +95,9 @@ pub use format::{
     shared_exp, small_float, snorm, srgb_to_linear, unorm, Class, Format, SmallFloatWidth,
     StorageWidth, ValueKind,
 };
-pub use gather::{Gatherer, KernelTexels, LaneQueries, LaneResults, TexelWatcher, LANES};
+pub use gather::{
+    DetachedGatherer, Gatherer, KernelTexels, LaneQueries, LaneResults, TexelWatcher, LANES,
+};
 pub use lane::{LaneAddress, Probe, Site};
 pub use memory_error::MemoryError;
 pub use op::{

@@ -84,8 +84,8 @@ impl BlockLinear {
 
     /// [`BlockLinear::row_part`] of a row `y` of the first row of blocks (`y` below the
     /// block's rows), by masks and shifts alone: the GOB's row bits `y0 y1` at bytes 16 and 32,
-    /// `y2` at 128, the GOB's number within the block at 512 (docs/sources.md, Block-linear
-    /// layout), in elements. No multiplication and no row-of-blocks term.
+    /// `y2` at 128, the GOB's number within the block at 512, in elements
+    /// (docs/sources.md, Block-linear layout). No multiplication and no row-of-blocks term.
     #[inline(always)]
     pub(crate) fn row_in_block(&self, y: u32) -> u32 {
         let e = self.elem_log2;

@@ -114,6 +114,20 @@ impl<S: TexelSource> SiteGatherer<S> {
         &self.source
     }
 
+    /// The same gather over `source` (what [`SiteGatherer::new`] would give for it), where
+    /// it has this source's shape: for a gather kept between calls whose texels are read
+    /// from another source each time. None for another shape.
+    #[inline]
+    pub fn with_source<T: TexelSource>(&self, source: T) -> Option<SiteGatherer<T>> {
+        (source.shape() == self.shape).then(|| SiteGatherer {
+            source,
+            shape: self.shape,
+            plan: self.plan,
+            value: self.value,
+            border: self.border,
+        })
+    }
+
     /// address -> footprint -> wrap: where the lane's four texels are read, in result order.
     pub fn sites(&self, q: &GatherQuery) -> [Site; 4] {
         self.plan.sites(q, &mut ())

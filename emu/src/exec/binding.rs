@@ -104,24 +104,24 @@ impl<'m> Binding<'m> for MemoryPool<'m> {
         out: &mut LaneResults,
         texels: Option<&mut [LaneTexels]>,
     ) -> Result<(), MemoryExecError> {
+        if let Some(g) = &p.in_place {
+            // in place: every texel is mapped; the kernels report the addresses they read
+            let Some(t) = texels else {
+                return gather_in_place(g, run, out);
+            };
+            let first = run.lanes[run.range.start] as usize;
+            return p
+                .gather_lanes_with_addresses(run.level, run.queries, run.range, out, t)
+                .unwrap_or(Ok(()))
+                .map_err(|e| MemoryExecError::from(texture_fault(e, run.handle, first)));
+        }
         let Run {
-            level,
             queries,
             range,
             lanes,
             handle,
+            ..
         } = run;
-        if let Some(g) = &p.in_place {
-            // in place: every texel is mapped; the kernels report the addresses they read
-            let first = lanes[range.start] as usize;
-            let done = match texels {
-                Some(t) => p.gather_lanes_with_addresses(level, queries, range, out, t),
-                None => Some(g.gather_lane_range(level, queries, range, out)),
-            };
-            return done
-                .unwrap_or(Ok(()))
-                .map_err(|e| MemoryExecError::from(texture_fault(e, handle, first)));
-        }
         let mut texels = texels;
         for k in range {
             let q = queries.get(k).unwrap_or_default();
@@ -140,4 +140,17 @@ impl<'m> Binding<'m> for MemoryPool<'m> {
         }
         Ok(())
     }
+}
+
+/// Gathers `run` in place with `g` (every texel mapped; no addresses recorded): the memory
+/// bindings' fast path.
+#[inline(always)]
+pub(super) fn gather_in_place(
+    g: &Gatherer<'_>,
+    run: Run<'_>,
+    out: &mut LaneResults,
+) -> Result<(), MemoryExecError> {
+    let first = run.lanes[run.range.start] as usize;
+    g.gather_lane_range(run.level, run.queries, run.range, out)
+        .map_err(|e| MemoryExecError::from(texture_fault(e, run.handle, first)))
 }

@@ -18,6 +18,7 @@ macro_rules! desc_fields {
 
 pub mod class;
 pub mod tic;
+mod tic_decode;
 pub mod tic_v1;
 pub mod tsc;
 
@@ -50,6 +51,7 @@ impl DescField {
 
     /// The field's raw value in `words` (a field of at most 32 bits lies in a 64-bit window
     /// of two adjacent words).
+    #[inline]
     pub fn get(&self, words: &[u32; 8]) -> u64 {
         let (w, b) = ((self.lo / 32) as usize, self.lo % 32);
         (window(words, w) >> b) & self.max()
@@ -136,6 +138,37 @@ impl Reader<'_> {
     pub(crate) fn get(&self, name: &str) -> u64 {
         field(self.table, name).map_or(0, |f| f.get(self.words))
     }
+}
+
+/// The row named `name` of `table`, for a decoder's constants: evaluated where the constant
+/// is, at compile time, so a decoder finds each field it reads once, by name, and a name
+/// missing from the table fails the build (the tables stay the one place the bits are
+/// written; `field` is the lookup at run time, for names a caller gives).
+pub(crate) const fn row(table: &[DescField], name: &str) -> DescField {
+    let mut i = 0;
+    while i < table.len() {
+        if same_name(table[i].name, name) {
+            return table[i];
+        }
+        i += 1;
+    }
+    panic!("a decoder reads a field its table does not have")
+}
+
+/// `a == b`, in a constant.
+const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The row named `name` of `table`.

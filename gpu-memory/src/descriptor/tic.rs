@@ -277,6 +277,9 @@ pub const SOURCES: &[(u64, &str)] = &[
     (7, "IN_ONE_FLOAT"),
 ];
 
+/// The swizzle's fields, result x to w (the same names in every header layout).
+pub(super) const SOURCE_FIELDS: [&str; 4] = ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"];
+
 /// How the header lays texels out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HeaderLayout {
@@ -335,7 +338,7 @@ pub struct TextureHeader {
 }
 
 /// Decode error helpers.
-fn invalid(field: &'static str, value: u64, why: &'static str) -> DescriptorError {
+pub(super) fn invalid(field: &'static str, value: u64, why: &'static str) -> DescriptorError {
     DescriptorError::Invalid {
         descriptor: D,
         field,
@@ -344,7 +347,7 @@ fn invalid(field: &'static str, value: u64, why: &'static str) -> DescriptorErro
     }
 }
 
-fn not_modeled(field: &'static str, value: u64, why: &'static str) -> DescriptorError {
+pub(super) fn not_modeled(field: &'static str, value: u64, why: &'static str) -> DescriptorError {
     DescriptorError::NotModeled {
         descriptor: D,
         field,
@@ -400,41 +403,7 @@ impl TextureHeader {
     /// component layouts, multisampling, block-linear 1- and
     /// 2-byte texels, mip views, 3-D GOBs and tiles).
     pub fn decode(words: &[u32; 8]) -> Result<Self, DescriptorError> {
-        let (table, layout_is_pitch) = table_of(words)?;
-        let r = Reader { table, words };
-        let kind = decode_kind(&r)?;
-        let format = decode_format(&r)?;
-        let swizzle = decode_swizzle(&r, format)?;
-        let (width, height, depth) = decode_size(&r, kind, layout_is_pitch)?;
-        check_modeled(&r, kind)?;
-        let border_from_sampler = r.get("BORDER_SOURCE") == 1;
-        if !border_from_sampler {
-            return Err(not_modeled(
-                "BORDER_SOURCE",
-                0,
-                "BORDER_TEXTURE: only the sampler's border colour is modeled",
-            ));
-        }
-        let layout = decode_layout(&r, layout_is_pitch, width, format)?;
-        let address = r.get("ADDRESS_BITS56TO32") << 32
-            | match layout {
-                HeaderLayout::Pitch { .. } => r.get("ADDRESS_BITS31TO5") << 5,
-                HeaderLayout::BlockLinear { .. } => r.get("ADDRESS_BITS31TO9") << 9,
-            };
-        Ok(TextureHeader {
-            layout,
-            address,
-            kind,
-            format,
-            width,
-            height,
-            depth,
-            swizzle,
-            normalized_coords: r.get("NORMALIZED_COORDS") != 0,
-            depth_texture: r.get("DEPTH_TEXTURE") != 0,
-            border_from_sampler,
-            words: *words,
-        })
+        super::tic_decode::decode(words)
     }
 
     /// The header's eight words: `words` with every typed field written over it (so
@@ -501,10 +470,7 @@ impl TextureHeader {
         w.set("DATA_TYPE", dt)?;
         w.set("S_R_G_B_CONVERSION", srgb as u64)?;
         let one = if self.format.is_integer() { 6 } else { 7 };
-        for (k, name) in ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"]
-            .into_iter()
-            .enumerate()
-        {
+        for (k, name) in SOURCE_FIELDS.into_iter().enumerate() {
             let v = match self.swizzle.0[k] {
                 Source::Zero => 0,
                 Source::R => 2,
@@ -522,239 +488,4 @@ impl TextureHeader {
         w.set("BORDER_SOURCE", self.border_from_sampler as u64)?;
         Ok(w.words)
     }
-}
-
-/// The table a header's HEADER_VERSION selects (it sits at the same bits in every version),
-/// and whether it is the pitch-linear one.
-fn table_of(words: &[u32; 8]) -> Result<(&'static [DescField], bool), DescriptorError> {
-    let version = Reader {
-        table: TEXHEAD_V2_BL,
-        words,
-    }
-    .get("HEADER_VERSION");
-    match version {
-        header_version::PITCH => Ok((TEXHEAD_V2_PITCH, true)),
-        header_version::BLOCKLINEAR => Ok((TEXHEAD_V2_BL, false)),
-        header_version::PITCH_COLOR_KEY | header_version::BLOCKLINEAR_COLOR_KEY => {
-            Err(not_modeled("HEADER_VERSION", version, "colour-key headers"))
-        }
-        header_version::ONE_D_RAW_TYPED | header_version::ONE_D_STRUCT_BUF => {
-            Err(not_modeled("HEADER_VERSION", version, "1-D buffer headers"))
-        }
-        _ => Err(invalid("HEADER_VERSION", version, "no such header version")),
-    }
-}
-
-/// TEXTURE_TYPE: the modeled kinds (2D, 2D array, cube, cube array).
-fn decode_kind(r: &Reader<'_>) -> Result<TextureKind, DescriptorError> {
-    let tt = r.get("TEXTURE_TYPE");
-    match TEXTURE_TYPES.iter().find(|t| t.0 == tt) {
-        None => Err(invalid("TEXTURE_TYPE", tt, "no such texture type")),
-        Some((_, _, None)) => Err(not_modeled(
-            "TEXTURE_TYPE",
-            tt,
-            "only 2D, 2D arrays, cubes and cube arrays are modeled",
-        )),
-        Some((_, _, Some(k))) => Ok(*k),
-    }
-}
-
-/// COMPONENTS, DATA_TYPE and S_R_G_B_CONVERSION: the format ([`FORMATS`]); the error names
-/// the field that makes the combination unmodeled.
-fn decode_format(r: &Reader<'_>) -> Result<Format, DescriptorError> {
-    let comps = r.get("COMPONENTS");
-    let dt = r.get("DATA_TYPE");
-    let srgb = r.get("S_R_G_B_CONVERSION") != 0;
-    if dt > data_type::LAST {
-        return Err(invalid("DATA_TYPE", dt, "no such data type"));
-    }
-    FORMATS
-        .iter()
-        .find(|f| f.1 == comps && f.2 == dt && f.3 == srgb)
-        .map(|f| f.0)
-        .ok_or_else(|| {
-            if FORMATS.iter().any(|f| f.1 == comps && f.2 == dt) {
-                not_modeled(
-                    "S_R_G_B_CONVERSION",
-                    srgb as u64,
-                    "sRGB is modeled for A8B8G8R8 UNORM only",
-                )
-            } else if FORMATS.iter().any(|f| f.1 == comps) {
-                not_modeled(
-                    "DATA_TYPE",
-                    dt,
-                    "this data type with these components is not modeled",
-                )
-            } else {
-                not_modeled(
-                    "COMPONENTS",
-                    comps,
-                    "compressed or other component layouts are not modeled",
-                )
-            }
-        })
-}
-
-/// X_SOURCE .. W_SOURCE: the component swizzle (the ONE of the format's class only).
-fn decode_swizzle(r: &Reader<'_>, format: Format) -> Result<Swizzle, DescriptorError> {
-    let mut swz = [Source::R; 4];
-    for (k, name) in ["X_SOURCE", "Y_SOURCE", "Z_SOURCE", "W_SOURCE"]
-        .into_iter()
-        .enumerate()
-    {
-        let v = r.get(name);
-        swz[k] = match v {
-            0 => Source::Zero,
-            2 => Source::R,
-            3 => Source::G,
-            4 => Source::B,
-            5 => Source::A,
-            6 if format.is_integer() => Source::One,
-            7 if !format.is_integer() => Source::One,
-            6 | 7 => {
-                return Err(not_modeled(
-                    name,
-                    v,
-                    "an integer one on a float format, or a float one on an integer format",
-                ))
-            }
-            _ => return Err(invalid(name, v, "no such source")),
-        };
-    }
-    Ok(Swizzle(swz))
-}
-
-/// WIDTH, HEIGHT and DEPTH (minus one): checked against the kind and the layout.
-fn decode_size(
-    r: &Reader<'_>,
-    kind: TextureKind,
-    layout_is_pitch: bool,
-) -> Result<(u32, u32, u32), DescriptorError> {
-    let width = r.get("WIDTH_MINUS_ONE") as u32 + 1;
-    let height = r.get("HEIGHT_MINUS_ONE") as u32 + 1;
-    let depth = if layout_is_pitch {
-        1
-    } else {
-        r.get("DEPTH_MINUS_ONE") as u32 + 1
-    };
-    if layout_is_pitch && kind != TextureKind::Tex2D {
-        return Err(not_modeled(
-            "TEXTURE_TYPE",
-            r.get("TEXTURE_TYPE"),
-            "a pitch-linear header has no depth: only 2D is modeled",
-        ));
-    }
-    if !kind.is_array() && depth != 1 {
-        return Err(invalid(
-            "DEPTH_MINUS_ONE",
-            depth as u64 - 1,
-            "2D and cube headers have depth 1 (one cube)",
-        ));
-    }
-    if kind.is_cube() && width != height {
-        return Err(invalid(
-            "HEIGHT_MINUS_ONE",
-            height as u64 - 1,
-            "cube faces must be square",
-        ));
-    }
-    // The model's size limit, tld4_textures::MAX_SIZE (docs/scenarios.md, Sizes), named on
-    // the axis that passes it.
-    if width > tld4_textures::MAX_SIZE {
-        return Err(not_modeled(
-            "WIDTH_MINUS_ONE",
-            width as u64 - 1,
-            "widths above 65536 texels (the model's limit, docs/scenarios.md, Sizes) are not modeled",
-        ));
-    }
-    if height > tld4_textures::MAX_SIZE {
-        return Err(not_modeled(
-            "HEIGHT_MINUS_ONE",
-            height as u64 - 1,
-            "heights above 65536 texels (the model's limit, docs/scenarios.md, Sizes) are not modeled",
-        ));
-    }
-    Ok((width, height, depth))
-}
-
-/// Legal settings the texture unit does not model: multisampling, mip views, layers of a
-/// mipmapped image.
-fn check_modeled(r: &Reader<'_>, kind: TextureKind) -> Result<(), DescriptorError> {
-    let ms = r.get("MULTI_SAMPLE_COUNT");
-    if ms != 0 {
-        return Err(not_modeled(
-            "MULTI_SAMPLE_COUNT",
-            ms,
-            "multisampled textures",
-        ));
-    }
-    let min_mip = r.get("RES_VIEW_MIN_MIP_LEVEL");
-    if min_mip != 0 {
-        return Err(not_modeled(
-            "RES_VIEW_MIN_MIP_LEVEL",
-            min_mip,
-            "views that start above level 0",
-        ));
-    }
-    let max_mip = r.get("MAX_MIP_LEVEL");
-    if max_mip != 0 && (kind.is_array() || kind.is_cube()) {
-        return Err(not_modeled(
-            "MAX_MIP_LEVEL",
-            max_mip,
-            "layers of a mipmapped image (the layer stride includes the mip tail)",
-        ));
-    }
-    Ok(())
-}
-
-/// The pitch (at least a row of texels) or the block shape (2-D blocks one GOB wide and
-/// deep, 4-byte texels or wider).
-fn decode_layout(
-    r: &Reader<'_>,
-    layout_is_pitch: bool,
-    width: u32,
-    format: Format,
-) -> Result<HeaderLayout, DescriptorError> {
-    if layout_is_pitch {
-        let pitch = (r.get("PITCH_BITS21TO5") << 5) as u32;
-        let min_pitch = width as u64 * format.texel_bytes() as u64;
-        if (pitch as u64) < min_pitch {
-            return Err(invalid(
-                "PITCH_BITS21TO5",
-                pitch as u64 >> 5,
-                "the pitch is less than a row of texels",
-            ));
-        }
-        return Ok(HeaderLayout::Pitch { pitch });
-    }
-    for name in [
-        "GOBS_PER_BLOCK_WIDTH",
-        "GOBS_PER_BLOCK_DEPTH",
-        "TILE_WIDTH_IN_GOBS",
-        "GOB3D",
-        "GOB_DEPTH_OFFSET",
-    ] {
-        let v = r.get(name);
-        if v != 0 {
-            return Err(not_modeled(
-                name,
-                v,
-                "only 2-D blocks one GOB wide and deep are modeled",
-            ));
-        }
-    }
-    let h = r.get("GOBS_PER_BLOCK_HEIGHT");
-    if h > 5 {
-        return Err(invalid("GOBS_PER_BLOCK_HEIGHT", h, "no such block height"));
-    }
-    if format.texel_bytes() < 4 {
-        return Err(not_modeled(
-            "COMPONENTS",
-            r.get("COMPONENTS"),
-            "block-linear 1- and 2-byte texels have Blackwell GOB layouts of their own",
-        ));
-    }
-    Ok(HeaderLayout::BlockLinear {
-        gobs_per_block_height_log2: h as u8,
-    })
 }

@@ -12,7 +12,7 @@
 use std::sync::LazyLock;
 
 use super::tic::{components, header_version, D, FORMATS, TEXHEAD_V2_BL, TEXHEAD_V2_PITCH};
-use super::{field, DescField, DescriptorError, Reader, Writer};
+use super::{field, row, DescField, DescriptorError, Reader, Writer};
 
 /// `TEXHEAD_BL_*` bits 191:0 (clc597tex.h, identical in clc697tex.h, clc797tex.h,
 /// clc997tex.h and clcb97tex.h; docs/sources.md, Descriptors per GPU class).
@@ -247,9 +247,17 @@ fn tables(version: u64) -> Result<(&'static [DescField], &'static [DescField]), 
     match version {
         header_version::PITCH => Ok((texhead_pitch(), TEXHEAD_V2_PITCH)),
         header_version::BLOCKLINEAR => Ok((texhead_bl(), TEXHEAD_V2_BL)),
-        0 => Err(not_modeled("HEADER_VERSION", 0, "1-D buffer headers")),
-        1 | 4 => Err(not_modeled("HEADER_VERSION", version, "colour-key headers")),
-        _ => Err(invalid("HEADER_VERSION", version, "no such header version")),
+        _ => Err(unmodeled_version(version)),
+    }
+}
+
+/// The error for a V1 `HEADER_VERSION` the texture unit does not gather from (not PITCH or
+/// BLOCKLINEAR).
+fn unmodeled_version(version: u64) -> DescriptorError {
+    match version {
+        0 => not_modeled("HEADER_VERSION", 0, "1-D buffer headers"),
+        1 | 4 => not_modeled("HEADER_VERSION", version, "colour-key headers"),
+        _ => invalid("HEADER_VERSION", version, "no such header version"),
     }
 }
 
@@ -262,101 +270,216 @@ pub fn v1_name(v2: &'static str) -> &'static str {
     }
 }
 
+/// How a V1 header of one layout is transcribed into V2 ([`to_v2`]): every field found in
+/// the two tables once, so a transcription reads and writes each at its bits with no lookup
+/// by name: the names [`to_v2`] reads itself at compile time ([`Named`]), the rest (which
+/// the tables and [`SPLITS`] list) when the layout's transcription is first used.
+struct Transcription {
+    named: Named,
+    /// [`SPLITS`] as this layout holds them, in order (a split none of whose parts this
+    /// layout has is left out).
+    splits: Vec<SplitFields>,
+    /// The other V1 fields, in table order (reserved and mapped ones left out).
+    copies: Vec<CopyField>,
+}
+
+/// The fields [`to_v2`] reads by name, found in one layout's tables at compile time
+/// ([`row`]: a name missing from a table fails the build).
+struct Named {
+    /// V1's COMPONENTS, R..A_DATA_TYPE and BORDER_SIZE.
+    components: DescField,
+    data_types: [DescField; 4],
+    border_size: DescField,
+    /// V2's HEADER_VERSION, DATA_TYPE and BORDER_SOURCE.
+    version_v2: DescField,
+    data_type_v2: DescField,
+    border_source_v2: DescField,
+}
+
+impl Named {
+    /// The fields in V1's words 0 to 5 `v1_own` and V2's table `v2` (in constants only).
+    const fn of(v1_own: &[DescField], v2: &[DescField]) -> Self {
+        Named {
+            components: row(v1_own, "COMPONENTS"),
+            data_types: [
+                row(v1_own, DATA_TYPE_FIELDS[0]),
+                row(v1_own, DATA_TYPE_FIELDS[1]),
+                row(v1_own, DATA_TYPE_FIELDS[2]),
+                row(v1_own, DATA_TYPE_FIELDS[3]),
+            ],
+            border_size: row(v1_own, "BORDER_SIZE"),
+            version_v2: row(v2, "HEADER_VERSION"),
+            data_type_v2: row(v2, "DATA_TYPE"),
+            border_source_v2: row(v2, "BORDER_SOURCE"),
+        }
+    }
+}
+
+/// A [`Split`] in one layout: the V1 parts it has (low bits first) and the V2 field.
+struct SplitFields {
+    parts: Vec<DescField>,
+    /// V2's field; None where V2's layout has none (then the parts must be 0).
+    v2: Option<DescField>,
+}
+
+/// A V1 field carried as it is: into V2's field of the same name, or, where V2 has none,
+/// required to be 0 unless [`DROPPED`].
+struct CopyField {
+    v1: DescField,
+    v2: Option<DescField>,
+    dropped: bool,
+}
+
+impl Transcription {
+    /// The transcription of V1 table `v1` into V2 table `v2`.
+    fn new(v1: &'static [DescField], named: Named, v2: &'static [DescField]) -> Self {
+        let splits = SPLITS
+            .iter()
+            .filter_map(|s| {
+                let parts: Vec<DescField> =
+                    s.v1.iter().filter_map(|p| field(v1, p).copied()).collect();
+                (!parts.is_empty()).then(|| SplitFields {
+                    parts,
+                    v2: field(v2, s.v2).copied(),
+                })
+            })
+            .collect();
+        let copies = v1
+            .iter()
+            .filter(|f| !is_reserved(f.name) && !is_mapped(f.name))
+            .map(|f| CopyField {
+                v1: *f,
+                v2: field(v2, f.name).copied(),
+                dropped: DROPPED.contains(&f.name),
+            })
+            .collect();
+        Transcription {
+            named,
+            splits,
+            copies,
+        }
+    }
+}
+
+static TO_V2_BL: LazyLock<Transcription> = LazyLock::new(|| {
+    Transcription::new(
+        texhead_bl(),
+        const { Named::of(TEXHEAD_BL_WORDS_0_TO_5, TEXHEAD_V2_BL) },
+        TEXHEAD_V2_BL,
+    )
+});
+static TO_V2_PITCH: LazyLock<Transcription> = LazyLock::new(|| {
+    Transcription::new(
+        texhead_pitch(),
+        const { Named::of(TEXHEAD_PITCH_WORDS_0_TO_5, TEXHEAD_V2_PITCH) },
+        TEXHEAD_V2_PITCH,
+    )
+});
+
+/// V1's HEADER_VERSION (the same bits in both layouts).
+const VERSION_V1: DescField = row(TEXHEAD_BL_WORDS_0_TO_5, "HEADER_VERSION");
+
+/// Set `f` of `out` to `value`, or the error a [`Writer`] raises (naming the field).
+fn put(out: &mut [u32; 8], f: DescField, value: u64) -> Result<(), DescriptorError> {
+    f.set(out, value).map_err(|_| DescriptorError::Invalid {
+        descriptor: D,
+        field: f.name,
+        value,
+        why: "does not fit in the field",
+    })
+}
+
 /// A V1 header transcribed into the V2 layout: the same texture, field by field (reserved
 /// fields and [`DROPPED`] ones are not carried). Errors name V1's fields: a version, data
 /// type or border the texture unit does not model, a component typed otherwise than R, a
 /// field without a V2 counterpart that is not 0.
 pub fn to_v2(words: &[u32; 8]) -> Result<[u32; 8], DescriptorError> {
-    let version = Reader {
-        table: texhead_bl(),
-        words,
-    }
-    .get("HEADER_VERSION");
-    let (v1, v2) = tables(version)?;
-    let r = Reader { table: v1, words };
-    let mut out = Writer {
-        table: v2,
-        words: [0; 8],
-        descriptor: D,
+    let version = VERSION_V1.get(words);
+    let t: &Transcription = match version {
+        header_version::PITCH => &TO_V2_PITCH,
+        header_version::BLOCKLINEAR => &TO_V2_BL,
+        _ => return Err(unmodeled_version(version)),
     };
-    out.set("HEADER_VERSION", version)?;
+    let n = &t.named;
+    let mut out = [0u32; 8];
+    put(&mut out, n.version_v2, version)?;
     // Data types: R's selects the V2 type; the other typed components must agree.
-    let comps = r.get("COMPONENTS");
-    let rt = r.get("R_DATA_TYPE");
-    let dt = match V1_DATA_TYPES.iter().find(|t| t.0 == rt) {
-        None => return Err(invalid("R_DATA_TYPE", rt, "no such data type")),
-        Some((_, _, None)) => return Err(not_modeled("R_DATA_TYPE", rt, "FORCE_FP16 data types")),
+    let comps = n.components.get(words);
+    let [r_type, ..] = n.data_types;
+    let rt = r_type.get(words);
+    let dt = match V1_DATA_TYPES.iter().find(|x| x.0 == rt) {
+        None => return Err(invalid(r_type.name, rt, "no such data type")),
+        Some((_, _, None)) => return Err(not_modeled(r_type.name, rt, "FORCE_FP16 data types")),
         Some((_, _, Some(v))) => *v,
     };
     let want = component_types(comps, rt);
-    for (k, name) in DATA_TYPE_FIELDS
-        .into_iter()
+    for (k, f) in n
+        .data_types
+        .iter()
         .enumerate()
         .take(typed_components(comps))
     {
-        let v = r.get(name);
+        let v = f.get(words);
         if v != want[k] {
             return Err(not_modeled(
-                name,
+                f.name,
                 v,
                 "a component typed otherwise than the format's (NIL's types: one for all, S8Z24's stencil UINT)",
             ));
         }
     }
-    out.set("DATA_TYPE", dt)?;
-    let border = r.get("BORDER_SIZE");
+    put(&mut out, n.data_type_v2, dt)?;
+    let border = n.border_size.get(words);
     match border {
-        BORDER_SAMPLER_COLOR => out.set("BORDER_SOURCE", 1)?,
+        BORDER_SAMPLER_COLOR => put(&mut out, n.border_source_v2, 1)?,
         0..=3 => {
             return Err(not_modeled(
-                "BORDER_SIZE",
+                n.border_size.name,
                 border,
                 "texture borders: only the sampler's border colour is modeled",
             ))
         }
-        _ => return Err(invalid("BORDER_SIZE", border, "no such border size")),
+        _ => return Err(invalid(n.border_size.name, border, "no such border size")),
     }
-    for s in SPLITS {
+    for s in &t.splits {
         let mut value = 0u64;
         let mut shift = 0;
-        let mut present = None;
-        for part in s.v1 {
-            if let Some(f) = field(v1, part) {
-                value |= f.get(words) << shift;
-                shift += f.width();
-                present = present.or(Some(f.name));
-            }
+        for f in &s.parts {
+            value |= f.get(words) << shift;
+            shift += f.width();
         }
-        let Some(first) = present else { continue };
-        if field(v2, s.v2).is_some() {
-            out.set(s.v2, value)
-                .map_err(|_| invalid(first, value, "does not fit in V2"))?;
-        } else if value != 0 {
-            return Err(not_modeled(
-                first,
-                value,
-                "the texture unit's header of this layout has no such field",
-            ));
+        let Some(first) = s.parts.first().map(|f| f.name) else {
+            continue;
+        };
+        match s.v2 {
+            Some(f2) => f2
+                .set(&mut out, value)
+                .map_err(|_| invalid(first, value, "does not fit in V2"))?,
+            None if value != 0 => {
+                return Err(not_modeled(
+                    first,
+                    value,
+                    "the texture unit's header of this layout has no such field",
+                ))
+            }
+            None => {}
         }
     }
-    for f in v1 {
-        if is_reserved(f.name) || is_mapped(f.name) {
-            continue;
-        }
-        let v = f.get(words);
-        match field(v2, f.name) {
-            Some(_) => out.set(f.name, v)?,
-            None if v == 0 || DROPPED.contains(&f.name) => {}
+    for c in &t.copies {
+        let v = c.v1.get(words);
+        match c.v2 {
+            Some(f2) => put(&mut out, f2, v)?,
+            None if v == 0 || c.dropped => {}
             None => {
                 return Err(not_modeled(
-                    f.name,
+                    c.v1.name,
                     v,
                     "a field the texture unit's header does not have",
                 ))
             }
         }
     }
-    Ok(out.words)
+    Ok(out)
 }
 
 /// A V2 header (as [`super::tic::TextureHeader::encode`] writes it) in the V1 layout. Errors

@@ -2,7 +2,7 @@
 //! [`SamplerState`] (docs/sources.md, Descriptors).
 
 use super::tic::TextureHeader;
-use super::{field, DescField, DescriptorError, Reader, Writer};
+use super::{field, row, DescField, DescriptorError, Writer};
 use tld4_textures::{AddressMode, BorderColor, CompareOp, Sampler};
 
 const D: &str = "sampler";
@@ -174,23 +174,27 @@ impl SamplerState {
     /// Decode a sampler entry (every 3-bit address mode and compare function is defined, so
     /// decoding itself never fails; [`SamplerState::sampler`] refuses what is not modeled).
     pub fn decode(words: &[u32; 8]) -> Self {
-        let r = Reader {
-            table: TEXSAMP,
-            words,
-        };
-        let mode = |n| HwAddressMode::ALL[r.get(n) as usize & 7];
+        // (each field found in the table at compile time: `row`)
+        let get = |f: DescField| f.get(words);
+        let mode = |f| HwAddressMode::ALL[get(f) as usize & 7];
         SamplerState {
-            address: [mode("ADDRESS_U"), mode("ADDRESS_V"), mode("ADDRESS_P")],
-            depth_compare: r.get("DEPTH_COMPARE") != 0,
-            compare_func: CompareOp::ALL[r.get("DEPTH_COMPARE_FUNC") as usize & 7],
-            cube_filtering: r.get("CUBEMAP_INTERFACE_FILTERING") as u8,
-            filters: [
-                r.get("MAG_FILTER") as u8,
-                r.get("MIN_FILTER") as u8,
-                r.get("MIP_FILTER") as u8,
+            address: [
+                mode(const { row(TEXSAMP, "ADDRESS_U") }),
+                mode(const { row(TEXSAMP, "ADDRESS_V") }),
+                mode(const { row(TEXSAMP, "ADDRESS_P") }),
             ],
-            max_anisotropy: r.get("MAX_ANISOTROPY") as u8,
-            force_unnormalized_coords: r.get("FLOAT_COORD_NORMALIZATION") != 0,
+            depth_compare: get(const { row(TEXSAMP, "DEPTH_COMPARE") }) != 0,
+            compare_func: CompareOp::ALL
+                [get(const { row(TEXSAMP, "DEPTH_COMPARE_FUNC") }) as usize & 7],
+            cube_filtering: get(const { row(TEXSAMP, "CUBEMAP_INTERFACE_FILTERING") }) as u8,
+            filters: [
+                get(const { row(TEXSAMP, "MAG_FILTER") }) as u8,
+                get(const { row(TEXSAMP, "MIN_FILTER") }) as u8,
+                get(const { row(TEXSAMP, "MIP_FILTER") }) as u8,
+            ],
+            max_anisotropy: get(const { row(TEXSAMP, "MAX_ANISOTROPY") }) as u8,
+            force_unnormalized_coords: get(const { row(TEXSAMP, "FLOAT_COORD_NORMALIZATION") })
+                != 0,
             border: BorderColor {
                 words: [words[4], words[5], words[6], words[7]],
             },
@@ -309,10 +313,15 @@ impl SamplerState {
                 ))
             }
         };
-        for name in ["FORCED_INVALID", "REDUCTION_FILTER"] {
-            let v = self.field(name).unwrap_or(0);
+        for f in const {
+            [
+                row(TEXSAMP, "FORCED_INVALID"),
+                row(TEXSAMP, "REDUCTION_FILTER"),
+            ]
+        } {
+            let v = f.get(&self.words);
             if v != 0 {
-                return Err(not_modeled(name, v, "not modeled for gathers"));
+                return Err(not_modeled(f.name, v, "not modeled for gathers"));
             }
         }
         Ok(Sampler {
