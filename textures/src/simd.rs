@@ -397,7 +397,9 @@ unsafe fn gather8_avx2(base: *const u8, size: usize, index: &[u32; 8], out: &mut
 }
 
 /// `first[k] = base32[index[k]]` and `second[k] = base32[index[k] + 1]`, where base32 is
-/// `base` read as u32 elements: two `vpgatherdq` of 8-byte pairs, split into the lower and
+/// `base` read as u32 elements: two `vpgatherdq` of 8-byte pairs (or, where
+/// [`loads::TexelLoads`] chooses scalar loads, eight 8-byte loads put together in two
+/// registers, the indices taken from the index register), split into the lower and
 /// upper halves by two shuffles and put back in lane order by two permutes.
 ///
 /// # Safety
@@ -421,8 +423,27 @@ unsafe fn gather_pairs_avx2(
         let lo = _mm256_castsi256_si128(vindex);
         let hi = _mm256_extracti128_si256::<1>(vindex);
         // lanes 0-3 and 4-7: byte offset 4 * index, each an 8-byte (x, x + 1) pair
-        let a = _mm256_castsi256_ps(_mm256_i32gather_epi64::<4>(base.cast::<i64>(), lo));
-        let b = _mm256_castsi256_ps(_mm256_i32gather_epi64::<4>(base.cast::<i64>(), hi));
+        let (a, b) = if loads::texel_loads() == loads::TexelLoads::Scalar {
+            let at = |i: i32| -> i64 {
+                base.add(4 * (i as u32 as usize))
+                    .cast::<i64>()
+                    .read_unaligned()
+            };
+            let four = |v: __m128i| {
+                _mm256_set_epi64x(
+                    at(_mm_extract_epi32::<3>(v)),
+                    at(_mm_extract_epi32::<2>(v)),
+                    at(_mm_extract_epi32::<1>(v)),
+                    at(_mm_cvtsi128_si32(v)),
+                )
+            };
+            (_mm256_castsi256_ps(four(lo)), _mm256_castsi256_ps(four(hi)))
+        } else {
+            (
+                _mm256_castsi256_ps(_mm256_i32gather_epi64::<4>(base.cast::<i64>(), lo)),
+                _mm256_castsi256_ps(_mm256_i32gather_epi64::<4>(base.cast::<i64>(), hi)),
+            )
+        };
         // per 128-bit half: the low (high) words of a's two pairs, then of b's two; the
         // permute puts the halves' pairs in lane order 0-7
         let even = _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(a, b));

@@ -1,6 +1,8 @@
 //! How the AVX2 level loads a chunk of 8 four-byte texel elements ([`TexelLoads`]): one
-//! `vpgatherdd`, or eight scalar loads put together in a register (1- and 2-byte elements
-//! are gathered either way: scalar loads were not measured faster for them). The results are the same bits; only
+//! `vpgatherdd`, or eight scalar loads put together in a register; likewise 8 pairs of
+//! adjacent 4-byte elements (`Isa::load_pairs`): two `vpgatherdq`, or eight 8-byte loads
+//! (1- and 2-byte elements are gathered either way: scalar loads were not measured faster
+//! for them). The results are the same bits; only
 //! the speed differs, and it differs by CPU (docs/sources.md, Decisions: texel loads by CPU
 //! vendor; figures in docs/benchmarks.md, Textures in GPU memory, measured).
 //!
