@@ -45,10 +45,11 @@ pub(crate) fn words8(b: &[u8; 32]) -> [u32; 8] {
 }
 
 /// [`Memory::read_words8`] of a memory whose views cost no more than a read (the bytes
-/// already in place): the 32 bytes viewed, not copied, where they are mapped; else the
-/// read's error.
+/// already in place, as in [`FlatMemory`] and [`SparseMemory`]; not a memory that fetches
+/// what it views): the 32 bytes viewed, not copied, where they are mapped; else the read's
+/// result.
 #[inline(always)]
-pub(crate) fn view_words8<M: Memory + ?Sized>(m: &M, addr: u64) -> Result<[u32; 8], MemoryError> {
+pub fn view_words8<M: Memory + ?Sized>(m: &M, addr: u64) -> Result<[u32; 8], MemoryError> {
     match m.view(addr, 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
         Some(b) => Ok(words8(b)),
         None => {
