@@ -33,13 +33,25 @@ use crate::warp::WARP_SIZE;
 const KEPT: usize = 4;
 
 /// What a kept texture was prepared from.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 struct Key {
     /// The executor's setup number.
     setup: u64,
     descriptors: ClassDescriptors,
     /// The header's words, then the sampler's.
     words: [[u32; 8]; 2],
+}
+
+impl PartialEq for Key {
+    /// Field by field, each descriptor's 32 bytes on their own (compared inline; the 64 at
+    /// once are a call to `bcmp`).
+    #[inline(always)]
+    fn eq(&self, other: &Key) -> bool {
+        self.words[0] == other.words[0]
+            && self.words[1] == other.words[1]
+            && self.setup == other.setup
+            && self.descriptors == other.descriptors
+    }
 }
 
 /// A kept texture and what it was prepared from.
