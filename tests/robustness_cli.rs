@@ -190,8 +190,9 @@ fn bench_only_matches_the_printed_names() {
     );
 }
 
-/// The sparse-memory row of `owned` in `tld4 bench`'s output: its title, then the six sides
-/// in order (flat, ranges, callback; bound once, one-shot), each a rate; the ranges and
+/// The sparse-memory row of `owned` in `tld4 bench`'s output: its title, then the seven
+/// sides in order (flat, ranges, callback; bound once, one-shot; then the callback one-shot
+/// through one memory kept across calls), each a rate; the ranges and
 /// callback sides with their ratio to the flat side of their kind and their target, the
 /// callback's with its read calls over the warps timed.
 fn sparse_memory_rows(s: &str, owned: &str) {
@@ -199,9 +200,9 @@ fn sparse_memory_rows(s: &str, owned: &str) {
     let lines: Vec<&str> = s
         .lines()
         .skip_while(|l| !l.starts_with(&title))
-        .take(7)
+        .take(8)
         .collect();
-    assert_eq!(lines.len(), 7, "{owned}: {s}");
+    assert_eq!(lines.len(), 8, "{owned}: {s}");
     assert!(
         lines[0].contains(" ranges; thread CPU time"),
         "{}",
@@ -214,6 +215,7 @@ fn sparse_memory_rows(s: &str, owned: &str) {
         ("  ranges memory, one-shot ", Some("target 0.9")),
         ("  callback memory, bound once ", Some("target 0.5")),
         ("  callback memory, one-shot ", Some("target 0.5")),
+        ("  callback memory cached, one-shot ", Some("target 0.5")),
     ];
     for (line, (label, target)) in lines[1..].iter().zip(sides) {
         assert!(line.starts_with(label), "{line}");

@@ -5,15 +5,21 @@
 //! same texture), and from C the one-shot `tld4_exec_run_flat*`, the bound
 //! `tld4_bound_run_flat` and `tld4_bound_run_flat_batch` (all 256 warps per call). The same
 //! image as many ranges (`tld4_ranges_memory`: the pools and the texels in separate ranges,
-//! among others far apart) and behind a read callback, one-shot and bound; then ratios timed
-//! in alternation (the same machine load for both sides): the one-shot owned call to the
-//! bound one and the one-shot flat memory call to the bound one (target 0.9), and ranges (target 0.9) and callback (target 0.5) to the flat
-//! range, as `tld4 bench`'s sparse-memory rows; and the callback's calls a warp.
+//! among others far apart) and behind a read callback, one-shot and bound, and one-shot
+//! through a `tld4_memory_cache` kept across calls; then ratios timed in alternation (the
+//! same machine load for both sides): the one-shot owned call to the bound one and the
+//! one-shot flat memory call to the bound one (target 0.9), and ranges (target 0.9) and
+//! callback (target 0.5, cached or not) to the flat range, as `tld4 bench`'s sparse-memory
+//! rows; and the callback's calls a warp.
 //!
 //! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
-//! row; median of 5 rounds). Results are checked equal between the forms before timing.
-//! `ONLY=owned` runs the owned one-shot and bound C calls alone, once each (for callgrind);
-//! `ONLY=memory` the same for the flat memory image.
+//! row; median of 5 rounds). `SIZE=256` makes the texture 256 x 256 (256 KiB, as `tld4
+//! bench`'s sparse rows) instead of 64 x 64. Results are checked equal between the forms
+//! before timing. `ONLY=owned` runs the owned one-shot and bound C calls alone, once each
+//! (for callgrind); `ONLY=memory` the same for the flat memory image; `ONLY=flat`,
+//! `ONLY=callback` and `ONLY=cached` run only the one-shot memory calls over the flat range,
+//! the plain callback or the cache, `WARPS` warps once after the checks (for callgrind: the
+//! difference of two runs' totals over the difference of their warps).
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -30,7 +36,6 @@ use tld4_emu::{
 use tld4_status::*;
 
 const N: usize = 256;
-const SIZE: u32 = 64;
 const BASE: u64 = 0x4000_0000;
 const INSN: &str = "TLD4.R R10, R8, R20, UR4, 2D ;";
 
@@ -107,14 +112,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|a| a.parse())
         .transpose()?
         .unwrap_or(200_000);
+    let only = std::env::var("ONLY").ok();
+    let one_memory = matches!(only.as_deref(), Some("flat" | "callback" | "cached"));
+    // (with one memory call alone, the rows before it run each warp a few times only: the
+    // checks need the Rust rows' results; the same count whatever `total` is)
+    let early = if one_memory { N } else { total };
+    let size: u32 = std::env::var("SIZE")
+        .ok()
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(64);
     let desc = TextureDesc {
         kind: TextureKind::Tex2D,
         format: Format::Rgba8Unorm,
-        width: SIZE,
-        height: SIZE,
+        width: size,
+        height: size,
         layers: 1,
     };
-    let fields: Vec<u32> = (0..SIZE * SIZE * 4)
+    let fields: Vec<u32> = (0..size * size * 4)
         .map(|i| i.wrapping_mul(2_654_435_761) >> 24)
         .collect();
     let tex = Texture::from_fields(desc, &fields)?;
@@ -157,14 +172,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .collect();
     let mut bound = exec.bind(&pool);
-    let rust_owned = time(total, |n| {
+    let rust_owned = time(early, |n| {
         for i in 0..n {
             black_box(bound.execute(&mut warps[i % N]).ok());
         }
     });
     let mem_pool = MemoryPool::new(&flat_mem, image.header_pool, image.sampler_pool);
     let mut bound_mem = exec.bind_memory(mem_pool);
-    let rust_mem = time(total, |n| {
+    let rust_mem = time(early, |n| {
         for i in 0..n {
             black_box(bound_mem.execute(&mut warps[i % N]).ok());
         }
@@ -178,8 +193,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cdesc = tld4_texture_desc {
         kind: tld4_texture_kind::TLD4_KIND_2D as u32,
         format: format.as_ptr(),
-        width: SIZE,
-        height: SIZE,
+        width: size,
+        height: size,
         layers: 1,
     };
     let mut s = unsafe { std::mem::zeroed::<tld4_sampler_desc>() };
@@ -258,7 +273,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `tld4_exec_run_flat` and `tld4_bound_run_flat`, over the difference of their warps).
     // `ONLY=memory`: the same for the flat memory image, one-shot
     // (`tld4_exec_run_flat_memory`) and bound (`tld4_bound_run_flat` of a memory binding).
-    if std::env::var("ONLY").as_deref() == Ok("memory") {
+    if only.as_deref() == Some("memory") {
         for i in 0..total {
             unsafe {
                 tld4_exec_run_flat_memory(
@@ -280,7 +295,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
-    if std::env::var("ONLY").as_deref() == Ok("owned") {
+    if only.as_deref() == Some("owned") {
         for i in 0..total {
             unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
         }
@@ -291,19 +306,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
-    let one_shot = time(total, |n| {
+    let one_shot = time(early, |n| {
         for i in 0..n {
             unsafe { tld4_exec_run_flat(cexec, cpool, &flats[i % N], null_mut(), null_mut()) };
         }
     });
-    let bound_c = time(total, |n| {
+    let bound_c = time(early, |n| {
         for i in 0..n {
             unsafe {
                 tld4_bound_run_flat(cb_owned, &flats[i % N], null_mut(), null_mut(), null_mut())
             };
         }
     });
-    let batch_c = time(total, |n| {
+    let batch_c = time(early, |n| {
         for _ in 0..n / N {
             unsafe {
                 tld4_bound_run_flat_batch(
@@ -318,7 +333,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
         }
     });
-    let one_shot_mem = time(total, |n| {
+    let one_shot_mem = time(early, |n| {
         for i in 0..n {
             unsafe {
                 tld4_exec_run_flat_memory(
@@ -334,14 +349,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
         }
     });
-    let bound_mem_c = time(total, |n| {
+    let bound_mem_c = time(early, |n| {
         for i in 0..n {
             unsafe {
                 tld4_bound_run_flat(cb_mem, &flats[i % N], null_mut(), null_mut(), null_mut())
             };
         }
     });
-    let batch_mem_c = time(total, |n| {
+    let batch_mem_c = time(early, |n| {
         for _ in 0..n / N {
             unsafe {
                 tld4_bound_run_flat_batch(
@@ -395,6 +410,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         user: &cb_image as *const Image as *mut c_void,
         read: Some(read_image),
     };
+    let mut cache = null_mut();
+    unsafe {
+        assert_eq!(
+            tld4_memory_cache_new(&cbmem, &mut cache, &mut e),
+            TLD4_OK,
+            "{}",
+            e.message()
+        );
+    }
+    let cachemem = tld4_memory_cache_memory(cache);
     let (mut cb_ranges, mut cb_callback) = (null_mut(), null_mut());
     unsafe {
         assert_eq!(
@@ -427,9 +452,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             unsafe { tld4_bound_run_flat(b, &flats[i % N], null_mut(), null_mut(), null_mut()) };
         }
     };
-    // Check: ranges and callback write what the flat range writes; count the calls.
+    // Check: ranges, callback and cache write what the flat range writes; count the calls.
     for (f, want) in flats.iter().zip(regs_now(&flats)) {
-        for m in [&rmem, &cbmem] {
+        for m in [&rmem, &cbmem, &cachemem] {
             clear_results(f);
             unsafe {
                 assert_eq!(
@@ -448,10 +473,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     cb_image.calls.set(0);
     bound_on(cb_callback, N);
     let calls_bound = cb_image.calls.get() as f64 / N as f64;
+    unsafe { assert_eq!(tld4_memory_cache_clear(cache, &mut e), TLD4_OK) };
+    cb_image.calls.set(0);
+    one_shot_on(&cachemem, N);
+    let calls_cached = cb_image.calls.get() as f64 / N as f64;
+    if one_memory {
+        let m = match only.as_deref() {
+            Some("flat") => &cmem,
+            Some("callback") => &cbmem,
+            _ => &cachemem,
+        };
+        one_shot_on(m, total);
+        return Ok(());
+    }
     let one_shot_ranges = time(total, |n| one_shot_on(&rmem, n));
     let bound_ranges = time(total, |n| bound_on(cb_ranges, n));
     let one_shot_cb = time(total / 4, |n| one_shot_on(&cbmem, n));
     let bound_cb = time(total, |n| bound_on(cb_callback, n));
+    let one_shot_cached = time(total, |n| one_shot_on(&cachemem, n));
     let ratios = [
         (
             "owned: C one-shot / C bound",
@@ -493,13 +532,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ),
         ),
         (
+            "memory one-shot: cached callback / flat",
+            0.5,
+            ratio(
+                total,
+                |n| one_shot_on(&cachemem, n),
+                |n| one_shot_on(&cmem, n),
+            ),
+        ),
+        (
             "memory bound: callback / flat",
             0.5,
             ratio(total, |n| bound_on(cb_callback, n), |n| bound_on(cb_mem, n)),
         ),
     ];
     let m = |x: f64| x / 1e6;
-    println!("M warps/s, median of 5 rounds of {total} warps (RGBA8 64x64, TLD4.R 2D, 32 lanes):");
+    println!(
+        "M warps/s, median of 5 rounds of {total} warps (RGBA8 {size}x{size}, TLD4.R 2D, 32 lanes):"
+    );
     println!(
         "  owned : Rust BoundExec {:.3} | C one-shot {:.3} | C bound {:.3} | C batch {:.3}",
         m(rust_owned),
@@ -525,14 +575,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         m(one_shot_cb),
         m(bound_cb)
     );
+    println!(
+        "  cached callback:          | C one-shot {:.3}            ({calls_cached:.2} calls a warp one-shot)",
+        m(one_shot_cached)
+    );
     println!("rate ratios, 7 rounds in alternation (median, range; target: at least):");
     for (name, target, [med, lo, hi]) in ratios {
         let verdict = if med >= target { "met" } else { "missed" };
-        println!("  {name:<34} {med:.3} ({lo:.3}-{hi:.3})  target {target}: {verdict}");
+        println!("  {name:<40} {med:.3} ({lo:.3}-{hi:.3})  target {target}: {verdict}");
     }
     unsafe {
         tld4_bound_free(cb_ranges);
         tld4_bound_free(cb_callback);
+        tld4_memory_cache_free(cache);
         tld4_ranges_free(cranges);
         tld4_bound_free(cb_owned);
         tld4_bound_free(cb_mem);

@@ -257,7 +257,7 @@ typedef enum tld4_rounding {
   TLD4_ROUND_FLOOR = 2,
 } tld4_rounding;
 
-// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
+// The forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
 // zero-initialized `tld4_memory` is an error, not an empty memory.
 typedef enum tld4_memory_kind {
   // `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
@@ -271,6 +271,10 @@ typedef enum tld4_memory_kind {
   // `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
   // `tld4_memory`): many ranges, checked once, read in place.
   TLD4_MEMORY_RANGES = 3,
+  // `user` is a `tld4_memory_cache *` (`tld4_memory_cache_new`; `tld4_memory_cache_memory`
+  // makes such a `tld4_memory`): a read callback whose textures and sectors are kept
+  // across calls until invalidated.
+  TLD4_MEMORY_CACHE = 4,
 } tld4_memory_kind;
 
 // How a texture's texels are laid out (`tld4_image_entry::layout`).
@@ -434,6 +438,32 @@ typedef struct tld4_exec tld4_exec;
 // A decoded TLD4 (opaque). Made by `tld4_decode`, `tld4_parse` or `tld4_cubin_find`; freed
 // with `tld4_insn_free`.
 typedef struct tld4_insn tld4_insn;
+
+// A read callback with what it read kept across calls (opaque; `tld4_memory_cache_new`,
+// freed with `tld4_memory_cache_free`; `tld4_memory_cache_memory` makes the `tld4_memory`
+// that reads through it).
+//
+// What the caller promises: the bytes the callback reads do not change unless the caller
+// invalidates them (`tld4_memory_cache_invalidate` for the changed range, or
+// `tld4_memory_cache_clear`) before the next call that reads through the cache. Without
+// invalidation a read gives the bytes kept from before the change where it hits what is
+// kept, and the new bytes elsewhere (which is not specified). A texture fetch on a GPU is
+// not coherent with global writes of the same kernel launch either, so invalidating at
+// every host copy or memset into GPU memory and at every kernel launch is what the
+// hardware's texture cache gives (docs/sources.md, Decisions: the persistent callback
+// cache).
+//
+// Thread safety: none. Every call, binding and invalidation over one cache runs on one
+// thread at a time (the caller serializes them); the cache may move between threads.
+// Bindings over a cache (`tld4_exec_bind_memory`) hold it until freed: invalidating or
+// clearing is refused (`TLD4_ERR_INVALID_ARGUMENT`) while one is alive, or from inside the
+// cache's own read callback.
+//
+// What it keeps: up to four textures whole (each up to 64 MiB; when all four are taken, a
+// call made with no binding alive drops the least recently used) and 64 sectors of 32
+// bytes (2 KiB, direct-mapped). A read the callback refuses is kept nowhere: it is asked
+// for again next time, and the error names the same address as without the cache.
+typedef struct tld4_memory_cache tld4_memory_cache;
 
 // Texture headers and samplers (opaque), indexed as a handle's bits 19:0 and 31:20. Made by
 // `tld4_pool_new`, freed with `tld4_pool_free`.
@@ -667,8 +697,9 @@ typedef struct tld4_regfile {
 
 // GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`), a
 // read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`) or many ranges (`kind =
-// TLD4_MEMORY_RANGES`: `user`, from `tld4_ranges_memory`); the other forms' fields are
-// ignored. tld4 only reads it, and only during the call it is passed to.
+// TLD4_MEMORY_RANGES`: `user`, from `tld4_ranges_memory`) or a read callback kept across
+// calls (`kind = TLD4_MEMORY_CACHE`: `user`, from `tld4_memory_cache_memory`); the other
+// forms' fields are ignored. tld4 only reads it, and only during the call it is passed to.
 //
 // `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
 // returns nonzero when some byte cannot be read (the value is reported in the error
@@ -1083,6 +1114,14 @@ typedef struct tld4_operand_layout {
   // The position in Rb of the depth reference (after the handle and offsets).
   uint8_t depth_ref_at;
 } tld4_operand_layout;
+
+// How many textures and sectors a cache keeps (`tld4_memory_cache_kept`).
+typedef struct tld4_memory_cache_stats {
+  // Textures (ranges) kept whole, 0 to 4.
+  uint32_t views;
+  // 32-byte sectors kept, 0 to 64.
+  uint32_t sectors;
+} tld4_memory_cache_stats;
 
 // One range of GPU memory: `len` bytes at `bytes` are the GPU addresses `address ..
 // address + len` (`address + len` may be 2^64).
@@ -2090,6 +2129,62 @@ enum tld4_status tld4_exec_run_callbacks_memory(const struct tld4_exec *exec,
                                                 struct tld4_lane_texels *texels,
                                                 struct tld4_exec_report *report,
                                                 struct tld4_error *err);
+
+// Makes a cache over the read callback of `memory` (`kind = TLD4_MEMORY_CALLBACK`; its
+// `read` and `user` are copied: they must stay valid until the cache is freed) with nothing
+// read yet (`*out`; free with `tld4_memory_cache_free`). A flat or ranges memory is refused
+// (`TLD4_ERR_INVALID_ARGUMENT`: they are read in place, with nothing to keep); a NULL
+// `read` is `TLD4_ERR_NULL_POINTER`.
+//
+// # Safety
+// `memory` valid; its `read` safe to call with its `user` until the cache is freed; `out`
+// valid for a write of a pointer; `err` NULL or valid.
+enum tld4_status tld4_memory_cache_new(const struct tld4_memory *memory,
+                                       struct tld4_memory_cache **out_ptr,
+                                       struct tld4_error *err);
+
+// Frees a cache (and what it kept; not the callback's `user`); NULL is ignored.
+//
+// # Safety
+// `cache` is NULL or came from `tld4_memory_cache_new` and was not freed before; no call
+// or binding that reads it is running or alive.
+void tld4_memory_cache_free(struct tld4_memory_cache *cache);
+
+// The `tld4_memory` that reads through `cache` (`kind = TLD4_MEMORY_CACHE`, `user =
+// cache`, the other fields zero): pass it wherever a `tld4_memory` is taken, one-shot calls
+// and bindings alike.
+struct tld4_memory tld4_memory_cache_memory(struct tld4_memory_cache *cache);
+
+// Drops every texture and sector the cache keeps that overlaps the `len` bytes at `addr`
+// (`addr + len` may be 2^64, not more: `TLD4_ERR_INVALID_ARGUMENT`; `len` 0 drops
+// nothing): they are read through the callback again when next needed. Call it after those
+// bytes changed (a copy or memset into GPU memory), before the next call that reads
+// through the cache. Refused (`TLD4_ERR_INVALID_ARGUMENT`, nothing dropped) while a binding
+// over the cache is alive.
+//
+// # Safety
+// `cache` NULL or live, used by no other thread meanwhile; `err` NULL or valid.
+enum tld4_status tld4_memory_cache_invalidate(struct tld4_memory_cache *cache,
+                                              uint64_t addr,
+                                              uint64_t len,
+                                              struct tld4_error *err);
+
+// Drops everything the cache keeps (at a kernel launch, or after changes the caller does
+// not track). Refused (`TLD4_ERR_INVALID_ARGUMENT`, nothing dropped) while a binding over
+// the cache is alive.
+//
+// # Safety
+// `cache` NULL or live, used by no other thread meanwhile; `err` NULL or valid.
+enum tld4_status tld4_memory_cache_clear(struct tld4_memory_cache *cache, struct tld4_error *err);
+
+// Writes how many textures and sectors `cache` keeps to `*stats`.
+//
+// # Safety
+// `cache` NULL or live, used by no other thread meanwhile; `stats` valid for a write;
+// `err` NULL or valid.
+enum tld4_status tld4_memory_cache_kept(const struct tld4_memory_cache *cache,
+                                        struct tld4_memory_cache_stats *stats,
+                                        struct tld4_error *err);
 
 // The stable name of a status (`"ok"`, `"illegal_encoding"`: the enum's name without
 // `TLD4_` / `TLD4_ERR_`, lower case), or NULL for a value that is no status. The string is

@@ -68,6 +68,7 @@ mod insn;
 mod layout;
 mod mem_exec;
 mod memory;
+mod memory_cache;
 mod names;
 mod pool;
 mod ptr;
@@ -134,6 +135,11 @@ pub use layout::{tld4_insn_operand_layout, tld4_operand_layout};
 pub use mem_exec::{tld4_exec_run_callbacks_memory, tld4_exec_run_flat_memory};
 pub use memory::{
     tld4_lane_texels, tld4_memory, tld4_memory_kind, tld4_texel_address, tld4_texel_kind,
+};
+pub use memory_cache::{
+    tld4_memory_cache, tld4_memory_cache_clear, tld4_memory_cache_free,
+    tld4_memory_cache_invalidate, tld4_memory_cache_kept, tld4_memory_cache_memory,
+    tld4_memory_cache_new, tld4_memory_cache_stats,
 };
 pub use names::{
     tld4_border_vulkan, tld4_field_from_int, tld4_format_bytes_per_texel, tld4_status_name,

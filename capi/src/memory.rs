@@ -10,10 +10,11 @@ use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
 
 use crate::error::Error;
+use crate::memory_cache::{use_cache, CacheUse};
 use crate::ptr::{in_ref, in_slice};
 use crate::ranges::tld4_ranges;
 
-/// The two forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
+/// The forms of `tld4_memory` (`tld4_memory::kind`). 0 is neither, so a
 /// zero-initialized `tld4_memory` is an error, not an empty memory.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,12 +30,17 @@ pub enum tld4_memory_kind {
     /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
     /// `tld4_memory`): many ranges, checked once, read in place.
     TLD4_MEMORY_RANGES = 3,
+    /// `user` is a `tld4_memory_cache *` (`tld4_memory_cache_new`; `tld4_memory_cache_memory`
+    /// makes such a `tld4_memory`): a read callback whose textures and sectors are kept
+    /// across calls until invalidated.
+    TLD4_MEMORY_CACHE = 4,
 }
 
 /// GPU memory: a flat byte range (`kind = TLD4_MEMORY_FLAT`: `base`, `bytes`, `len`), a
 /// read callback (`kind = TLD4_MEMORY_CALLBACK`: `user`, `read`) or many ranges (`kind =
-/// TLD4_MEMORY_RANGES`: `user`, from `tld4_ranges_memory`); the other forms' fields are
-/// ignored. tld4 only reads it, and only during the call it is passed to.
+/// TLD4_MEMORY_RANGES`: `user`, from `tld4_ranges_memory`) or a read callback kept across
+/// calls (`kind = TLD4_MEMORY_CACHE`: `user`, from `tld4_memory_cache_memory`); the other
+/// forms' fields are ignored. tld4 only reads it, and only during the call it is passed to.
 ///
 /// `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
 /// returns nonzero when some byte cannot be read (the value is reported in the error
@@ -66,6 +72,8 @@ pub(crate) enum CMemory<'a> {
     Callback(CallbackMemory<CRead>),
     /// Many ranges, checked when made.
     Ranges(&'a RangesMemory<'a>),
+    /// A callback whose reads are kept across calls (counted as in use while this lives).
+    Cache(CacheUse<'a>),
 }
 
 impl CMemory<'_> {
@@ -74,7 +82,9 @@ impl CMemory<'_> {
     /// # Safety
     /// With `TLD4_MEMORY_FLAT`, `m.bytes` is NULL or points to `m.len` bytes nothing writes
     /// while `'a` lasts; with `TLD4_MEMORY_CALLBACK`, `m.read` is safe to call with `m.user`;
-    /// with `TLD4_MEMORY_RANGES`, `m.user` is NULL or a `tld4_ranges` alive while `'a` lasts.
+    /// with `TLD4_MEMORY_RANGES`, `m.user` is NULL or a `tld4_ranges` alive while `'a` lasts;
+    /// with `TLD4_MEMORY_CACHE`, `m.user` is NULL or a `tld4_memory_cache` alive while `'a`
+    /// lasts and used by no other thread meanwhile.
     pub(crate) unsafe fn new<'a>(m: &tld4_memory) -> Result<CMemory<'a>, Error> {
         match m.kind {
             k if k == tld4_memory_kind::TLD4_MEMORY_FLAT as u32 => {
@@ -93,30 +103,35 @@ impl CMemory<'_> {
                 })
             }
             k if k == tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32 => {
-                Ok(CMemory::Callback(CallbackMemory::new(CRead {
-                    user: m.user,
-                    read: m.read.ok_or(Error::Null("memory.read"))?,
-                    last: Cell::new(0),
-                })))
+                Ok(CMemory::Callback(CallbackMemory::new(CRead::new(
+                    m.user,
+                    m.read.ok_or(Error::Null("memory.read"))?,
+                ))))
             }
             k if k == tld4_memory_kind::TLD4_MEMORY_RANGES as u32 => {
                 // SAFETY: the caller's guarantee: `user` is NULL or a live `tld4_ranges`.
                 let r = unsafe { in_ref(m.user.cast::<tld4_ranges>(), "memory.user (ranges)") }?;
                 Ok(CMemory::Ranges(&r.0))
             }
+            k if k == tld4_memory_kind::TLD4_MEMORY_CACHE as u32 => {
+                // SAFETY: the caller's guarantee: `user` is NULL or a live cache.
+                Ok(CMemory::Cache(unsafe { use_cache(m.user.cast()) }?))
+            }
             k => Err(Error::Invalid(format!(
                 "memory.kind = {k}: expected TLD4_MEMORY_FLAT (1), TLD4_MEMORY_CALLBACK (2) \
-                 or TLD4_MEMORY_RANGES (3)"
+                 TLD4_MEMORY_RANGES (3) or TLD4_MEMORY_CACHE (4)"
             ))),
         }
     }
 
     /// The last nonzero value the read callback returned, if any.
     pub(crate) fn callback_code(&self) -> Option<c_int> {
-        match self {
-            CMemory::Callback(c) if c.reader().last.get() != 0 => Some(c.reader().last.get()),
-            _ => None,
-        }
+        let read = match self {
+            CMemory::Callback(c) => c.reader(),
+            CMemory::Cache(c) => c.memory().reader(),
+            _ => return None,
+        };
+        Some(read.last.get()).filter(|&c| c != 0)
     }
 }
 
@@ -145,12 +160,13 @@ impl Memory for CMemory<'_> {
             }
             CMemory::Callback(c) => c.read(addr, buf),
             CMemory::Ranges(r) => r.read(addr, buf),
+            CMemory::Cache(c) => c.memory().read(addr, buf),
         }
     }
 
     /// Flat memory and ranges hand out views (texels are then read in place); a callback
     /// memory asks for the whole range, once, and keeps it (the memory is unchanged while
-    /// the `CMemory` lives: one call, or a binding).
+    /// the `CMemory` lives: one call, or a binding; a cache's until invalidated).
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         match self {
             CMemory::Flat { base, bytes } => {
@@ -159,6 +175,7 @@ impl Memory for CMemory<'_> {
             }
             CMemory::Callback(c) => c.view(addr, len),
             CMemory::Ranges(r) => r.view(addr, len),
+            CMemory::Cache(c) => c.memory().view(addr, len),
         }
     }
 }
@@ -168,6 +185,25 @@ pub(crate) struct CRead {
     user: *mut c_void,
     read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
     last: Cell<c_int>,
+}
+
+impl CRead {
+    /// `read` with `user`, no error yet.
+    pub(crate) fn new(
+        user: *mut c_void,
+        read: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize) -> c_int,
+    ) -> Self {
+        CRead {
+            user,
+            read,
+            last: Cell::new(0),
+        }
+    }
+
+    /// Forgets the last nonzero return value.
+    pub(crate) fn clear_code(&self) {
+        self.last.set(0);
+    }
 }
 
 impl ReadBytes for CRead {

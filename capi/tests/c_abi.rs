@@ -22,6 +22,7 @@ mod fields;
 mod handles;
 mod header;
 mod memory;
+mod memory_cache;
 mod memory_exec;
 mod names;
 mod ranges;

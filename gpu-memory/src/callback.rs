@@ -1,13 +1,14 @@
 //! Memory behind a read function (a simulator's memory it reads on demand: C's read
 //! callback, or any function), asked for as few and as large reads as the texture unit can
-//! use, each kept for as long as the memory is (one call, or a binding's life, over which the
-//! memory is unchanged): a texture's bytes whole (`Views`: the texture unit then reads them
+//! use, each kept for as long as the memory is (one call, a binding's life, or across calls
+//! until the owner says the bytes changed: [`CallbackMemory::invalidate`] and
+//! [`CallbackMemory::clear`]): a texture's bytes whole (`Views`: the texture unit then reads them
 //! in place, as a flat range's), and the 32-byte sectors of other reads (`Sectors`: the
 //! texture unit reads a texel's or a descriptor's bytes at a time, and a warp's reads share
 //! sectors). A sector is the unit of the texel addresses' sector lists (docs/sources.md,
 //! Decisions).
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 use crate::memory::{Memory, MemoryError};
 
@@ -24,10 +25,15 @@ impl<F: Fn(u64, &mut [u8]) -> bool> ReadBytes for F {
 }
 
 /// A memory read through `R`, which must read the same bytes for as long as the
-/// `CallbackMemory` lives (what it read is kept): a view is fetched whole (up to 64 MiB, four
-/// kept), a read from its whole 32-byte sector (64 kept, direct-mapped); a read across two
-/// sectors, or in a sector `R` cannot read whole, asks for its exact bytes, so errors name
-/// the same address as a read of the bytes alone.
+/// `CallbackMemory` lives, or until the bytes that changed are invalidated
+/// ([`invalidate`](Self::invalidate), [`clear`](Self::clear)): what it read is kept. A view
+/// is fetched whole (up to 64 MiB, four kept; [`make_room`](Self::make_room) drops the least
+/// recently used when all four are taken), a read from its whole 32-byte sector (64 kept,
+/// direct-mapped); a read across two sectors, or in a sector `R` cannot read whole, asks for
+/// its exact bytes, so errors name the same address as a read of the bytes alone. A failed
+/// fetch keeps nothing: the next read asks again. Without invalidation a read gives the
+/// bytes kept (read before the change) where it hits a kept view or sector, and the new
+/// bytes elsewhere: which one is not part of the contract.
 ///
 /// ```
 /// use tld4_gpu_memory::{CallbackMemory, Memory};
@@ -66,6 +72,55 @@ impl<R> CallbackMemory<R> {
     pub fn reader(&self) -> &R {
         &self.read
     }
+
+    /// Drops every kept view and sector that overlaps the `len` bytes at `addr` (the range
+    /// may end at 2^64; nothing is dropped for `len` 0): they are read again when next asked
+    /// for. Call it after those bytes changed.
+    pub fn invalidate(&mut self, addr: u64, len: u64) {
+        self.views.invalidate(addr, len);
+        self.sectors.get_mut().invalidate(addr, len);
+    }
+
+    /// Drops everything kept.
+    pub fn clear(&mut self) {
+        self.views.clear();
+        self.sectors.get_mut().clear();
+    }
+
+    /// When every view slot holds a range, drops the least recently used one, so the next
+    /// texture asked for is fetched whole (without it a memory kept across calls would read
+    /// a fifth texture sector by sector). Call it between calls of a memory kept across
+    /// them.
+    pub fn make_room(&mut self) {
+        self.views.make_room();
+    }
+
+    /// How many views and sectors are kept.
+    pub fn kept(&self) -> Kept {
+        Kept {
+            views: self.views.kept.iter().filter(|c| c.get().is_some()).count(),
+            sectors: self
+                .sectors
+                .try_borrow()
+                .map_or(0, |s| s.valid.count_ones() as usize),
+        }
+    }
+}
+
+/// What a [`CallbackMemory`] keeps ([`CallbackMemory::kept`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// Ranges fetched whole.
+    pub views: usize,
+    /// 32-byte sectors.
+    pub sectors: usize,
+}
+
+/// Whether the `n` bytes at `a` and the `m` bytes at `b` share a byte (in 65 bits: a range
+/// may end at 2^64).
+fn overlaps(a: u64, n: u64, b: u64, m: u64) -> bool {
+    let (a, n, b, m) = (a as u128, n as u128, b as u128, m as u128);
+    n > 0 && m > 0 && a < b + m && b < a + n
 }
 
 impl<R: ReadBytes> Memory for CallbackMemory<R> {
@@ -99,9 +154,13 @@ const VIEWS: usize = 4;
 /// The largest view fetched whole (larger textures are read sector by sector).
 const MAX_VIEW: u64 = 64 << 20;
 
-/// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory.
+/// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory or
+/// until invalidated; `used[i]` is when slot `i` was last asked for (a count of the views
+/// asked for, `clock`).
 struct Views {
     kept: [OnceCell<(u64, Box<[u8]>)>; VIEWS],
+    used: [Cell<u64>; VIEWS],
+    clock: Cell<u64>,
 }
 
 impl Views {
@@ -109,6 +168,43 @@ impl Views {
     fn new() -> Self {
         Views {
             kept: Default::default(),
+            used: Default::default(),
+            clock: Cell::new(0),
+        }
+    }
+
+    /// Marks slot `k` used now.
+    fn touch(&self, k: usize) {
+        let now = self.clock.get() + 1;
+        self.clock.set(now);
+        self.used[k].set(now);
+    }
+
+    /// Drops the views overlapping the `len` bytes at `addr`.
+    fn invalidate(&mut self, addr: u64, len: u64) {
+        for cell in &mut self.kept {
+            if let Some((at, bytes)) = cell.get() {
+                if overlaps(*at, bytes.len() as u64, addr, len) {
+                    cell.take();
+                }
+            }
+        }
+    }
+
+    /// Drops every view.
+    fn clear(&mut self) {
+        for cell in &mut self.kept {
+            cell.take();
+        }
+    }
+
+    /// When every slot is taken, drops the least recently used view.
+    fn make_room(&mut self) {
+        if self.kept.iter().all(|c| c.get().is_some()) {
+            let oldest = (0..VIEWS).min_by_key(|&k| self.used[k].get());
+            if let Some(k) = oldest {
+                self.kept[k].take();
+            }
         }
     }
 
@@ -122,25 +218,24 @@ impl Views {
         len: u64,
         fetch: impl FnOnce(u64, &mut [u8]) -> bool,
     ) -> Option<&[u8]> {
-        for cell in &self.kept {
-            match cell.get() {
-                Some((at, bytes)) if *at == addr && bytes.len() as u64 == len => {
-                    return Some(bytes)
-                }
-                Some(_) => continue,
-                None => {
-                    if len > MAX_VIEW {
-                        return None;
-                    }
-                    let mut bytes = vec![0u8; len as usize].into_boxed_slice();
-                    if !fetch(addr, &mut bytes) {
-                        return None;
-                    }
-                    return Some(&cell.get_or_init(|| (addr, bytes)).1);
-                }
-            }
+        let kept = |(at, bytes): &(u64, Box<[u8]>)| *at == addr && bytes.len() as u64 == len;
+        if let Some(k) = (0..VIEWS).find(|&k| self.kept[k].get().is_some_and(kept)) {
+            self.touch(k);
+            return self.kept[k].get().map(|(_, bytes)| &bytes[..]);
         }
-        None
+        let k = (0..VIEWS).find(|&k| self.kept[k].get().is_none())?;
+        if len > MAX_VIEW {
+            return None;
+        }
+        let mut bytes = vec![0u8; len as usize].into_boxed_slice();
+        if !fetch(addr, &mut bytes) {
+            return None;
+        }
+        self.touch(k);
+        // (a slot filled meanwhile, by a read function that reads this memory too, keeps
+        // what it holds: then None)
+        let got = self.kept[k].get_or_init(|| (addr, bytes));
+        kept(got).then_some(&got.1[..])
     }
 }
 
@@ -165,6 +260,21 @@ impl Sectors {
             valid: 0,
             bytes: [[0; SECTOR]; KEPT],
         }
+    }
+
+    /// Drops the sectors overlapping the `len` bytes at `addr`.
+    fn invalidate(&mut self, addr: u64, len: u64) {
+        for slot in 0..KEPT {
+            let start = self.tags[slot] * SECTOR as u64;
+            if self.valid >> slot & 1 == 1 && overlaps(start, SECTOR as u64, addr, len) {
+                self.valid &= !(1 << slot);
+            }
+        }
+    }
+
+    /// Drops every sector.
+    fn clear(&mut self) {
+        self.valid = 0;
     }
 
     /// Fills `buf` from the sector holding `addr .. addr + buf.len()`, reading the sector
@@ -201,6 +311,102 @@ impl Sectors {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Memory whose bytes a test changes: 4 KiB, byte `i` holding `i % 256`.
+    type Changing = std::rc::Rc<RefCell<Vec<u8>>>;
+
+    fn changing() -> Changing {
+        std::rc::Rc::new(RefCell::new((0..4096).map(|i| i as u8).collect()))
+    }
+
+    /// A read function over `bytes`.
+    fn reader(bytes: &Changing) -> impl Fn(u64, &mut [u8]) -> bool {
+        let b = bytes.clone();
+        move |addr: u64, dst: &mut [u8]| {
+            let b = b.borrow();
+            match b.get(addr as usize..addr as usize + dst.len()) {
+                Some(s) => {
+                    dst.copy_from_slice(s);
+                    true
+                }
+                None => false,
+            }
+        }
+    }
+
+    #[test]
+    fn kept_bytes_stay_until_invalidated_and_invalidation_reads_the_new_ones() {
+        let bytes = changing();
+        let mut m = CallbackMemory::new(reader(&bytes));
+        assert_eq!(m.read_u32(0x40).unwrap(), 0x4342_4140);
+        assert_eq!(m.view(0x100, 16).map(|v| v[0]), Some(0x00));
+        assert_eq!(
+            m.kept(),
+            Kept {
+                views: 1,
+                sectors: 1
+            }
+        );
+        bytes.borrow_mut()[0x40] = 0xaa;
+        bytes.borrow_mut()[0x10f] = 0xbb;
+        // not invalidated: the kept sector's and view's bytes (read before the change);
+        // bytes never kept are read anew
+        assert_eq!(m.read_u32(0x40).unwrap(), 0x4342_4140);
+        assert_eq!(m.view(0x100, 16).map(|v| v[15]), Some(0x0f));
+        assert_eq!(m.read_u32(0x10c).unwrap(), 0xbb0e_0d0c);
+        // a range next to them, not overlapping: still kept
+        m.invalidate(0x60, 0xa0);
+        m.invalidate(0x3c, 4);
+        m.invalidate(0x40, 0);
+        assert_eq!(m.read_u32(0x40).unwrap(), 0x4342_4140);
+        assert_eq!(m.view(0x100, 16).map(|v| v[15]), Some(0x0f));
+        // one byte of each: read again
+        m.invalidate(0x5f, 1);
+        m.invalidate(0x10f, u64::MAX - 0x10e);
+        assert_eq!(m.read_u32(0x40).unwrap(), 0x4342_41aa);
+        assert_eq!(m.view(0x100, 16).map(|v| v[15]), Some(0xbb));
+        // clear: nothing kept, everything read anew
+        bytes.borrow_mut()[0x41] = 0xcc;
+        m.clear();
+        assert_eq!(
+            m.kept(),
+            Kept {
+                views: 0,
+                sectors: 0
+            }
+        );
+        assert_eq!(m.read_u32(0x40).unwrap(), 0x4342_ccaa);
+    }
+
+    #[test]
+    fn make_room_drops_the_least_recently_used_view_only_when_all_are_taken() {
+        let read = reader(&changing());
+        let calls = Cell::new(0);
+        let mut m = CallbackMemory::new(|a: u64, d: &mut [u8]| {
+            calls.set(calls.get() + 1);
+            read(a, d)
+        });
+        for k in 0..3u64 {
+            assert!(m.view(k * 0x100, 8).is_some());
+        }
+        m.make_room(); // a slot is free: nothing dropped
+        assert_eq!(m.kept().views, 3);
+        assert!(m.view(0x300, 8).is_some());
+        assert!(m.view(0x400, 8).is_none()); // all four taken
+        assert!(m.view(0x000, 8).is_some()); // used again: 0x100 is now the oldest
+        m.make_room();
+        assert_eq!(m.kept().views, 3);
+        calls.set(0);
+        assert!(m.view(0x000, 8).is_some());
+        assert!(m.view(0x200, 8).is_some());
+        assert_eq!(calls.get(), 0, "0x000 and 0x200 kept");
+        assert!(m.view(0x400, 8).is_some());
+        assert_eq!(calls.get(), 1);
+        assert!(
+            m.view(0x100, 8).is_none(),
+            "0x100 was dropped, no slot free"
+        );
+    }
 
     #[test]
     fn sectors_are_fetched_once_and_reads_across_or_unreadable_ones_are_refused() {

@@ -35,7 +35,7 @@ pub mod ranges;
 pub mod texels;
 pub mod to_memory;
 
-pub use callback::{CallbackMemory, ReadBytes};
+pub use callback::{CallbackMemory, Kept, ReadBytes};
 pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};

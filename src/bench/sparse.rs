@@ -4,7 +4,8 @@
 //! ([`CallbackMemory`], as C's read callback is asked: whole textures and sectors), each
 //! bound once (`Tld4Exec::bind_memory`, kept across warps) and one-shot
 //! (`Tld4Exec::execute_memory` a warp, a new callback memory each call as C makes one a
-//! call). The six sides are timed by the thread's CPU time, each run in slices with the
+//! call), and the callback one-shot through one callback memory kept across calls (C's
+//! `tld4_memory_cache`). The seven sides are timed by the thread's CPU time, each run in slices with the
 //! sides in turn in each (the same machine load for each side), and each form's ratio to
 //! the flat range's is taken run by run, and each one-shot side's to the same form bound once
 //! (the one-shot call keeps its prepared texture per thread: within 10% is the target).
@@ -59,13 +60,17 @@ struct Side {
 /// one-shot memory call costs what a bound one costs, within 10%).
 const ONE_SHOT_TARGET: f64 = 0.9;
 
-/// The bound side of the same memory form as one-shot side `k` (the sides are in pairs,
-/// bound then one-shot); None for a bound side.
+/// The bound side of the same memory form as one-shot side `k` (the first six sides are in
+/// pairs, bound then one-shot; the cached callback's is the callback bound once); None for a
+/// bound side.
 fn bound_of(k: usize) -> Option<usize> {
-    (k % 2 == 1).then(|| k - 1)
+    match k {
+        CACHED => Some(FIRST_CALLBACK),
+        _ => (k % 2 == 1).then(|| k - 1),
+    }
 }
 
-const SIDES: [Side; 6] = [
+const SIDES: [Side; 7] = [
     Side {
         label: "  flat memory, bound once",
         flat: None,
@@ -96,11 +101,21 @@ const SIDES: [Side; 6] = [
         flat: Some(1),
         target: CALLBACK_TARGET,
     },
+    Side {
+        label: "  callback memory cached, one-shot",
+        flat: Some(1),
+        target: CALLBACK_TARGET,
+    },
 ];
+
+/// The first callback side (the callback's calls are counted from it on).
+const FIRST_CALLBACK: usize = 4;
+/// The cached callback's one-shot side.
+const CACHED: usize = 6;
 
 /// Seconds of the clock the rows are timed with: the thread's CPU time on Unix
 /// (`CLOCK_THREAD_CPUTIME_ID`: the time this thread ran, not the time other processes held
-/// the core: the six sides' rates stay comparable on a loaded machine), else wall time.
+/// the core: the sides' rates stay comparable on a loaded machine), else wall time.
 #[cfg(unix)]
 fn clock() -> f64 {
     let mut t = libc::timespec {
@@ -182,6 +197,8 @@ pub(super) fn row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize)
         }
     };
     let callback = CallbackMemory::new(&read);
+    // (C's `tld4_memory_cache`: one memory for every one-shot call)
+    let kept = CallbackMemory::new(&read);
     let mut warp = w.warp.clone();
     warp.set_ureg(4, 0); // header 0, sampler 0 of the image
     let mut bound_flat = w.exec.bind_memory(MemoryPool::new(&flat, hp, sp));
@@ -202,21 +219,24 @@ pub(super) fn row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize)
                     .exec
                     .execute_memory(warp, &MemoryPool::new(&ranges, hp, sp), None),
                 4 => bound_callback.execute(warp),
-                _ => {
+                5 => {
                     let m = CallbackMemory::new(&read);
                     w.exec
                         .execute_memory(warp, &MemoryPool::new(&m, hp, sp), None)
                 }
+                _ => w
+                    .exec
+                    .execute_memory(warp, &MemoryPool::new(&kept, hp, sp), None),
             });
         }
     };
     // warm-up, and the callback's calls (bound: the binding's first warp included)
-    let mut callback_calls = [0u64; 2];
+    let mut callback_calls = [0u64; SIDES.len() - FIRST_CALLBACK];
     for side in 0..SIDES.len() {
         calls.set(0);
         run(side, warps);
-        if side >= 4 {
-            callback_calls[side - 4] = calls.get();
+        if side >= FIRST_CALLBACK {
+            callback_calls[side - FIRST_CALLBACK] = calls.get();
         }
     }
     // each run in slices, the sides in turn within each slice: a change of machine load
@@ -271,8 +291,8 @@ pub(super) fn row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize)
                 ratio.median, ratio.min, ratio.max
             )?;
         }
-        if k >= 4 {
-            let n = callback_calls[k - 4];
+        if k >= FIRST_CALLBACK {
+            let n = callback_calls[k - FIRST_CALLBACK];
             write!(out, "; {n} calls in {warps} warps")?;
         }
         writeln!(out, ")")?;
