@@ -17,7 +17,7 @@ use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
 
 /// `CMemory` as a one-shot call reads it: the two descriptors of each call viewed where the
 /// memory holds its bytes in place (flat, ranges), not copied; read through the callback
-/// otherwise (its views fetch and keep whole textures).
+/// otherwise, cached or not (its views fetch and keep whole textures).
 struct OneShotMemory<'a, 'b>(&'a CMemory<'b>);
 
 impl Memory for OneShotMemory<'_, '_> {
@@ -33,7 +33,7 @@ impl Memory for OneShotMemory<'_, '_> {
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
         match self.0 {
             CMemory::Flat { .. } | CMemory::Ranges(_) => view_words8(self.0, addr),
-            CMemory::Callback(_) => self.0.read_words8(addr),
+            CMemory::Callback(_) | CMemory::Cache(_) => self.0.read_words8(addr),
         }
     }
 }
