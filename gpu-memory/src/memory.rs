@@ -4,8 +4,6 @@
 //! vector at a base address) and [`SparseMemory`] (separate mapped regions) are for tests,
 //! tools and the CLI. Reading an unmapped byte is a typed [`MemoryError`], never a panic.
 
-use std::collections::BTreeMap;
-
 use thiserror::Error;
 
 pub use tld4_textures::MemoryError;
@@ -34,9 +32,31 @@ pub trait Memory {
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
         let mut b = [0u8; 32];
         self.read(addr, &mut b)?;
-        Ok(std::array::from_fn(|i| {
-            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-        }))
+        Ok(words8(&b))
+    }
+}
+
+/// The eight little-endian u32 words of a descriptor's 32 bytes.
+#[inline(always)]
+pub(crate) fn words8(b: &[u8; 32]) -> [u32; 8] {
+    std::array::from_fn(|i| {
+        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}
+
+/// [`Memory::read_words8`] of a memory whose views cost no more than a read (the bytes
+/// already in place, as in [`FlatMemory`] and [`SparseMemory`]; not a memory that fetches
+/// what it views): the 32 bytes viewed, not copied, where they are mapped; else the read's
+/// result.
+#[inline(always)]
+pub fn view_words8<M: Memory + ?Sized>(m: &M, addr: u64) -> Result<[u32; 8], MemoryError> {
+    match m.view(addr, 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+        Some(b) => Ok(words8(b)),
+        None => {
+            let mut b = [0u8; 32];
+            m.read(addr, &mut b)?;
+            Ok(words8(&b))
+        }
     }
 }
 
@@ -86,12 +106,25 @@ impl Memory for FlatMemory {
         self.bytes
             .get(at..at.checked_add(usize::try_from(len).ok()?)?)
     }
+
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        view_words8(self, addr)
+    }
 }
 
-/// Separately mapped regions (keyed by their base address; regions must not overlap).
+/// Separately mapped regions (regions must not overlap), sorted by base address and found
+/// by a binary search (a read costs a few comparisons; mapping a region moves those above
+/// it).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SparseMemory {
-    regions: BTreeMap<u64, Vec<u8>>,
+    regions: Vec<Region>,
+}
+
+/// A mapped region of a [`SparseMemory`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Region {
+    base: u64,
+    bytes: Vec<u8>,
 }
 
 /// Mapping a region that overlaps another, or passes the end of the address space (a region
@@ -117,19 +150,30 @@ impl SparseMemory {
         let err = MapError { base, len };
         let e = end(base, len).map_err(|_| err)?;
         // the region with the highest base below `e` is the only one that can overlap
-        let below_end = ..=(e.max(base as u128 + 1) - 1) as u64;
-        if let Some((&b, r)) = self.regions.range(below_end).next_back() {
-            if b as u128 + r.len() as u128 > base as u128 {
+        let below_end = (e.max(base as u128 + 1) - 1) as u64;
+        let k = self.regions.partition_point(|r| r.base <= below_end);
+        if let Some(r) = k.checked_sub(1).map(|k| &self.regions[k]) {
+            if r.base as u128 + r.bytes.len() as u128 > base as u128 {
                 return Err(err);
             }
         }
-        self.regions.insert(base, bytes);
+        // (no region overlaps: those from `k` on start at or past the end)
+        self.regions.insert(k, Region { base, bytes });
         Ok(())
     }
 
     /// The mapped regions, by base address.
     pub fn regions(&self) -> impl Iterator<Item = (u64, &[u8])> {
-        self.regions.iter().map(|(&b, r)| (b, r.as_slice()))
+        self.regions.iter().map(|r| (r.base, r.bytes.as_slice()))
+    }
+
+    /// The region that can hold `addr` (the last starting at or below it), with `addr`'s
+    /// offset in it.
+    #[inline]
+    fn region(&self, addr: u64) -> Option<(&[u8], u64)> {
+        let k = self.regions.partition_point(|r| r.base <= addr);
+        let r = self.regions.get(k.checked_sub(1)?)?;
+        Some((&r.bytes, addr - r.base))
     }
 }
 
@@ -141,20 +185,24 @@ impl Memory for SparseMemory {
             len: buf.len(),
         };
         // a read lies in one region (regions are separate mappings)
-        let (&b, r) = self.regions.range(..=addr).next_back().ok_or(unmapped)?;
-        if e - b as u128 > r.len() as u128 {
+        let (r, at) = self.region(addr).ok_or(unmapped)?;
+        if e - (addr - at) as u128 > r.len() as u128 {
             return Err(unmapped);
         }
-        let at = (addr - b) as usize;
+        let at = at as usize;
         buf.copy_from_slice(&r[at..at + buf.len()]);
         Ok(())
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         // a view lies in one region, as a read does
-        let (&b, r) = self.regions.range(..=addr).next_back()?;
-        let at = usize::try_from(addr - b).ok()?;
+        let (r, at) = self.region(addr)?;
+        let at = usize::try_from(at).ok()?;
         r.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+    }
+
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        view_words8(self, addr)
     }
 }
 
@@ -164,5 +212,57 @@ impl<M: Memory + ?Sized> Memory for &M {
     }
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         (**self).view(addr, len)
+    }
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        (**self).read_words8(addr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regions mapped out of order are found by address; overlaps are refused; descriptor
+    /// words read in place equal those read by copy, and a read past a region is an error.
+    #[test]
+    fn sparse_regions_map_in_any_order_and_words_read_alike() {
+        let bytes: Vec<u8> = (0..64u8).collect();
+        let mut m = SparseMemory::new();
+        m.map(0x3000, bytes.clone()).unwrap();
+        m.map(0x1000, vec![7; 16]).unwrap();
+        m.map(0x2000, bytes.clone()).unwrap();
+        assert_eq!(
+            m.map(0x2020, vec![0; 4]),
+            Err(MapError {
+                base: 0x2020,
+                len: 4
+            })
+        );
+        assert_eq!(
+            m.map(0x0ff8, vec![0; 9]),
+            Err(MapError {
+                base: 0x0ff8,
+                len: 9
+            })
+        );
+        m.map(0x0ff8, vec![0; 8]).unwrap();
+        let bases: Vec<u64> = m.regions().map(|(b, _)| b).collect();
+        assert_eq!(bases, [0x0ff8, 0x1000, 0x2000, 0x3000]);
+        let words = m.read_words8(0x3004).unwrap();
+        let mut b = [0u8; 32];
+        m.read(0x3004, &mut b).unwrap();
+        assert_eq!(words, words8(&b));
+        assert_eq!(words[0], u32::from_le_bytes([4, 5, 6, 7]));
+        assert_eq!(
+            m.read_words8(0x3030),
+            Err(MemoryError::Unmapped {
+                addr: 0x3030,
+                len: 32
+            })
+        );
+        assert!(m.read_words8(0x0fff).is_err());
+        let flat = FlatMemory::new(0x2000, bytes);
+        assert_eq!(flat.read_words8(0x2004), Ok(words));
+        assert!(flat.read_words8(0x2021).is_err());
     }
 }

@@ -72,12 +72,14 @@ impl<'m> MemoryPool<'m> {
     }
 
     /// The raw words of header `index`.
+    #[inline]
     pub fn header_words(&self, index: u32) -> Result<[u32; 8], MemoryError> {
         self.memory
             .read_words8(entry("texture header", self.header_pool, index)?)
     }
 
     /// The raw words of sampler `index`.
+    #[inline]
     pub fn sampler_words(&self, index: u32) -> Result<[u32; 8], MemoryError> {
         self.memory
             .read_words8(entry("sampler", self.sampler_pool, index)?)

@@ -130,6 +130,10 @@ impl Memory for RangesMemory<'_> {
         let (bytes, at) = self.find(addr, len as u128)?;
         bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
     }
+
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        crate::memory::view_words8(self, addr)
+    }
 }
 
 #[cfg(test)]

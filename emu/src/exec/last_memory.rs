@@ -11,8 +11,7 @@
 //! the memory hands out their bytes (and, where no texel addresses are recorded, only the
 //! in-place gatherer is attached). A loop of one-shot calls over one texture then costs what
 //! a bound loop ([`Tld4Exec::bind_memory`]) costs plus the two descriptor reads, the
-//! comparison and the attaching: 1.25-1.44x its instructions a warp (docs/benchmarks.md,
-//! "One-shot memory calls").
+//! comparison and the attaching (docs/benchmarks.md, "One-shot memory calls").
 //!
 //! Per thread (the executor stays `Sync` without a lock), with no `unsafe`: what is kept
 //! borrows nothing. Where the thread's state is in use (a memory's read callback executing
@@ -34,13 +33,25 @@ use crate::warp::WARP_SIZE;
 const KEPT: usize = 4;
 
 /// What a kept texture was prepared from.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 struct Key {
     /// The executor's setup number.
     setup: u64,
     descriptors: ClassDescriptors,
     /// The header's words, then the sampler's.
     words: [[u32; 8]; 2],
+}
+
+impl PartialEq for Key {
+    /// Field by field, each descriptor's 32 bytes on their own (compared inline; the 64 at
+    /// once are a call to `bcmp`).
+    #[inline(always)]
+    fn eq(&self, other: &Key) -> bool {
+        self.words[0] == other.words[0]
+            && self.words[1] == other.words[1]
+            && self.setup == other.setup
+            && self.descriptors == other.descriptors
+    }
 }
 
 /// A kept texture and what it was prepared from.
@@ -128,20 +139,27 @@ pub(crate) fn execute<R: RegisterFile + ?Sized>(
     let done = STATE.try_with(|state| {
         let mut arrays = state.arrays.try_borrow_mut().ok()?;
         let Arrays { queries, results } = &mut *arrays;
-        let binding = OneShot {
-            pool: *pool,
-            kept: &state.kept,
-            addresses: texels.is_some(),
-        };
-        let mut prepared = None;
-        let parts = WarpParts {
-            exec,
-            pool: binding,
-            prepared: &mut prepared,
-            queries,
-            results,
-        };
-        Some(parts.run(&mut *warp, texels.take()))
+        let kept = Kept::of(*pool, &state.kept);
+        // (two bindings: where addresses are recorded, the whole prepared texture; else
+        // the in-place gatherer, which is what the gather reads)
+        Some(match texels.take() {
+            Some(t) => WarpParts {
+                exec,
+                pool: Whole(kept),
+                prepared: &mut None,
+                queries,
+                results,
+            }
+            .run(&mut *warp, Some(t)),
+            None => WarpParts {
+                exec,
+                pool: InPlace(kept),
+                prepared: &mut None,
+                queries,
+                results,
+            }
+            .run(&mut *warp, None),
+        })
     });
     match done {
         Ok(Some(report)) => report,
@@ -149,32 +167,33 @@ pub(crate) fn execute<R: RegisterFile + ?Sized>(
     }
 }
 
-/// A memory pool executed one-shot: each handle prepared from the thread's kept textures.
+/// A memory pool executed one-shot with the thread's kept textures.
 #[derive(Clone, Copy)]
-struct OneShot<'m, 'k> {
+struct KeptFor<'m, 'k> {
     pool: MemoryPool<'m>,
     kept: &'k RefCell<Kept>,
-    /// The call records texel addresses (then the texel-by-texel gatherer is attached too).
-    addresses: bool,
 }
 
-/// A handle prepared for a one-shot call: where no addresses are recorded and the memory
-/// hands out the texels in place, the in-place gatherer alone (what the gather reads then),
-/// else the whole [`PreparedTexture`].
-// (boxing the whole one would allocate a call where addresses are recorded; the value lives
-// in one slot a call, written once)
-#[allow(clippy::large_enum_variant)]
-enum Attached<'m> {
-    InPlace(Gatherer<'m>),
-    Whole(PreparedTexture<'m>),
+impl Kept {
+    /// `pool` with the kept textures.
+    fn of<'m, 'k>(pool: MemoryPool<'m>, kept: &'k RefCell<Kept>) -> KeptFor<'m, 'k> {
+        KeptFor { pool, kept }
+    }
 }
 
-impl<'m> OneShot<'m, '_> {
-    /// `handle`'s texture from the kept ones, attached to the memory; None where any step
-    /// fails (a descriptor unread, undecodable or refused by the executor, the kept state
-    /// in use): the caller then prepares as a binding does, raising the same error.
+impl<'m> KeptFor<'m, '_> {
+    /// `attach` applied to `handle`'s kept texture (prepared and kept where none is kept
+    /// for its descriptors' contents); None where any step fails (a descriptor unread,
+    /// undecodable or refused by the executor, the kept state in use, `attach` failing):
+    /// the caller then prepares as a binding does, raising the same error.
     #[inline(always)]
-    fn kept(self, exec: &Tld4Exec, handle: u32, lane: usize) -> Option<Attached<'m>> {
+    fn with<T>(
+        self,
+        exec: &Tld4Exec,
+        handle: u32,
+        lane: usize,
+        attach: impl FnOnce(&DetachedTexture, &'m dyn tld4_gpu_memory::Memory) -> Option<T>,
+    ) -> Option<T> {
         let h = Handle(handle);
         let pool = self.pool;
         let key = Key {
@@ -193,16 +212,26 @@ impl<'m> OneShot<'m, '_> {
             exec.check_output_format(t.header().format, lane).ok()?;
             Some(t)
         })?;
-        if !self.addresses {
-            if let Some(g) = texture.attach_in_place(pool.memory) {
-                return Some(Attached::InPlace(g));
-            }
-        }
-        texture.attach(pool.memory).ok().map(Attached::Whole)
+        attach(texture, pool.memory)
     }
 }
 
-impl<'m> Binding<'m> for OneShot<'m, '_> {
+/// One-shot calls that record no texel addresses: the in-place gatherer alone where the
+/// memory hands out the texture's bytes (what the gather reads then), else the whole
+/// prepared texture, boxed (the gatherer's slot stays the size of a gatherer: moving a
+/// value the size of both costs more than the rare allocation).
+#[derive(Clone, Copy)]
+struct InPlace<'m, 'k>(KeptFor<'m, 'k>);
+
+/// A handle prepared for a one-shot call recording no addresses.
+// (the gatherer unboxed: it is made every call; the rare whole texture boxed)
+#[allow(clippy::large_enum_variant)]
+enum Attached<'m> {
+    InPlace(Gatherer<'m>),
+    Whole(Box<PreparedTexture<'m>>),
+}
+
+impl<'m> Binding<'m> for InPlace<'m, '_> {
     type Prepared = Attached<'m>;
     type Error = MemoryExecError;
 
@@ -213,14 +242,20 @@ impl<'m> Binding<'m> for OneShot<'m, '_> {
         handle: u32,
         lane: usize,
     ) -> Result<Attached<'m>, MemoryExecError> {
-        match self.kept(exec, handle, lane) {
+        let kept = self.0.with(exec, handle, lane, |t, memory| {
+            Some(match t.attach_in_place(memory) {
+                Some(g) => Attached::InPlace(g),
+                None => Attached::Whole(Box::new(t.attach(memory).ok()?)),
+            })
+        });
+        match kept {
             Some(p) => Ok(p),
-            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.pool, exec, handle, lane)
-                .map(Attached::Whole),
+            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.0.pool, exec, handle, lane)
+                .map(|p| Attached::Whole(Box::new(p))),
         }
     }
 
-    /// (`InPlace` only where the call records no addresses: `texels` is None then.)
+    /// (No addresses are recorded: `texels` is None.)
     #[inline(always)]
     fn gather(
         self,
@@ -232,8 +267,45 @@ impl<'m> Binding<'m> for OneShot<'m, '_> {
         match p {
             Attached::InPlace(g) => gather_in_place(g, run, out),
             Attached::Whole(p) => {
-                <MemoryPool<'m> as Binding<'m>>::gather(self.pool, p, run, out, texels)
+                <MemoryPool<'m> as Binding<'m>>::gather(self.0.pool, p, run, out, texels)
             }
         }
+    }
+}
+
+/// One-shot calls that record texel addresses: the whole prepared texture (its
+/// texel-by-texel gatherer names the addresses).
+#[derive(Clone, Copy)]
+struct Whole<'m, 'k>(KeptFor<'m, 'k>);
+
+impl<'m> Binding<'m> for Whole<'m, '_> {
+    type Prepared = PreparedTexture<'m>;
+    type Error = MemoryExecError;
+
+    #[inline]
+    fn prepare(
+        self,
+        exec: &Tld4Exec,
+        handle: u32,
+        lane: usize,
+    ) -> Result<PreparedTexture<'m>, MemoryExecError> {
+        match self
+            .0
+            .with(exec, handle, lane, |t, memory| t.attach(memory).ok())
+        {
+            Some(p) => Ok(p),
+            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.0.pool, exec, handle, lane),
+        }
+    }
+
+    #[inline(always)]
+    fn gather(
+        self,
+        p: &PreparedTexture<'m>,
+        run: Run<'_>,
+        out: &mut LaneResults,
+        texels: Option<&mut [LaneTexels]>,
+    ) -> Result<(), MemoryExecError> {
+        <MemoryPool<'m> as Binding<'m>>::gather(self.0.pool, p, run, out, texels)
     }
 }
