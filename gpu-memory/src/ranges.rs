@@ -3,9 +3,16 @@
 //! checked once and read in place: a view that lies in one range is a slice of it, so the
 //! texture unit reads texels in place as from one flat range.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use thiserror::Error;
 
 use crate::memory::{Memory, MemoryError};
+
+/// Ranges a [`RangesMemory`] remembers having found: a warp's one-shot reads alternate between
+/// a few (the header pool, the sampler pool, the texture), each found again by one comparison
+/// instead of a binary search.
+const HINTS: usize = 4;
 
 /// One range: `bytes` mapped at `address`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +54,8 @@ pub enum RangesError {
 
 /// Borrowed ranges, sorted by address and separate (checked by [`RangesMemory::new`]);
 /// a read or a view lies in one range (ranges are separate mappings, as in
-/// [`crate::SparseMemory`]); a lookup is a binary search.
+/// [`crate::SparseMemory`]); a lookup first tries the last few ranges found, then a binary
+/// search.
 ///
 /// ```
 /// use tld4_gpu_memory::{Memory, Range, RangesMemory};
@@ -61,10 +69,31 @@ pub enum RangesError {
 /// assert!(m.read_u32(0x1002).is_err()); // passes the range's end
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Default)]
 pub struct RangesMemory<'a> {
     ranges: Vec<Range<'a>>,
+    /// Indices of ranges found lately, tried before the binary search: a hint only (each is
+    /// checked against the range it names before it is used, so a stale or racing hint costs
+    /// a search, never a wrong answer; relaxed atomics keep the memory `Sync`).
+    hints: [AtomicUsize; HINTS],
+    /// The hint the next binary search's result replaces.
+    next_hint: AtomicUsize,
 }
+
+impl Clone for RangesMemory<'_> {
+    fn clone(&self) -> Self {
+        Self::unchecked(self.ranges.clone())
+    }
+}
+
+impl PartialEq for RangesMemory<'_> {
+    /// The same ranges (what the memories hold; the hints are not part of it).
+    fn eq(&self, other: &Self) -> bool {
+        self.ranges == other.ranges
+    }
+}
+
+impl Eq for RangesMemory<'_> {}
 
 impl<'a> RangesMemory<'a> {
     /// Checks `ranges` once: each within the address space, sorted by address, none
@@ -89,7 +118,16 @@ impl<'a> RangesMemory<'a> {
             }
             previous_end = end;
         }
-        Ok(Self { ranges })
+        Ok(Self::unchecked(ranges))
+    }
+
+    /// Ranges already checked, no hints yet.
+    fn unchecked(ranges: Vec<Range<'a>>) -> Self {
+        Self {
+            ranges,
+            hints: Default::default(),
+            next_hint: AtomicUsize::new(0),
+        }
     }
 
     /// The ranges, in address order.
@@ -100,11 +138,28 @@ impl<'a> RangesMemory<'a> {
     /// The range holding `addr .. addr + len` (in 65 bits), and `addr`'s offset in it.
     #[inline]
     fn find(&self, addr: u64, len: u128) -> Option<(&'a [u8], usize)> {
+        let holds = |r: &Range<'a>| {
+            let at = addr.checked_sub(r.address)?;
+            (at as u128 + len <= r.bytes.len() as u128).then_some((r.bytes, at as usize))
+        };
+        for hint in &self.hints {
+            if let Some(found) = self
+                .ranges
+                .get(hint.load(Ordering::Relaxed))
+                .and_then(holds)
+            {
+                return Some(found);
+            }
+        }
         // the last range starting at or below `addr` is the only one that can hold it
-        let k = self.ranges.partition_point(|r| r.address <= addr);
-        let r = self.ranges.get(k.checked_sub(1)?)?;
-        let at = addr - r.address;
-        (at as u128 + len <= r.bytes.len() as u128).then_some((r.bytes, at as usize))
+        let k = self
+            .ranges
+            .partition_point(|r| r.address <= addr)
+            .checked_sub(1)?;
+        let found = holds(self.ranges.get(k)?)?;
+        let slot = self.next_hint.fetch_add(1, Ordering::Relaxed) % HINTS;
+        self.hints[slot].store(k, Ordering::Relaxed);
+        Some(found)
     }
 }
 
@@ -188,5 +243,35 @@ mod tests {
         assert_eq!(m.view(0x104, 12), Some(&a[4..]));
         assert_eq!(m.view(0x104, 13), None);
         assert_eq!(m.view(u64::MAX, 1), Some(&c[3..]));
+    }
+
+    proptest::proptest! {
+        /// The ranges found through the hints are the ones a binary search alone finds: every
+        /// read and view, in any order (the hints then name any of the ranges), answers as a
+        /// memory that has found nothing yet.
+        #[test]
+        fn hints_answer_as_a_fresh_search(
+            gaps in proptest::collection::vec((0u64..64, 1usize..48), 1..12),
+            queries in proptest::collection::vec((0u64..1200, 0u64..40), 1..64),
+        ) {
+            let bytes: Vec<u8> = (0..=255).collect();
+            let mut address = 0u64;
+            let ranges: Vec<Range<'_>> = gaps
+                .iter()
+                .map(|&(gap, len)| {
+                    let r = Range { address: address + gap, bytes: &bytes[..len] };
+                    address += gap + len as u64;
+                    r
+                })
+                .collect();
+            let hinted = RangesMemory::new(ranges.clone()).unwrap();
+            for (addr, len) in queries {
+                let fresh = RangesMemory::new(ranges.clone()).unwrap();
+                proptest::prop_assert_eq!(hinted.view(addr, len), fresh.view(addr, len));
+                let (mut a, mut b) = (vec![0u8; len as usize], vec![0u8; len as usize]);
+                proptest::prop_assert_eq!(hinted.read(addr, &mut a), fresh.read(addr, &mut b));
+                proptest::prop_assert_eq!(a, b);
+            }
+        }
     }
 }
