@@ -45,7 +45,7 @@ pub(crate) fn basics(ph: &Value) -> Section {
 fn patch_checks(runs: &[RunView], s: &mut Section) -> serde_json::Map<String, Value> {
     let mut checks = serde_json::Map::new();
     let eq = |a: &str, b: &str, cols: usize| -> Option<(usize, usize)> {
-        let (x, y) = (find(&runs, a, "")?, find(&runs, b, "")?);
+        let (x, y) = (find(runs, a, "")?, find(runs, b, "")?);
         // A run that gave nothing (a patched variant off SM90) is not a comparison.
         if y.results.is_empty() {
             return None;
@@ -83,8 +83,8 @@ fn patch_checks(runs: &[RunView], s: &mut Section) -> serde_json::Map<String, Va
         }
     }
     if let (Some(a), Some(b)) = (
-        find(&runs, "nat_2d_r", "idx8"),
-        find(&runs, "nat_2d_r", "idx8_nogatherflag"),
+        find(runs, "nat_2d_r", "idx8"),
+        find(runs, "nat_2d_r", "idx8_nogatherflag"),
     ) {
         let same = a
             .results
@@ -99,7 +99,7 @@ fn patch_checks(runs: &[RunView], s: &mut Section) -> serde_json::Map<String, Va
         checks.insert("no_gather_flag_same".into(), json!(same));
     }
     for k in ["nat_2d_r_s32", "nat_2d_r_u32"] {
-        if let (Some(a), Some(b)) = (find(&runs, "nat_2d_r", "idx8"), find(&runs, k, "idx8")) {
+        if let (Some(a), Some(b)) = (find(runs, "nat_2d_r", "idx8"), find(runs, k, "idx8")) {
             s.lines.push(format!(
                 "- {k} (same word as f32, per ptxas): same results in {} of {} queries.",
                 a.results
