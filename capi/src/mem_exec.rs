@@ -4,7 +4,6 @@
 //! with the registers as flat arrays or callbacks, and optionally each lane's texel
 //! addresses and sectors.
 
-use tld4_emu::gpu_memory::memory::{view_words8, Memory, MemoryError};
 use tld4_emu::gpu_memory::MemoryPool;
 use tld4_emu::textures::LaneTexels;
 use tld4_emu::{RegisterFile, WARP_SIZE};
@@ -14,29 +13,6 @@ use crate::exec::{tld4_exec, tld4_exec_report};
 use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory};
 use crate::ptr::{in_ref, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
-
-/// `CMemory` as a one-shot call reads it: the two descriptors of each call viewed where the
-/// memory holds its bytes in place (flat, ranges), not copied; read through the callback
-/// otherwise, cached or not (its views fetch and keep whole textures).
-struct OneShotMemory<'a, 'b>(&'a CMemory<'b>);
-
-impl Memory for OneShotMemory<'_, '_> {
-    #[inline]
-    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        self.0.read(addr, buf)
-    }
-    #[inline]
-    fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        self.0.view(addr, len)
-    }
-    #[inline]
-    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
-        match self.0 {
-            CMemory::Flat { .. } | CMemory::Ranges(_) => view_words8(self.0, addr),
-            CMemory::Callback(_) | CMemory::Cache(_) => self.0.read_words8(addr),
-        }
-    }
-}
 
 /// Runs `exec` over `rf` against the pools in `mem`; on success writes all 32 records of
 /// `texels` (if not NULL) and returns the report; on an error writes nothing.
@@ -51,8 +27,7 @@ unsafe fn run_memory<R: RegisterFile>(
     rf: &mut R,
     texels: *mut tld4_lane_texels,
 ) -> Result<tld4_exec_report, Error> {
-    let one_shot = OneShotMemory(mem);
-    let pool = MemoryPool::new(&one_shot, header_pool, sampler_pool);
+    let pool = MemoryPool::new(mem, header_pool, sampler_pool);
     // (the records only where asked for: 32 of them are 3 KiB to fill each call)
     let r = if texels.is_null() {
         exec.exec.execute_memory(rf, &pool, None)

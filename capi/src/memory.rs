@@ -5,6 +5,7 @@
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 
+use tld4_emu::gpu_memory::memory::view_words8;
 use tld4_emu::gpu_memory::{CallbackMemory, Memory, RangesMemory, ReadBytes};
 use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
@@ -176,6 +177,19 @@ impl Memory for CMemory<'_> {
             CMemory::Callback(c) => c.view(addr, len),
             CMemory::Ranges(r) => r.view(addr, len),
             CMemory::Cache(c) => c.memory().view(addr, len),
+        }
+    }
+
+    /// A descriptor's 32 bytes: viewed where the memory holds them in place (flat, ranges),
+    /// not copied; read through the callback otherwise, cached or not (its views fetch and
+    /// keep whole textures).
+    #[inline]
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        match self {
+            CMemory::Flat { .. } => view_words8(self, addr),
+            CMemory::Callback(c) => c.read_words8(addr),
+            CMemory::Ranges(r) => r.read_words8(addr),
+            CMemory::Cache(c) => c.memory().read_words8(addr),
         }
     }
 }
