@@ -14,6 +14,7 @@
 //!   so comparisons against multi-word listings collapse runs of spaces.
 
 use core::fmt::{self, Write};
+use core::mem::MaybeUninit;
 
 use crate::error::ParseError;
 use crate::fields::Tld4;
@@ -94,35 +95,158 @@ pub(crate) const fn rz_text(operand: GprOperand, form: HandleForm) -> Rz {
     }
 }
 
-/// A stack buffer the text is built in (no allocation, no formatting machinery: the hot
-/// path of `tld4 disasm` and of the disassembly benchmark). Indexing by a `u8` into 256
-/// bytes needs no bounds checks; the longest TLD4 text is under 130 bytes.
-struct TextBuf {
-    buf: [u8; 256],
+/// A piece of text of at most 16 bytes, padded: [`TextBuf::put`] stores all 16 bytes and
+/// advances by `len`, so a piece costs one store whatever its length, and a piece that may be
+/// absent costs no branch ([`TextBuf::put_if`]).
+#[derive(Clone, Copy)]
+struct Piece {
+    bytes: [u8; 16],
     len: u8,
 }
 
-/// The decimal digits of 0..=255, three bytes each, and how many of them count.
-const DIGITS: [([u8; 3], u8); 256] = {
-    let mut t = [([0u8; 3], 0u8); 256];
+impl Piece {
+    /// No text.
+    const EMPTY: Piece = Piece {
+        bytes: [0; 16],
+        len: 0,
+    };
+
+    /// `a` then `b` (together at most 16 bytes of ASCII; checked when the tables are built).
+    const fn cat(a: &str, b: &str) -> Piece {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        assert!(a.len() + b.len() <= 16 && a.is_ascii() && b.is_ascii());
+        let mut p = Piece::EMPTY;
+        let mut i = 0;
+        while i < a.len() {
+            p.bytes[i] = a[i];
+            i += 1;
+        }
+        while i < a.len() + b.len() {
+            p.bytes[i] = b[i - a.len()];
+            i += 1;
+        }
+        p.len = i as u8;
+        p
+    }
+
+    /// `s`.
+    const fn new(s: &str) -> Piece {
+        Piece::cat(s, "")
+    }
+
+    /// `.` and `name`, or nothing for an empty name (a modifier nvdisasm leaves out).
+    const fn dotted(name: &str) -> Piece {
+        if name.is_empty() {
+            Piece::EMPTY
+        } else {
+            Piece::cat(".", name)
+        }
+    }
+
+    /// `prefix` and the decimal digits of `n`.
+    const fn numbered(prefix: &str, n: u8) -> Piece {
+        let mut p = Piece::new(prefix);
+        let mut digits = [0u8; 3];
+        let mut k = 0;
+        let mut v = n;
+        loop {
+            digits[k] = b'0' + v % 10;
+            k += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        while k > 0 {
+            k -= 1;
+            p.bytes[p.len as usize] = digits[k];
+            p.len += 1;
+        }
+        p
+    }
+}
+
+/// One [`Piece`] for each value of a `u8`-numbered register kind: `prefix<n>`, and `zero`
+/// for the number that reads zero (docs/sources.md, Encoding: 255 is RZ/URZ, predicate 7 PT).
+const fn register_pieces(prefix: &str, zero_number: u8, zero: &str) -> [Piece; 256] {
+    let mut t = [Piece::EMPTY; 256];
     let mut n = 0;
     while n < 256 {
-        let d = [
-            b'0' + (n / 100) as u8,
-            b'0' + (n / 10 % 10) as u8,
-            b'0' + (n % 10) as u8,
-        ];
-        t[n] = if n >= 100 {
-            (d, 3)
-        } else if n >= 10 {
-            ([d[1], d[2], 0], 2)
+        t[n] = if n == zero_number as usize {
+            Piece::new(zero)
         } else {
-            ([d[2], 0, 0], 1)
+            Piece::numbered(prefix, n as u8)
         };
         n += 1;
     }
     t
+}
+
+/// The text of every general-purpose register number ([`Reg`]: 255 is `RZ`).
+static REG_TEXT: [Piece; 256] = register_pieces("R", Reg::RZ.0, "RZ");
+/// The text of every uniform register number ([`UReg`]: 255 is `URZ`).
+static UREG_TEXT: [Piece; 256] = register_pieces("UR", UReg::URZ.0, "URZ");
+/// The text of every predicate number ([`Pred`]: 7 is `PT`; a hand-built `Pred(8..)` prints
+/// its number).
+static PRED_TEXT: [Piece; 256] = register_pieces("P", Pred::PT.0, "PT");
+
+/// Builds a table of `.`-prefixed modifier names (nothing for an empty name) from an
+/// enumeration's [`name`](Component::name)s in raw-value order.
+macro_rules! dotted_names {
+    ($ty:ty) => {{
+        let mut t = [Piece::EMPTY; <$ty>::ALL.len()];
+        let mut i = 0;
+        while i < t.len() {
+            t[i] = Piece::dotted(<$ty>::ALL[i].name());
+            i += 1;
+        }
+        t
+    }};
+}
+
+/// `.R`, `.G`, `.B`, `.A` by [`Component`] raw value.
+const COMPONENT_TEXT: [Piece; 4] = dotted_names!(Component);
+/// `.F16.RN`, ... by [`F16Mode`] raw value (nothing for `None`).
+const F16_TEXT: [Piece; 4] = dotted_names!(F16Mode);
+/// `.AOFFI`, ... by [`OffsetMode`] raw value (nothing for `None`).
+const OFFSET_TEXT: [Piece; 4] = dotted_names!(OffsetMode);
+/// `.EF`, ... by [`Eviction`] raw value (nothing for `Normal`).
+const EVICTION_TEXT: [Piece; 8] = dotted_names!(Eviction);
+/// `, 2D`, ... by [`Dimension`] raw value (the dimension is the operand after the registers).
+const DIMENSION_TEXT: [Piece; 8] = {
+    let mut t = [Piece::EMPTY; 8];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = Piece::cat(", ", Dimension::ALL[i].name());
+        i += 1;
+    }
+    t
 };
+/// `, 0x0` .. `, 0xf`: the write mask operand by its low four bits.
+const MASK_TEXT: [Piece; 16] = {
+    let mut t = [Piece::EMPTY; 16];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = Piece::cat(", 0x", HEX_DIGITS[i]);
+        i += 1;
+    }
+    t
+};
+/// One hexadecimal digit's text, lower case.
+const HEX_DIGITS: [&str; 16] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
+];
+
+/// A stack buffer the text is built in (no allocation, no formatting machinery: the hot
+/// path of `tld4 disasm` and of the disassembly benchmark), by whole [`Piece`]s: the
+/// 16 bytes past the 256 a `u8` length can reach take a piece's padding, so no store needs
+/// a bounds check; the longest TLD4 text is under 150 bytes. Left uninitialised (zeroing
+/// its 272 bytes was a tenth of the time): every byte below `len` has been written, since
+/// `len` only grows past bytes just stored (and a wrapped `len` falls below them).
+struct TextBuf {
+    buf: [MaybeUninit<u8>; 256 + 16],
+    len: u8,
+}
 
 impl TextBuf {
     /// The text. Every byte came from a `&str` of ASCII names, an ASCII literal or a decimal
@@ -130,15 +254,47 @@ impl TextBuf {
     #[inline(always)]
     fn as_str(&self) -> &str {
         let bytes = &self.buf[..self.len as usize];
+        // SAFETY: every byte below `len` has been written (see above), and
+        // `MaybeUninit<u8>` has the layout of `u8`.
+        let bytes = unsafe { &*(bytes as *const [MaybeUninit<u8>] as *const [u8]) };
         debug_assert!(bytes.is_ascii());
         // SAFETY: ASCII is valid UTF-8 (see above); checking it again on every
         // instruction would cost half of the disassembly time.
         unsafe { core::str::from_utf8_unchecked(bytes) }
     }
 
+    /// An empty buffer.
+    #[inline(always)]
+    fn new() -> TextBuf {
+        TextBuf {
+            buf: [const { MaybeUninit::uninit() }; 256 + 16],
+            len: 0,
+        }
+    }
+
+    /// Appends `p` (one 16-byte store).
+    #[inline(always)]
+    fn put(&mut self, p: &Piece) {
+        self.store(p);
+        self.len = self.len.wrapping_add(p.len);
+    }
+    /// Stores `p`'s 16 bytes at `len` (one 16-byte store), leaving `len`.
+    #[inline(always)]
+    fn store(&mut self, p: &Piece) {
+        let at = self.len as usize;
+        for (to, &b) in self.buf[at..at + 16].iter_mut().zip(&p.bytes) {
+            *to = MaybeUninit::new(b);
+        }
+    }
+    /// Appends `p` when `cond` holds, with no branch (the store is made either way).
+    #[inline(always)]
+    fn put_if(&mut self, cond: bool, p: &Piece) {
+        self.store(p);
+        self.len = self.len.wrapping_add(p.len & (cond as u8).wrapping_neg());
+    }
     #[inline(always)]
     fn byte(&mut self, c: u8) {
-        self.buf[self.len as usize] = c;
+        self.buf[self.len as usize] = MaybeUninit::new(c);
         self.len = self.len.wrapping_add(1);
     }
     #[inline(always)]
@@ -147,38 +303,12 @@ impl TextBuf {
             self.byte(c);
         }
     }
-    #[inline(always)]
-    fn num(&mut self, n: u8) {
-        let (d, k) = DIGITS[n as usize];
-        self.buf[self.len as usize] = d[0];
-        self.buf[self.len.wrapping_add(1) as usize] = d[1];
-        self.buf[self.len.wrapping_add(2) as usize] = d[2];
-        self.len = self.len.wrapping_add(k);
-    }
     /// `0x` and `n` in lower-case hex digits, no leading zeros.
     fn hex(&mut self, n: u16) {
         self.push("0x");
         let digits = (16 - n.leading_zeros()).div_ceil(4).max(1);
         for k in (0..digits).rev() {
-            self.byte(b"0123456789abcdef"[((n >> (4 * k)) & 0xf) as usize]);
-        }
-    }
-    #[inline(always)]
-    fn pred(&mut self, p: Pred) {
-        if p.is_pt() {
-            self.push("PT");
-        } else {
-            self.byte(b'P');
-            self.num(p.0);
-        }
-    }
-    #[inline(always)]
-    fn reg(&mut self, r: Reg) {
-        if r.is_rz() {
-            self.push("RZ");
-        } else {
-            self.byte(b'R');
-            self.num(r.0);
+            self.push(HEX_DIGITS[((n >> (4 * k)) & 0xf) as usize]);
         }
     }
 }
@@ -201,65 +331,57 @@ impl Tld4 {
     }
 
     /// [`Tld4::write_text`] with a family's differences ([`Dialect`], from the family rows of
-    /// the field table).
+    /// the field table). Pieces that depend on the word are put without branches where
+    /// they may be absent (random words would mispredict them); the dialect's branches fold
+    /// away for [`Dialect::BASE`].
     #[inline(always)]
     pub(crate) fn write_text_in(&self, out: &mut impl Write, d: &Dialect) -> fmt::Result {
-        let mut t = TextBuf {
-            buf: [0; 256],
-            len: 0,
-        };
+        const SEP: Piece = Piece::new(", ");
+        let mut t = TextBuf::new();
         let guard = self.guard_width();
         if guard != 0 {
             t.byte(b'@');
-            if self.guard_negated {
-                t.byte(b'!');
-            }
-            t.pred(self.guard_pred);
+            t.put_if(self.guard_negated, &const { Piece::new("!") });
+            t.put(&PRED_TEXT[self.guard_pred.0 as usize]);
             t.byte(b' ');
         }
-        t.push("TLD4");
-        if self.scr {
-            t.push(".SCR");
-        }
-        t.byte(b'.');
-        t.push(self.component.name());
-        if self.form == HandleForm::Register {
-            t.byte(b'.');
-            t.push(d.b_name.unwrap_or("B"));
-        }
-        let offset = match d.offset3 {
-            Some(name) if self.offset_mode == OffsetMode::Invalid3 => name,
-            _ => self.offset_mode.name(),
-        };
-        for name in [self.f16_mode.name(), offset] {
-            if !name.is_empty() {
+        t.put(&const { Piece::new("TLD4") });
+        t.put_if(self.scr, &const { Piece::new(".SCR") });
+        t.put(&COMPONENT_TEXT[self.component as usize]);
+        match d.b_name {
+            None => t.put_if(
+                self.form == HandleForm::Register,
+                &const { Piece::dotted("B") },
+            ),
+            Some(name) if self.form == HandleForm::Register => {
                 t.byte(b'.');
                 t.push(name);
             }
+            Some(_) => {}
+        }
+        t.put(&F16_TEXT[self.f16_mode as usize]);
+        match d.offset3 {
+            Some(name) if self.offset_mode == OffsetMode::Invalid3 => {
+                t.byte(b'.');
+                t.push(name);
+            }
+            _ => t.put(&OFFSET_TEXT[self.offset_mode as usize]),
         }
         if d.uai {
-            t.push(".UAI");
+            t.put(&const { Piece::new(".UAI") });
         }
-        if self.depth_compare {
-            t.push(".DC");
-        }
-        if self.eviction != Eviction::Normal {
-            t.byte(b'.');
-            t.push(self.eviction.name());
-        }
-        if self.nodep {
-            t.push(".NODEP");
-        }
+        t.put_if(self.depth_compare, &const { Piece::new(".DC") });
+        t.put(&EVICTION_TEXT[self.eviction as usize]);
+        t.put_if(self.nodep, &const { Piece::new(".NODEP") });
         // Operands: `[Pu,] Rd2, Rd, Ra, [Rb,] [URc,] dimension[, mask]`.
         t.byte(b' ');
-        if !self.pred_dst.is_pt() {
-            t.pred(self.pred_dst);
-            t.push(", ");
-        }
-        t.reg(self.rd2);
-        t.push(", ");
-        t.reg(self.rd);
-        t.push(", ");
+        let pred_dst = !self.pred_dst.is_pt();
+        t.put_if(pred_dst, &PRED_TEXT[self.pred_dst.0 as usize]);
+        t.put_if(pred_dst, &SEP);
+        t.put(&REG_TEXT[self.rd2.0 as usize]);
+        t.put(&SEP);
+        t.put(&REG_TEXT[self.rd.0 as usize]);
+        t.put(&SEP);
         let mut unknown_seen = false;
         let mut unknown = |t: &mut TextBuf, n: u8| {
             // nvdisasm pads the first ???255 of a one-word listing by the guard's width.
@@ -269,62 +391,53 @@ impl Tld4 {
                     t.byte(b' ');
                 }
             }
-            t.push("???");
-            t.num(n);
+            t.put(&Piece::numbered("???", n));
         };
         match (self.ra.is_rz(), rz_text(GprOperand::Ra, self.form)) {
             (true, Rz::Unknown) => unknown(&mut t, 255),
-            _ => t.reg(self.ra),
+            _ => t.put(&REG_TEXT[self.ra.0 as usize]),
         }
-        match (self.rb.is_rz(), rz_text(GprOperand::Rb, self.form)) {
-            (true, Rz::Omitted) => {}
-            (true, Rz::Unknown) => {
-                t.push(", ");
-                unknown(&mut t, 255);
-            }
-            _ => {
-                t.push(", ");
-                t.reg(self.rb);
-            }
+        // (`&`, not `&&`: one branch on the rare `???255`, none on the form)
+        let (rb_rz, rb_rule) = (self.rb.is_rz(), rz_text(GprOperand::Rb, self.form));
+        if rb_rz & (rb_rule == Rz::Unknown) {
+            t.put(&SEP);
+            unknown(&mut t, 255);
+        } else {
+            let shown = !(rb_rz & (rb_rule == Rz::Omitted));
+            t.put_if(shown, &SEP);
+            t.put_if(shown, &REG_TEXT[self.rb.0 as usize]);
         }
         if d.imm_count > 0 {
             for &imm in d.imms.iter().take(d.imm_count as usize) {
-                t.push(", ");
+                t.put(&SEP);
                 t.hex(imm);
             }
-        } else if self.form == HandleForm::Uniform || d.both_urs {
-            t.push(", ");
-            if d.ur_unknown == Some(self.ur.0) {
+        } else {
+            let shown = self.form == HandleForm::Uniform || d.both_urs;
+            if shown && d.ur_unknown == Some(self.ur.0) {
+                t.put(&SEP);
                 unknown(&mut t, self.ur.0);
-            } else if self.ur.is_urz() {
-                t.push("URZ");
             } else {
-                t.push("UR");
-                t.num(self.ur.0);
+                t.put_if(shown, &SEP);
+                t.put_if(shown, &UREG_TEXT[self.ur.0 as usize]);
             }
-            if let Some(imm) = d.imm_after_ur {
-                t.push(", 0x");
-                if imm >= 16 {
-                    t.byte(b"0123456789abcdef"[(imm >> 4) as usize]);
-                }
-                t.byte(b"0123456789abcdef"[(imm & 0xf) as usize]);
+            if let Some(imm) = d.imm_after_ur.filter(|_| shown) {
+                t.put(&SEP);
+                t.hex(imm.into());
             }
         }
         if let Some(ur2) = d.second_ur {
-            if d.both_urs && ur2.is_urz() {
-                t.push(", URZ");
-            } else if !ur2.is_urz() {
-                t.push(", UR");
-                t.num(ur2.0);
+            if d.both_urs || !ur2.is_urz() {
+                t.put(&SEP);
+                t.put(&UREG_TEXT[ur2.0 as usize]);
             }
         }
-        t.push(", ");
-        t.push(self.dimension.name());
-        if self.write_mask != WriteMask::ALL {
-            t.push(", 0x");
-            t.byte(b"0123456789abcdef"[(self.write_mask.0 & 0xf) as usize]);
-        }
-        t.push(" ;");
+        t.put(&DIMENSION_TEXT[self.dimension as usize]);
+        t.put_if(
+            self.write_mask != WriteMask::ALL,
+            &MASK_TEXT[(self.write_mask.0 & 0xf) as usize],
+        );
+        t.put(&const { Piece::new(" ;") });
         out.write_str(t.as_str())
     }
 
