@@ -134,6 +134,15 @@ impl Piece {
         Piece::cat(s, "")
     }
 
+    /// The text (ASCII: [`Piece::cat`] checks it).
+    const fn as_str(&self) -> &str {
+        let (bytes, _) = self.bytes.split_at(self.len as usize);
+        match core::str::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(_) => panic!("a piece is ASCII"),
+        }
+    }
+
     /// `.` and `name`, or nothing for an empty name (a modifier nvdisasm leaves out).
     const fn dotted(name: &str) -> Piece {
         if name.is_empty() {
@@ -166,29 +175,33 @@ impl Piece {
     }
 }
 
-/// One [`Piece`] for each value of a `u8`-numbered register kind: `prefix<n>`, and `zero`
-/// for the number that reads zero (docs/sources.md, Encoding: 255 is RZ/URZ, predicate 7 PT).
-const fn register_pieces(prefix: &str, zero_number: u8, zero: &str) -> [Piece; 256] {
+/// One [`Piece`] for each value of a `u8`-numbered register kind: `<sep><letters><n>`, and
+/// `<sep><zero>` for the number that reads zero (docs/sources.md, Encoding: 255 is RZ/URZ,
+/// predicate 7 PT).
+const fn register_pieces(sep: &str, letters: &str, zero_number: u8, zero: &str) -> [Piece; 256] {
     let mut t = [Piece::EMPTY; 256];
     let mut n = 0;
     while n < 256 {
-        t[n] = if n == zero_number as usize {
+        let p = if n == zero_number as usize {
             Piece::new(zero)
         } else {
-            Piece::numbered(prefix, n as u8)
+            Piece::numbered(letters, n as u8)
         };
+        t[n] = Piece::cat(sep, p.as_str());
         n += 1;
     }
     t
 }
 
 /// The text of every general-purpose register number ([`Reg`]: 255 is `RZ`).
-static REG_TEXT: [Piece; 256] = register_pieces("R", Reg::RZ.0, "RZ");
-/// The text of every uniform register number ([`UReg`]: 255 is `URZ`).
-static UREG_TEXT: [Piece; 256] = register_pieces("UR", UReg::URZ.0, "URZ");
+static REG_TEXT: [Piece; 256] = register_pieces("", "R", Reg::RZ.0, "RZ");
+/// [`REG_TEXT`] after the `, ` that separates it from the operand before.
+static REG_OPERAND: [Piece; 256] = register_pieces(", ", "R", Reg::RZ.0, "RZ");
+/// The text of every uniform register number ([`UReg`]: 255 is `URZ`), after its `, `.
+static UREG_OPERAND: [Piece; 256] = register_pieces(", ", "UR", UReg::URZ.0, "URZ");
 /// The text of every predicate number ([`Pred`]: 7 is `PT`; a hand-built `Pred(8..)` prints
 /// its number).
-static PRED_TEXT: [Piece; 256] = register_pieces("P", Pred::PT.0, "PT");
+static PRED_TEXT: [Piece; 256] = register_pieces("", "P", Pred::PT.0, "PT");
 
 /// Builds a table of `.`-prefixed modifier names (nothing for an empty name) from an
 /// enumeration's [`name`](Component::name)s in raw-value order.
@@ -379,9 +392,7 @@ impl Tld4 {
         t.put_if(pred_dst, &PRED_TEXT[self.pred_dst.0 as usize]);
         t.put_if(pred_dst, &SEP);
         t.put(&REG_TEXT[self.rd2.0 as usize]);
-        t.put(&SEP);
-        t.put(&REG_TEXT[self.rd.0 as usize]);
-        t.put(&SEP);
+        t.put(&REG_OPERAND[self.rd.0 as usize]);
         let mut unknown_seen = false;
         let mut unknown = |t: &mut TextBuf, n: u8| {
             // nvdisasm pads the first ???255 of a one-word listing by the guard's width.
@@ -394,8 +405,11 @@ impl Tld4 {
             t.put(&Piece::numbered("???", n));
         };
         match (self.ra.is_rz(), rz_text(GprOperand::Ra, self.form)) {
-            (true, Rz::Unknown) => unknown(&mut t, 255),
-            _ => t.put(&REG_TEXT[self.ra.0 as usize]),
+            (true, Rz::Unknown) => {
+                t.put(&SEP);
+                unknown(&mut t, 255);
+            }
+            _ => t.put(&REG_OPERAND[self.ra.0 as usize]),
         }
         // (`&`, not `&&`: one branch on the rare `???255`, none on the form)
         let (rb_rz, rb_rule) = (self.rb.is_rz(), rz_text(GprOperand::Rb, self.form));
@@ -404,8 +418,7 @@ impl Tld4 {
             unknown(&mut t, 255);
         } else {
             let shown = !(rb_rz & (rb_rule == Rz::Omitted));
-            t.put_if(shown, &SEP);
-            t.put_if(shown, &REG_TEXT[self.rb.0 as usize]);
+            t.put_if(shown, &REG_OPERAND[self.rb.0 as usize]);
         }
         if d.imm_count > 0 {
             for &imm in d.imms.iter().take(d.imm_count as usize) {
@@ -418,8 +431,7 @@ impl Tld4 {
                 t.put(&SEP);
                 unknown(&mut t, self.ur.0);
             } else {
-                t.put_if(shown, &SEP);
-                t.put_if(shown, &UREG_TEXT[self.ur.0 as usize]);
+                t.put_if(shown, &UREG_OPERAND[self.ur.0 as usize]);
             }
             if let Some(imm) = d.imm_after_ur.filter(|_| shown) {
                 t.put(&SEP);
@@ -428,8 +440,7 @@ impl Tld4 {
         }
         if let Some(ur2) = d.second_ur {
             if d.both_urs || !ur2.is_urz() {
-                t.put(&SEP);
-                t.put(&UREG_TEXT[ur2.0 as usize]);
+                t.put(&UREG_OPERAND[ur2.0 as usize]);
             }
         }
         t.put(&DIMENSION_TEXT[self.dimension as usize]);
