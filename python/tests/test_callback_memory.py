@@ -123,6 +123,20 @@ def test_the_function_is_called_for_the_first_calls_only() -> None:
     assert b.calls == first, "199 more calls read nothing through the function"
 
 
+def test_pools_at_aligned_addresses_are_kept_together() -> None:
+    # a header pool, a sampler pool and texels 1 MiB apart, as a simulator may place them
+    rng = np.random.default_rng(1)
+    shape, dtype = tld4.Texture.texel_shape("2d", "rgba8_unorm", 16, 16)
+    tex = tld4.Texture("2d", "rgba8_unorm", rng.integers(0, 256, size=shape).astype(dtype))
+    header, sampler, texels = tld4.texture_descriptors(tex, tld4.Sampler(), 0x30_0000)
+    b = Backing([(0x10_0000, header), (0x20_0000, sampler), (0x30_0000, texels)])
+    mem = tld4.Memory.from_callback(b.read, 0x10_0000, 0x20_0000)
+    ranges = tld4.Memory.from_ranges(b.regions, 0x10_0000, 0x20_0000)
+    for seed in range(20):
+        np.testing.assert_array_equal(run(mem, "2d", seed)[1], run(ranges, "2d", seed)[1])
+    assert b.calls == [(0x10_0000, 32), (0x20_0000, 32), (0x30_0000, len(texels))]
+
+
 def test_invalidation_makes_changed_bytes_seen() -> None:
     b = backing()
     mem = callback_memory(b)
