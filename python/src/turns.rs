@@ -2,7 +2,7 @@
 //! a callback `Memory`'s kept bytes): a call from another thread waits its turn without
 //! the GIL; a call from the thread that holds the turn (a read callback calling tld4 again
 //! with the object its own call is using) is refused with a `RuntimeError`, never a wait
-//! that cannot end or a panic (docs/sources.md, Decisions on bad input: Python).
+//! that cannot end or a panic (docs/sources.md, Decisions).
 
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicUsize, Ordering};
