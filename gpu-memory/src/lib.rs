@@ -28,6 +28,7 @@
 pub mod callback;
 pub mod descriptor;
 mod error;
+mod hints;
 pub mod layout;
 pub mod memory;
 pub mod pool;

@@ -1,0 +1,61 @@
+//! Lookup hints for memories made of separate regions or ranges ([`crate::SparseMemory`],
+//! [`crate::RangesMemory`]): the indices of the last few found, tried before the binary
+//! search. A warp's one-shot reads alternate between a few (the header pool, the sampler
+//! pool, the texture), each found again by one comparison instead of a search.
+//!
+//! A hint is only a hint: each is checked against the item it names before it is used, so a
+//! stale or racing hint costs a search, never a wrong answer; relaxed atomics keep the
+//! memory `Sync` (docs/benchmarks.md, "One-shot memory calls").
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Items a memory remembers having found.
+const HINTS: usize = 4;
+
+/// The indices of the items found lately, and the one the next search's result replaces.
+/// Not part of what a memory holds: a clone starts with none, and any two compare equal.
+#[derive(Debug, Default)]
+pub(crate) struct Hints {
+    found: [AtomicUsize; HINTS],
+    next: AtomicUsize,
+}
+
+impl Clone for Hints {
+    /// No hints (a clone finds its items afresh).
+    fn clone(&self) -> Self {
+        Hints::default()
+    }
+}
+
+impl PartialEq for Hints {
+    /// Always: hints are not part of what a memory holds.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Hints {}
+
+impl Hints {
+    /// The index of the first hinted item that `holds` (what is looked for); else the index
+    /// `search` gives (the only item that can hold it: the caller checks that one as it would
+    /// without hints), then hinted.
+    #[inline(always)]
+    pub(crate) fn find<T>(
+        &self,
+        items: &[T],
+        holds: impl Fn(&T) -> bool,
+        search: impl FnOnce(&[T]) -> Option<usize>,
+    ) -> Option<usize> {
+        for hint in &self.found {
+            let k = hint.load(Ordering::Relaxed);
+            if items.get(k).is_some_and(&holds) {
+                return Some(k);
+            }
+        }
+        let k = search(items)?;
+        let slot = self.next.fetch_add(1, Ordering::Relaxed) % HINTS;
+        self.found[slot].store(k, Ordering::Relaxed);
+        Some(k)
+    }
+}
