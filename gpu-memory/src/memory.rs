@@ -36,6 +36,20 @@ pub trait Memory {
         self.read(addr, &mut b)?;
         Ok(words8(&b))
     }
+
+    /// The 32 bytes of one descriptor at `addr` in place, where this memory holds them and
+    /// viewing them costs no more than reading them (the bytes already in place, as in
+    /// [`FlatMemory`], [`SparseMemory`] and [`crate::RangesMemory`]); None otherwise (the
+    /// default; the caller then reads them, [`Memory::read_words8`], with the same result).
+    fn descriptor_view(&self, _addr: u64) -> Option<&[u8; 32]> {
+        None
+    }
+}
+
+/// [`Memory::descriptor_view`] of a memory whose views cost no more than a read.
+#[inline(always)]
+pub(crate) fn view32<M: Memory + ?Sized>(m: &M, addr: u64) -> Option<&[u8; 32]> {
+    m.view(addr, 32)?.try_into().ok()
 }
 
 /// The eight little-endian u32 words of a descriptor's 32 bytes.
@@ -111,6 +125,10 @@ impl Memory for FlatMemory {
 
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
         view_words8(self, addr)
+    }
+
+    fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
+        view32(self, addr)
     }
 }
 
@@ -236,6 +254,10 @@ impl Memory for SparseMemory {
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
         view_words8(self, addr)
     }
+
+    fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
+        view32(self, addr)
+    }
 }
 
 impl<M: Memory + ?Sized> Memory for &M {
@@ -247,6 +269,9 @@ impl<M: Memory + ?Sized> Memory for &M {
     }
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
         (**self).read_words8(addr)
+    }
+    fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
+        (**self).descriptor_view(addr)
     }
 }
 
@@ -296,6 +321,18 @@ mod tests {
         let flat = FlatMemory::new(0x2000, bytes);
         assert_eq!(flat.read_words8(0x2004), Ok(words));
         assert!(flat.read_words8(0x2021).is_err());
+        // descriptors in place: the bytes a read gives, where they lie in one region
+        assert_eq!(m.descriptor_view(0x3004), Some(&b));
+        assert_eq!(flat.descriptor_view(0x2004), Some(&b));
+        assert_eq!(
+            <&SparseMemory as Memory>::descriptor_view(&&m, 0x3004),
+            Some(&b)
+        );
+        for addr in [0x3030, 0x0fff, 0x4000] {
+            assert_eq!(m.descriptor_view(addr), None, "{addr:#x}");
+        }
+        assert_eq!(flat.descriptor_view(0x2021), None);
+        assert_eq!(flat.descriptor_view(0x1fff), None);
     }
 
     proptest::proptest! {

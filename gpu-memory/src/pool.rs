@@ -85,6 +85,19 @@ impl<'m> MemoryPool<'m> {
             .read_words8(entry("sampler", self.sampler_pool, index)?)
     }
 
+    /// The handle's header and sampler bytes in place, where the memory hands both out
+    /// ([`Memory::descriptor_view`]); None otherwise (then [`MemoryPool::header_words`] and
+    /// [`MemoryPool::sampler_words`] read them, or say why not).
+    #[inline]
+    pub fn descriptor_views(&self, handle: Handle) -> Option<[&'m [u8; 32]; 2]> {
+        let header = entry("texture header", self.header_pool, handle.header_index()).ok()?;
+        let sampler = entry("sampler", self.sampler_pool, handle.sampler_index()).ok()?;
+        Some([
+            self.memory.descriptor_view(header)?,
+            self.memory.descriptor_view(sampler)?,
+        ])
+    }
+
     /// Read and decode the handle's header and sampler (the sampler for that header:
     /// [`SamplerState::sampler_for`](crate::descriptor::tsc::SamplerState::sampler_for)).
     pub fn resolve(&self, handle: Handle) -> Result<(TextureHeader, Sampler), MemTexError> {

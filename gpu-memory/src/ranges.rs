@@ -152,6 +152,10 @@ impl Memory for RangesMemory<'_> {
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
         crate::memory::view_words8(self, addr)
     }
+
+    fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
+        crate::memory::view32(self, addr)
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +210,11 @@ mod tests {
         assert_eq!(m.view(0x104, 12), Some(&a[4..]));
         assert_eq!(m.view(0x104, 13), None);
         assert_eq!(m.view(u64::MAX, 1), Some(&c[3..]));
+        // descriptors in place: within one range only
+        let long = [9u8; 40];
+        let m = RangesMemory::new(vec![r(0x100, &long[..]), r(0x128, &b[..])]).unwrap();
+        assert_eq!(m.descriptor_view(0x104), Some(&[9u8; 32]));
+        assert_eq!(m.descriptor_view(0x110), None);
     }
 
     proptest::proptest! {

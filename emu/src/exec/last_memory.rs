@@ -41,19 +41,45 @@ struct Key {
     /// The executor's setup number.
     setup: u64,
     descriptors: ClassDescriptors,
-    /// The header's words, then the sampler's.
-    words: [[u32; 8]; 2],
+    /// The header's bytes, then the sampler's.
+    bytes: [[u8; 32]; 2],
 }
 
-impl PartialEq for Key {
-    /// Field by field, each descriptor's 32 bytes on their own (compared inline; the 64 at
-    /// once are a call to `bcmp`).
+/// A call's [`Key`], its descriptors' bytes where the call found them (in place in its
+/// memory where it hands them out: compared there, not copied).
+#[derive(Clone, Copy)]
+struct KeyOf<'b> {
+    setup: u64,
+    descriptors: ClassDescriptors,
+    bytes: [&'b [u8; 32]; 2],
+}
+
+impl KeyOf<'_> {
+    /// Whether `key` is this one: field by field, each descriptor's 32 bytes on their own
+    /// (compared inline; the 64 at once are a call to `bcmp`).
     #[inline(always)]
-    fn eq(&self, other: &Key) -> bool {
-        self.words[0] == other.words[0]
-            && self.words[1] == other.words[1]
-            && self.setup == other.setup
-            && self.descriptors == other.descriptors
+    fn is(&self, key: &Key) -> bool {
+        *self.bytes[0] == key.bytes[0]
+            && *self.bytes[1] == key.bytes[1]
+            && self.setup == key.setup
+            && self.descriptors == key.descriptors
+    }
+
+    /// The key kept.
+    fn key(&self) -> Key {
+        Key {
+            setup: self.setup,
+            descriptors: self.descriptors,
+            bytes: [*self.bytes[0], *self.bytes[1]],
+        }
+    }
+
+    /// A descriptor's eight little-endian words.
+    fn words(&self, k: usize) -> [u32; 8] {
+        let b = self.bytes[k];
+        std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        })
     }
 }
 
@@ -79,14 +105,14 @@ impl Kept {
     #[inline(always)]
     fn find_or(
         &mut self,
-        key: &Key,
+        key: &KeyOf<'_>,
         prepare: impl FnOnce() -> Option<DetachedTexture>,
     ) -> Option<&Slot> {
-        let same = |s: &Option<Slot>| matches!(s, Some(s) if s.key == *key);
+        let same = |s: &Option<Slot>| matches!(s, Some(s) if key.is(&s.key));
         if !same(&self.slots[self.last % KEPT]) {
             self.last = match self.slots.iter().position(same) {
                 Some(k) => k,
-                None => self.keep(*key, prepare()?),
+                None => self.keep(key.key(), prepare()?),
             };
         }
         self.slots[self.last % KEPT].as_ref()
@@ -207,24 +233,40 @@ impl<'m> KeptFor<'m, '_> {
     ) -> Option<T> {
         let h = Handle(handle);
         let pool = self.pool;
-        let key = Key {
+        // (both descriptors read from this call's memory: in place where it hands them out,
+        // else copied by its reads)
+        let read: [[u8; 32]; 2];
+        let bytes = match pool.descriptor_views(h) {
+            Some(views) => views,
+            None => {
+                read = [
+                    le_bytes(pool.header_words(h.header_index()).ok()?),
+                    le_bytes(pool.sampler_words(h.sampler_index()).ok()?),
+                ];
+                [&read[0], &read[1]]
+            }
+        };
+        let key = KeyOf {
             setup: exec.setup,
             descriptors: pool.descriptors,
-            words: [
-                pool.header_words(h.header_index()).ok()?,
-                pool.sampler_words(h.sampler_index()).ok()?,
-            ],
+            bytes,
         };
         let mut kept = self.kept.try_borrow_mut().ok()?;
         let slot = kept.find_or(&key, || {
             let (op, precision) = exec.gather_setup();
-            let [header, sampler] = &key.words;
-            let t = DetachedTexture::new(&key.descriptors, header, sampler, op, precision).ok()?;
+            let (header, sampler) = (key.words(0), key.words(1));
+            let t =
+                DetachedTexture::new(&key.descriptors, &header, &sampler, op, precision).ok()?;
             exec.check_output_format(t.header().format, lane).ok()?;
             Some(t)
         })?;
         attach(slot, pool.memory)
     }
+}
+
+/// A descriptor's words as the 32 little-endian bytes they were read from.
+fn le_bytes(words: [u32; 8]) -> [u8; 32] {
+    std::array::from_fn(|i| words[i / 4].to_le_bytes()[i % 4])
 }
 
 /// One-shot calls that record no texel addresses: the kept in-place gatherer (shared, not
