@@ -192,6 +192,17 @@ impl Memory for CMemory<'_> {
             CMemory::Cache(c) => c.memory().read_words8(addr),
         }
     }
+
+    /// A descriptor's 32 bytes in place (compared there by one-shot calls): flat memory and
+    /// ranges only (a callback memory's views fetch; its descriptors are read, as above).
+    #[inline]
+    fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
+        match self {
+            CMemory::Flat { .. } => self.view(addr, 32)?.try_into().ok(),
+            CMemory::Ranges(r) => r.descriptor_view(addr),
+            CMemory::Callback(_) | CMemory::Cache(_) => None,
+        }
+    }
 }
 
 /// C's read callback with its `user`, and the last nonzero value it returned.

@@ -146,7 +146,8 @@ pub struct SparseMemory {
 /// Up to this many regions, a [`SparseMemory`] finds them by the binary search alone: it is
 /// cheaper than checking the hints (callgrind, 2026-12-06, `gpu-memory/examples/lookups.rs`:
 /// three lookups 187 instructions by search against 241 through the hints with 3 regions,
-/// 180 against 319 with 64; docs/benchmarks.md, "One-shot memory calls").
+/// 319 by search against 258 through them with 64; docs/benchmarks.md, "One-shot memory
+/// calls").
 const SEARCH_UP_TO: usize = 8;
 
 /// A mapped region of a [`SparseMemory`].
