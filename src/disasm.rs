@@ -89,7 +89,8 @@ pub fn write_arch_fields(
 
 /// Decodes and prints one word for `arch` (the SM100 family through the base decoder, the
 /// same result as [`decode_arch`]): `Ok(Err(_))` when nvdisasm would refuse it, `Err` when
-/// the output cannot be written.
+/// the output cannot be written. The line is written from `text` as it is (no formatting
+/// machinery a word).
 fn disasm_word(
     arch: Arch,
     word: u128,
@@ -104,7 +105,8 @@ fn disasm_word(
             Err(e) => return Ok(Err(e)),
         };
         let _ = insn.write_text(text);
-        writeln!(out, "{text}")?;
+        text.push('\n');
+        out.write_all(text.as_bytes())?;
         if fields {
             write_fields(out, &insn)?;
         }
@@ -114,7 +116,8 @@ fn disasm_word(
             Err(e) => return Ok(Err(e)),
         };
         let _ = insn.write_text(text);
-        writeln!(out, "{text}")?;
+        text.push('\n');
+        out.write_all(text.as_bytes())?;
         if fields {
             write_arch_fields(out, &insn, word)?;
         }

@@ -37,6 +37,7 @@ mod operands;
 mod opex;
 mod scheduling;
 mod text;
+mod text_pieces;
 mod values;
 mod word;
 

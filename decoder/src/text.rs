@@ -17,6 +17,7 @@ use core::fmt::{self, Write};
 
 use crate::error::ParseError;
 use crate::fields::Tld4;
+use crate::text_pieces::*;
 use crate::values::*;
 
 /// The values [`parse`] gives the fields that nvdisasm's text does not show.
@@ -94,95 +95,6 @@ pub(crate) const fn rz_text(operand: GprOperand, form: HandleForm) -> Rz {
     }
 }
 
-/// A stack buffer the text is built in (no allocation, no formatting machinery: the hot
-/// path of `tld4 disasm` and of the disassembly benchmark). Indexing by a `u8` into 256
-/// bytes needs no bounds checks; the longest TLD4 text is under 130 bytes.
-struct TextBuf {
-    buf: [u8; 256],
-    len: u8,
-}
-
-/// The decimal digits of 0..=255, three bytes each, and how many of them count.
-const DIGITS: [([u8; 3], u8); 256] = {
-    let mut t = [([0u8; 3], 0u8); 256];
-    let mut n = 0;
-    while n < 256 {
-        let d = [
-            b'0' + (n / 100) as u8,
-            b'0' + (n / 10 % 10) as u8,
-            b'0' + (n % 10) as u8,
-        ];
-        t[n] = if n >= 100 {
-            (d, 3)
-        } else if n >= 10 {
-            ([d[1], d[2], 0], 2)
-        } else {
-            ([d[2], 0, 0], 1)
-        };
-        n += 1;
-    }
-    t
-};
-
-impl TextBuf {
-    /// The text. Every byte came from a `&str` of ASCII names, an ASCII literal or a decimal
-    /// digit, so the buffer is ASCII; a debug build checks it.
-    #[inline(always)]
-    fn as_str(&self) -> &str {
-        let bytes = &self.buf[..self.len as usize];
-        debug_assert!(bytes.is_ascii());
-        // SAFETY: ASCII is valid UTF-8 (see above); checking it again on every
-        // instruction would cost half of the disassembly time.
-        unsafe { core::str::from_utf8_unchecked(bytes) }
-    }
-
-    #[inline(always)]
-    fn byte(&mut self, c: u8) {
-        self.buf[self.len as usize] = c;
-        self.len = self.len.wrapping_add(1);
-    }
-    #[inline(always)]
-    fn push(&mut self, s: &str) {
-        for &c in s.as_bytes() {
-            self.byte(c);
-        }
-    }
-    #[inline(always)]
-    fn num(&mut self, n: u8) {
-        let (d, k) = DIGITS[n as usize];
-        self.buf[self.len as usize] = d[0];
-        self.buf[self.len.wrapping_add(1) as usize] = d[1];
-        self.buf[self.len.wrapping_add(2) as usize] = d[2];
-        self.len = self.len.wrapping_add(k);
-    }
-    /// `0x` and `n` in lower-case hex digits, no leading zeros.
-    fn hex(&mut self, n: u16) {
-        self.push("0x");
-        let digits = (16 - n.leading_zeros()).div_ceil(4).max(1);
-        for k in (0..digits).rev() {
-            self.byte(b"0123456789abcdef"[((n >> (4 * k)) & 0xf) as usize]);
-        }
-    }
-    #[inline(always)]
-    fn pred(&mut self, p: Pred) {
-        if p.is_pt() {
-            self.push("PT");
-        } else {
-            self.byte(b'P');
-            self.num(p.0);
-        }
-    }
-    #[inline(always)]
-    fn reg(&mut self, r: Reg) {
-        if r.is_rz() {
-            self.push("RZ");
-        } else {
-            self.byte(b'R');
-            self.num(r.0);
-        }
-    }
-}
-
 impl Tld4 {
     /// The guard's text with its trailing space (`@P3 `, `@!PT `), or nothing for a plain PT.
     fn guard_width(&self) -> usize {
@@ -201,65 +113,55 @@ impl Tld4 {
     }
 
     /// [`Tld4::write_text`] with a family's differences ([`Dialect`], from the family rows of
-    /// the field table).
+    /// the field table). Pieces that depend on the word are put without branches where
+    /// they may be absent (random words would mispredict them); the dialect's branches fold
+    /// away for [`Dialect::BASE`].
     #[inline(always)]
     pub(crate) fn write_text_in(&self, out: &mut impl Write, d: &Dialect) -> fmt::Result {
-        let mut t = TextBuf {
-            buf: [0; 256],
-            len: 0,
-        };
+        const SEP: Piece = Piece::new(", ");
+        let mut t = TextBuf::new();
         let guard = self.guard_width();
         if guard != 0 {
             t.byte(b'@');
-            if self.guard_negated {
-                t.byte(b'!');
-            }
-            t.pred(self.guard_pred);
+            t.put_if(self.guard_negated, &const { Piece::new("!") });
+            t.put(&PRED_TEXT[self.guard_pred.0 as usize]);
             t.byte(b' ');
         }
-        t.push("TLD4");
-        if self.scr {
-            t.push(".SCR");
-        }
-        t.byte(b'.');
-        t.push(self.component.name());
-        if self.form == HandleForm::Register {
-            t.byte(b'.');
-            t.push(d.b_name.unwrap_or("B"));
-        }
-        let offset = match d.offset3 {
-            Some(name) if self.offset_mode == OffsetMode::Invalid3 => name,
-            _ => self.offset_mode.name(),
-        };
-        for name in [self.f16_mode.name(), offset] {
-            if !name.is_empty() {
+        t.put(&const { Piece::new("TLD4") });
+        t.put_if(self.scr, &const { Piece::new(".SCR") });
+        t.put(&COMPONENT_TEXT[self.component as usize]);
+        match d.b_name {
+            None => t.put_if(
+                self.form == HandleForm::Register,
+                &const { Piece::dotted("B") },
+            ),
+            Some(name) if self.form == HandleForm::Register => {
                 t.byte(b'.');
                 t.push(name);
             }
+            Some(_) => {}
+        }
+        t.put(&F16_TEXT[self.f16_mode as usize]);
+        match d.offset3 {
+            Some(name) if self.offset_mode == OffsetMode::Invalid3 => {
+                t.byte(b'.');
+                t.push(name);
+            }
+            _ => t.put(&OFFSET_TEXT[self.offset_mode as usize]),
         }
         if d.uai {
-            t.push(".UAI");
+            t.put(&const { Piece::new(".UAI") });
         }
-        if self.depth_compare {
-            t.push(".DC");
-        }
-        if self.eviction != Eviction::Normal {
-            t.byte(b'.');
-            t.push(self.eviction.name());
-        }
-        if self.nodep {
-            t.push(".NODEP");
-        }
+        t.put_if(self.depth_compare, &const { Piece::new(".DC") });
+        t.put(&EVICTION_TEXT[self.eviction as usize]);
+        t.put_if(self.nodep, &const { Piece::new(".NODEP") });
         // Operands: `[Pu,] Rd2, Rd, Ra, [Rb,] [URc,] dimension[, mask]`.
         t.byte(b' ');
-        if !self.pred_dst.is_pt() {
-            t.pred(self.pred_dst);
-            t.push(", ");
-        }
-        t.reg(self.rd2);
-        t.push(", ");
-        t.reg(self.rd);
-        t.push(", ");
+        let pred_dst = !self.pred_dst.is_pt();
+        t.put_if(pred_dst, &PRED_TEXT[self.pred_dst.0 as usize]);
+        t.put_if(pred_dst, &SEP);
+        t.put(&REG_TEXT[self.rd2.0 as usize]);
+        t.put(&REG_OPERAND[self.rd.0 as usize]);
         let mut unknown_seen = false;
         let mut unknown = |t: &mut TextBuf, n: u8| {
             // nvdisasm pads the first ???255 of a one-word listing by the guard's width.
@@ -269,62 +171,53 @@ impl Tld4 {
                     t.byte(b' ');
                 }
             }
-            t.push("???");
-            t.num(n);
+            t.put(&Piece::numbered("???", n));
         };
         match (self.ra.is_rz(), rz_text(GprOperand::Ra, self.form)) {
-            (true, Rz::Unknown) => unknown(&mut t, 255),
-            _ => t.reg(self.ra),
-        }
-        match (self.rb.is_rz(), rz_text(GprOperand::Rb, self.form)) {
-            (true, Rz::Omitted) => {}
             (true, Rz::Unknown) => {
-                t.push(", ");
+                t.put(&SEP);
                 unknown(&mut t, 255);
             }
-            _ => {
-                t.push(", ");
-                t.reg(self.rb);
-            }
+            _ => t.put(&REG_OPERAND[self.ra.0 as usize]),
+        }
+        // (`&`, not `&&`: one branch on the rare `???255`, none on the form)
+        let (rb_rz, rb_rule) = (self.rb.is_rz(), rz_text(GprOperand::Rb, self.form));
+        if rb_rz & (rb_rule == Rz::Unknown) {
+            t.put(&SEP);
+            unknown(&mut t, 255);
+        } else {
+            let shown = !(rb_rz & (rb_rule == Rz::Omitted));
+            t.put_if(shown, &REG_OPERAND[self.rb.0 as usize]);
         }
         if d.imm_count > 0 {
             for &imm in d.imms.iter().take(d.imm_count as usize) {
-                t.push(", ");
+                t.put(&SEP);
                 t.hex(imm);
             }
-        } else if self.form == HandleForm::Uniform || d.both_urs {
-            t.push(", ");
-            if d.ur_unknown == Some(self.ur.0) {
+        } else {
+            let shown = self.form == HandleForm::Uniform || d.both_urs;
+            if shown && d.ur_unknown == Some(self.ur.0) {
+                t.put(&SEP);
                 unknown(&mut t, self.ur.0);
-            } else if self.ur.is_urz() {
-                t.push("URZ");
             } else {
-                t.push("UR");
-                t.num(self.ur.0);
+                t.put_if(shown, &UREG_OPERAND[self.ur.0 as usize]);
             }
-            if let Some(imm) = d.imm_after_ur {
-                t.push(", 0x");
-                if imm >= 16 {
-                    t.byte(b"0123456789abcdef"[(imm >> 4) as usize]);
-                }
-                t.byte(b"0123456789abcdef"[(imm & 0xf) as usize]);
+            if let Some(imm) = d.imm_after_ur.filter(|_| shown) {
+                t.put(&SEP);
+                t.hex(imm.into());
             }
         }
         if let Some(ur2) = d.second_ur {
-            if d.both_urs && ur2.is_urz() {
-                t.push(", URZ");
-            } else if !ur2.is_urz() {
-                t.push(", UR");
-                t.num(ur2.0);
+            if d.both_urs || !ur2.is_urz() {
+                t.put(&UREG_OPERAND[ur2.0 as usize]);
             }
         }
-        t.push(", ");
-        t.push(self.dimension.name());
-        if self.write_mask != WriteMask::ALL {
-            t.push(", 0x");
-            t.byte(b"0123456789abcdef"[(self.write_mask.0 & 0xf) as usize]);
-        }
-        t.push(" ;");
+        t.put(&DIMENSION_TEXT[self.dimension as usize]);
+        t.put_if(
+            self.write_mask != WriteMask::ALL,
+            &MASK_TEXT[(self.write_mask.0 & 0xf) as usize],
+        );
+        t.put(&const { Piece::new(" ;") });
         out.write_str(t.as_str())
     }
 

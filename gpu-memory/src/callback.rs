@@ -241,8 +241,20 @@ impl Views {
 
 /// Bytes a sector.
 const SECTOR: usize = 32;
-/// Sectors kept (direct-mapped by sector number): 2 KiB.
+/// Sectors kept (direct-mapped, [`slot`]): 2 KiB.
 const KEPT: usize = 64;
+
+/// The slot of sector `number`: its low 6 bits XOR 6 bits hashed from the rest (Fibonacci
+/// hashing: the top bits of the rest times 2^64 / the golden ratio), so the 64 sectors of an
+/// aligned 2 KiB block take the 64 slots (as a slot by the low bits alone would), and
+/// sectors a power of two apart past 2 KiB seldom share one (a header pool and a sampler
+/// pool at aligned addresses, 1 MiB apart: by the low bits alone each call would fetch both
+/// again). A choice (docs/sources.md, Decisions: a C read-callback memory).
+#[inline]
+fn slot(number: u64) -> usize {
+    let hashed = (number >> 6).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58;
+    ((number ^ hashed) % KEPT as u64) as usize
+}
 
 /// Direct-mapped sectors; `tags[i]` is the sector number kept in slot `i` (valid where bit
 /// `i` of `valid` is set).
@@ -293,7 +305,7 @@ impl Sectors {
             return false;
         }
         let number = addr / SECTOR as u64;
-        let slot = (number % KEPT as u64) as usize;
+        let slot = slot(number);
         if self.valid >> slot & 1 == 0 || self.tags[slot] != number {
             if !fetch(number * SECTOR as u64, &mut self.bytes[slot]) {
                 // (the slot's bytes may be half written: no longer valid)
@@ -434,15 +446,47 @@ mod tests {
         // a sector past the memory's end: refused, and tried again next time
         assert!(!s.read(0x1004, &mut b, &mut fetch));
         assert!(!s.read(0x1004, &mut b, &mut fetch));
-        // another sector in the same slot (64 sectors on) replaces it
-        assert!(s.read(0x844, &mut b, &mut fetch));
-        assert_eq!(b, [0x44, 0x45, 0x46, 0x47]);
+        // another sector in the same slot (sector 0x65 at 0xca0, slot 2 as sector 2)
+        // replaces it
+        assert_eq!((slot(0x65), slot(2)), (2, 2));
+        assert!(s.read(0xca4, &mut b, &mut fetch));
+        assert_eq!(b, [0xa4, 0xa5, 0xa6, 0xa7]);
         assert!(s.read(0x48, &mut b, &mut fetch));
         assert_eq!(b, [0x48, 0x49, 0x4a, 0x4b]);
         let mut whole = [0u8; 32];
         assert!(s.read(0xe0, &mut whole, &mut fetch));
         assert_eq!(whole[31], 0xff);
-        assert_eq!(fetched, [0x40, 0x1000, 0x1000, 0x840, 0x40, 0xe0]);
+        assert_eq!(fetched, [0x40, 0x1000, 0x1000, 0xca0, 0x40, 0xe0]);
+    }
+
+    #[test]
+    fn sectors_of_a_block_and_sectors_a_power_of_two_apart_take_their_own_slots() {
+        // the 64 sectors of an aligned 2 KiB block: every slot once
+        let mut slots: Vec<usize> = (0x4000..0x4040).map(slot).collect();
+        slots.sort_unstable();
+        assert_eq!(slots, (0..KEPT).collect::<Vec<_>>());
+        // descriptor pools at aligned addresses (slots 27, 55, 46, 13): kept together, each
+        // fetched once
+        let mut fetched = Vec::new();
+        let mut s = Sectors::new();
+        let mut fetch = |at: u64, dst: &mut [u8]| {
+            fetched.push(at);
+            dst.fill((at >> 20) as u8);
+            true
+        };
+        let mut b = [0u8; 32];
+        for _ in 0..3 {
+            for (at, value) in [
+                (0x10_0000, 1),
+                (0x20_0000, 2),
+                (0x40_0000, 4),
+                (0x1_0000_0000, 0),
+            ] {
+                assert!(s.read(at, &mut b, &mut fetch));
+                assert_eq!(b, [value; 32]);
+            }
+        }
+        assert_eq!(fetched, [0x10_0000, 0x20_0000, 0x40_0000, 0x1_0000_0000]);
     }
 
     #[test]

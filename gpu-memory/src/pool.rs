@@ -214,12 +214,23 @@ impl DetachedTexture {
         &self.header
     }
 
-    /// The in-place gatherer alone, reading `memory`'s view of the texels: what
-    /// [`DetachedTexture::attach`] gives as `in_place` (None where it gives none).
+    /// The in-place gatherer, kept apart from any memory: [`DetachedTexture::attach`] gives
+    /// it `in_place_view`'s bytes as `in_place`, and it gathers from them as it is
+    /// ([`DetachedGatherer::gather_lane_range`]). None where the texels cannot be read in
+    /// place whatever the memory.
     #[inline]
-    pub fn attach_in_place<'m>(&self, memory: &'m dyn Memory) -> Option<Gatherer<'m>> {
-        let d = self.in_place.as_ref()?;
-        d.attach(memory.view(self.header.address, self.extent)?)
+    pub fn in_place(&self) -> Option<&DetachedGatherer> {
+        self.in_place.as_ref()
+    }
+
+    /// `memory`'s view of the texels, where the in-place gatherer can read them as they are
+    /// ([`DetachedGatherer::fits`]); None where it has none, or they are not in one view or
+    /// do not fit (then `attach` reads texel by texel).
+    #[inline]
+    pub fn in_place_view<'m>(&self, memory: &'m dyn Memory) -> Option<&'m [u8]> {
+        let gatherer = self.in_place.as_ref()?;
+        let bytes = memory.view(self.header.address, self.extent)?;
+        gatherer.fits(bytes).then_some(bytes)
     }
 
     /// Prepared to read its texels from `memory`: in place where the memory hands out their

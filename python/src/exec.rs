@@ -5,17 +5,18 @@ use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use tld4_emu::{
-    ExecConfig, LaneTexels, MemoryPool, TexelAddress, Tld4Exec, WarpFault as RustFault, WARP_SIZE,
+    ExecConfig, LaneTexels, MemoryExecError, MemoryPool, TexelAddress, Tld4Exec,
+    WarpFault as RustFault, WARP_SIZE,
 };
 use tld4_gather_cases::PrecisionSpec;
 use tld4_textures::{Handle, TexturePool};
 
 use crate::decode::Instruction;
 use crate::errors::{value_error, warp_fault};
-use crate::memory::Memory;
+use crate::memory::{Memory, Reader};
 use crate::names::from_py;
 use crate::texture::{Sampler, Texture};
-use crate::warp::Warp;
+use crate::warp::{Regs, Warp};
 
 /// A texture pool: texture headers and samplers by index, as a handle names them.
 #[pyclass(module = "tld4")]
@@ -61,6 +62,27 @@ impl Pool {
 /// The Python exception of a Rust warp fault.
 pub fn fault_error(py: Python<'_>, f: &RustFault) -> PyErr {
     warp_fault(py, f.kind().name(), f.lane(), f.to_string())
+}
+
+/// Where a memory's texture header and sampler pools start.
+#[derive(Clone, Copy)]
+struct Pools {
+    header: u64,
+    sampler: u64,
+}
+
+/// Executes `exec` for `regs` against the textures in `mem`: the executed lanes and each
+/// lane's texel addresses.
+fn run_memory(
+    exec: &Tld4Exec,
+    regs: &mut Regs<'_>,
+    mem: &dyn tld4_gpu_memory::Memory,
+    pools: Pools,
+) -> Result<(u32, [LaneTexels; WARP_SIZE]), MemoryExecError> {
+    let pool = MemoryPool::new(mem, pools.header, pools.sampler);
+    let mut texels = [LaneTexels::default(); WARP_SIZE];
+    exec.execute_memory(regs, &pool, Some(&mut texels))
+        .map(|r| (r.executed, texels))
 }
 
 /// A decoded instruction prepared for execution (SM100 family words).
@@ -143,15 +165,17 @@ impl Exec {
         memory: &Memory,
     ) -> PyResult<(u32, Bound<'py, PyArray2<u64>>)> {
         let exec = &self.inner;
-        let image = &memory.image;
-        let (header_pool, sampler_pool) = (memory.header_pool, memory.sampler_pool);
-        let r = warp.with_regs(py, |regs| {
-            let mem = image.as_memory();
-            let pool = MemoryPool::new(mem, header_pool, sampler_pool);
-            let mut texels = [LaneTexels::default(); WARP_SIZE];
-            exec.execute_memory(regs, &pool, Some(&mut texels))
-                .map(|r| (r.executed, texels))
-        })?;
+        let pools = Pools {
+            header: memory.header_pool,
+            sampler: memory.sampler_pool,
+        };
+        let r = match memory.image.reader() {
+            Reader::Owned(mem) => warp.with_regs(py, |regs| run_memory(exec, regs, mem, pools))?,
+            // (the function is Python: the GIL held throughout)
+            Reader::Callback(c) => c.with(py, |mem| {
+                warp.with_regs_held(py, |regs| run_memory(exec, regs, mem, pools))
+            })??,
+        };
         match r {
             Ok((executed, texels)) => {
                 let rows: Vec<Vec<u64>> = texels

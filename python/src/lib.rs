@@ -7,6 +7,7 @@
 
 use pyo3::prelude::*;
 
+mod callback;
 mod check;
 mod columns;
 mod decode;
@@ -21,6 +22,7 @@ mod residency;
 mod scan;
 mod scenario;
 mod texture;
+mod turns;
 mod warp;
 
 #[pymodule]

@@ -1,15 +1,19 @@
 //! `Memory`: textures in GPU memory (a byte image with its texture header and sampler pools),
 //! and the descriptor encoders that write them as a driver does.
 
+use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use pyo3::PyTraverseError;
 
 use tld4_gpu_memory::descriptor::tsc::SamplerState;
+use tld4_gpu_memory::Memory as _;
 use tld4_gpu_memory::{
     pool_image, to_memory, FlatMemory, LayoutChoice, Range, RangesMemory, SparseMemory,
 };
 
-use crate::errors::value_error;
+use crate::callback::CallbackImage;
+use crate::errors::{int_arg, value_error};
 use crate::texture::{Sampler, Texture};
 
 /// The bytes behind a `Memory`.
@@ -18,14 +22,35 @@ pub enum Image {
     Flat(FlatMemory),
     /// Separate regions (as `Memory.from_textures` lays them out).
     Sparse(SparseMemory),
+    /// Read through a Python function, what it read kept (`Memory.from_callback`).
+    Callback(CallbackImage),
+}
+
+/// How the texture unit reads an [`Image`].
+pub enum Reader<'a> {
+    /// Bytes held here, read in place (on any thread).
+    Owned(&'a (dyn tld4_gpu_memory::Memory + Sync)),
+    /// Through the Python function, with the GIL.
+    Callback(&'a CallbackImage),
 }
 
 impl Image {
-    /// As the texture unit reads memory.
-    pub fn as_memory(&self) -> &dyn tld4_gpu_memory::Memory {
+    /// How the texture unit reads it.
+    pub fn reader(&self) -> Reader<'_> {
         match self {
-            Image::Flat(m) => m,
-            Image::Sparse(m) => m,
+            Image::Flat(m) => Reader::Owned(m),
+            Image::Sparse(m) => Reader::Owned(m),
+            Image::Callback(c) => Reader::Callback(c),
+        }
+    }
+
+    /// The callback memory, for one that is.
+    fn callback(&self) -> PyResult<&CallbackImage> {
+        match self {
+            Image::Callback(c) => Ok(c),
+            _ => Err(pyo3::exceptions::PyTypeError::new_err(
+                "not a callback memory (Memory.from_callback): its bytes are held, not kept",
+            )),
         }
     }
 }
@@ -147,22 +172,95 @@ impl Memory {
         })
     }
 
-    /// The mapped regions, as (address, bytes).
-    fn regions<'py>(&self, py: Python<'py>) -> Vec<(u64, Bound<'py, PyBytes>)> {
-        match &self.image {
+    /// Memory read through `read(address, size)`, a function returning the `size` bytes at
+    /// `address` (`bytes`, `bytearray`, `memoryview` or a `uint8` numpy array), or None
+    /// where they cannot be read (then read as unmapped memory is); header `i` at
+    /// `header_pool + 32 * i`, sampler `j` at `sampler_pool + 32 * j`. It is asked for whole
+    /// textures and 32-byte sectors, and what it returned is kept across calls until
+    /// `invalidate` or `clear`: kept bytes must not change meanwhile. An exception `read`
+    /// raises ends the call that read (`Exec.execute_memory`, `read`) with that exception; a
+    /// return of another type or length is a `TypeError` or `ValueError` naming the read.
+    /// `read` runs with the GIL held and may not use this memory (`RuntimeError`); calls from
+    /// several threads take turns (docs/python.md).
+    #[staticmethod]
+    fn from_callback(
+        read: Bound<'_, PyAny>,
+        header_pool: u64,
+        sampler_pool: u64,
+    ) -> PyResult<Self> {
+        if !read.is_callable() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "read: expected a function read(address, size), got {}",
+                read.get_type().name()?
+            )));
+        }
+        Ok(Memory {
+            image: Image::Callback(CallbackImage::new(read.unbind())),
+            header_pool,
+            sampler_pool,
+        })
+    }
+
+    /// A callback memory: drops what it keeps of the `length` bytes at `address` (every
+    /// texture or sector overlapping them), to be read again when next needed. Call it
+    /// after those bytes changed, before the next call reading them.
+    fn invalidate(
+        &self,
+        py: Python<'_>,
+        address: &Bound<'_, PyAny>,
+        length: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let (address, length) = (int_arg(address, "address")?, int_arg(length, "length")?);
+        self.image.callback()?.invalidate(py, address, length)
+    }
+
+    /// A callback memory: drops everything it keeps.
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        self.image.callback()?.clear(py)
+    }
+
+    /// A callback memory: how many (textures, 32-byte sectors) it keeps (at most 4 and 64).
+    fn kept(&self, py: Python<'_>) -> PyResult<(usize, usize)> {
+        let kept = self.image.callback()?.kept(py)?;
+        Ok((kept.views, kept.sectors))
+    }
+
+    /// The mapped regions, as (address, bytes) (`TypeError` for a callback memory, whose
+    /// regions are its function's).
+    fn regions<'py>(&self, py: Python<'py>) -> PyResult<Vec<(u64, Bound<'py, PyBytes>)>> {
+        Ok(match &self.image {
             Image::Flat(m) => vec![(m.base, PyBytes::new(py, &m.bytes))],
             Image::Sparse(m) => m.regions().map(|(a, b)| (a, PyBytes::new(py, b))).collect(),
-        }
+            Image::Callback(_) => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "a callback memory has no list of regions: its bytes are its function's",
+                ))
+            }
+        })
     }
 
     /// `n` bytes at `address`; `ValueError` where they are not all mapped.
     fn read<'py>(&self, py: Python<'py>, address: u64, n: usize) -> PyResult<Bound<'py, PyBytes>> {
         let mut buf = vec![0u8; n];
-        self.image
-            .as_memory()
-            .read(address, &mut buf)
-            .map_err(value_error)?;
+        match self.image.reader() {
+            Reader::Owned(m) => m.read(address, &mut buf),
+            Reader::Callback(c) => c.with(py, |m| m.read(address, &mut buf))?,
+        }
+        .map_err(value_error)?;
         Ok(PyBytes::new(py, &buf))
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        match &self.image {
+            Image::Callback(c) => c.traverse(&visit),
+            _ => Ok(()),
+        }
+    }
+
+    fn __clear__(&self) {
+        if let Image::Callback(c) = &self.image {
+            c.drop_function();
+        }
     }
 }
 

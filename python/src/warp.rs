@@ -1,14 +1,13 @@
 //! `Warp`: a warp's registers as numpy arrays the executor reads and writes in place (no
 //! copy in or out), through the emulator's `RegisterFile` contract.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use tld4_emu::{RegisterFile, WARP_SIZE};
 
 use crate::errors::value_error;
+use crate::turns::Turns;
 
 /// General registers R0..R254 (RZ is not stored).
 pub const REGS: usize = 255;
@@ -33,8 +32,8 @@ pub struct Warp {
     /// Registers a thread has (an operand at or past it faults); at most 255.
     #[pyo3(get)]
     pub regs_per_thread: u16,
-    /// Set while an execution holds the arrays: another waits its turn.
-    busy: AtomicBool,
+    /// Held while an execution holds the arrays: another thread's waits its turn.
+    busy: Turns<()>,
 }
 
 /// `value` as a 32-bit lane mask, or a `ValueError` naming the argument.
@@ -64,7 +63,7 @@ impl Warp {
             preds: PyArray2::<bool>::zeros(py, [PREDS, WARP_SIZE], false).unbind(),
             active_mask: active_mask.map_or(Ok(0xffff_ffff), mask_of)?,
             regs_per_thread: 255,
-            busy: AtomicBool::new(false),
+            busy: Turns::new(()),
         };
         if let Some(n) = regs_per_thread {
             w.set_regs_per_thread(n)?;
@@ -134,7 +133,8 @@ pub struct Regs<'a> {
 }
 
 impl Warp {
-    /// Runs `f` on the warp's storage, the arrays borrowed (read-write) for its duration.
+    /// Runs `f` on the warp's storage without the GIL, the arrays borrowed (read-write) for
+    /// its duration.
     pub fn with_regs<T>(
         &self,
         py: Python<'_>,
@@ -143,21 +143,24 @@ impl Warp {
     where
         T: Send,
     {
-        // One execution at a time: another thread's waits (without the GIL) for its turn.
-        while self
-            .busy
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            py.detach(std::thread::yield_now);
-        }
-        struct Turn<'a>(&'a AtomicBool);
-        impl Drop for Turn<'_> {
-            fn drop(&mut self) {
-                self.0.store(false, Ordering::Release);
-            }
-        }
-        let _turn = Turn(&self.busy);
+        self.with_storage(py, |mut view| py.detach(move || f(&mut view)))
+    }
+
+    /// Runs `f` on the warp's storage as [`with_regs`](Self::with_regs) does, with the GIL
+    /// held throughout (for an `f` that calls Python: a callback memory's reads).
+    pub fn with_regs_held<T>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Regs<'_>) -> T,
+    ) -> PyResult<T> {
+        self.with_storage(py, |mut view| f(&mut view))
+    }
+
+    /// Runs `run` on the warp's storage, borrowed (read-write) for its duration: one
+    /// execution at a time (another thread's waits without the GIL; this thread's own, from
+    /// a read callback, is a `RuntimeError`).
+    fn with_storage<T>(&self, py: Python<'_>, run: impl FnOnce(Regs<'_>) -> T) -> PyResult<T> {
+        let _turn = self.busy.take(py, "the Warp")?;
         let regs = self.regs.bind(py);
         let uregs = self.uregs.bind(py);
         let preds = self.preds.bind(py);
@@ -180,16 +183,12 @@ impl Warp {
         let regs = r.as_slice_mut().map_err(value_error)?;
         let uregs = u.as_slice().map_err(value_error)?;
         let preds = p.as_slice_mut().map_err(value_error)?;
-        let (active, nregs) = (self.active_mask, self.regs_per_thread);
-        Ok(py.detach(move || {
-            let mut view = Regs {
-                regs,
-                uregs,
-                preds,
-                active,
-                nregs,
-            };
-            f(&mut view)
+        Ok(run(Regs {
+            regs,
+            uregs,
+            preds,
+            active: self.active_mask,
+            nregs: self.regs_per_thread,
         }))
     }
 }

@@ -1,7 +1,7 @@
 """Type stub of tld4's native module (checked by mypy --strict on python/tests)."""
 
 import os
-from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, TypedDict, Union, overload
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ OffsetKind = Literal["none", "aoffi", "ptp"]
 _OffsetKinds = Union[OffsetKind, Sequence[OffsetKind], npt.NDArray[np.str_], None]
 _PerQueryInt = Union[int, np.integer[Any], Sequence[int], npt.NDArray[np.integer[Any]]]
 _Residency = Mapping[str, Any]
+_ReadResult = Union[bytes, bytearray, memoryview, npt.NDArray[np.uint8], None]
 
 class Residency(TypedDict):
     """A sparse texture's residency map, as ``Texture.residency`` gives it."""
@@ -393,8 +394,33 @@ class Memory:
         overlapping the one before, none past 2^64 (``ValueError`` naming the range's index
         otherwise); header ``i`` at ``header_pool + 32 * i``, sampler ``j`` at `sampler_pool + 32
         * j`. A texture lying in one range is read in place, as from one flat range."""
+    @staticmethod
+    def from_callback(
+        read: Callable[[int, int], _ReadResult],
+        header_pool: int,
+        sampler_pool: int,
+    ) -> Memory:
+        """Memory read through ``read(address, size)``, a function returning the ``size`` bytes at
+        ``address`` (``bytes``, ``bytearray``, ``memoryview`` or a ``uint8`` numpy array), or None
+        where they cannot be read (then read as unmapped memory is); header ``i`` at
+        ``header_pool + 32 * i``, sampler ``j`` at ``sampler_pool + 32 * j``. It is asked for whole
+        textures and 32-byte sectors, and what it returned is kept across calls until
+        ``invalidate`` or ``clear``: kept bytes must not change meanwhile. An exception ``read``
+        raises ends the call that read (``Exec.execute_memory``, ``read``) with that exception; a
+        return of another type or length is a ``TypeError`` or ``ValueError`` naming the read.
+        ``read`` runs with the GIL held and may not use this memory (``RuntimeError``); calls from
+        several threads take turns (docs/python.md)."""
+    def invalidate(self, address: int, length: int) -> None:
+        """A callback memory: drops what it keeps of the ``length`` bytes at ``address`` (every
+        texture or sector overlapping them), to be read again when next needed. Call it
+        after those bytes changed, before the next call reading them."""
+    def clear(self) -> None:
+        """A callback memory: drops everything it keeps."""
+    def kept(self) -> tuple[int, int]:
+        """A callback memory: how many (textures, 32-byte sectors) it keeps (at most 4 and 64)."""
     def regions(self) -> list[tuple[int, bytes]]:
-        """The mapped regions, as (address, bytes)."""
+        """The mapped regions, as (address, bytes) (``TypeError`` for a callback memory, whose
+        regions are its function's)."""
     def read(self, address: int, n: int) -> bytes:
         """``n`` bytes at ``address``; ``ValueError`` where they are not all mapped."""
 

@@ -35,7 +35,7 @@ pub use probe::{KernelTexels, TexelWatcher};
 
 /// Borrowed texel storage.
 #[derive(Debug, Clone, Copy)]
-enum Texels<'a> {
+pub(crate) enum Texels<'a> {
     U8(&'a [u8]),
     U16(&'a [u16]),
     U32(&'a [u32]),
@@ -198,17 +198,58 @@ impl DetachedGatherer {
     /// texel, [`crate::SiteGatherer`], which gives the same results).
     #[inline]
     pub fn attach<'a>(&self, bytes: &'a [u8]) -> Option<Gatherer<'a>> {
+        let texels = self.texels_of(bytes)?;
+        Some(Gatherer {
+            texels,
+            ..self.gatherer.clone()
+        })
+    }
+
+    /// Whether `bytes` can be read in place ([`DetachedGatherer::attach`] gives a gatherer,
+    /// [`DetachedGatherer::gather_lane_range`] gathers).
+    #[inline]
+    pub fn fits(&self, bytes: &[u8]) -> bool {
+        self.texels_of(bytes).is_some()
+    }
+
+    /// [`Gatherer::gather_lane_range`] of the gatherer `attach(bytes)` gives, without making
+    /// it (this one's constants used where they are, `bytes` read in place): for callers
+    /// that keep the detached gatherer and gather from a call's bytes each time.
+    /// Errors: those of [`Gatherer::gather_lane_range`], and [`InvalidInput::Storage`] where
+    /// `bytes` do not fit ([`DetachedGatherer::fits`] is false).
+    #[inline]
+    pub fn gather_lane_range(
+        &self,
+        bytes: &[u8],
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: std::ops::Range<usize>,
+        out: &mut LaneResults,
+    ) -> Result<(), Error> {
+        let Some(texels) = self.texels_of(bytes) else {
+            return Err(InvalidInput::Storage(format!(
+                "{} bytes at an address {} mod 4 do not hold the texture's {} bytes as its elements",
+                bytes.len(),
+                bytes.as_ptr() as usize % 4,
+                self.extent
+            ))
+            .into());
+        };
+        self.gatherer
+            .gather_lanes_checked(texels, level, queries, range, out)
+    }
+
+    /// `bytes` as the texels `attach` reads: their first `extent` bytes as storage elements
+    /// of this gatherer's width (None where they are shorter or misaligned).
+    #[inline(always)]
+    fn texels_of<'a>(&self, bytes: &'a [u8]) -> Option<Texels<'a>> {
         let bytes = bytes.get(..self.extent)?;
         let width = match self.gatherer.texels {
             Texels::U8(_) => StorageWidth::U8,
             Texels::U16(_) => StorageWidth::U16,
             Texels::U32(_) => StorageWidth::U32,
         };
-        let texels = Texels::of_bytes(bytes, width)?;
-        Some(Gatherer {
-            texels,
-            ..self.gatherer.clone()
-        })
+        Texels::of_bytes(bytes, width)
     }
 }
 
@@ -398,6 +439,9 @@ impl<'a> Gatherer<'a> {
 
     /// One lane by the per-lane pipeline; out of line, for the lanes the
     /// lane-parallel kernels hand back (few, and one copy of the code serves every kernel).
+    /// (Owned seamless cubes, whose kernels read the faces with their apron: this
+    /// gatherer's own texels. Every other kernel reads the texels the per-lane path reads,
+    /// and hands its lanes to [`Gatherer::compose_lanes_apart`] with them.)
     #[inline(never)]
     pub(crate) fn fallback_lane(&self, q: &GatherQuery) -> GatherResult {
         let mut out = [NON_RESIDENT];
@@ -407,8 +451,18 @@ impl<'a> Gatherer<'a> {
 
     /// The per-lane pipeline (`SimdLevel::Scalar`).
     pub(crate) fn gather_per_lane(&self, queries: &[GatherQuery], out: &mut [GatherResult]) {
+        self.gather_per_lane_over(self.texels, queries, out)
+    }
+
+    /// The per-lane pipeline reading `texels` (this gatherer's, or a detached one's bytes).
+    fn gather_per_lane_over(
+        &self,
+        texels: Texels<'_>,
+        queries: &[GatherQuery],
+        out: &mut [GatherResult],
+    ) {
         let run = PerLane { qs: queries, out };
-        match self.texels {
+        match texels {
             Texels::U8(d) => self.with_convert(d, run),
             Texels::U16(d) => self.with_convert(d, run),
             Texels::U32(d) => self.with_convert(d, run),
@@ -422,6 +476,21 @@ impl<'a> Gatherer<'a> {
     fn with_convert<T: Texel, V: Run>(&self, d: &[T], run: V) {
         T::with_convert(self, d, run)
     }
+    /// [`Gatherer::compose_lanes`] out of line: the per-lane path, and the lanes the
+    /// lane-parallel kernels hand back, read from the texels the kernel reads (one copy of
+    /// the code a storage type and value rule serves both).
+    #[inline(never)]
+    fn compose_lanes_apart<T: Copy + Into<u32>, C: Convert>(
+        &self,
+        d: &[T],
+        element: usize,
+        conv: C,
+        qs: &[GatherQuery],
+        out: &mut [GatherResult],
+    ) {
+        self.compose_lanes(d, element, conv, qs, out)
+    }
+
     /// The per-lane path: each lane through the one composition ([`compose`]), reading this
     /// gatherer's storage with the value rule `conv` specialized.
     #[inline(always)]
@@ -701,7 +770,7 @@ impl Run for PerLane<'_, '_> {
         element: usize,
         conv: C,
     ) {
-        g.compose_lanes(d, element, conv, self.qs, self.out)
+        g.compose_lanes_apart(d, element, conv, self.qs, self.out)
     }
 }
 

@@ -8,6 +8,7 @@ mod addressing;
 mod bad_input;
 mod common;
 mod cube;
+mod detached;
 mod errors;
 mod formats;
 mod lanes;

@@ -145,7 +145,7 @@ impl<'m> Binding<'m> for MemoryPool<'m> {
 /// Gathers `run` in place with `g` (every texel mapped; no addresses recorded): the memory
 /// bindings' fast path.
 #[inline(always)]
-pub(super) fn gather_in_place(
+fn gather_in_place(
     g: &Gatherer<'_>,
     run: Run<'_>,
     out: &mut LaneResults,

@@ -6,25 +6,28 @@
 //! gather op, the precision model, the output mode: `last::fresh_setup`). Each call still
 //! reads both descriptors, as the texture unit does each time it executes, and compares
 //! them with what was kept: a descriptor changed at the same address, another memory, class
-//! or executor, is prepared afresh. The texels are never kept: each call attaches its own
-//! memory to the kept texture ([`DetachedTexture::attach`]), reading them in place where
-//! the memory hands out their bytes (and, where no texel addresses are recorded, only the
-//! in-place gatherer is attached). A loop of one-shot calls over one texture then costs what
-//! a bound loop ([`Tld4Exec::bind_memory`]) costs plus the two descriptor reads, the
-//! comparison and the attaching (docs/benchmarks.md, "One-shot memory calls").
+//! or executor, is prepared afresh. The texels are never kept: each call reads them from
+//! its own memory. Where no texel addresses are recorded and the memory hands out their
+//! bytes, the kept in-place gatherer gathers from the call's view as it is
+//! ([`DetachedGatherer::gather_lane_range`]: nothing made or copied a call); else the call
+//! attaches its memory to the kept texture ([`DetachedTexture::attach`]). A loop of
+//! one-shot calls over one texture then costs what a bound loop ([`Tld4Exec::bind_memory`])
+//! costs plus the two descriptor reads, the comparison and the view (docs/benchmarks.md,
+//! "One-shot memory calls").
 //!
 //! Per thread (the executor stays `Sync` without a lock), with no `unsafe`: what is kept
 //! borrows nothing. Where the thread's state is in use (a memory's read callback executing
 //! again on this thread) or gone (the thread ending), the call prepares as a binding does.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use tld4_gpu_memory::{ClassDescriptors, DetachedTexture, MemoryPool, PreparedTexture};
-use tld4_textures::{Gatherer, Handle, LaneQueries, LaneResults, LaneTexels};
+use tld4_textures::{DetachedGatherer, Handle, LaneQueries, LaneResults, LaneTexels};
 
-use super::binding::{gather_in_place, Binding, Run};
+use super::binding::{Binding, Run};
 use super::bound::WarpParts;
-use super::{ExecReport, Tld4Exec};
+use super::{texture_fault, ExecReport, Tld4Exec};
 use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
@@ -58,6 +61,9 @@ impl PartialEq for Key {
 struct Slot {
     key: Key,
     texture: DetachedTexture,
+    /// The texture's in-place gatherer, shared with the calls gathering with it (each
+    /// holds it for its warp: a count, not a copy of the gatherer).
+    in_place: Option<Rc<DetachedGatherer>>,
 }
 
 /// The kept textures (`last` the one used last, `next` the one replaced next).
@@ -75,7 +81,7 @@ impl Kept {
         &mut self,
         key: &Key,
         prepare: impl FnOnce() -> Option<DetachedTexture>,
-    ) -> Option<&DetachedTexture> {
+    ) -> Option<&Slot> {
         let same = |s: &Option<Slot>| matches!(s, Some(s) if s.key == *key);
         if !same(&self.slots[self.last % KEPT]) {
             self.last = match self.slots.iter().position(same) {
@@ -83,7 +89,7 @@ impl Kept {
                 None => self.keep(*key, prepare()?),
             };
         }
-        self.slots[self.last % KEPT].as_ref().map(|s| &s.texture)
+        self.slots[self.last % KEPT].as_ref()
     }
 
     /// Keeps `texture` in the slot replaced next; returns the slot.
@@ -91,7 +97,12 @@ impl Kept {
     fn keep(&mut self, key: Key, texture: DetachedTexture) -> usize {
         let k = self.next % KEPT;
         self.next = (k + 1) % KEPT;
-        self.slots[k] = Some(Slot { key, texture });
+        let in_place = texture.in_place().cloned().map(Rc::new);
+        self.slots[k] = Some(Slot {
+            key,
+            texture,
+            in_place,
+        });
         k
     }
 }
@@ -192,7 +203,7 @@ impl<'m> KeptFor<'m, '_> {
         exec: &Tld4Exec,
         handle: u32,
         lane: usize,
-        attach: impl FnOnce(&DetachedTexture, &'m dyn tld4_gpu_memory::Memory) -> Option<T>,
+        attach: impl FnOnce(&Slot, &'m dyn tld4_gpu_memory::Memory) -> Option<T>,
     ) -> Option<T> {
         let h = Handle(handle);
         let pool = self.pool;
@@ -205,29 +216,31 @@ impl<'m> KeptFor<'m, '_> {
             ],
         };
         let mut kept = self.kept.try_borrow_mut().ok()?;
-        let texture = kept.find_or(&key, || {
+        let slot = kept.find_or(&key, || {
             let (op, precision) = exec.gather_setup();
             let [header, sampler] = &key.words;
             let t = DetachedTexture::new(&key.descriptors, header, sampler, op, precision).ok()?;
             exec.check_output_format(t.header().format, lane).ok()?;
             Some(t)
         })?;
-        attach(texture, pool.memory)
+        attach(slot, pool.memory)
     }
 }
 
-/// One-shot calls that record no texel addresses: the in-place gatherer alone where the
-/// memory hands out the texture's bytes (what the gather reads then), else the whole
-/// prepared texture, boxed (the gatherer's slot stays the size of a gatherer: moving a
-/// value the size of both costs more than the rare allocation).
+/// One-shot calls that record no texel addresses: the kept in-place gatherer (shared, not
+/// copied) and the memory's view of the texture's bytes, which it gathers from as it is,
+/// where the memory hands them out; else the whole prepared texture, boxed (the warp's
+/// slot stays small: moving a value the size of a prepared texture costs more than the
+/// rare allocation).
 #[derive(Clone, Copy)]
 struct InPlace<'m, 'k>(KeptFor<'m, 'k>);
 
 /// A handle prepared for a one-shot call recording no addresses.
-// (the gatherer unboxed: it is made every call; the rare whole texture boxed)
-#[allow(clippy::large_enum_variant)]
 enum Attached<'m> {
-    InPlace(Gatherer<'m>),
+    InPlace {
+        gatherer: Rc<DetachedGatherer>,
+        bytes: &'m [u8],
+    },
     Whole(Box<PreparedTexture<'m>>),
 }
 
@@ -242,10 +255,14 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
         handle: u32,
         lane: usize,
     ) -> Result<Attached<'m>, MemoryExecError> {
-        let kept = self.0.with(exec, handle, lane, |t, memory| {
-            Some(match t.attach_in_place(memory) {
-                Some(g) => Attached::InPlace(g),
-                None => Attached::Whole(Box::new(t.attach(memory).ok()?)),
+        let kept = self.0.with(exec, handle, lane, |slot, memory| {
+            let t = &slot.texture;
+            Some(match (&slot.in_place, t.in_place_view(memory)) {
+                (Some(g), Some(bytes)) => Attached::InPlace {
+                    gatherer: Rc::clone(g),
+                    bytes,
+                },
+                _ => Attached::Whole(Box::new(t.attach(memory).ok()?)),
             })
         });
         match kept {
@@ -265,7 +282,12 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
         texels: Option<&mut [LaneTexels]>,
     ) -> Result<(), MemoryExecError> {
         match p {
-            Attached::InPlace(g) => gather_in_place(g, run, out),
+            Attached::InPlace { gatherer, bytes } => {
+                let first = run.lanes[run.range.start] as usize;
+                gatherer
+                    .gather_lane_range(bytes, run.level, run.queries, run.range, out)
+                    .map_err(|e| MemoryExecError::from(texture_fault(e, run.handle, first)))
+            }
             Attached::Whole(p) => {
                 <MemoryPool<'m> as Binding<'m>>::gather(self.0.pool, p, run, out, texels)
             }
@@ -289,10 +311,9 @@ impl<'m> Binding<'m> for Whole<'m, '_> {
         handle: u32,
         lane: usize,
     ) -> Result<PreparedTexture<'m>, MemoryExecError> {
-        match self
-            .0
-            .with(exec, handle, lane, |t, memory| t.attach(memory).ok())
-        {
+        match self.0.with(exec, handle, lane, |slot, memory| {
+            slot.texture.attach(memory).ok()
+        }) {
             Some(p) => Ok(p),
             None => <MemoryPool<'m> as Binding<'m>>::prepare(self.0.pool, exec, handle, lane),
         }

@@ -30,6 +30,7 @@ use super::probe::{KernelTexels, LaneProbe};
 use super::Gatherer;
 use super::{Addr, Convert, OffsetMode};
 use crate::cube;
+use crate::lane::NON_RESIDENT;
 use crate::placement::{Linear, Placement};
 use crate::sampler::AddressMode;
 use crate::simd::{footprint_index, Isa, Kernel};
@@ -476,12 +477,27 @@ fn store(out: &mut LaneResults, range: u32, values: &[[u32; LANES]; 4]) {
 
 /// The lanes of `redo` by the per-lane path.
 #[inline(always)]
-fn redo<T, C>(l: &Lanes<'_, '_, T, C>, redo: u32, out: &mut LaneResults) {
+fn redo<T: Copy + Into<u32>, C: Convert>(
+    l: &Lanes<'_, '_, T, C>,
+    redo: u32,
+    out: &mut LaneResults,
+) {
     let mut m = redo;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        out.set(lane, &l.g.fallback_lane(&l.q.get_unchecked(lane)));
+        let q = l.q.get_unchecked(lane);
+        // (the faces with their apron are not what the per-lane path reads: the gatherer's
+        // own texels are; every other kernel reads the per-lane path's texels, which a
+        // detached gatherer's are not)
+        let r = if l.g.cube.is_some() {
+            l.g.fallback_lane(&q)
+        } else {
+            let mut r = [NON_RESIDENT];
+            l.g.compose_lanes_apart(l.d, l.element, l.conv, std::slice::from_ref(&q), &mut r);
+            r[0]
+        };
+        out.set(lane, &r);
     }
 }
 

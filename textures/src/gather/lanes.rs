@@ -273,13 +273,14 @@ impl<'g> Gatherer<'g> {
     /// The texels the lane-parallel kernels read: a seamless cube's faces with their apron
     /// ([`crate::texture::Texture::cube_apron`], built on the first call), else the
     /// texture's.
+    /// `texels`: those given apart from the gatherer, None for its own.
     #[inline(always)]
-    fn kernel_texels(&self) -> Texels<'g> {
+    fn kernel_texels<'t>(&'t self, texels: Option<Texels<'t>>) -> Texels<'t> {
         match self.cube.and_then(|t| t.cube_apron()) {
             Some(ApronTexels::U8(v)) => Texels::U8(v),
             Some(ApronTexels::U16(v)) => Texels::U16(v),
             Some(ApronTexels::U32(v)) => Texels::U32(v),
-            None => self.texels,
+            None => texels.unwrap_or(self.texels),
         }
     }
 
@@ -304,15 +305,24 @@ impl<'g> Gatherer<'g> {
         out: &mut LaneResults,
         mut watch: Watch<'_>,
     ) -> Result<(), Error> {
-        if range.start > range.end || range.end > queries.len {
-            return Err(InvalidInput::LaneRange {
-                start: range.start,
-                end: range.end,
-                len: queries.len,
-            }
-            .into());
-        }
+        check_range(queries, &range)?;
         self.gather_lanes_at(level, queries, range, out, &mut watch);
+        Ok(())
+    }
+
+    /// [`Gatherer::gather_lane_range`] reading `texels` in place of this gatherer's own
+    /// ([`super::DetachedGatherer::gather_lane_range`]).
+    #[inline(always)]
+    pub(super) fn gather_lanes_checked(
+        &self,
+        texels: Texels<'_>,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+    ) -> Result<(), Error> {
+        check_range(queries, &range)?;
+        self.gather_lanes_over(Some(texels), level, queries, range, out, &mut Watch(None));
         Ok(())
     }
 
@@ -327,12 +337,29 @@ impl<'g> Gatherer<'g> {
         out: &mut LaneResults,
         probe: &mut P,
     ) {
+        self.gather_lanes_over(None, level, q, range, out, probe)
+    }
+
+    /// [`Gatherer::gather_lanes_at`] reading `texels` in place of this gatherer's own where
+    /// given (a [`super::DetachedGatherer`]'s call bytes: the same storage width and extent).
+    /// (None, not the gatherer's own texels passed in: the bound gather's code then reads
+    /// them where it did, with no more registers held.)
+    #[inline(always)]
+    pub(crate) fn gather_lanes_over<P: LaneProbe>(
+        &self,
+        texels: Option<Texels<'_>>,
+        level: SimdLevel,
+        q: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+        probe: &mut P,
+    ) {
         let range = range.start.min(LANES)..range.end.min(LANES);
         if level == SimdLevel::Scalar || !self.lane_parallel() || range.len() < MIN_PARALLEL_LANES {
             if probe.watching() {
                 probe.unreported(range_bits(&range));
             }
-            return self.gather_lanes_per_lane(q, range, out);
+            return self.gather_lanes_per_lane(texels, q, range, out);
         }
         let run = Parallel {
             level,
@@ -341,7 +368,7 @@ impl<'g> Gatherer<'g> {
             out,
             probe,
         };
-        match self.kernel_texels() {
+        match self.kernel_texels(texels) {
             Texels::U8(d) => self.with_convert(d, run),
             Texels::U16(d) => self.with_convert(d, run),
             Texels::U32(d) => self.with_convert(d, run),
@@ -354,14 +381,21 @@ impl Gatherer<'_> {
     /// queries and results would otherwise enlarge the stack frame of every warp's dispatch
     /// (past a page, which costs a probe of each page on every call).
     #[inline(never)]
-    fn gather_lanes_per_lane(&self, q: &LaneQueries, range: Range<usize>, out: &mut LaneResults) {
+    fn gather_lanes_per_lane(
+        &self,
+        texels: Option<Texels<'_>>,
+        q: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+    ) {
         let mut qs = [GatherQuery::default(); LANES];
         let mut rs = [GatherResult::default(); LANES];
         let n = range.len();
         for (k, lane) in range.clone().enumerate() {
             qs[k & (LANES - 1)] = q.get_unchecked(lane);
         }
-        self.gather_per_lane(&qs[..n.min(LANES)], &mut rs[..n.min(LANES)]);
+        let texels = texels.unwrap_or(self.texels);
+        self.gather_per_lane_over(texels, &qs[..n.min(LANES)], &mut rs[..n.min(LANES)]);
         for (k, lane) in range.enumerate() {
             out.set(lane, &rs[k & (LANES - 1)]);
         }
@@ -427,6 +461,20 @@ impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
             simd::run(level, k)
         }
     }
+}
+
+/// [`InvalidInput::LaneRange`] where `range` is not within the lanes `queries` holds.
+#[inline(always)]
+fn check_range(queries: &LaneQueries, range: &Range<usize>) -> Result<(), Error> {
+    if range.start > range.end || range.end > queries.len {
+        return Err(InvalidInput::LaneRange {
+            start: range.start,
+            end: range.end,
+            len: queries.len,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// Bits of the lanes in `range` (its bounds past 32 count as 32; in 64 bits, where a shift by

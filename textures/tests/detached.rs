@@ -1,0 +1,160 @@
+//! A [`DetachedGatherer`] gathering from a call's bytes as it is
+//! ([`DetachedGatherer::gather_lane_range`]) gives what the gatherer attached to the same
+//! bytes gives ([`DetachedGatherer::attach`]), at every SIMD level, lanes the kernels hand
+//! back to the per-lane path included; bytes that do not fit are an error, not a read.
+
+use tld4_textures::layout::{Layout, LayoutKind};
+use tld4_textures::*;
+
+/// A 16 x 8 texture of 4-byte texels (`format`: RGBA8, stored in bytes, or R32, in 4-byte
+/// elements) laid out in pitch rows of 80 bytes, its bytes from `seed`.
+fn texture(format: Format, seed: u32) -> (Layout, TextureDesc, Vec<u8>) {
+    let desc = TextureDesc {
+        kind: TextureKind::Tex2D,
+        format,
+        width: 16,
+        height: 8,
+        layers: 1,
+    };
+    let pitch = 80u64;
+    let layout = Layout {
+        address: 0,
+        texel_bytes: 4,
+        layer_stride: pitch * 8,
+        kind: LayoutKind::Pitch { pitch },
+    };
+    // (a byte pattern no two texels share, so a texel read from elsewhere shows)
+    let bytes = (0..pitch * 8)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) as u8 ^ (i >> 8) as u8)
+        .collect();
+    (layout, desc, bytes)
+}
+
+/// Queries of one warp: in range, on the edges, and far outside (past the kernels' 32-bit
+/// coordinates: those lanes are computed by the per-lane path).
+fn queries() -> LaneQueries {
+    let mut q = LaneQueries::new();
+    for k in 0..32 {
+        let s = match k % 8 {
+            6 => 3.0e7 + k as f32,
+            7 => -4.5e8,
+            _ => (k as f32 * 0.137) % 1.3 - 0.1,
+        };
+        let t = (k as f32 * 0.291) % 1.2 - 0.05;
+        q.push(&GatherQuery::at(s, t)).unwrap();
+    }
+    q
+}
+
+fn detached(layout: &Layout, desc: TextureDesc, address: AddressMode) -> DetachedGatherer {
+    let sampler = Sampler {
+        address_u: address,
+        address_v: address,
+        ..Sampler::default()
+    };
+    let op = GatherOp::new(TextureKind::Tex2D, 0);
+    DetachedGatherer::in_memory(
+        layout,
+        desc,
+        Swizzle::IDENTITY,
+        &sampler,
+        &op,
+        Precision::default(),
+    )
+    .unwrap()
+    .expect("pitch rows of whole texels are read in place")
+}
+
+#[test]
+fn gathering_from_bytes_equals_the_attached_gatherer() {
+    let q = queries();
+    for address in [AddressMode::Repeat, AddressMode::ClampToEdge] {
+        for (format, seed) in [(Format::Rgba8Unorm, 1), (Format::R32Uint, 77)] {
+            let (layout, desc, bytes) = texture(format, seed);
+            let d = detached(&layout, desc, address);
+            assert!(d.fits(&bytes));
+            let attached = d.attach(&bytes).unwrap();
+            for level in SimdLevel::ALL.map(SimdLevel::supported) {
+                for range in [0..32, 3..29, 5..6] {
+                    let mut want = LaneResults::new();
+                    attached
+                        .gather_lane_range(level, &q, range.clone(), &mut want)
+                        .unwrap();
+                    let mut got = LaneResults::new();
+                    d.gather_lane_range(&bytes, level, &q, range.clone(), &mut got)
+                        .unwrap();
+                    for lane in range.clone() {
+                        assert_eq!(
+                            got.get(lane),
+                            want.get(lane),
+                            "{address:?} {format:?} {level:?} lane {lane}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_bytes_given_are_the_ones_read() {
+    // Two calls' bytes, one gatherer: each call's results are its own bytes'.
+    let q = queries();
+    let (layout, desc, a) = texture(Format::Rgba8Unorm, 1);
+    let (_, _, b) = texture(Format::Rgba8Unorm, 2);
+    let d = detached(&layout, desc, AddressMode::Repeat);
+    for level in SimdLevel::ALL.map(SimdLevel::supported) {
+        let (mut from_a, mut from_b) = (LaneResults::new(), LaneResults::new());
+        d.gather_lane_range(&a, level, &q, 0..32, &mut from_a)
+            .unwrap();
+        d.gather_lane_range(&b, level, &q, 0..32, &mut from_b)
+            .unwrap();
+        let mut want_b = LaneResults::new();
+        d.attach(&b)
+            .unwrap()
+            .gather_lane_range(level, &q, 0..32, &mut want_b)
+            .unwrap();
+        let differ = (0..32).filter(|&k| from_a.get(k) != from_b.get(k)).count();
+        assert!(differ > 16, "{level:?}: only {differ} lanes differ");
+        // the far lanes (per-lane path) read the call's bytes too
+        for k in (6..32).step_by(8).chain((7..32).step_by(8)) {
+            assert_eq!(from_b.get(k), want_b.get(k), "{level:?} lane {k}");
+        }
+    }
+}
+
+#[test]
+fn bytes_that_do_not_fit_are_an_error() {
+    let q = queries();
+    let (layout, desc, bytes) = texture(Format::R32Uint, 3);
+    let d = detached(&layout, desc, AddressMode::ClampToEdge);
+    // shorter than the texture, and (4-byte elements) misaligned
+    let short = &bytes[..bytes.len() - 1];
+    let mut padded = vec![0u8; bytes.len() + 8];
+    let off = (1..4)
+        .find(|o| !(padded.as_ptr() as usize + o).is_multiple_of(4))
+        .unwrap();
+    padded[off..off + bytes.len()].copy_from_slice(&bytes);
+    let misaligned = &padded[off..off + bytes.len()];
+    for wrong in [short, misaligned] {
+        assert!(!d.fits(wrong));
+        assert!(d.attach(wrong).is_none());
+        let mut out = LaneResults::new();
+        let e = d
+            .gather_lane_range(wrong, simd_level(), &q, 0..32, &mut out)
+            .unwrap_err();
+        assert!(
+            matches!(e, Error::Invalid(InvalidInput::Storage(_))),
+            "{e:?}"
+        );
+    }
+    // a lane range past the queries: the same error as the attached gatherer's
+    let mut out = LaneResults::new();
+    let e = d
+        .gather_lane_range(&bytes, simd_level(), &q, 30..33, &mut out)
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::Invalid(InvalidInput::LaneRange { .. })),
+        "{e:?}"
+    );
+}
