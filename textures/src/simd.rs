@@ -299,21 +299,19 @@ impl Isa for Avx2 {
             // compute, past the end)
             return load_checked(data, index, out);
         }
+        let base = data.as_ptr().cast::<u8>();
         // (scalar loads for 4-byte elements only: the only width measured faster by them)
-        let scalar = size == 4 && loads::texel_loads() == loads::TexelLoads::Scalar;
+        if size == 4 && loads::texel_loads() == loads::TexelLoads::Scalar {
+            // SAFETY: AVX2 (see `mask8`); every index is at most `last` <= i32::MAX, so the
+            // 4 bytes read at each lie within the slice.
+            return unsafe { loads::loads_avx2(base, index, out) };
+        }
         for (out, index) in out.iter_mut().zip(index) {
             let outs = out.as_chunks_mut::<8>().0;
             for (o, part) in outs.iter_mut().zip(index.as_chunks::<8>().0) {
-                let base = data.as_ptr().cast::<u8>();
                 // SAFETY: AVX2 (see `mask8`); every index is at most `last` <= i32::MAX,
                 // so the 4 bytes read at each lie within the slice.
-                unsafe {
-                    if scalar {
-                        loads::loads8_avx2(base, part, o)
-                    } else {
-                        gather8_avx2(base, size, part, o)
-                    }
-                }
+                unsafe { gather8_avx2(base, size, part, o) }
             }
         }
     }

@@ -148,9 +148,35 @@ pub fn with_texel_loads<R>(loads: TexelLoads, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// [`super::gather8_avx2`]'s values for every 4-byte element of `index`, 8 at a time by
+/// [`loads8_avx2`]. Out of line: inlined into the in-place cube kernel, the texture's base
+/// pointer was spilled and read back from the stack before each texel load (32 a chunk of 8
+/// lanes); here it stays in a register (docs/benchmarks.md, Textures in GPU memory,
+/// measured: 80.8 -> 78.2 instructions a lane gather, memory rate +6%).
+///
+/// # Safety
+///
+/// As [`loads8_avx2`], for every index; `N` is a multiple of 8.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(super) unsafe fn loads_avx2<const N: usize>(
+    base: *const u8,
+    index: &[[u32; N]; 4],
+    out: &mut [[u32; N]; 4],
+) {
+    for (out, index) in out.iter_mut().zip(index) {
+        let outs = out.as_chunks_mut::<8>().0;
+        for (o, part) in outs.iter_mut().zip(index.as_chunks::<8>().0) {
+            // SAFETY: the caller's.
+            unsafe { loads8_avx2(base, part, o) }
+        }
+    }
+}
+
 /// [`super::gather8_avx2`]'s values for 4-byte elements by eight scalar loads: the indices
-/// taken from the index vector's lanes (not read back from `index` one by one: a scalar read
-/// of memory just written as a vector may wait for the store), each element loaded and put
+/// taken from the index vector's lanes (the compiler reads them from `index` itself, one
+/// scalar load each), each element loaded and put
 /// in its lane by inserts.
 ///
 /// # Safety
