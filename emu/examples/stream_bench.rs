@@ -14,7 +14,8 @@
 //! afresh for every warp (`exec.bind(&pool).execute(..)`: preparing the texture unit each
 //! warp, what `execute` did before it kept its last preparation). With `MEMORY`, `EXEC=each`
 //! calls `Tld4Exec::execute_memory` a warp (the one-shot memory call: the descriptors read
-//! from the image each warp) instead of the memory binding made once a round.
+//! from the image each warp) instead of the memory binding made once a round. `FLAT=1` with
+//! `MEMORY` copies the image into one `FlatMemory` (as `tld4 bench`'s flat memory rows).
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -157,6 +158,30 @@ fn main() {
             None => None,
         };
         let addresses = memory.as_deref() == Some("addresses");
+        // the image as one flat range where FLAT is set (from its lowest region to its end)
+        let flat = image
+            .as_ref()
+            .filter(|_| std::env::var_os("FLAT").is_some())
+            .map(|i| {
+                let base = i.memory.regions().map(|(b, _)| b).min().unwrap_or(0);
+                let end = i
+                    .memory
+                    .regions()
+                    .map(|(b, r)| b + r.len() as u64)
+                    .max()
+                    .unwrap_or(base);
+                let mut bytes = vec![0u8; (end - base) as usize];
+                for (b, r) in i.memory.regions() {
+                    let at = (b - base) as usize;
+                    bytes[at..at + r.len()].copy_from_slice(r);
+                }
+                FlatMemory::new(base, bytes)
+            });
+        let mem: Option<&dyn Memory> = match (&flat, &image) {
+            (Some(f), _) => Some(f),
+            (None, Some(i)) => Some(&i.memory),
+            _ => None,
+        };
         let mut texels = [LaneTexels::default(); WARP_SIZE];
         let mut pool = TexturePool::new();
         let t = pool.add_texture(row.texture).expect("room in the pool");
@@ -182,9 +207,10 @@ fn main() {
         for _ in 0..rounds {
             let t0 = Instant::now();
             let mut owned = exec.bind(&pool);
-            let mut in_memory = image.as_ref().map(|i| {
-                exec.bind_memory(MemoryPool::new(&i.memory, i.header_pool, i.sampler_pool))
-            });
+            let mut in_memory = image
+                .as_ref()
+                .zip(mem)
+                .map(|(i, m)| exec.bind_memory(MemoryPool::new(m, i.header_pool, i.sampler_pool)));
             for pair in row.queries.chunks(WARP_SIZE / K) {
                 for r in (0..6).filter(|&r| read[r]) {
                     let Some(out) = warp.reg_lanes_mut(20 + r as u8) else {
@@ -204,7 +230,8 @@ fn main() {
                 }
                 match (&mut in_memory, &image) {
                     (Some(_), Some(i)) if each => {
-                        let pool = MemoryPool::new(&i.memory, i.header_pool, i.sampler_pool);
+                        let m = mem.expect("a memory with the image");
+                        let pool = MemoryPool::new(m, i.header_pool, i.sampler_pool);
                         exec.execute_memory(&mut warp, &pool, addresses.then_some(&mut texels))
                             .unwrap();
                     }

@@ -62,7 +62,9 @@ impl<'a> Texels<'a> {
     }
 
     /// `bytes` read in place as elements of `width` (little-endian hosts only; None where
-    /// the view is misaligned for the element, or on a big-endian host).
+    /// the view is misaligned for the element, or on a big-endian host). (Inline: a one-shot
+    /// memory call checks its bytes with it twice a warp.)
+    #[inline]
     fn of_bytes(bytes: &'a [u8], width: StorageWidth) -> Option<Self> {
         if cfg!(target_endian = "big") {
             return None;
