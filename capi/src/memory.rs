@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 
-use tld4_emu::gpu_memory::memory::view_words8;
+use tld4_emu::gpu_memory::memory::{view32, view_words8};
 use tld4_emu::gpu_memory::{CallbackMemory, Memory, RangesMemory, ReadBytes};
 use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
@@ -198,7 +198,7 @@ impl Memory for CMemory<'_> {
     #[inline]
     fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
         match self {
-            CMemory::Flat { .. } => self.view(addr, 32)?.try_into().ok(),
+            CMemory::Flat { .. } => view32(self, addr),
             CMemory::Ranges(r) => r.descriptor_view(addr),
             CMemory::Callback(_) | CMemory::Cache(_) => None,
         }

@@ -59,3 +59,30 @@ impl Hints {
         Some(k)
     }
 }
+
+/// What the hinted memories' property tests check, written once.
+#[cfg(test)]
+pub(crate) mod check {
+    use crate::memory::Memory;
+
+    /// `memory`'s view and read of the `len` bytes at `addr` answer as a search over every
+    /// item of `items` (base address, bytes) does: no hints, no binary search.
+    pub(crate) fn answers_as_a_search_over_all<'a>(
+        memory: &dyn Memory,
+        items: impl IntoIterator<Item = (u64, &'a [u8])>,
+        addr: u64,
+        len: u64,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let found = items.into_iter().find_map(|(base, b)| {
+            let at = usize::try_from(addr.checked_sub(base)?).ok()?;
+            b.get(at..at + len as usize)
+        });
+        proptest::prop_assert_eq!(memory.view(addr, len), found);
+        let mut a = vec![0u8; len as usize];
+        proptest::prop_assert_eq!(memory.read(addr, &mut a).is_ok(), found.is_some());
+        if let Some(found) = found {
+            proptest::prop_assert_eq!(&a[..], found);
+        }
+        Ok(())
+    }
+}

@@ -46,9 +46,10 @@ pub trait Memory {
     }
 }
 
-/// [`Memory::descriptor_view`] of a memory whose views cost no more than a read.
+/// [`Memory::descriptor_view`] of a memory whose views cost no more than a read (its
+/// 32-byte view at `addr`).
 #[inline(always)]
-pub(crate) fn view32<M: Memory + ?Sized>(m: &M, addr: u64) -> Option<&[u8; 32]> {
+pub fn view32<M: Memory + ?Sized>(m: &M, addr: u64) -> Option<&[u8; 32]> {
     m.view(addr, 32)?.try_into().ok()
 }
 
@@ -367,17 +368,12 @@ mod tests {
                     let (base, b) = &regions[0];
                     hinted.map(*base, b.clone()).unwrap();
                 }
-                // what a search over every region finds (no hints, no binary search)
-                let found = hinted.regions().find_map(|(base, b)| {
-                    let at = usize::try_from(addr.checked_sub(base)?).ok()?;
-                    b.get(at..at + len as usize)
-                });
-                proptest::prop_assert_eq!(hinted.view(addr, len), found);
-                let mut a = vec![0u8; len as usize];
-                proptest::prop_assert_eq!(hinted.read(addr, &mut a).is_ok(), found.is_some());
-                if let Some(found) = found {
-                    proptest::prop_assert_eq!(&a[..], found);
-                }
+                crate::hints::check::answers_as_a_search_over_all(
+                    &hinted,
+                    hinted.regions(),
+                    addr,
+                    len,
+                )?;
             }
         }
     }
