@@ -44,12 +44,14 @@ impl std::fmt::Debug for MemoryPool<'_> {
 
 /// The address of entry `index` of the pool at `pool` (`what` names it in the error); its
 /// 32 bytes may end at 2^64, not past it.
+#[inline]
 fn entry(what: &'static str, pool: u64, index: u32) -> Result<u64, MemoryError> {
-    let start = pool as u128 + 32 * index as u128;
-    if start + 32 > 1u128 << 64 {
-        return Err(MemoryError::EntryPastEnd { what, pool, index });
+    // (32 * index < 2^37: only the sum can pass 2^64; it ends there at most where it
+    // starts at 2^64 - 32 = u64::MAX - 31 at most)
+    match pool.checked_add(32 * u64::from(index)) {
+        Some(start) if start <= u64::MAX - 31 => Ok(start),
+        _ => Err(MemoryError::EntryPastEnd { what, pool, index }),
     }
-    Ok(start as u64)
 }
 
 impl<'m> MemoryPool<'m> {

@@ -744,6 +744,26 @@ fn unmapped_texels_and_descriptors_are_typed_errors() {
         ),
         "{e}"
     );
+    // an entry may end at 2^64 (then read: unmapped here), not one byte past it, whether
+    // the pool's address or the index carries it there
+    let past =
+        |r: Result<[u32; 8], MemoryError>| matches!(r, Err(MemoryError::EntryPastEnd { .. }));
+    assert!(!past(
+        MemoryPool::new(&mem, u64::MAX - 31, 0).header_words(0)
+    ));
+    assert!(past(
+        MemoryPool::new(&mem, u64::MAX - 30, 0).header_words(0)
+    ));
+    assert!(!past(
+        MemoryPool::new(&mem, 0, u64::MAX - 63).sampler_words(1)
+    ));
+    assert!(past(
+        MemoryPool::new(&mem, 0, u64::MAX - 63).sampler_words(2)
+    ));
+    assert!(past(
+        MemoryPool::new(&mem, u64::MAX - 31, 0).header_words(u32::MAX)
+    ));
+    assert!(!past(MemoryPool::new(&mem, 0, 0).sampler_words(u32::MAX)));
     // overlapping regions are refused
     assert!(mem.map(0x1010, vec![0; 4]).is_err());
     // the texture unit's own checks come through unchanged

@@ -229,16 +229,24 @@ impl DetachedGatherer {
         out: &mut LaneResults,
     ) -> Result<(), Error> {
         let Some(texels) = self.texels_of(bytes) else {
-            return Err(InvalidInput::Storage(format!(
-                "{} bytes at an address {} mod 4 do not hold the texture's {} bytes as its elements",
-                bytes.len(),
-                bytes.as_ptr() as usize % 4,
-                self.extent
-            ))
-            .into());
+            return Err(self.unfit(bytes));
         };
         self.gatherer
             .gather_lanes_checked(texels, level, queries, range, out)
+    }
+
+    /// Why `bytes` cannot be read in place. (Out of line: the error's text is made on the
+    /// error path only, and the call's code keeps no frame for it.)
+    #[cold]
+    #[inline(never)]
+    fn unfit(&self, bytes: &[u8]) -> Error {
+        InvalidInput::Storage(format!(
+            "{} bytes at an address {} mod 4 do not hold the texture's {} bytes as its elements",
+            bytes.len(),
+            bytes.as_ptr() as usize % 4,
+            self.extent
+        ))
+        .into()
     }
 
     /// `bytes` as the texels `attach` reads: their first `extent` bytes as storage elements

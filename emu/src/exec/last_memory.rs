@@ -28,6 +28,7 @@ use tld4_textures::{DetachedGatherer, Handle, LaneQueries, LaneResults, LaneTexe
 use super::binding::{Binding, Run};
 use super::bound::WarpParts;
 use super::{texture_fault, ExecReport, Tld4Exec};
+use crate::fault::WarpFault;
 use crate::memory_exec::MemoryExecError;
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
@@ -199,8 +200,28 @@ pub(crate) fn execute<R: RegisterFile + ?Sized>(
         })
     });
     match done {
-        Ok(Some(report)) => report,
+        Ok(Some(Ok(report))) => Ok(report),
+        Ok(Some(Err(Boxed(e)))) => Err(*e),
         _ => exec.bind_memory(*pool).execute_with_texels(warp, texels),
+    }
+}
+
+/// A one-shot call's error while it passes out of the thread's state: boxed, so that a
+/// report passes in registers and is not copied, field by field, through each wrapper
+/// (callgrind: some 40 instructions a warp; docs/benchmarks.md, "One-shot memory calls").
+struct Boxed(Box<MemoryExecError>);
+
+impl From<MemoryExecError> for Boxed {
+    #[cold]
+    fn from(e: MemoryExecError) -> Self {
+        Boxed(Box::new(e))
+    }
+}
+
+impl From<WarpFault> for Boxed {
+    #[cold]
+    fn from(f: WarpFault) -> Self {
+        MemoryExecError::from(f).into()
     }
 }
 
@@ -288,15 +309,10 @@ enum Attached<'m> {
 
 impl<'m> Binding<'m> for InPlace<'m, '_> {
     type Prepared = Attached<'m>;
-    type Error = MemoryExecError;
+    type Error = Boxed;
 
     #[inline]
-    fn prepare(
-        self,
-        exec: &Tld4Exec,
-        handle: u32,
-        lane: usize,
-    ) -> Result<Attached<'m>, MemoryExecError> {
+    fn prepare(self, exec: &Tld4Exec, handle: u32, lane: usize) -> Result<Attached<'m>, Boxed> {
         let kept = self.0.with(exec, handle, lane, |slot, memory| {
             let t = &slot.texture;
             Some(match (&slot.in_place, t.in_place_view(memory)) {
@@ -310,7 +326,8 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
         match kept {
             Some(p) => Ok(p),
             None => <MemoryPool<'m> as Binding<'m>>::prepare(self.0.pool, exec, handle, lane)
-                .map(|p| Attached::Whole(Box::new(p))),
+                .map(|p| Attached::Whole(Box::new(p)))
+                .map_err(Boxed::from),
         }
     }
 
@@ -322,16 +339,17 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
         run: Run<'_>,
         out: &mut LaneResults,
         texels: Option<&mut [LaneTexels]>,
-    ) -> Result<(), MemoryExecError> {
+    ) -> Result<(), Boxed> {
         match p {
             Attached::InPlace { gatherer, bytes } => {
                 let first = run.lanes[run.range.start] as usize;
                 gatherer
                     .gather_lane_range(bytes, run.level, run.queries, run.range, out)
-                    .map_err(|e| MemoryExecError::from(texture_fault(e, run.handle, first)))
+                    .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
             }
             Attached::Whole(p) => {
                 <MemoryPool<'m> as Binding<'m>>::gather(self.0.pool, p, run, out, texels)
+                    .map_err(Boxed::from)
             }
         }
     }
@@ -344,7 +362,7 @@ struct Whole<'m, 'k>(KeptFor<'m, 'k>);
 
 impl<'m> Binding<'m> for Whole<'m, '_> {
     type Prepared = PreparedTexture<'m>;
-    type Error = MemoryExecError;
+    type Error = Boxed;
 
     #[inline]
     fn prepare(
@@ -352,12 +370,13 @@ impl<'m> Binding<'m> for Whole<'m, '_> {
         exec: &Tld4Exec,
         handle: u32,
         lane: usize,
-    ) -> Result<PreparedTexture<'m>, MemoryExecError> {
+    ) -> Result<PreparedTexture<'m>, Boxed> {
         match self.0.with(exec, handle, lane, |slot, memory| {
             slot.texture.attach(memory).ok()
         }) {
             Some(p) => Ok(p),
-            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.0.pool, exec, handle, lane),
+            None => <MemoryPool<'m> as Binding<'m>>::prepare(self.0.pool, exec, handle, lane)
+                .map_err(Boxed::from),
         }
     }
 
@@ -368,7 +387,8 @@ impl<'m> Binding<'m> for Whole<'m, '_> {
         run: Run<'_>,
         out: &mut LaneResults,
         texels: Option<&mut [LaneTexels]>,
-    ) -> Result<(), MemoryExecError> {
+    ) -> Result<(), Boxed> {
         <MemoryPool<'m> as Binding<'m>>::gather(self.0.pool, p, run, out, texels)
+            .map_err(Boxed::from)
     }
 }
