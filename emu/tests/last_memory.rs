@@ -1,8 +1,9 @@
 //! `Tld4Exec::execute_memory` keeps, per thread, the textures it prepared, keyed by the
 //! descriptors' 64 bytes as each call reads them, the GPU class and the executor: a
 //! descriptor changed at the same address, texels changed between calls, another memory
-//! with the same descriptors, another class or executor, and other threads each get what a
-//! binding made afresh for the call gives (registers, report or error, texel addresses).
+//! with the same descriptors, another class or executor, other threads, and a call made from
+//! a memory's read while another runs on the thread each get what a binding made afresh for
+//! the call gives (registers, report or error, texel addresses).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -279,4 +280,74 @@ fn threads_keep_their_own() {
             });
         }
     });
+}
+
+/// A memory whose reads execute another warp one-shot on the same thread (as a simulator's
+/// memory callback may): the inner call finds the thread's state in use and binds afresh
+/// for itself, and both calls give what bindings made for them give.
+#[test]
+fn a_call_made_while_one_is_running_on_the_thread_binds_afresh() {
+    use std::cell::{Cell, RefCell};
+    let exec = exec("TLD4.G R10, R8, R20, UR4, 2D ;");
+    let (t0, t1) = (rgba8(16, 16, 7), rgba8(32, 8, 8));
+    let s = Sampler::default();
+    let (m, hp, sp) = memory(&[(&t0, &s), (&t1, &s)]);
+    let mut rng = StdRng::seed_from_u64(17);
+    let inner_warp = warp(&mut rng, (1 << 20) | 1); // header 1, sampler 1
+    /// Reads `m`; the first read of each outer call executes `inner` (handle 1) over `m`.
+    struct Nested<'a> {
+        m: &'a FlatMemory,
+        pools: (u64, u64),
+        exec: &'a Tld4Exec,
+        inner: &'a WarpState,
+        pending: Cell<bool>,
+        done: RefCell<Vec<WarpState>>,
+    }
+    impl Memory for Nested<'_> {
+        fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+            if self.pending.replace(false) {
+                let mut w = self.inner.clone();
+                let pool = MemoryPool::new(self.m, self.pools.0, self.pools.1);
+                let report = self.exec.execute_memory(&mut w, &pool, None);
+                assert_eq!(report.map(|r| r.executed), Ok(u32::MAX));
+                self.done.borrow_mut().push(w);
+            }
+            self.m.read(addr, buf)
+        }
+    }
+    let nested = Nested {
+        m: &m,
+        pools: (hp, sp),
+        exec: &exec,
+        inner: &inner_warp,
+        pending: Cell::new(false),
+        done: RefCell::new(Vec::new()),
+    };
+    let mut expected_inner = inner_warp.clone();
+    exec.bind_memory(MemoryPool::new(&m, hp, sp))
+        .execute(&mut expected_inner)
+        .unwrap();
+    for _ in 0..3 {
+        let w = warp(&mut rng, 0);
+        nested.pending.set(true);
+        let mut outer = w.clone();
+        let report = exec.execute_memory(&mut outer, &MemoryPool::new(&nested, hp, sp), None);
+        let mut expected = w.clone();
+        let bound = exec
+            .bind_memory(MemoryPool::new(&m, hp, sp))
+            .execute(&mut expected);
+        assert_eq!(report, bound);
+        assert_eq!(outer, expected);
+        assert!(!nested.pending.get(), "the outer call read its memory");
+    }
+    let done = nested.done.into_inner();
+    assert_eq!(done.len(), 3);
+    for w in &done {
+        assert_eq!(w, &expected_inner);
+    }
+    assert_ne!(
+        expected_inner.reg(0, 8),
+        0,
+        "the inner warp gathered texture 1"
+    );
 }
