@@ -37,26 +37,28 @@ impl PartialEq for Hints {
 impl Eq for Hints {}
 
 impl Hints {
-    /// The index of the first hinted item that `holds` (what is looked for); else the index
-    /// `search` gives (the only item that can hold it: the caller checks that one as it would
-    /// without hints), then hinted.
+    /// What `holds` finds in the first hinted item that holds what is looked for; else in the
+    /// item `search` names (the only one that can hold it), which is then hinted where it
+    /// holds it. (The found part is handed back as the check made it: nothing is checked
+    /// twice.)
     #[inline(always)]
-    pub(crate) fn find<T>(
+    pub(crate) fn find<'i, T, F>(
         &self,
-        items: &[T],
-        holds: impl Fn(&T) -> bool,
+        items: &'i [T],
+        holds: impl Fn(&'i T) -> Option<F>,
         search: impl FnOnce(&[T]) -> Option<usize>,
-    ) -> Option<usize> {
+    ) -> Option<F> {
         for hint in &self.found {
             let k = hint.load(Ordering::Relaxed);
-            if items.get(k).is_some_and(&holds) {
-                return Some(k);
+            if let Some(found) = items.get(k).and_then(&holds) {
+                return Some(found);
             }
         }
         let k = search(items)?;
+        let found = holds(items.get(k)?)?;
         let slot = self.next.fetch_add(1, Ordering::Relaxed) % HINTS;
         self.found[slot].store(k, Ordering::Relaxed);
-        Some(k)
+        Some(found)
     }
 }
 

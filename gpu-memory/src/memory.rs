@@ -53,6 +53,13 @@ pub fn view32<M: Memory + ?Sized>(m: &M, addr: u64) -> Option<&[u8; 32]> {
     m.view(addr, 32)?.try_into().ok()
 }
 
+/// The `len` bytes at `addr` of `bytes` mapped at `base`, where they hold them all.
+#[inline(always)]
+pub(crate) fn bytes_at(base: u64, bytes: &[u8], addr: u64, len: u64) -> Option<&[u8]> {
+    let at = usize::try_from(addr.checked_sub(base)?).ok()?;
+    bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+}
+
 /// The eight little-endian u32 words of a descriptor's 32 bytes.
 #[inline(always)]
 pub(crate) fn words8(b: &[u8; 32]) -> [u32; 8] {
@@ -119,9 +126,7 @@ impl Memory for FlatMemory {
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        let at = usize::try_from(addr.checked_sub(self.base)?).ok()?;
-        self.bytes
-            .get(at..at.checked_add(usize::try_from(len).ok()?)?)
+        bytes_at(self.base, &self.bytes, addr, len)
     }
 
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
@@ -143,13 +148,6 @@ pub struct SparseMemory {
     /// The regions found lately (not part of what the memory holds).
     hints: Hints,
 }
-
-/// Up to this many regions, a [`SparseMemory`] finds them by the binary search alone: it is
-/// cheaper than checking the hints (callgrind, 2026-12-06, `gpu-memory/examples/lookups.rs`:
-/// three lookups 187 instructions by search against 241 through the hints with 3 regions,
-/// 319 by search against 258 through them with 64; docs/benchmarks.md, "One-shot memory
-/// calls").
-const SEARCH_UP_TO: usize = 8;
 
 /// A mapped region of a [`SparseMemory`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,57 +198,40 @@ impl SparseMemory {
         self.regions.iter().map(|r| (r.base, r.bytes.as_slice()))
     }
 
-    /// The region that can hold `addr .. addr + len` (in 65 bits), with `addr`'s offset in
-    /// it: the last starting at or below `addr` (the caller checks that it holds them), by a
-    /// binary search, or through the hints where there are more than [`SEARCH_UP_TO`].
+    /// The bytes at `addr .. addr + len`, where one region holds them all: the last region
+    /// starting at or below `addr` (the only one that can), through the hints, else by a
+    /// binary search. (Always through the hints: checked once, a hint that holds them costs
+    /// less than the search even among 3 regions; callgrind, 2026-12-06,
+    /// `gpu-memory/examples/lookups.rs`, three lookups 124 instructions with 3 regions and
+    /// with 403, where the search alone up to 8 regions took 199 and 145; docs/benchmarks.md,
+    /// "One-shot memory calls".)
     #[inline(always)]
-    fn region(&self, addr: u64, len: u128) -> Option<(&[u8], u64)> {
-        if self.regions.len() > SEARCH_UP_TO {
-            return self.hinted_region(addr, len);
-        }
-        let k = self.regions.partition_point(|r| r.base <= addr);
-        let r = self.regions.get(k.checked_sub(1)?)?;
-        Some((&r.bytes, addr - r.base))
-    }
-
-    /// [`SparseMemory::region`] through the hints: a hinted region that holds `addr .. addr
-    /// + len`, else the search's (apart: the small memories' search keeps its registers).
-    #[inline(never)]
-    fn hinted_region(&self, addr: u64, len: u128) -> Option<(&[u8], u64)> {
-        let holds = |r: &Region| {
-            addr.checked_sub(r.base)
-                .is_some_and(|at| at as u128 + len <= r.bytes.len() as u128)
-        };
-        let k = self.hints.find(&self.regions, holds, |regions| {
-            regions.partition_point(|r| r.base <= addr).checked_sub(1)
-        })?;
-        let r = self.regions.get(k)?;
-        Some((&r.bytes, addr.checked_sub(r.base)?))
+    fn find(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        self.hints.find(
+            &self.regions,
+            |r| bytes_at(r.base, &r.bytes, addr, len),
+            |regions| regions.partition_point(|r| r.base <= addr).checked_sub(1),
+        )
     }
 }
 
 impl Memory for SparseMemory {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        let e = end(addr, buf.len())?;
-        let unmapped = MemoryError::Unmapped {
-            addr,
-            len: buf.len(),
-        };
+        end(addr, buf.len())?;
         // a read lies in one region (regions are separate mappings)
-        let (r, at) = self.region(addr, buf.len() as u128).ok_or(unmapped)?;
-        if e - (addr - at) as u128 > r.len() as u128 {
-            return Err(unmapped);
-        }
-        let at = at as usize;
-        buf.copy_from_slice(&r[at..at + buf.len()]);
+        let bytes = self
+            .find(addr, buf.len() as u64)
+            .ok_or(MemoryError::Unmapped {
+                addr,
+                len: buf.len(),
+            })?;
+        buf.copy_from_slice(bytes);
         Ok(())
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         // a view lies in one region, as a read does
-        let (r, at) = self.region(addr, len as u128)?;
-        let at = usize::try_from(at).ok()?;
-        r.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+        self.find(addr, len)
     }
 
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {

@@ -6,7 +6,7 @@
 use thiserror::Error;
 
 use crate::hints::Hints;
-use crate::memory::{Memory, MemoryError};
+use crate::memory::{bytes_at, Memory, MemoryError};
 
 /// One range: `bytes` mapped at `address`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,20 +109,15 @@ impl<'a> RangesMemory<'a> {
         &self.ranges
     }
 
-    /// The range holding `addr .. addr + len` (in 65 bits), and `addr`'s offset in it.
+    /// The bytes at `addr .. addr + len`, where one range holds them all.
     #[inline(always)]
-    fn find(&self, addr: u64, len: u128) -> Option<(&'a [u8], usize)> {
-        let holds = |r: &Range<'a>| {
-            let at = addr.checked_sub(r.address)?;
-            (at as u128 + len <= r.bytes.len() as u128).then_some((r.bytes, at as usize))
-        };
-        // the last range starting at or below `addr` is the only one that can hold it
-        let k = self.hints.find(
+    fn find(&self, addr: u64, len: u64) -> Option<&'a [u8]> {
+        // the last range starting at or below `addr` is the only one that can hold them
+        self.hints.find(
             &self.ranges,
-            |r| holds(r).is_some(),
+            |r| bytes_at(r.address, r.bytes, addr, len),
             |ranges| ranges.partition_point(|r| r.address <= addr).checked_sub(1),
-        )?;
-        holds(self.ranges.get(k)?)
+        )
     }
 }
 
@@ -134,19 +129,18 @@ impl Memory for RangesMemory<'_> {
                 len: buf.len(),
             });
         }
-        let (bytes, at) = self
-            .find(addr, buf.len() as u128)
+        let bytes = self
+            .find(addr, buf.len() as u64)
             .ok_or(MemoryError::Unmapped {
                 addr,
                 len: buf.len(),
             })?;
-        buf.copy_from_slice(&bytes[at..at + buf.len()]);
+        buf.copy_from_slice(bytes);
         Ok(())
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        let (bytes, at) = self.find(addr, len as u128)?;
-        bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+        self.find(addr, len)
     }
 
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
