@@ -53,6 +53,23 @@ pub fn view32<M: Memory + ?Sized>(m: &M, addr: u64) -> Option<&[u8; 32]> {
     m.view(addr, 32)?.try_into().ok()
 }
 
+/// [`Memory::read`] of the bytes `find` finds for `buf`'s length at `addr`: a range past
+/// 2^64 overflows, bytes not found are unmapped.
+#[inline(always)]
+pub(crate) fn read_found<'b>(
+    addr: u64,
+    buf: &mut [u8],
+    find: impl FnOnce(u64) -> Option<&'b [u8]>,
+) -> Result<(), MemoryError> {
+    end(addr, buf.len())?;
+    let bytes = find(buf.len() as u64).ok_or(MemoryError::Unmapped {
+        addr,
+        len: buf.len(),
+    })?;
+    buf.copy_from_slice(bytes);
+    Ok(())
+}
+
 /// The `len` bytes at `addr` of `bytes` mapped at `base`, where they hold them all.
 #[inline(always)]
 pub(crate) fn bytes_at(base: u64, bytes: &[u8], addr: u64, len: u64) -> Option<&[u8]> {
@@ -112,17 +129,7 @@ impl FlatMemory {
 
 impl Memory for FlatMemory {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        let e = end(addr, buf.len())?;
-        let unmapped = MemoryError::Unmapped {
-            addr,
-            len: buf.len(),
-        };
-        if addr < self.base || e - self.base as u128 > self.bytes.len() as u128 {
-            return Err(unmapped);
-        }
-        let at = (addr - self.base) as usize;
-        buf.copy_from_slice(&self.bytes[at..at + buf.len()]);
-        Ok(())
+        read_found(addr, buf, |len| bytes_at(self.base, &self.bytes, addr, len))
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
@@ -217,16 +224,8 @@ impl SparseMemory {
 
 impl Memory for SparseMemory {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        end(addr, buf.len())?;
         // a read lies in one region (regions are separate mappings)
-        let bytes = self
-            .find(addr, buf.len() as u64)
-            .ok_or(MemoryError::Unmapped {
-                addr,
-                len: buf.len(),
-            })?;
-        buf.copy_from_slice(bytes);
-        Ok(())
+        read_found(addr, buf, |len| self.find(addr, len))
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {

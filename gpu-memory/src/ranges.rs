@@ -6,7 +6,7 @@
 use thiserror::Error;
 
 use crate::hints::Hints;
-use crate::memory::{bytes_at, Memory, MemoryError};
+use crate::memory::{bytes_at, read_found, Memory, MemoryError};
 
 /// One range: `bytes` mapped at `address`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,20 +123,7 @@ impl<'a> RangesMemory<'a> {
 
 impl Memory for RangesMemory<'_> {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        if addr as u128 + buf.len() as u128 > 1u128 << 64 {
-            return Err(MemoryError::Overflow {
-                addr,
-                len: buf.len(),
-            });
-        }
-        let bytes = self
-            .find(addr, buf.len() as u64)
-            .ok_or(MemoryError::Unmapped {
-                addr,
-                len: buf.len(),
-            })?;
-        buf.copy_from_slice(bytes);
-        Ok(())
+        read_found(addr, buf, |len| self.find(addr, len))
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
