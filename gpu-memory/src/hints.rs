@@ -9,6 +9,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::mapped::bytes_at;
+
 /// Items a memory remembers having found.
 const HINTS: usize = 4;
 
@@ -37,24 +39,32 @@ impl PartialEq for Hints {
 impl Eq for Hints {}
 
 impl Hints {
-    /// What `holds` finds in the first hinted item that holds what is looked for; else in the
-    /// item `search` names (the only one that can hold it), which is then hinted where it
-    /// holds it. (The found part is handed back as the check made it: nothing is checked
-    /// twice.)
+    /// The bytes at `addr .. addr + len` in one of `items` (sorted by address, separate:
+    /// `place` gives each one's address and bytes), where one holds them all: a hinted item
+    /// that does, else the last item starting at or below `addr` (the only one that can),
+    /// found by a binary search and then hinted where it holds them. (The bytes are handed
+    /// back as the check found them: nothing is checked twice.)
     #[inline(always)]
-    pub(crate) fn find<'i, T, F>(
+    pub(crate) fn bytes_at<'i, T>(
         &self,
         items: &'i [T],
-        holds: impl Fn(&'i T) -> Option<F>,
-        search: impl FnOnce(&[T]) -> Option<usize>,
-    ) -> Option<F> {
+        place: impl for<'x> Fn(&'x T) -> (u64, &'x [u8]),
+        addr: u64,
+        len: u64,
+    ) -> Option<&'i [u8]> {
+        let holds = |item: &'i T| {
+            let (base, bytes) = place(item);
+            bytes_at(base, bytes, addr, len)
+        };
         for hint in &self.found {
             let k = hint.load(Ordering::Relaxed);
-            if let Some(found) = items.get(k).and_then(&holds) {
+            if let Some(found) = items.get(k).and_then(holds) {
                 return Some(found);
             }
         }
-        let k = search(items)?;
+        let k = items
+            .partition_point(|i| place(i).0 <= addr)
+            .checked_sub(1)?;
         let found = holds(items.get(k)?)?;
         let slot = self.next.fetch_add(1, Ordering::Relaxed) % HINTS;
         self.found[slot].store(k, Ordering::Relaxed);

@@ -30,6 +30,7 @@ pub mod descriptor;
 mod error;
 mod hints;
 pub mod layout;
+mod mapped;
 pub mod memory;
 pub mod pool;
 pub mod ranges;

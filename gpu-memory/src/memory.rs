@@ -7,6 +7,7 @@
 use thiserror::Error;
 
 use crate::hints::Hints;
+use crate::mapped::bytes_at;
 
 pub use tld4_textures::MemoryError;
 
@@ -68,13 +69,6 @@ pub(crate) fn read_found<'b>(
     })?;
     buf.copy_from_slice(bytes);
     Ok(())
-}
-
-/// The `len` bytes at `addr` of `bytes` mapped at `base`, where they hold them all.
-#[inline(always)]
-pub(crate) fn bytes_at(base: u64, bytes: &[u8], addr: u64, len: u64) -> Option<&[u8]> {
-    let at = usize::try_from(addr.checked_sub(base)?).ok()?;
-    bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
 }
 
 /// The eight little-endian u32 words of a descriptor's 32 bytes.
@@ -209,16 +203,13 @@ impl SparseMemory {
     /// starting at or below `addr` (the only one that can), through the hints, else by a
     /// binary search. (Always through the hints: checked once, a hint that holds them costs
     /// less than the search even among 3 regions; callgrind, 2026-12-06,
-    /// `gpu-memory/examples/lookups.rs`, three lookups 124 instructions with 3 regions and
+    /// `gpu-memory/examples/lookups.rs`, three lookups 118 instructions with 3 regions and
     /// with 403, where the search alone up to 8 regions took 199 and 145; docs/benchmarks.md,
     /// "One-shot memory calls".)
     #[inline(always)]
     fn find(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        self.hints.find(
-            &self.regions,
-            |r| bytes_at(r.base, &r.bytes, addr, len),
-            |regions| regions.partition_point(|r| r.base <= addr).checked_sub(1),
-        )
+        self.hints
+            .bytes_at(&self.regions, |r| (r.base, &r.bytes), addr, len)
     }
 }
 

@@ -6,7 +6,7 @@
 use thiserror::Error;
 
 use crate::hints::Hints;
-use crate::memory::{bytes_at, read_found, Memory, MemoryError};
+use crate::memory::{read_found, Memory, MemoryError};
 
 /// One range: `bytes` mapped at `address`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,13 +111,9 @@ impl<'a> RangesMemory<'a> {
 
     /// The bytes at `addr .. addr + len`, where one range holds them all.
     #[inline(always)]
-    fn find(&self, addr: u64, len: u64) -> Option<&'a [u8]> {
-        // the last range starting at or below `addr` is the only one that can hold them
-        self.hints.find(
-            &self.ranges,
-            |r| bytes_at(r.address, r.bytes, addr, len),
-            |ranges| ranges.partition_point(|r| r.address <= addr).checked_sub(1),
-        )
+    fn find(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        self.hints
+            .bytes_at(&self.ranges, |r| (r.address, r.bytes), addr, len)
     }
 }
 

@@ -1,0 +1,9 @@
+//! Bytes mapped at a GPU address: where a flat memory, a sparse memory's region and a
+//! ranges memory's range hand out a view or read (one rule for all three).
+
+/// The `len` bytes at `addr` of `bytes` mapped at `base`, where they hold them all.
+#[inline(always)]
+pub(crate) fn bytes_at(base: u64, bytes: &[u8], addr: u64, len: u64) -> Option<&[u8]> {
+    let at = usize::try_from(addr.checked_sub(base)?).ok()?;
+    bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+}
