@@ -19,7 +19,7 @@ use crate::arch::{arch_of, tld4_arch_insn};
 use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::exec::{tld4_exec_config, tld4_exec_report};
 use crate::insn::tld4_word;
-use crate::memory::{tld4_memory, CMemory};
+use crate::memory::{tld4_memory, CMemory, Lives};
 use crate::pool::tld4_pool;
 use crate::ptr::{in_mut, in_ref, in_slice, out, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
@@ -425,7 +425,7 @@ pub unsafe extern "C" fn tld4_arch_exec_run_flat_memory(
     entry!(err, {
         let exec = in_ref(exec, "exec")?;
         let constants = CConstants::new(constants)?;
-        let mem = CMemory::new(in_ref(memory, "memory")?)?;
+        let mem = CMemory::new(in_ref(memory, "memory")?, Lives::OneWarp)?;
         let mut flat = Flat::new(in_mut(warp, "warp")?, exec.ureg)?;
         let r = run_memory(exec, &constants, &mem, header_pool, sampler_pool, &mut flat)?;
         out_opt(report, r);
@@ -455,7 +455,7 @@ pub unsafe extern "C" fn tld4_arch_exec_run_callbacks_memory(
     entry!(err, {
         let exec = in_ref(exec, "exec")?;
         let constants = CConstants::new(constants)?;
-        let mem = CMemory::new(in_ref(memory, "memory")?)?;
+        let mem = CMemory::new(in_ref(memory, "memory")?, Lives::OneWarp)?;
         let mut cb = Callbacks::new(in_ref(regfile, "regfile")?)?;
         let r = run_memory(exec, &constants, &mem, header_pool, sampler_pool, &mut cb)?;
         out_opt(report, r);

@@ -11,7 +11,7 @@ use tld4_emu::{BoundExec, ExecReport, RegisterFile, TexturePool, Tld4Exec, WARP_
 
 use crate::error::{entry, quiet, tld4_error, tld4_status, Error};
 use crate::exec::{tld4_exec, tld4_exec_report};
-use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory};
+use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory, Lives};
 use crate::pool::tld4_pool;
 use crate::ptr::{in_mut, in_ref, in_slice, in_slice_mut, out, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn tld4_exec_bind_memory(
 ) -> tld4_status {
     entry!(err, {
         let exec = exec_static(exec)?;
-        let mem: CMemory<'static> = CMemory::new(in_ref(memory, "memory")?)?;
+        let mem: CMemory<'static> = CMemory::new(in_ref(memory, "memory")?, Lives::ManyWarps)?;
         if out_ptr.is_null() {
             return Err(Error::Null("out"));
         }

@@ -10,7 +10,7 @@ use tld4_emu::{gather_op, ExecConfig, Handle, MemoryRead};
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::tld4_exec_config;
 use crate::insn::tld4_insn;
-use crate::memory::{address, tld4_memory, tld4_texel_address, CMemory};
+use crate::memory::{address, tld4_memory, tld4_texel_address, CMemory, Lives};
 use crate::ptr::{in_ref, in_slice};
 
 /// One lane's gather arguments, as the instruction's registers hold them.
@@ -111,7 +111,12 @@ pub(crate) unsafe fn gather_with(
     entry!(err, {
         let insn = in_ref(insn, "insn")?;
         let m = in_ref(memory, "memory")?;
-        let mem = CMemory::new(m)?;
+        let lives = if count <= tld4_emu::WARP_SIZE {
+            Lives::OneWarp
+        } else {
+            Lives::ManyWarps
+        };
+        let mem = CMemory::new(m, lives)?;
         let config = if config.is_null() {
             ExecConfig::default()
         } else {

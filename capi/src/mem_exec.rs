@@ -10,7 +10,7 @@ use tld4_emu::{RegisterFile, WARP_SIZE};
 
 use crate::error::{entry, tld4_error, tld4_status, Error};
 use crate::exec::{tld4_exec, tld4_exec_report};
-use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory};
+use crate::memory::{lane_record, tld4_lane_texels, tld4_memory, CMemory, Lives};
 use crate::ptr::{in_ref, out_opt};
 use crate::regfile::{tld4_regfile, tld4_warp_flat, Callbacks, Flat};
 
@@ -88,7 +88,7 @@ pub unsafe extern "C" fn tld4_exec_run_flat_memory(
 ) -> tld4_status {
     entry!(err, {
         let exec = in_ref(exec, "exec")?;
-        let mem = CMemory::new(in_ref(memory, "memory")?)?;
+        let mem = CMemory::new(in_ref(memory, "memory")?, Lives::OneWarp)?;
         let mut flat = Flat::new(in_ref(warp, "warp")?, exec.ureg)?;
         let r = run_memory(exec, &mem, header_pool, sampler_pool, &mut flat, texels)?;
         out_opt(report, r);
@@ -118,7 +118,7 @@ pub unsafe extern "C" fn tld4_exec_run_callbacks_memory(
 ) -> tld4_status {
     entry!(err, {
         let exec = in_ref(exec, "exec")?;
-        let mem = CMemory::new(in_ref(memory, "memory")?)?;
+        let mem = CMemory::new(in_ref(memory, "memory")?, Lives::OneWarp)?;
         let mut cb = Callbacks::new(in_ref(regfile, "regfile")?)?;
         let r = run_memory(exec, &mem, header_pool, sampler_pool, &mut cb, texels)?;
         out_opt(report, r);

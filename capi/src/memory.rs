@@ -23,10 +23,11 @@ pub enum tld4_memory_kind {
     /// `len` bytes at `bytes` are the GPU addresses `base .. base + len` (`base + len` may
     /// be 2^64: the range may hold the last byte); every other address is unmapped.
     TLD4_MEMORY_FLAT = 1,
-    /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (up to
-    /// 64 MiB; then reads them in place), else for whole aligned 32-byte sectors, keeping
-    /// both for the call, or for the life of a binding; for the exact bytes only where a
-    /// sector cannot be read.
+    /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (then reads
+    /// them in place: up to 64 MiB for a binding or a batch of more than 32 queries, up to
+    /// 128 KiB for a one-shot warp), else for whole aligned 32-byte sectors, keeping both for
+    /// the call, or for the life of a binding; for the exact bytes only where a sector
+    /// cannot be read.
     TLD4_MEMORY_CALLBACK = 2,
     /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
     /// `tld4_memory`): many ranges, checked once, read in place.
@@ -65,6 +66,16 @@ pub struct tld4_memory {
     >,
 }
 
+/// For how many warps a `tld4_memory` is read: what its read callback is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lives {
+    /// One warp's (a one-shot call, a batch of up to 32 queries): a texture over 128 KiB by
+    /// its sectors ([`CallbackMemory::for_one_warp`]).
+    OneWarp,
+    /// Many warps' (a binding, a larger batch): textures whole, up to 64 MiB.
+    ManyWarps,
+}
+
 /// A `tld4_memory`, checked, as a [`Memory`].
 pub(crate) enum CMemory<'a> {
     /// The flat range.
@@ -86,7 +97,8 @@ impl CMemory<'_> {
     /// with `TLD4_MEMORY_RANGES`, `m.user` is NULL or a `tld4_ranges` alive while `'a` lasts;
     /// with `TLD4_MEMORY_CACHE`, `m.user` is NULL or a `tld4_memory_cache` alive while `'a`
     /// lasts and used by no other thread meanwhile.
-    pub(crate) unsafe fn new<'a>(m: &tld4_memory) -> Result<CMemory<'a>, Error> {
+    /// `lives` says for how many warps it is read (what a read callback is asked for).
+    pub(crate) unsafe fn new<'a>(m: &tld4_memory, lives: Lives) -> Result<CMemory<'a>, Error> {
         match m.kind {
             k if k == tld4_memory_kind::TLD4_MEMORY_FLAT as u32 => {
                 // SAFETY: the caller's guarantee on `bytes` and `len`.
@@ -104,10 +116,11 @@ impl CMemory<'_> {
                 })
             }
             k if k == tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32 => {
-                Ok(CMemory::Callback(CallbackMemory::new(CRead::new(
-                    m.user,
-                    m.read.ok_or(Error::Null("memory.read"))?,
-                ))))
+                let read = CRead::new(m.user, m.read.ok_or(Error::Null("memory.read"))?);
+                Ok(CMemory::Callback(match lives {
+                    Lives::OneWarp => CallbackMemory::for_one_warp(read),
+                    Lives::ManyWarps => CallbackMemory::new(read),
+                }))
             }
             k if k == tld4_memory_kind::TLD4_MEMORY_RANGES as u32 => {
                 // SAFETY: the caller's guarantee: `user` is NULL or a live `tld4_ranges`.

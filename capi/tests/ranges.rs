@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 
-use crate::common::{exec_of, flat_memory};
+use crate::common::{exec_of, flat_memory, image_entry, owned_pool, pool_image, Texture};
 use crate::memory_exec::{fixture, Warp, BASE};
 use tld4_capi::*;
 use tld4_status::*;
@@ -215,6 +215,85 @@ fn a_callback_memory_is_asked_for_whole_textures_and_sectors_once() {
         let n = counted.calls.take().len();
         if k > 0 {
             assert_eq!(n, 0, "warp {k}");
+        }
+    }
+    unsafe {
+        tld4_bound_free(bound);
+        tld4_exec_free(exec);
+        tld4_pool_free(pool);
+    }
+}
+
+/// A one-shot call reads a texture larger than 128 KiB (`ONE_WARP_MAX_VIEW`) by the sectors
+/// its lanes' texels lie in, each asked once, not whole every call; a binding, read over
+/// many warps, still asks for it whole, once.
+#[test]
+fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
+    let (width, height) = (256u32, 256u32);
+    let tex = Texture::rgba8(width, height, |x, y| [x & 255, y & 255, (x ^ y) & 255, 255]);
+    let pool = owned_pool(&tex, 3, 1, [2, 2]);
+    let entry = image_entry(3, 1, tld4_layout::TLD4_LAYOUT_PITCH, 64);
+    let img = pool_image(pool, entry, BASE);
+    let (hp, sp) = (img.header_pool, img.sampler_pool);
+    let texture_bytes = (width * height * 4) as usize;
+    assert!(texture_bytes as u64 > tld4_emu::gpu_memory::ONE_WARP_MAX_VIEW);
+    let exec = exec_of(crate::memory_exec::INSN);
+    let counted = Counted {
+        bytes: &img.bytes,
+        calls: RefCell::new(Vec::new()),
+    };
+    let mem = tld4_memory {
+        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
+        base: 0,
+        bytes: std::ptr::null(),
+        len: 0,
+        user: &counted as *const Counted as *mut c_void,
+        read: Some(counted_read),
+    };
+    let flat = flat_memory(&img.bytes, BASE);
+    let mut e = tld4_error::new();
+    let run = |m: &tld4_memory, e: &mut tld4_error| {
+        let mut w = Warp::new(0);
+        let f = w.flat();
+        let mut r = tld4_exec_report::default();
+        let st = unsafe { tld4_exec_run_flat_memory(exec, m, hp, sp, &f, null_mut(), &mut r, e) };
+        assert_eq!(st, TLD4_OK, "{}", e.message());
+        (w.regs, r)
+    };
+    let want = run(&flat, &mut e);
+    assert_eq!(want.1.executed.count_ones(), 27);
+    for _ in 0..2 {
+        assert_eq!(run(&mem, &mut e), want);
+        let mut calls = counted.calls.take();
+        // whole aligned sectors only: the two descriptors' and the texels'
+        assert!(
+            calls.iter().all(|&(a, n)| a % 32 == 0 && n == 32),
+            "{calls:?}"
+        );
+        // more than the descriptors, each once: 27 lanes' footprints, far apart
+        let n = calls.len();
+        calls.sort_unstable();
+        calls.dedup();
+        assert_eq!(calls.len(), n, "a sector asked twice");
+        assert!(n > 2 + 27, "{n} calls");
+    }
+    // bound: the texture whole on the first warp, nothing on the next
+    let mut bound = null_mut();
+    let st = unsafe { tld4_exec_bind_memory(exec, &mem, hp, sp, &mut bound, &mut e) };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    for k in 0..2 {
+        let mut w = Warp::new(0);
+        let f = w.flat();
+        let st = unsafe { tld4_bound_run_flat(bound, &f, null_mut(), null_mut(), &mut e) };
+        assert_eq!(st, TLD4_OK, "{}", e.message());
+        assert_eq!(w.regs, want.0);
+        let calls = counted.calls.take();
+        match k {
+            0 => assert!(
+                calls.iter().any(|&(_, n)| n >= texture_bytes) && calls.len() <= 3,
+                "{calls:?}"
+            ),
+            _ => assert!(calls.is_empty(), "{calls:?}"),
         }
     }
     unsafe {

@@ -56,15 +56,32 @@ pub struct CallbackMemory<R> {
     read: R,
     sectors: RefCell<Box<Sectors>>,
     views: Box<Views>,
+    /// The largest view fetched whole.
+    max_view: u64,
 }
 
 impl<R> CallbackMemory<R> {
-    /// Nothing read yet.
+    /// Nothing read yet; views fetched whole up to 64 MiB (for a memory kept over many
+    /// warps: a binding's, or one kept across calls).
     pub fn new(read: R) -> Self {
+        Self::with_max_view(read, MAX_VIEW)
+    }
+
+    /// Nothing read yet, for the one warp of a one-shot call (nothing kept after it): a view
+    /// is fetched whole only up to [`ONE_WARP_MAX_VIEW`]; a larger texture is read by its
+    /// 32-byte sectors, the ones the warp's texels lie in (a warp's 128 texels lie in some
+    /// 50-75 sectors, where a texture fetched whole each warp costs its size: 64 MiB a warp
+    /// at most). A choice (docs/sources.md, Decisions: a C read-callback memory).
+    pub fn for_one_warp(read: R) -> Self {
+        Self::with_max_view(read, ONE_WARP_MAX_VIEW)
+    }
+
+    fn with_max_view(read: R, max_view: u64) -> Self {
         CallbackMemory {
             read,
             sectors: RefCell::new(Box::new(Sectors::new())),
             views: Box::new(Views::new()),
+            max_view,
         }
     }
 
@@ -143,8 +160,9 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
 
     /// The whole range, asked for once and kept.
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        self.views
-            .view(addr, len, |at, dst| self.read.read_bytes(at, dst))
+        self.views.view(addr, len, self.max_view, |at, dst| {
+            self.read.read_bytes(at, dst)
+        })
     }
 }
 
@@ -153,6 +171,12 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
 const VIEWS: usize = 4;
 /// The largest view fetched whole (larger textures are read sector by sector).
 const MAX_VIEW: u64 = 64 << 20;
+/// The largest view a memory made for one warp fetches whole
+/// ([`CallbackMemory::for_one_warp`]; larger textures are read by sectors): about where a
+/// texture's copy a warp costs what reading the warp's sectors costs (measured from C: 6x
+/// faster whole at 16 KiB, 2x at 64 KiB, sectors 2x faster at 256 KiB; docs/benchmarks.md,
+/// "A read callback for one warp").
+pub const ONE_WARP_MAX_VIEW: u64 = 128 << 10;
 
 /// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory or
 /// until invalidated; `used[i]` is when slot `i` was last asked for (a count of the views
@@ -210,12 +234,13 @@ impl Views {
 
     /// The `len` bytes at `addr` as one slice: kept, or fetched whole with `fetch` (true
     /// when it read) into a free slot; None where `fetch` refuses them, they are larger than
-    /// [`MAX_VIEW`], or every slot holds another range (the texture unit then reads texel by
+    /// `max` bytes, or every slot holds another range (the texture unit then reads texel by
     /// texel).
     fn view(
         &self,
         addr: u64,
         len: u64,
+        max: u64,
         fetch: impl FnOnce(u64, &mut [u8]) -> bool,
     ) -> Option<&[u8]> {
         let kept = |(at, bytes): &(u64, Box<[u8]>)| *at == addr && bytes.len() as u64 == len;
@@ -224,7 +249,7 @@ impl Views {
             return self.kept[k].get().map(|(_, bytes)| &bytes[..]);
         }
         let k = (0..VIEWS).find(|&k| self.kept[k].get().is_none())?;
-        if len > MAX_VIEW {
+        if len > max {
             return None;
         }
         let mut bytes = vec![0u8; len as usize].into_boxed_slice();
@@ -505,21 +530,66 @@ mod tests {
             }
         };
         assert_eq!(
-            views.view(0x100, 4, &mut fetch),
+            views.view(0x100, 4, MAX_VIEW, &mut fetch),
             Some(&memory[0x100..0x104])
         );
         assert_eq!(
-            views.view(0x100, 4, &mut fetch),
+            views.view(0x100, 4, MAX_VIEW, &mut fetch),
             Some(&memory[0x100..0x104])
         );
-        assert_eq!(views.view(0xffe, 4, &mut fetch), None); // refused: not kept
+        assert_eq!(views.view(0xffe, 4, MAX_VIEW, &mut fetch), None); // refused: not kept
         for k in 1..4u64 {
-            assert!(views.view(k * 0x200, 8, &mut fetch).is_some());
+            assert!(views.view(k * 0x200, 8, MAX_VIEW, &mut fetch).is_some());
         }
-        assert_eq!(views.view(0x900, 8, &mut fetch), None); // every slot taken
+        assert_eq!(views.view(0x900, 8, MAX_VIEW, &mut fetch), None); // every slot taken
         assert_eq!(
             fetched,
             [(0x100, 4), (0xffe, 4), (0x200, 8), (0x400, 8), (0x600, 8)]
         );
+    }
+
+    #[test]
+    fn a_memory_for_one_warp_reads_a_larger_texture_by_sectors() {
+        let limit = ONE_WARP_MAX_VIEW as usize;
+        let memory: Vec<u8> = (0..2 * limit + 64).map(|i| (i * 7) as u8).collect();
+        let asked = RefCell::new(Vec::new());
+        let read = |at: u64, dst: &mut [u8]| {
+            asked.borrow_mut().push((at, dst.len()));
+            match memory.get(at as usize..at as usize + dst.len()) {
+                Some(b) => {
+                    dst.copy_from_slice(b);
+                    true
+                }
+                None => false,
+            }
+        };
+        let one = CallbackMemory::for_one_warp(&read);
+        // up to the limit: fetched whole, once
+        assert_eq!(
+            one.view(64, ONE_WARP_MAX_VIEW),
+            Some(&memory[64..64 + limit])
+        );
+        assert_eq!(
+            one.view(64, ONE_WARP_MAX_VIEW),
+            Some(&memory[64..64 + limit])
+        );
+        assert_eq!(*asked.borrow(), [(64, limit)]);
+        // past it: refused without a call; its bytes read by their sectors
+        asked.borrow_mut().clear();
+        assert_eq!(one.view(32, ONE_WARP_MAX_VIEW + 1), None);
+        assert!(asked.borrow().is_empty());
+        let at = limit as u64 + 100;
+        assert_eq!(
+            one.read_u32(at).unwrap().to_le_bytes(),
+            memory[at as usize..at as usize + 4]
+        );
+        assert_eq!(one.read_u32(at + 4).unwrap(), one.read_u32(at + 4).unwrap());
+        assert_eq!(*asked.borrow(), [(at & !31, 32)]);
+        // a memory kept over many warps fetches the same texture whole
+        asked.borrow_mut().clear();
+        let kept = CallbackMemory::new(&read);
+        let len = ONE_WARP_MAX_VIEW + 1;
+        assert_eq!(kept.view(32, len), Some(&memory[32..32 + len as usize]));
+        assert_eq!(*asked.borrow(), [(32, len as usize)]);
     }
 }

@@ -37,7 +37,7 @@ pub mod ranges;
 pub mod texels;
 pub mod to_memory;
 
-pub use callback::{CallbackMemory, Kept, ReadBytes};
+pub use callback::{CallbackMemory, Kept, ReadBytes, ONE_WARP_MAX_VIEW};
 pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};

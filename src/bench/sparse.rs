@@ -3,7 +3,7 @@
 //! ([`RangesMemory`]: the image's parts among others far apart) and a read function
 //! ([`CallbackMemory`], as C's read callback is asked: whole textures and sectors), each
 //! bound once (`Tld4Exec::bind_memory`, kept across warps) and one-shot
-//! (`Tld4Exec::execute_memory` a warp, a new callback memory each call as C makes one a
+//! (`Tld4Exec::execute_memory` a warp, a callback memory for one warp each call, as C makes one a
 //! call), and the callback one-shot through one callback memory kept across calls (C's
 //! `tld4_memory_cache`). The seven sides are timed by the thread's CPU time, each run in slices with the
 //! sides in turn in each (the same machine load for each side), and each form's ratio to
@@ -220,7 +220,7 @@ pub(super) fn row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize)
                     .execute_memory(warp, &MemoryPool::new(&ranges, hp, sp), None),
                 4 => bound_callback.execute(warp),
                 5 => {
-                    let m = CallbackMemory::new(&read);
+                    let m = CallbackMemory::for_one_warp(&read);
                     w.exec
                         .execute_memory(warp, &MemoryPool::new(&m, hp, sp), None)
                 }
