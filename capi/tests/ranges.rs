@@ -50,27 +50,9 @@ fn ranges_execute_as_the_flat_image_one_shot_and_bound() {
     let mem = tld4_ranges_memory(ranges);
     let flat = flat_memory(&image, BASE);
     let mut e = tld4_error::new();
-    let run = |m: &tld4_memory, e: &mut tld4_error| {
-        let mut w = Warp::new(0);
-        let f = w.flat();
-        let mut r = tld4_exec_report::default();
-        let st = unsafe { tld4_exec_run_flat_memory(exec, m, hp, sp, &f, null_mut(), &mut r, e) };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        (w.regs, r)
-    };
-    let (want, want_report) = run(&flat, &mut e);
-    assert_eq!(run(&mem, &mut e), (want.clone(), want_report));
-    // bound: twice
-    let mut bound = null_mut();
-    let st = unsafe { tld4_exec_bind_memory(exec, &mem, hp, sp, &mut bound, &mut e) };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    for _ in 0..2 {
-        let mut w = Warp::new(0);
-        let f = w.flat();
-        let st = unsafe { tld4_bound_run_flat(bound, &f, null_mut(), null_mut(), &mut e) };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        assert_eq!(w.regs, want);
-    }
+    let want = one_shot(exec, &flat, hp, sp, &mut e);
+    assert_eq!(one_shot(exec, &mem, hp, sp, &mut e), want);
+    bound_warps(exec, &mem, (hp, sp), &want.0, |_| {});
     // a texture reaching past its range is not read from the next one
     let list = split(&image, &filler);
     let cut = [
@@ -88,7 +70,6 @@ fn ranges_execute_as_the_flat_image_one_shot_and_bound() {
         unsafe { tld4_exec_run_flat_memory(exec, &m, hp, sp, &f, null_mut(), null_mut(), &mut e) };
     assert_ne!(st, TLD4_OK);
     unsafe {
-        tld4_bound_free(bound);
         tld4_ranges_free(ranges);
         tld4_ranges_free(short);
         tld4_exec_free(exec);
@@ -160,6 +141,61 @@ unsafe extern "C" fn counted_read(user: *mut c_void, addr: u64, dst: *mut u8, le
     }
 }
 
+impl Counted<'_> {
+    /// The `tld4_memory` reading through `counted_read` with this.
+    fn memory(&self) -> tld4_memory {
+        tld4_memory {
+            kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
+            base: 0,
+            bytes: std::ptr::null(),
+            len: 0,
+            user: self as *const Counted as *mut c_void,
+            read: Some(counted_read),
+        }
+    }
+}
+
+/// One-shot `exec` of a fresh `Warp` over `m`'s pools at `hp` and `sp`: its registers and
+/// report.
+fn one_shot(
+    exec: *mut tld4_exec,
+    m: &tld4_memory,
+    hp: u64,
+    sp: u64,
+    e: &mut tld4_error,
+) -> (Vec<u32>, tld4_exec_report) {
+    let mut w = Warp::new(0);
+    let f = w.flat();
+    let mut r = tld4_exec_report::default();
+    let st = unsafe { tld4_exec_run_flat_memory(exec, m, hp, sp, &f, null_mut(), &mut r, e) };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    (w.regs, r)
+}
+
+/// Three warps through `m` bound once, each checked to write `want`, `after` called after
+/// each with the warp's number.
+fn bound_warps(
+    exec: *mut tld4_exec,
+    m: &tld4_memory,
+    (hp, sp): (u64, u64),
+    want: &[u32],
+    after: impl Fn(usize),
+) {
+    let mut e = tld4_error::new();
+    let mut bound = null_mut();
+    let st = unsafe { tld4_exec_bind_memory(exec, m, hp, sp, &mut bound, &mut e) };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    for k in 0..3 {
+        let mut w = Warp::new(0);
+        let f = w.flat();
+        let st = unsafe { tld4_bound_run_flat(bound, &f, null_mut(), null_mut(), &mut e) };
+        assert_eq!(st, TLD4_OK, "{}", e.message());
+        assert_eq!(w.regs, want);
+        after(k);
+    }
+    unsafe { tld4_bound_free(bound) };
+}
+
 #[test]
 fn a_callback_memory_is_asked_for_whole_textures_and_sectors_once() {
     let (pool, image, hp, sp) = fixture();
@@ -168,26 +204,11 @@ fn a_callback_memory_is_asked_for_whole_textures_and_sectors_once() {
         bytes: &image,
         calls: RefCell::new(Vec::new()),
     };
-    let mem = tld4_memory {
-        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
-        base: 0,
-        bytes: std::ptr::null(),
-        len: 0,
-        user: &counted as *const Counted as *mut c_void,
-        read: Some(counted_read),
-    };
+    let mem = counted.memory();
     let flat = flat_memory(&image, BASE);
     let mut e = tld4_error::new();
-    let run = |m: &tld4_memory, e: &mut tld4_error| {
-        let mut w = Warp::new(0);
-        let f = w.flat();
-        let mut r = tld4_exec_report::default();
-        let st = unsafe { tld4_exec_run_flat_memory(exec, m, hp, sp, &f, null_mut(), &mut r, e) };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        (w.regs, r)
-    };
-    let want = run(&flat, &mut e);
-    assert_eq!(run(&mem, &mut e), want);
+    let want = one_shot(exec, &flat, hp, sp, &mut e);
+    assert_eq!(one_shot(exec, &mem, hp, sp, &mut e), want);
     let calls = counted.calls.take();
     // the two descriptors as whole aligned sectors, and the texture's bytes whole (8 x 4
     // RGBA8 in 64-byte pitch rows: 256 bytes at the first 4 KiB boundary after the pools)
@@ -203,22 +224,13 @@ fn a_callback_memory_is_asked_for_whole_textures_and_sectors_once() {
     // texels read: 4 a lane of 27 executed lanes, one call each before
     assert!(want.1.executed.count_ones() == 27);
     // bound: the first warp reads the descriptors and the texture, the next none
-    let mut bound = null_mut();
-    let st = unsafe { tld4_exec_bind_memory(exec, &mem, hp, sp, &mut bound, &mut e) };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    for k in 0..3 {
-        let mut w = Warp::new(0);
-        let f = w.flat();
-        let st = unsafe { tld4_bound_run_flat(bound, &f, null_mut(), null_mut(), &mut e) };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        assert_eq!(w.regs, want.0);
-        let n = counted.calls.take().len();
+    bound_warps(exec, &mem, (hp, sp), &want.0, |k| {
+        let calls = counted.calls.take();
         if k > 0 {
-            assert_eq!(n, 0, "warp {k}");
+            assert_eq!(calls.len(), 0, "warp {k}");
         }
-    }
+    });
     unsafe {
-        tld4_bound_free(bound);
         tld4_exec_free(exec);
         tld4_pool_free(pool);
     }
@@ -242,28 +254,13 @@ fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
         bytes: &img.bytes,
         calls: RefCell::new(Vec::new()),
     };
-    let mem = tld4_memory {
-        kind: tld4_memory_kind::TLD4_MEMORY_CALLBACK as u32,
-        base: 0,
-        bytes: std::ptr::null(),
-        len: 0,
-        user: &counted as *const Counted as *mut c_void,
-        read: Some(counted_read),
-    };
+    let mem = counted.memory();
     let flat = flat_memory(&img.bytes, BASE);
     let mut e = tld4_error::new();
-    let run = |m: &tld4_memory, e: &mut tld4_error| {
-        let mut w = Warp::new(0);
-        let f = w.flat();
-        let mut r = tld4_exec_report::default();
-        let st = unsafe { tld4_exec_run_flat_memory(exec, m, hp, sp, &f, null_mut(), &mut r, e) };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        (w.regs, r)
-    };
-    let want = run(&flat, &mut e);
+    let want = one_shot(exec, &flat, hp, sp, &mut e);
     assert_eq!(want.1.executed.count_ones(), 27);
     for _ in 0..2 {
-        assert_eq!(run(&mem, &mut e), want);
+        assert_eq!(one_shot(exec, &mem, hp, sp, &mut e), want);
         let mut calls = counted.calls.take();
         // whole aligned sectors only: the two descriptors' and the texels'
         assert!(
@@ -278,15 +275,7 @@ fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
         assert!(n > 2 + 27, "{n} calls");
     }
     // bound: the texture whole on the first warp, nothing on the next
-    let mut bound = null_mut();
-    let st = unsafe { tld4_exec_bind_memory(exec, &mem, hp, sp, &mut bound, &mut e) };
-    assert_eq!(st, TLD4_OK, "{}", e.message());
-    for k in 0..2 {
-        let mut w = Warp::new(0);
-        let f = w.flat();
-        let st = unsafe { tld4_bound_run_flat(bound, &f, null_mut(), null_mut(), &mut e) };
-        assert_eq!(st, TLD4_OK, "{}", e.message());
-        assert_eq!(w.regs, want.0);
+    bound_warps(exec, &mem, (hp, sp), &want.0, |k| {
         let calls = counted.calls.take();
         match k {
             0 => assert!(
@@ -295,9 +284,8 @@ fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
             ),
             _ => assert!(calls.is_empty(), "{calls:?}"),
         }
-    }
+    });
     unsafe {
-        tld4_bound_free(bound);
         tld4_exec_free(exec);
         tld4_pool_free(pool);
     }
