@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 
-use tld4_emu::gpu_memory::memory::{view32, view_words8};
+use tld4_emu::gpu_memory::memory::{read_mapped, view32, view_mapped, view_words8};
 use tld4_emu::gpu_memory::{CallbackMemory, Memory, RangesMemory, ReadBytes};
 use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
@@ -151,27 +151,8 @@ impl CMemory<'_> {
 
 impl Memory for CMemory<'_> {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        let unmapped = MemoryError::Unmapped {
-            addr,
-            len: buf.len(),
-        };
         match self {
-            CMemory::Flat { base, bytes } => {
-                // in 65 bits: a read may end at 2^64, not past it
-                let end = addr as u128 + buf.len() as u128;
-                if end > 1u128 << 64 {
-                    return Err(MemoryError::Overflow {
-                        addr,
-                        len: buf.len(),
-                    });
-                }
-                if addr < *base || end - *base as u128 > bytes.len() as u128 {
-                    return Err(unmapped);
-                }
-                let at = (addr - base) as usize;
-                buf.copy_from_slice(&bytes[at..at + buf.len()]);
-                Ok(())
-            }
+            CMemory::Flat { base, bytes } => read_mapped(*base, bytes, addr, buf),
             CMemory::Callback(c) => c.read(addr, buf),
             CMemory::Ranges(r) => r.read(addr, buf),
             CMemory::Cache(c) => c.memory().read(addr, buf),
@@ -183,10 +164,7 @@ impl Memory for CMemory<'_> {
     /// the `CMemory` lives: one call, or a binding; a cache's until invalidated).
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         match self {
-            CMemory::Flat { base, bytes } => {
-                let at = usize::try_from(addr.checked_sub(*base)?).ok()?;
-                bytes.get(at..at.checked_add(usize::try_from(len).ok()?)?)
-            }
+            CMemory::Flat { base, bytes } => view_mapped(*base, bytes, addr, len),
             CMemory::Callback(c) => c.view(addr, len),
             CMemory::Ranges(r) => r.view(addr, len),
             CMemory::Cache(c) => c.memory().view(addr, len),

@@ -1,5 +1,6 @@
-//! Bytes mapped at a GPU address: where a flat memory, a sparse memory's region and a
-//! ranges memory's range hand out a view or read (one rule for all three).
+//! Bytes mapped at a GPU address: where a flat memory (`FlatMemory`, and a flat range held
+//! elsewhere: `memory::read_mapped`, `view_mapped`), a sparse memory's region and a ranges
+//! memory's range hand out a view or read (one rule for all).
 
 /// The `len` bytes at `addr` of `bytes` mapped at `base`, where they hold them all.
 #[inline(always)]

@@ -71,6 +71,21 @@ pub(crate) fn read_found<'b>(
     Ok(())
 }
 
+/// [`Memory::read`] of `bytes` mapped at `base` (a flat range held elsewhere, such as C's
+/// flat `tld4_memory`; [`FlatMemory`]'s own): a range past 2^64 overflows, one not within
+/// `bytes` is unmapped.
+#[inline]
+pub fn read_mapped(base: u64, bytes: &[u8], addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+    read_found(addr, buf, |len| bytes_at(base, bytes, addr, len))
+}
+
+/// [`Memory::view`] of `bytes` mapped at `base`: the `len` bytes at `addr`, where `bytes`
+/// holds them all.
+#[inline]
+pub fn view_mapped(base: u64, bytes: &[u8], addr: u64, len: u64) -> Option<&[u8]> {
+    bytes_at(base, bytes, addr, len)
+}
+
 /// The eight little-endian u32 words of a descriptor's 32 bytes.
 #[inline(always)]
 pub(crate) fn words8(b: &[u8; 32]) -> [u32; 8] {
@@ -123,11 +138,11 @@ impl FlatMemory {
 
 impl Memory for FlatMemory {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        read_found(addr, buf, |len| bytes_at(self.base, &self.bytes, addr, len))
+        read_mapped(self.base, &self.bytes, addr, buf)
     }
 
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        bytes_at(self.base, &self.bytes, addr, len)
+        view_mapped(self.base, &self.bytes, addr, len)
     }
 
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
