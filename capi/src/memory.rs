@@ -159,6 +159,14 @@ impl Memory for CMemory<'_> {
         }
     }
 
+    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        match self {
+            CMemory::Callback(c) => c.read_once(addr, buf),
+            CMemory::Cache(c) => c.memory().read_once(addr, buf),
+            _ => self.read(addr, buf),
+        }
+    }
+
     /// Flat memory and ranges hand out views (texels are then read in place); a callback
     /// memory asks for the whole range, once, and keeps it (the memory is unchanged while
     /// the `CMemory` lives: one call, or a binding; a cache's until invalidated).

@@ -351,3 +351,65 @@ fn a_call_made_while_one_is_running_on_the_thread_binds_afresh() {
         "the inner warp gathered texture 1"
     );
 }
+
+/// A one-shot call over a read callback made for one warp reads a texture over 128 KiB by the
+/// sectors its lanes' texels lie in: the registers and report of a binding over flat memory;
+/// and where one texel's sector cannot be read, the error (lane, address) and registers of a
+/// binding that reads texel by texel.
+#[test]
+fn a_large_texture_read_by_its_sectors_gives_what_a_binding_gives() {
+    use std::cell::RefCell;
+    use tld4_emu::gpu_memory::{CallbackMemory, ONE_WARP_MAX_VIEW};
+    use tld4_emu::textures::TexelAddress;
+    let exec = exec("TLD4.R R10, R8, R20, UR4, 2D ;");
+    let t = rgba8(256, 256, 5);
+    let s = Sampler::default();
+    let (m, hp, sp) = memory(&[(&t, &s)]);
+    let texture_bytes = 256 * 256 * 4;
+    assert!(texture_bytes > ONE_WARP_MAX_VIEW);
+    let mut rng = StdRng::seed_from_u64(11);
+    for round in 0..6 {
+        let w = warp(&mut rng, 0);
+        let mut want = w.clone();
+        let mut texels = [LaneTexels::default(); WARP_SIZE];
+        let flat_pool = MemoryPool::new(&m, hp, sp);
+        let bound = exec
+            .bind_memory(flat_pool)
+            .execute_with_texels(&mut want, Some(&mut texels));
+        assert!(bound.is_ok());
+        // in the odd rounds, lane 3's first texel cannot be read
+        let refused = (round % 2 == 1).then(|| match texels[3].texels[0] {
+            TexelAddress::Texel { address, .. } => address,
+            other => panic!("lane 3 reads its first texel: {other:?}"),
+        });
+        let calls = RefCell::new(Vec::new());
+        let read = |addr: u64, dst: &mut [u8]| {
+            calls.borrow_mut().push(dst.len() as u64);
+            let refuse = refused.is_some_and(|r| addr <= r && r < addr + dst.len() as u64);
+            !refuse && m.read(addr, dst).is_ok()
+        };
+        let one_warp = CallbackMemory::for_one_warp(&read);
+        let mut got = w.clone();
+        let one_shot = exec.execute_memory(&mut got, &MemoryPool::new(&one_warp, hp, sp), None);
+        assert!(
+            calls.borrow().iter().all(|&len| len < texture_bytes),
+            "the texture asked for whole"
+        );
+        match refused {
+            None => {
+                assert_eq!(one_shot, bound);
+                assert_eq!(got, want);
+            }
+            Some(_) => {
+                let kept = CallbackMemory::new(&read);
+                let mut by_texel = w.clone();
+                let bound = exec
+                    .bind_memory(MemoryPool::new(&kept, hp, sp))
+                    .execute(&mut by_texel);
+                assert!(bound.is_err());
+                assert_eq!(one_shot, bound);
+                assert_eq!(got, by_texel);
+            }
+        }
+    }
+}

@@ -148,6 +148,11 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
             }
         }
         // a read across sectors, or in a sector that cannot be read whole
+        self.read_once(addr, buf)
+    }
+
+    /// Asked for as it is, nothing kept.
+    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
         if self.read.read_bytes(addr, buf) {
             Ok(())
         } else {

@@ -34,6 +34,7 @@ mod mapped;
 pub mod memory;
 pub mod pool;
 pub mod ranges;
+pub mod staged;
 pub mod texels;
 pub mod to_memory;
 
@@ -47,5 +48,6 @@ pub use layout::layout_of;
 pub use memory::{FlatMemory, Memory, MemoryError, SparseMemory};
 pub use pool::{DetachedTexture, MemoryPool, PreparedTexture};
 pub use ranges::{Range, RangesError, RangesMemory};
+pub use staged::MAX_STAGED;
 pub use texels::MemoryTexels;
 pub use to_memory::{pool_image, to_memory, LayoutChoice, MemoryForm, PoolImage};

@@ -45,6 +45,13 @@ pub trait Memory {
     fn descriptor_view(&self, _addr: u64) -> Option<&[u8; 32]> {
         None
     }
+
+    /// [`Memory::read`] of bytes read once and not asked for again (a warp's texture
+    /// sectors, [`crate::staged`]): a memory that keeps what it reads need not keep these
+    /// (the default reads them as any others).
+    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        self.read(addr, buf)
+    }
 }
 
 /// [`Memory::descriptor_view`] of a memory whose views cost no more than a read (its
@@ -260,6 +267,9 @@ impl<M: Memory + ?Sized> Memory for &M {
     }
     fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
         (**self).descriptor_view(addr)
+    }
+    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        (**self).read_once(addr, buf)
     }
 }
 

@@ -178,7 +178,7 @@ pub struct DetachedTexture {
     op: GatherOp,
     precision: Precision,
     /// Over [`NO_MEMORY`]: the pattern of each call's.
-    per_read: SiteGatherer<MemoryTexels<'static>>,
+    pub(crate) per_read: SiteGatherer<MemoryTexels<'static>>,
     in_place: Option<DetachedGatherer>,
     extent: u64,
 }
@@ -227,6 +227,12 @@ impl DetachedTexture {
     /// The decoded texture header.
     pub fn header(&self) -> &TextureHeader {
         &self.header
+    }
+
+    /// The bytes of the texture: its storage layers as the layout places them from the
+    /// header's address.
+    pub fn extent(&self) -> u64 {
+        self.extent
     }
 
     /// The in-place gatherer, kept apart from any memory: [`DetachedTexture::attach`] gives

@@ -4,6 +4,7 @@
 //! the root crate's `test_binaries` checks that every file is a module here).
 //! `cargo test --test gpu_memory NAME` runs the tests whose path contains NAME (e.g. a file's name).
 
+mod by_sectors;
 mod classes;
 mod descriptor_fields;
 mod memory;

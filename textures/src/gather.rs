@@ -235,6 +235,30 @@ impl DetachedGatherer {
             .gather_lanes_checked(texels, level, queries, range, out)
     }
 
+    /// [`DetachedGatherer::gather_lane_range`] with a watcher that sees the texels the
+    /// kernels read ([`Gatherer::gather_lane_range_watched`]); the same results and errors.
+    pub fn gather_lane_range_watched(
+        &self,
+        bytes: &[u8],
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: std::ops::Range<usize>,
+        out: &mut LaneResults,
+        watcher: &mut dyn TexelWatcher,
+    ) -> Result<(), Error> {
+        let Some(texels) = self.texels_of(bytes) else {
+            return Err(self.unfit(bytes));
+        };
+        self.gatherer
+            .gather_lanes_watched(texels, level, queries, range, out, watcher)
+    }
+
+    /// The bytes of the texture: its storage layers as the layout places them (what
+    /// [`DetachedGatherer::fits`] asks of a call's bytes at least).
+    pub fn extent(&self) -> usize {
+        self.extent
+    }
+
     /// Why `bytes` cannot be read in place. (Out of line: the error's text is made on the
     /// error path only, and the call's code keeps no frame for it.)
     #[cold]

@@ -22,14 +22,16 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use tld4_gpu_memory::{ClassDescriptors, DetachedTexture, MemoryPool, PreparedTexture};
+use tld4_gpu_memory::{
+    ClassDescriptors, DetachedTexture, Memory, MemoryPool, PreparedTexture, MAX_STAGED,
+};
 use tld4_textures::{DetachedGatherer, Handle, LaneQueries, LaneResults, LaneTexels};
 
 use super::binding::{Binding, Run};
 use super::bound::WarpParts;
 use super::{texture_fault, ExecReport, Tld4Exec};
 use crate::fault::WarpFault;
-use crate::memory_exec::MemoryExecError;
+use crate::memory_exec::{classify, MemoryExecError};
 use crate::regfile::RegisterFile;
 use crate::warp::WARP_SIZE;
 
@@ -87,7 +89,8 @@ impl KeyOf<'_> {
 /// A kept texture and what it was prepared from.
 struct Slot {
     key: Key,
-    texture: DetachedTexture,
+    /// Shared with the calls reading it by sectors (`Attached::BySectors`).
+    texture: Rc<DetachedTexture>,
     /// The texture's in-place gatherer, shared with the calls gathering with it (each
     /// holds it for its warp: a count, not a copy of the gatherer).
     in_place: Option<Rc<DetachedGatherer>>,
@@ -127,7 +130,7 @@ impl Kept {
         let in_place = texture.in_place().cloned().map(Rc::new);
         self.slots[k] = Some(Slot {
             key,
-            texture,
+            texture: Rc::new(texture),
             in_place,
         });
         k
@@ -308,9 +311,11 @@ fn le_bytes(words: [u32; 8]) -> [u8; 32] {
 
 /// One-shot calls that record no texel addresses: the kept in-place gatherer (shared, not
 /// copied) and the memory's view of the texture's bytes, which it gathers from as it is,
-/// where the memory hands them out; else the whole prepared texture, boxed (the warp's
-/// slot stays small: moving a value the size of a prepared texture costs more than the
-/// rare allocation).
+/// where the memory hands them out; else, where the texture can be read in place, the kept
+/// texture reading the sectors the warp's texels lie in
+/// ([`DetachedTexture::gather_by_sectors`]: a read callback made for one warp over a large
+/// texture); else the whole prepared texture, boxed (the warp's slot stays small: moving a
+/// value the size of a prepared texture costs more than the rare allocation).
 #[derive(Clone, Copy)]
 struct InPlace<'m, 'k>(KeptFor<'m, 'k>);
 
@@ -319,6 +324,10 @@ enum Attached<'m> {
     InPlace {
         gatherer: Rc<DetachedGatherer>,
         bytes: &'m [u8],
+    },
+    BySectors {
+        texture: Rc<DetachedTexture>,
+        memory: &'m dyn Memory,
     },
     Whole(Box<PreparedTexture<'m>>),
 }
@@ -335,6 +344,10 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
                 (Some(g), Some(bytes)) => Attached::InPlace {
                     gatherer: Rc::clone(g),
                     bytes,
+                },
+                (Some(_), None) if t.extent() <= MAX_STAGED => Attached::BySectors {
+                    texture: Rc::clone(t),
+                    memory,
                 },
                 _ => Attached::Whole(Box::new(t.attach(memory).ok()?)),
             })
@@ -363,11 +376,39 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
                     .gather_lane_range(bytes, run.level, run.queries, run.range, out)
                     .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
             }
+            Attached::BySectors { texture, memory } => {
+                let first = run.lanes[run.range.start] as usize;
+                let range = run.range.clone();
+                match texture.gather_by_sectors(*memory, run.level, run.queries, range, out) {
+                    Some(r) => r.map_err(|e| Boxed::from(texture_fault(e, run.handle, first))),
+                    None => self.texel_by_texel(texture, run, out),
+                }
+            }
             Attached::Whole(p) => {
                 <MemoryPool<'m> as Binding<'m>>::gather(*self.0.pool, p, run, out, texels)
                     .map_err(Boxed::from)
             }
         }
+    }
+}
+
+impl<'m> InPlace<'m, '_> {
+    /// `run` gathered texel by texel from the call's memory (where reading by sectors could
+    /// not be done: its errors name the lane and address that failed).
+    #[cold]
+    #[inline(never)]
+    fn texel_by_texel(
+        self,
+        texture: &DetachedTexture,
+        run: Run<'_>,
+        out: &mut LaneResults,
+    ) -> Result<(), Boxed> {
+        let pool = *self.0.pool;
+        let first = run.lanes[run.range.start] as usize;
+        let p = texture
+            .attach(pool.memory)
+            .map_err(|e| classify(e, run.handle, first, &pool))?;
+        <MemoryPool<'m> as Binding<'m>>::gather(pool, &p, run, out, None).map_err(Boxed::from)
     }
 }
 

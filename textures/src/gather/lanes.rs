@@ -326,6 +326,23 @@ impl<'g> Gatherer<'g> {
         Ok(())
     }
 
+    /// [`Gatherer::gather_lane_range_watched`] reading `texels` in place of this gatherer's
+    /// own ([`super::DetachedGatherer::gather_lane_range_watched`]).
+    pub(super) fn gather_lanes_watched(
+        &self,
+        texels: Texels<'_>,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+        watcher: &mut dyn TexelWatcher,
+    ) -> Result<(), Error> {
+        check_range(queries, &range)?;
+        let mut watch = Watch(Some(watcher));
+        self.gather_lanes_over(Some(texels), level, queries, range, out, &mut watch);
+        Ok(())
+    }
+
     /// [`Gatherer::gather_lane_range`] for a range known to be valid. (Always inlined: the
     /// executor calls it from code compiled at the kernels' SIMD level.)
     #[inline(always)]

@@ -1,0 +1,256 @@
+//! A texture read by the 32-byte sectors a warp's texels lie in, for a memory that hands out
+//! no view of it (a read callback made for one warp, [`CallbackMemory::for_one_warp`], over a
+//! texture larger than it fetches whole; a texture across two ranges): the in-place gatherer
+//! runs twice over a scratch copy of the texture kept per thread. The first run is watched
+//! ([`TexelWatcher`]): the kernels name the texels they read, and the per-lane path's lanes
+//! their footprints ([`SiteGatherer::addresses`]); those sectors are read from the memory
+//! (each run of adjacent sectors in one read); the second run gathers from them. The second
+//! run reads the texels the first named (the texel addresses depend on the queries, the
+//! descriptors and the gather, never on the texels' values), so what the scratch held before
+//! is never read. Where the texture is larger than [`MAX_STAGED`], the scratch is in use (a
+//! read function calling tld4 again on its thread) or a read fails, nothing is returned and the caller reads texel by texel, as before, with its
+//! exact errors. A choice, measured (docs/sources.md, Decisions: a texture read by its
+//! sectors).
+//!
+//! [`CallbackMemory::for_one_warp`]: crate::CallbackMemory::for_one_warp
+//! [`SiteGatherer::addresses`]: tld4_textures::SiteGatherer::addresses
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use tld4_textures::{
+    Error, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress, TexelWatcher,
+};
+
+use crate::memory::Memory;
+use crate::pool::DetachedTexture;
+
+/// The largest texture read by its sectors (the scratch a thread keeps is at most this
+/// large; its pages are taken from the system only where sectors were written).
+pub const MAX_STAGED: u64 = 64 << 20;
+
+/// Bytes a sector.
+const SECTOR: usize = 32;
+
+/// What a thread keeps for reading textures by sectors: the scratch copy (16 bytes longer
+/// than the largest texture staged, so that an aligned start can be found in it), one bit
+/// a sector of it (set while a call collects its sectors; all clear between calls) and the
+/// sectors collected, in first-use order.
+struct Scratch {
+    bytes: Vec<u8>,
+    seen: Vec<u64>,
+    list: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            bytes: Vec::new(),
+            seen: Vec::new(),
+            list: Vec::new(),
+        })
+    };
+}
+
+/// The sectors a call collects: a bit each, and the list of those set.
+struct Marks<'s> {
+    seen: &'s mut [u64],
+    list: &'s mut Vec<u32>,
+}
+
+impl Marks<'_> {
+    /// Collects sector `n` (once; a sector past the texture is not collected).
+    #[inline(always)]
+    fn mark(&mut self, n: usize) {
+        if let Some(word) = self.seen.get_mut(n / 64) {
+            let bit = 1u64 << (n % 64);
+            if *word & bit == 0 {
+                *word |= bit;
+                // (at most 2^21 sectors: MAX_STAGED)
+                self.list.push(n as u32);
+            }
+        }
+    }
+
+    /// Whether sector `n` is collected and not yet read.
+    #[inline(always)]
+    fn is_set(&self, n: usize) -> bool {
+        self.seen
+            .get(n / 64)
+            .is_some_and(|w| w >> (n % 64) & 1 == 1)
+    }
+
+    /// Drops sector `n`.
+    #[inline(always)]
+    fn clear(&mut self, n: usize) {
+        if let Some(w) = self.seen.get_mut(n / 64) {
+            *w &= !(1u64 << (n % 64));
+        }
+    }
+
+    /// Reads each run of adjacent collected sectors from `memory` into `bytes` (the texture
+    /// from `address`, the last sector cut at its end), clearing every bit whatever happens;
+    /// false where a read failed.
+    fn read_runs(&mut self, memory: &dyn Memory, address: u64, bytes: &mut [u8]) -> bool {
+        let mut ok = true;
+        for i in 0..self.list.len() {
+            let n = self.list[i] as usize;
+            if !self.is_set(n) {
+                continue; // (read with a run before)
+            }
+            let mut start = n;
+            while start > 0 && self.is_set(start - 1) {
+                start -= 1;
+            }
+            let mut end = n + 1;
+            while self.is_set(end) {
+                end += 1;
+            }
+            for s in start..end {
+                self.clear(s);
+            }
+            let span = start * SECTOR..(end * SECTOR).min(bytes.len());
+            if ok {
+                if let Some(dst) = bytes.get_mut(span.clone()) {
+                    ok = memory.read_once(address + span.start as u64, dst).is_ok();
+                }
+            }
+        }
+        self.list.clear();
+        ok
+    }
+}
+
+/// The watcher of the first run: the sectors of the texels the kernels read, and the lanes
+/// they did not report.
+struct Collect<'s, 'm> {
+    marks: &'m mut Marks<'s>,
+    element_bytes: usize,
+    unreported: u32,
+}
+
+impl TexelWatcher for Collect<'_, '_> {
+    fn texels(&mut self, t: &KernelTexels<'_>) {
+        let mut lanes = t.lanes;
+        while lanes != 0 {
+            let k = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            for texel in 0..4 {
+                // (a border texel is not read)
+                if t.real.is_none_or(|real| real[texel][k]) {
+                    // (an element of at most 16 bytes at an index aligned to it lies in one
+                    // sector)
+                    let at = t.index[texel][k] as usize * self.element_bytes;
+                    self.marks.mark(at / SECTOR);
+                }
+            }
+        }
+    }
+
+    fn unreported(&mut self, lanes: u32) {
+        self.unreported |= lanes;
+    }
+}
+
+impl DetachedTexture {
+    /// Gathers lanes `range` of `queries` into `out` from `memory`, reading from it only the
+    /// 32-byte sectors the lanes' texels lie in (the module's text says how), for a memory
+    /// that hands out no view of the texture; the results are those of the texel-by-texel
+    /// gather ([`DetachedTexture::attach`]). None where this cannot be done (no in-place
+    /// gatherer, a texture over [`MAX_STAGED`], the thread's scratch in use, a failed read):
+    /// the caller then gathers texel by texel, which names the failing lane and address.
+    pub fn gather_by_sectors(
+        &self,
+        memory: &dyn Memory,
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: Range<usize>,
+        out: &mut LaneResults,
+    ) -> Option<Result<(), Error>> {
+        let gatherer = self.in_place()?;
+        if self.extent() > MAX_STAGED {
+            return None;
+        }
+        let extent = self.extent() as usize;
+        SCRATCH
+            .try_with(|scratch| {
+                let mut scratch = scratch.try_borrow_mut().ok()?;
+                let Scratch { bytes, seen, list } = &mut *scratch;
+                grow(bytes, seen, extent);
+                let at = bytes.as_ptr().align_offset(16).min(16);
+                let bytes = bytes.get_mut(at..at + extent)?;
+                let mut marks = Marks { seen, list };
+                let collected = self.collect(&mut marks, bytes, level, queries, &range, out);
+                let read = marks.read_runs(memory, self.header().address, bytes);
+                if let Err(e) = collected {
+                    return Some(Err(e));
+                }
+                if !read {
+                    return None;
+                }
+                Some(gatherer.gather_lane_range(bytes, level, queries, range, out))
+            })
+            .ok()
+            .flatten()
+    }
+
+    /// The first, watched run over `bytes` (whatever they hold): the sectors of the texels
+    /// it reads collected into `marks`, and the footprints of the lanes the per-lane path
+    /// gathered (their texel addresses from the texel-by-texel gatherer's footprint).
+    fn collect(
+        &self,
+        marks: &mut Marks<'_>,
+        bytes: &[u8],
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: &Range<usize>,
+        out: &mut LaneResults,
+    ) -> Result<(), Error> {
+        let Some(gatherer) = self.in_place() else {
+            return Ok(());
+        };
+        let mut watch = Collect {
+            marks,
+            element_bytes: self.header().format.storage().bytes() as usize,
+            unreported: 0,
+        };
+        gatherer.gather_lane_range_watched(
+            bytes,
+            level,
+            queries,
+            range.clone(),
+            out,
+            &mut watch,
+        )?;
+        let mut lanes = watch.unreported;
+        let base = self.header().address;
+        while lanes != 0 {
+            let k = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let Some(q) = queries.get(k) else { continue };
+            for t in self.per_read.addresses(&q).texels {
+                if let TexelAddress::Texel { bytes, address } = t {
+                    let first = address.wrapping_sub(base) as usize;
+                    let last = first + bytes.max(1) as usize - 1;
+                    for n in first / SECTOR..=last / SECTOR {
+                        watch.marks.mark(n);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Makes the scratch hold `extent` bytes and their bits at least (a fresh zeroed
+/// allocation where it grows: the system lends its pages as they are written).
+fn grow(bytes: &mut Vec<u8>, seen: &mut Vec<u64>, extent: usize) {
+    if bytes.len() < extent + 16 {
+        *bytes = vec![0; extent + 16];
+    }
+    let words = extent.div_ceil(SECTOR).div_ceil(64);
+    if seen.len() < words {
+        // (every bit is clear between calls: the larger set starts clear too)
+        *seen = vec![0; words];
+    }
+}
