@@ -4,13 +4,13 @@
 //! runs twice over a scratch copy of the texture kept per thread. The first run is watched
 //! ([`TexelWatcher`]): the kernels name the texels they read, and the per-lane path's lanes
 //! their footprints ([`SiteGatherer::addresses`]); those sectors are read from the memory
-//! (each run of adjacent sectors in one read); the second run gathers from them. The second
-//! run reads the texels the first named (the texel addresses depend on the queries, the
-//! descriptors and the gather, never on the texels' values), so what the scratch held before
-//! is never read. Where the texture is larger than [`MAX_STAGED`], the scratch is in use (a
-//! read function calling tld4 again on its thread) or a read fails, nothing is returned and the caller reads texel by texel, as before, with its
-//! exact errors. A choice, measured (docs/sources.md, Decisions: a texture read by its
-//! sectors).
+//! (each run of adjacent sectors within 2 KiB in one read); the second run gathers from
+//! them. The second run reads the texels the first named (the texel addresses depend on the
+//! queries, the descriptors and the gather, never on the texels' values), so what the
+//! scratch held before is never read. Where the texture is larger than [`MAX_STAGED`], the
+//! scratch is in use (a read function calling tld4 again on its thread) or a read fails,
+//! nothing is returned and the caller reads texel by texel, as before, with its exact
+//! errors. A choice, measured (docs/sources.md, Decisions: a texture read by its sectors).
 //!
 //! [`CallbackMemory::for_one_warp`]: crate::CallbackMemory::for_one_warp
 //! [`SiteGatherer::addresses`]: tld4_textures::SiteGatherer::addresses
@@ -35,11 +35,11 @@ const SECTOR: usize = 32;
 /// What a thread keeps for reading textures by sectors: the scratch copy (16 bytes longer
 /// than the largest texture staged, so that an aligned start can be found in it), one bit
 /// a sector of it (set while a call collects its sectors; all clear between calls) and the
-/// sectors collected, in first-use order.
+/// words of bits a call set.
 struct Scratch {
     bytes: Vec<u8>,
     seen: Vec<u64>,
-    list: Vec<u32>,
+    words: Vec<u32>,
 }
 
 thread_local! {
@@ -47,76 +47,55 @@ thread_local! {
         RefCell::new(Scratch {
             bytes: Vec::new(),
             seen: Vec::new(),
-            list: Vec::new(),
+            words: Vec::new(),
         })
     };
 }
 
-/// The sectors a call collects: a bit each, and the list of those set.
+/// The sectors a call collects: a bit each, and the words of bits set, in first-use order.
 struct Marks<'s> {
     seen: &'s mut [u64],
-    list: &'s mut Vec<u32>,
+    words: &'s mut Vec<u32>,
 }
 
 impl Marks<'_> {
-    /// Collects sector `n` (once; a sector past the texture is not collected).
+    /// Collects sector `n` (a sector past the texture is not collected).
     #[inline(always)]
     fn mark(&mut self, n: usize) {
         if let Some(word) = self.seen.get_mut(n / 64) {
-            let bit = 1u64 << (n % 64);
-            if *word & bit == 0 {
-                *word |= bit;
-                // (at most 2^21 sectors: MAX_STAGED)
-                self.list.push(n as u32);
+            if *word == 0 {
+                // (at most 2^15 words: MAX_STAGED)
+                self.words.push((n / 64) as u32);
             }
+            *word |= 1u64 << (n % 64);
         }
     }
 
-    /// Whether sector `n` is collected and not yet read.
-    #[inline(always)]
-    fn is_set(&self, n: usize) -> bool {
-        self.seen
-            .get(n / 64)
-            .is_some_and(|w| w >> (n % 64) & 1 == 1)
-    }
-
-    /// Drops sector `n`.
-    #[inline(always)]
-    fn clear(&mut self, n: usize) {
-        if let Some(w) = self.seen.get_mut(n / 64) {
-            *w &= !(1u64 << (n % 64));
-        }
-    }
-
-    /// Reads each run of adjacent collected sectors from `memory` into `bytes` (the texture
-    /// from `address`, the last sector cut at its end), clearing every bit whatever happens;
-    /// false where a read failed.
+    /// Reads each run of adjacent collected sectors within a word's 64 (2 KiB of the
+    /// texture) from `memory` into `bytes` (the texture from `address`, the last sector cut
+    /// at its end), clearing every bit whatever happens; false where a read failed.
     fn read_runs(&mut self, memory: &dyn Memory, address: u64, bytes: &mut [u8]) -> bool {
         let mut ok = true;
-        for i in 0..self.list.len() {
-            let n = self.list[i] as usize;
-            if !self.is_set(n) {
-                continue; // (read with a run before)
-            }
-            let mut start = n;
-            while start > 0 && self.is_set(start - 1) {
-                start -= 1;
-            }
-            let mut end = n + 1;
-            while self.is_set(end) {
-                end += 1;
-            }
-            for s in start..end {
-                self.clear(s);
-            }
-            let span = start * SECTOR..(end * SECTOR).min(bytes.len());
-            if ok {
+        for &w in self.words.iter() {
+            let w = w as usize;
+            let Some(word) = self.seen.get_mut(w) else {
+                continue;
+            };
+            let mut bits = std::mem::take(word);
+            while bits != 0 && ok {
+                let first = bits.trailing_zeros();
+                let run = (!(bits >> first)).trailing_zeros();
+                bits = bits
+                    .checked_shr(first + run)
+                    .map_or(0, |rest| rest << (first + run));
+                let start = (w * 64 + first as usize) * SECTOR;
+                let span = start..(start + run as usize * SECTOR).min(bytes.len());
                 if let Some(dst) = bytes.get_mut(span.clone()) {
                     ok = memory.read_once(address + span.start as u64, dst).is_ok();
                 }
             }
         }
-        self.list.clear();
+        self.words.clear();
         ok
     }
 }
@@ -175,11 +154,11 @@ impl DetachedTexture {
         SCRATCH
             .try_with(|scratch| {
                 let mut scratch = scratch.try_borrow_mut().ok()?;
-                let Scratch { bytes, seen, list } = &mut *scratch;
+                let Scratch { bytes, seen, words } = &mut *scratch;
                 grow(bytes, seen, extent);
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
-                let mut marks = Marks { seen, list };
+                let mut marks = Marks { seen, words };
                 let collected = self.collect(&mut marks, bytes, level, queries, &range, out);
                 let read = marks.read_runs(memory, self.header().address, bytes);
                 if let Err(e) = collected {

@@ -345,11 +345,7 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
                     gatherer: Rc::clone(g),
                     bytes,
                 },
-                (Some(_), None) if t.extent() <= MAX_STAGED => Attached::BySectors {
-                    texture: Rc::clone(t),
-                    memory,
-                },
-                _ => Attached::Whole(Box::new(t.attach(memory).ok()?)),
+                (in_place, _) => not_in_place(t, in_place.is_some(), memory)?,
             })
         });
         match kept {
@@ -376,6 +372,43 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
                     .gather_lane_range(bytes, run.level, run.queries, run.range, out)
                     .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
             }
+            _ => self.not_in_place(p, run, out, texels),
+        }
+    }
+}
+
+/// A kept texture attached to a memory that hands out no view of it (or none its in-place
+/// gatherer can read): read by its sectors where it can be read in place, else the whole
+/// prepared texture. (Out of line, as its gather: the in-place path's code stays small.)
+#[cold]
+#[inline(never)]
+fn not_in_place<'m>(
+    t: &Rc<DetachedTexture>,
+    in_place: bool,
+    memory: &'m dyn Memory,
+) -> Option<Attached<'m>> {
+    Some(if in_place && t.extent() <= MAX_STAGED {
+        Attached::BySectors {
+            texture: Rc::clone(t),
+            memory,
+        }
+    } else {
+        Attached::Whole(Box::new(t.attach(memory).ok()?))
+    })
+}
+
+impl<'m> InPlace<'m, '_> {
+    /// [`Binding::gather`] of a texture read by its sectors or prepared whole.
+    #[cold]
+    #[inline(never)]
+    fn not_in_place(
+        self,
+        p: &Attached<'m>,
+        run: Run<'_>,
+        out: &mut LaneResults,
+        texels: Option<&mut [LaneTexels]>,
+    ) -> Result<(), Boxed> {
+        match p {
             Attached::BySectors { texture, memory } => {
                 let first = run.lanes[run.range.start] as usize;
                 let range = run.range.clone();
@@ -388,11 +421,16 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
                 <MemoryPool<'m> as Binding<'m>>::gather(*self.0.pool, p, run, out, texels)
                     .map_err(Boxed::from)
             }
+            // (not taken: the caller gathers in place)
+            Attached::InPlace { gatherer, bytes } => {
+                let first = run.lanes[run.range.start] as usize;
+                gatherer
+                    .gather_lane_range(bytes, run.level, run.queries, run.range, out)
+                    .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
+            }
         }
     }
-}
 
-impl<'m> InPlace<'m, '_> {
     /// `run` gathered texel by texel from the call's memory (where reading by sectors could
     /// not be done: its errors name the lane and address that failed).
     #[cold]
