@@ -25,9 +25,10 @@ pub enum tld4_memory_kind {
     TLD4_MEMORY_FLAT = 1,
     /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (then reads
     /// them in place: up to 64 MiB for a binding or a batch of more than 32 queries, up to
-    /// 128 KiB for a one-shot warp), else for whole aligned 32-byte sectors, keeping both for
-    /// the call, or for the life of a binding; for the exact bytes only where a sector
-    /// cannot be read.
+    /// 128 KiB for a one-shot warp, which reads a larger texture by runs of the 32-byte
+    /// sectors its lanes' texels lie in), else for whole aligned 32-byte sectors, keeping
+    /// both for the call, or for the life of a binding; for the exact bytes only where a
+    /// sector cannot be read.
     TLD4_MEMORY_CALLBACK = 2,
     /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
     /// `tld4_memory`): many ranges, checked once, read in place.
@@ -70,7 +71,8 @@ pub struct tld4_memory {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Lives {
     /// One warp's (a one-shot call, a batch of up to 32 queries): a texture over 128 KiB by
-    /// its sectors ([`CallbackMemory::for_one_warp`]).
+    /// its sectors ([`CallbackMemory::for_one_warp`]; a one-shot call reads them in place,
+    /// `DetachedTexture::gather_by_sectors`).
     OneWarp,
     /// Many warps' (a binding, a larger batch): textures whole, up to 64 MiB.
     ManyWarps,

@@ -177,10 +177,12 @@ const VIEWS: usize = 4;
 /// The largest view fetched whole (larger textures are read sector by sector).
 const MAX_VIEW: u64 = 64 << 20;
 /// The largest view a memory made for one warp fetches whole
-/// ([`CallbackMemory::for_one_warp`]; larger textures are read by sectors): about where a
-/// texture's copy a warp costs what reading the warp's sectors costs (measured from C: 6x
-/// faster whole at 16 KiB, 2x at 64 KiB, sectors 2x faster at 256 KiB; docs/benchmarks.md,
-/// "A read callback for one warp").
+/// ([`CallbackMemory::for_one_warp`]; larger textures are read by sectors): where a
+/// texture's copy a warp cost what reading the warp's sectors texel by texel cost (measured
+/// from C: 6x faster whole at 16 KiB, 2x at 64 KiB, sectors 2x faster at 256 KiB). One-shot
+/// calls read the sectors in place since ([`crate::staged`]: as fast as a copy of some
+/// 40-50 KiB); the limit stays, as a call recording texel addresses still reads a texture
+/// without a view texel by texel (docs/benchmarks.md, "Read by its sectors, in place").
 pub const ONE_WARP_MAX_VIEW: u64 = 128 << 10;
 
 /// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory or
