@@ -31,6 +31,7 @@ use convert::{
     UnormConv,
 };
 pub use lanes::{LaneQueries, LaneResults, LANES};
+use probe::Watch;
 pub use probe::{KernelTexels, TexelWatcher};
 
 /// Borrowed texel storage.
@@ -228,11 +229,7 @@ impl DetachedGatherer {
         range: std::ops::Range<usize>,
         out: &mut LaneResults,
     ) -> Result<(), Error> {
-        let Some(texels) = self.texels_of(bytes) else {
-            return Err(self.unfit(bytes));
-        };
-        self.gatherer
-            .gather_lanes_checked(texels, level, queries, range, out)
+        self.gather_watched_by(bytes, level, queries, range, out, Watch(None))
     }
 
     /// [`DetachedGatherer::gather_lane_range`] with a watcher that sees the texels the
@@ -246,11 +243,25 @@ impl DetachedGatherer {
         out: &mut LaneResults,
         watcher: &mut dyn TexelWatcher,
     ) -> Result<(), Error> {
+        self.gather_watched_by(bytes, level, queries, range, out, Watch(Some(watcher)))
+    }
+
+    /// The gather of `bytes` in place, watched by `watch`.
+    #[inline(always)]
+    fn gather_watched_by(
+        &self,
+        bytes: &[u8],
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: std::ops::Range<usize>,
+        out: &mut LaneResults,
+        watch: Watch<'_>,
+    ) -> Result<(), Error> {
         let Some(texels) = self.texels_of(bytes) else {
             return Err(self.unfit(bytes));
         };
         self.gatherer
-            .gather_lanes_watched(texels, level, queries, range, out, watcher)
+            .gather_lanes_checked(texels, level, queries, range, out, watch)
     }
 
     /// The bytes of the texture: its storage layers as the layout places them (what

@@ -366,15 +366,24 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
         texels: Option<&mut [LaneTexels]>,
     ) -> Result<(), Boxed> {
         match p {
-            Attached::InPlace { gatherer, bytes } => {
-                let first = run.lanes[run.range.start] as usize;
-                gatherer
-                    .gather_lane_range(bytes, run.level, run.queries, run.range, out)
-                    .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
-            }
+            Attached::InPlace { gatherer, bytes } => in_place(gatherer, bytes, run, out),
             _ => self.not_in_place(p, run, out, texels),
         }
     }
+}
+
+/// `run` gathered by the kept in-place gatherer from the call's view of the texture.
+#[inline(always)]
+fn in_place(
+    gatherer: &DetachedGatherer,
+    bytes: &[u8],
+    run: Run<'_>,
+    out: &mut LaneResults,
+) -> Result<(), Boxed> {
+    let first = run.lanes[run.range.start] as usize;
+    gatherer
+        .gather_lane_range(bytes, run.level, run.queries, run.range, out)
+        .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
 }
 
 /// A kept texture attached to a memory that hands out no view of it (or none its in-place
@@ -422,12 +431,7 @@ impl<'m> InPlace<'m, '_> {
                     .map_err(Boxed::from)
             }
             // (not taken: the caller gathers in place)
-            Attached::InPlace { gatherer, bytes } => {
-                let first = run.lanes[run.range.start] as usize;
-                gatherer
-                    .gather_lane_range(bytes, run.level, run.queries, run.range, out)
-                    .map_err(|e| Boxed::from(texture_fault(e, run.handle, first)))
-            }
+            Attached::InPlace { gatherer, bytes } => in_place(gatherer, bytes, run, out),
         }
     }
 

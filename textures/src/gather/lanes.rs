@@ -310,8 +310,9 @@ impl<'g> Gatherer<'g> {
         Ok(())
     }
 
-    /// [`Gatherer::gather_lane_range`] reading `texels` in place of this gatherer's own
-    /// ([`super::DetachedGatherer::gather_lane_range`]).
+    /// [`Gatherer::gather_lane_range`] reading `texels` in place of this gatherer's own,
+    /// watched by `watch` ([`super::DetachedGatherer::gather_lane_range`] and its watched
+    /// form).
     #[inline(always)]
     pub(super) fn gather_lanes_checked(
         &self,
@@ -320,25 +321,9 @@ impl<'g> Gatherer<'g> {
         queries: &LaneQueries,
         range: Range<usize>,
         out: &mut LaneResults,
+        mut watch: Watch<'_>,
     ) -> Result<(), Error> {
         check_range(queries, &range)?;
-        self.gather_lanes_over(Some(texels), level, queries, range, out, &mut Watch(None));
-        Ok(())
-    }
-
-    /// [`Gatherer::gather_lane_range_watched`] reading `texels` in place of this gatherer's
-    /// own ([`super::DetachedGatherer::gather_lane_range_watched`]).
-    pub(super) fn gather_lanes_watched(
-        &self,
-        texels: Texels<'_>,
-        level: SimdLevel,
-        queries: &LaneQueries,
-        range: Range<usize>,
-        out: &mut LaneResults,
-        watcher: &mut dyn TexelWatcher,
-    ) -> Result<(), Error> {
-        check_range(queries, &range)?;
-        let mut watch = Watch(Some(watcher));
         self.gather_lanes_over(Some(texels), level, queries, range, out, &mut watch);
         Ok(())
     }
