@@ -100,6 +100,19 @@ impl Marks<'_> {
     }
 }
 
+/// Bits a call leaves set (a call that stopped before reading its sectors: an error, a
+/// panic unwinding through it) are cleared as the marks go, so the next call starts clear.
+impl Drop for Marks<'_> {
+    fn drop(&mut self) {
+        for &w in self.words.iter() {
+            if let Some(word) = self.seen.get_mut(w as usize) {
+                *word = 0;
+            }
+        }
+        self.words.clear();
+    }
+}
+
 /// The watcher of the first run: the sectors of the texels the kernels read, and the lanes
 /// they did not report.
 struct Collect<'s, 'm> {
@@ -159,12 +172,10 @@ impl DetachedTexture {
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
                 let mut marks = Marks { seen, words };
-                let collected = self.collect(&mut marks, bytes, level, queries, &range, out);
-                let read = marks.read_runs(memory, self.header().address, bytes);
-                if let Err(e) = collected {
+                if let Err(e) = self.collect(&mut marks, bytes, level, queries, &range, out) {
                     return Some(Err(e));
                 }
-                if !read {
+                if !marks.read_runs(memory, self.header().address, bytes) {
                     return None;
                 }
                 Some(gatherer.gather_lane_range(bytes, level, queries, range, out))
@@ -208,9 +219,10 @@ impl DetachedTexture {
             lanes &= lanes - 1;
             let Some(q) = queries.get(k) else { continue };
             for t in self.per_read.addresses(&q).texels {
+                // (the texture's texels: from `base`, within its extent)
                 if let TexelAddress::Texel { bytes, address } = t {
-                    let first = address.wrapping_sub(base) as usize;
-                    let last = first + bytes.max(1) as usize - 1;
+                    let first = address.saturating_sub(base) as usize;
+                    let last = first.saturating_add(bytes.max(1) as usize - 1);
                     for n in first / SECTOR..=last / SECTOR {
                         watch.marks.mark(n);
                     }

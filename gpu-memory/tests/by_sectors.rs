@@ -345,3 +345,45 @@ fn a_sector_that_cannot_be_read_gives_nothing_and_the_next_call_gathers() {
         );
     }
 }
+
+/// A read function that panics (unwinding through the gather after its sectors were
+/// collected) leaves the thread's scratch ready: the next call reads every sector it needs.
+#[test]
+fn a_read_that_panics_leaves_the_next_call_reading_its_sectors() {
+    let case = cases().remove(0);
+    let (a, b) = (image(&case, 1), image(&case, 2));
+    let (ta, tb) = (detached(&case, &a), detached(&case, &b));
+    let queries: Vec<GatherQuery> = (0..LANES)
+        .map(|k| GatherQuery::at((k * 7 % 32) as f32 / 32.0, (k * 13 % 32) as f32 / 32.0))
+        .collect();
+    let lanes = lanes_of(&queries);
+    let level = SimdLevel::Portable;
+    let mut out = LaneResults::new();
+    // the other texture's bytes first, at the sectors these lanes read
+    let calls = Calls::default();
+    let read_b = reader(&b, &calls, None);
+    let other = CallbackMemory::for_one_warp(&read_b);
+    let done = tb.gather_by_sectors(&other, level, &lanes, 0..LANES, &mut out);
+    assert!(matches!(done, Some(Ok(()))));
+    let panics = |_: u64, _: &mut [u8]| -> bool { panic!("the simulator's read failed") };
+    let panicking = CallbackMemory::for_one_warp(&panics);
+    let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ta.gather_by_sectors(&panicking, level, &lanes, 0..LANES, &mut out)
+    }));
+    assert!(unwound.is_err());
+    let read_a = reader(&a, &calls, None);
+    let memory = CallbackMemory::for_one_warp(&read_a);
+    let done = ta.gather_by_sectors(&memory, level, &lanes, 0..LANES, &mut out);
+    assert!(matches!(done, Some(Ok(()))));
+    let pool = MemoryPool::new(&a.memory, a.header_pool, a.sampler_pool);
+    let p = pool
+        .prepare(Handle(0), &case.op, Precision::default())
+        .unwrap();
+    for (k, q) in queries.iter().enumerate() {
+        assert_eq!(
+            out.get(k).unwrap(),
+            p.per_read.gather(q).unwrap(),
+            "lane {k}"
+        );
+    }
+}
