@@ -195,13 +195,14 @@ impl Memory for CMemory<'_> {
     }
 
     /// A descriptor's 32 bytes in place (compared there by one-shot calls): flat memory and
-    /// ranges only (a callback memory's views fetch; its descriptors are read, as above).
+    /// ranges where they lie; a callback memory's as it keeps them once read.
     #[inline]
     fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
         match self {
             CMemory::Flat { .. } => view32(self, addr),
             CMemory::Ranges(r) => r.descriptor_view(addr),
-            CMemory::Callback(_) | CMemory::Cache(_) => None,
+            CMemory::Callback(c) => c.descriptor_view(addr),
+            CMemory::Cache(c) => c.memory().descriptor_view(addr),
         }
     }
 }

@@ -95,12 +95,14 @@ impl<R> CallbackMemory<R> {
     /// for. Call it after those bytes changed.
     pub fn invalidate(&mut self, addr: u64, len: u64) {
         self.views.invalidate(addr, len);
+        self.views.descriptors.invalidate(addr, len);
         self.sectors.get_mut().invalidate(addr, len);
     }
 
     /// Drops everything kept.
     pub fn clear(&mut self) {
         self.views.clear();
+        self.views.descriptors.clear();
         self.sectors.get_mut().clear();
     }
 
@@ -110,6 +112,7 @@ impl<R> CallbackMemory<R> {
     /// them.
     pub fn make_room(&mut self) {
         self.views.make_room();
+        self.views.descriptors.make_room();
     }
 
     /// How many views and sectors are kept.
@@ -169,6 +172,77 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
             self.read.read_bytes(at, dst)
         })
     }
+
+    /// Kept in place once read (as [`Memory::read`] reads it), so that a call kept across
+    /// calls compares its descriptors where they lie (none copied a call); None where every
+    /// slot holds another descriptor or the read fails (the caller then reads them). (Out of
+    /// line: a memory choosing among forms, as C's, keeps its flat form's code small.)
+    #[inline(never)]
+    fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
+        (self.views.descriptors).view(addr, |dst| self.read(addr, dst).is_ok())
+    }
+}
+
+/// Descriptors a callback memory keeps in place.
+const DESCRIPTORS: usize = 8;
+
+/// Descriptors kept in place ([`Descriptors::view`]): a descriptor's address and its 32
+/// bytes each, kept as long as the memory or until invalidated.
+#[derive(Default)]
+struct Descriptors {
+    kept: [OnceCell<(u64, [u8; 32])>; DESCRIPTORS],
+}
+
+impl Descriptors {
+    /// The 32 bytes at `addr`: kept, or read with `fetch` (true when it read) into a free
+    /// slot; None where every slot holds another descriptor or `fetch` fails.
+    #[inline]
+    fn view(&self, addr: u64, fetch: impl FnOnce(&mut [u8; 32]) -> bool) -> Option<&[u8; 32]> {
+        for cell in &self.kept {
+            match cell.get() {
+                Some((at, bytes)) if *at == addr => return Some(bytes),
+                Some(_) => {}
+                None => {
+                    let mut bytes = [0u8; 32];
+                    if !fetch(&mut bytes) {
+                        return None;
+                    }
+                    // (a slot filled meanwhile, by a read function that reads this memory
+                    // too, keeps what it holds: then None)
+                    let got = cell.get_or_init(|| (addr, bytes));
+                    return (got.0 == addr).then_some(&got.1);
+                }
+            }
+        }
+        None
+    }
+
+    /// Drops the descriptors overlapping the `len` bytes at `addr`.
+    fn invalidate(&mut self, addr: u64, len: u64) {
+        for cell in &mut self.kept {
+            if cell
+                .get()
+                .is_some_and(|(at, _)| overlaps(*at, 32, addr, len))
+            {
+                cell.take();
+            }
+        }
+    }
+
+    /// Drops every descriptor.
+    fn clear(&mut self) {
+        for cell in &mut self.kept {
+            cell.take();
+        }
+    }
+
+    /// When every slot is taken, drops them all (the descriptors in use are read again on
+    /// the next call).
+    fn make_room(&mut self) {
+        if self.kept.iter().all(|c| c.get().is_some()) {
+            self.clear();
+        }
+    }
 }
 
 /// Views a callback memory keeps (a texture's bytes each: one a binding's handle, or a
@@ -187,11 +261,13 @@ pub const ONE_WARP_MAX_VIEW: u64 = 128 << 10;
 
 /// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory or
 /// until invalidated; `used[i]` is when slot `i` was last asked for (a count of the views
-/// asked for, `clock`).
+/// asked for, `clock`); and the descriptors it keeps in place (here, behind the memory's
+/// one box of views: a memory made a call stays small).
 struct Views {
     kept: [OnceCell<(u64, Box<[u8]>)>; VIEWS],
     used: [Cell<u64>; VIEWS],
     clock: Cell<u64>,
+    descriptors: Descriptors,
 }
 
 impl Views {
@@ -201,6 +277,7 @@ impl Views {
             kept: Default::default(),
             used: Default::default(),
             clock: Cell::new(0),
+            descriptors: Descriptors::default(),
         }
     }
 
@@ -376,6 +453,43 @@ mod tests {
                 None => false,
             }
         }
+    }
+
+    /// Descriptors are kept in place once read: the same bytes as a read until invalidated,
+    /// then the new ones; a failed read keeps nothing; when every slot is taken, none is
+    /// handed out until `make_room` drops them.
+    #[test]
+    fn descriptors_are_kept_in_place_until_invalidated() {
+        let bytes = changing();
+        let mut m = CallbackMemory::new(reader(&bytes));
+        let want = |at: usize| -> [u8; 32] { std::array::from_fn(|i| (at + i) as u8) };
+        assert_eq!(m.descriptor_view(0x40), Some(&want(0x40)));
+        bytes.borrow_mut()[0x41] = 0xaa;
+        // kept: the bytes read before the change
+        assert_eq!(m.descriptor_view(0x40), Some(&want(0x40)));
+        m.invalidate(0x41, 1);
+        let mut changed = want(0x40);
+        changed[1] = 0xaa;
+        assert_eq!(m.descriptor_view(0x40), Some(&changed));
+        // past the memory's end: nothing kept, the caller reads (and names the address)
+        assert_eq!(m.descriptor_view(4090), None);
+        assert!(m.read_words8(4090).is_err());
+        // the other seven slots, then none free
+        for k in 1..DESCRIPTORS as u64 {
+            assert!(m.descriptor_view(0x100 * k).is_some());
+        }
+        assert_eq!(m.descriptor_view(0xc00), None);
+        assert_eq!(m.descriptor_view(0x40), Some(&changed));
+        m.make_room();
+        assert_eq!(m.descriptor_view(0xc00), Some(&want(0xc00)));
+        m.clear();
+        assert_eq!(
+            m.kept(),
+            Kept {
+                views: 0,
+                sectors: 0
+            }
+        );
     }
 
     #[test]
