@@ -96,14 +96,12 @@ impl<R> CallbackMemory<R> {
     /// for. Call it after those bytes changed.
     pub fn invalidate(&mut self, addr: u64, len: u64) {
         self.views.invalidate(addr, len);
-        self.views.descriptors.invalidate(addr, len);
         self.sectors.get_mut().invalidate(addr, len);
     }
 
     /// Drops everything kept.
     pub fn clear(&mut self) {
         self.views.clear();
-        self.views.descriptors.clear();
         self.sectors.get_mut().clear();
     }
 
@@ -184,6 +182,25 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
     }
 }
 
+/// Empties the slots whose bytes (kept from the address beside them) overlap the `len`
+/// bytes at `addr`.
+fn drop_overlapping<B: AsRef<[u8]>>(slots: &mut [OnceCell<(u64, B)>], addr: u64, len: u64) {
+    for cell in slots {
+        if let Some((at, bytes)) = cell.get() {
+            if overlaps(*at, bytes.as_ref().len() as u64, addr, len) {
+                cell.take();
+            }
+        }
+    }
+}
+
+/// Empties every slot.
+fn drop_all<T>(slots: &mut [OnceCell<T>]) {
+    for cell in slots {
+        cell.take();
+    }
+}
+
 /// Descriptors a callback memory keeps in place.
 const DESCRIPTORS: usize = 8;
 
@@ -218,30 +235,11 @@ impl Descriptors {
         None
     }
 
-    /// Drops the descriptors overlapping the `len` bytes at `addr`.
-    fn invalidate(&mut self, addr: u64, len: u64) {
-        for cell in &mut self.kept {
-            if cell
-                .get()
-                .is_some_and(|(at, _)| overlaps(*at, 32, addr, len))
-            {
-                cell.take();
-            }
-        }
-    }
-
-    /// Drops every descriptor.
-    fn clear(&mut self) {
-        for cell in &mut self.kept {
-            cell.take();
-        }
-    }
-
     /// When every slot is taken, drops them all (the descriptors in use are read again on
     /// the next call).
     fn make_room(&mut self) {
         if self.kept.iter().all(|c| c.get().is_some()) {
-            self.clear();
+            drop_all(&mut self.kept);
         }
     }
 }
@@ -289,22 +287,16 @@ impl Views {
         self.used[k].set(now);
     }
 
-    /// Drops the views overlapping the `len` bytes at `addr`.
+    /// Drops the views and descriptors overlapping the `len` bytes at `addr`.
     fn invalidate(&mut self, addr: u64, len: u64) {
-        for cell in &mut self.kept {
-            if let Some((at, bytes)) = cell.get() {
-                if overlaps(*at, bytes.len() as u64, addr, len) {
-                    cell.take();
-                }
-            }
-        }
+        drop_overlapping(&mut self.kept, addr, len);
+        drop_overlapping(&mut self.descriptors.kept, addr, len);
     }
 
-    /// Drops every view.
+    /// Drops every view and descriptor.
     fn clear(&mut self) {
-        for cell in &mut self.kept {
-            cell.take();
-        }
+        drop_all(&mut self.kept);
+        drop_all(&mut self.descriptors.kept);
     }
 
     /// When every slot is taken, drops the least recently used view.
@@ -483,14 +475,10 @@ mod tests {
         assert_eq!(m.descriptor_view(0x40), Some(&changed));
         m.make_room();
         assert_eq!(m.descriptor_view(0xc00), Some(&want(0xc00)));
+        // cleared: read anew
+        bytes.borrow_mut()[0xc00] = 0xbb;
         m.clear();
-        assert_eq!(
-            m.kept(),
-            Kept {
-                views: 0,
-                sectors: 0
-            }
-        );
+        assert_eq!(m.descriptor_view(0xc00).map(|d| d[0]), Some(0xbb));
     }
 
     #[test]
