@@ -30,11 +30,11 @@ impl<F: Fn(u64, &mut [u8]) -> bool> ReadBytes for F {
 /// is fetched whole (up to 64 MiB, four kept; [`make_room`](Self::make_room) drops the least
 /// recently used when all four are taken), a descriptor viewed in place as read (eight
 /// kept; `make_room` drops them when all are taken), a read from its whole 32-byte sector
-/// (64 kept, direct-mapped); a read across two sectors, or in a sector `R` cannot read whole, asks for
-/// its exact bytes, so errors name the same address as a read of the bytes alone. A failed
-/// fetch keeps nothing: the next read asks again. Without invalidation a read gives the
-/// bytes kept (read before the change) where it hits a kept view or sector, and the new
-/// bytes elsewhere: which one is not part of the contract.
+/// (64 kept, direct-mapped); a read across two sectors, or in a sector `R` cannot read
+/// whole, asks for its exact bytes, so errors name the same address as a read of the bytes
+/// alone. A failed fetch keeps nothing: the next read asks again. Without invalidation a
+/// read gives the bytes kept (read before the change) where it hits a kept view or sector,
+/// and the new bytes elsewhere: which one is not part of the contract.
 ///
 /// ```
 /// use tld4_gpu_memory::{CallbackMemory, Memory};

@@ -145,6 +145,13 @@ impl TexelWatcher for Collect<'_, '_> {
 }
 
 impl DetachedTexture {
+    /// Whether [`DetachedTexture::gather_by_sectors`] can read this texture: it has an
+    /// in-place gatherer and is at most [`MAX_STAGED`] bytes.
+    #[inline]
+    pub fn reads_by_sectors(&self) -> bool {
+        self.in_place().is_some() && self.extent() <= MAX_STAGED
+    }
+
     /// Gathers lanes `range` of `queries` into `out` from `memory`, reading from it only the
     /// 32-byte sectors the lanes' texels lie in (the module's text says how), for a memory
     /// that hands out no view of the texture; the results are those of the texel-by-texel
@@ -159,10 +166,7 @@ impl DetachedTexture {
         range: Range<usize>,
         out: &mut LaneResults,
     ) -> Option<Result<(), Error>> {
-        let gatherer = self.in_place()?;
-        if self.extent() > MAX_STAGED {
-            return None;
-        }
+        let gatherer = self.in_place().filter(|_| self.reads_by_sectors())?;
         let extent = self.extent() as usize;
         SCRATCH
             .try_with(|scratch| {
@@ -172,9 +176,20 @@ impl DetachedTexture {
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
                 let mut marks = Marks { seen, words };
-                if let Err(e) = self.collect(&mut marks, bytes, level, queries, &range, out) {
+                // the first, watched run over the scratch (whatever it holds)
+                let mut watch = Collect {
+                    marks: &mut marks,
+                    element_bytes: self.header().format.storage().bytes() as usize,
+                    unreported: 0,
+                };
+                let watched = range.clone();
+                if let Err(e) = gatherer
+                    .gather_lane_range_watched(bytes, level, queries, watched, out, &mut watch)
+                {
                     return Some(Err(e));
                 }
+                let unreported = watch.unreported;
+                self.mark_footprints(&mut marks, unreported, queries);
                 if !marks.read_runs(memory, self.header().address, bytes) {
                     return None;
                 }
@@ -184,36 +199,12 @@ impl DetachedTexture {
             .flatten()
     }
 
-    /// The first, watched run over `bytes` (whatever they hold): the sectors of the texels
-    /// it reads collected into `marks`, and the footprints of the lanes the per-lane path
-    /// gathered (their texel addresses from the texel-by-texel gatherer's footprint).
-    fn collect(
-        &self,
-        marks: &mut Marks<'_>,
-        bytes: &[u8],
-        level: SimdLevel,
-        queries: &LaneQueries,
-        range: &Range<usize>,
-        out: &mut LaneResults,
-    ) -> Result<(), Error> {
-        let Some(gatherer) = self.in_place() else {
-            return Ok(());
-        };
-        let mut watch = Collect {
-            marks,
-            element_bytes: self.header().format.storage().bytes() as usize,
-            unreported: 0,
-        };
-        gatherer.gather_lane_range_watched(
-            bytes,
-            level,
-            queries,
-            range.clone(),
-            out,
-            &mut watch,
-        )?;
-        let mut lanes = watch.unreported;
+    /// Collects into `marks` the sectors of the footprints of `lanes` (bits of `queries`),
+    /// the lanes the per-lane path gathered in the first run: their texel addresses from the
+    /// texel-by-texel gatherer's footprint.
+    fn mark_footprints(&self, marks: &mut Marks<'_>, lanes: u32, queries: &LaneQueries) {
         let base = self.header().address;
+        let mut lanes = lanes;
         while lanes != 0 {
             let k = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
@@ -224,12 +215,11 @@ impl DetachedTexture {
                     let first = address.saturating_sub(base) as usize;
                     let last = first.saturating_add(bytes.max(1) as usize - 1);
                     for n in first / SECTOR..=last / SECTOR {
-                        watch.marks.mark(n);
+                        marks.mark(n);
                     }
                 }
             }
         }
-        Ok(())
     }
 }
 

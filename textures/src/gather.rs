@@ -264,12 +264,6 @@ impl DetachedGatherer {
             .gather_lanes_checked(texels, level, queries, range, out, watch)
     }
 
-    /// The bytes of the texture: its storage layers as the layout places them (what
-    /// [`DetachedGatherer::fits`] asks of a call's bytes at least).
-    pub fn extent(&self) -> usize {
-        self.extent
-    }
-
     /// Why `bytes` cannot be read in place. (Out of line: the error's text is made on the
     /// error path only, and the call's code keeps no frame for it.)
     #[cold]

@@ -22,9 +22,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use tld4_gpu_memory::{
-    ClassDescriptors, DetachedTexture, Memory, MemoryPool, PreparedTexture, MAX_STAGED,
-};
+use tld4_gpu_memory::{ClassDescriptors, DetachedTexture, Memory, MemoryPool, PreparedTexture};
 use tld4_textures::{DetachedGatherer, Handle, LaneQueries, LaneResults, LaneTexels};
 
 use super::binding::{Binding, Run};
@@ -345,7 +343,7 @@ impl<'m> Binding<'m> for InPlace<'m, '_> {
                     gatherer: Rc::clone(g),
                     bytes,
                 },
-                (in_place, _) => not_in_place(t, in_place.is_some(), memory)?,
+                _ => not_in_place(t, memory)?,
             })
         });
         match kept {
@@ -391,12 +389,8 @@ fn in_place(
 /// prepared texture. (Out of line, as its gather: the in-place path's code stays small.)
 #[cold]
 #[inline(never)]
-fn not_in_place<'m>(
-    t: &Rc<DetachedTexture>,
-    in_place: bool,
-    memory: &'m dyn Memory,
-) -> Option<Attached<'m>> {
-    Some(if in_place && t.extent() <= MAX_STAGED {
+fn not_in_place<'m>(t: &Rc<DetachedTexture>, memory: &'m dyn Memory) -> Option<Attached<'m>> {
+    Some(if t.reads_by_sectors() {
         Attached::BySectors {
             texture: Rc::clone(t),
             memory,
