@@ -142,7 +142,7 @@ fn covering(case: &Case) -> Vec<GatherQuery> {
                         let a = 2.0 * i as f32 / width as f32 - 1.0;
                         let b = 2.0 * j as f32 / height as f32 - 1.0;
                         let sign = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
-                        let mut c = [a, b, b];
+                        let mut c = [0.0f32; 3];
                         c[face / 2] = sign;
                         c[(face / 2 + 1) % 3] = a;
                         c[(face / 2 + 2) % 3] = b;
