@@ -25,8 +25,9 @@ pub enum tld4_memory_kind {
     TLD4_MEMORY_FLAT = 1,
     /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (then reads
     /// them in place: up to 64 MiB for a binding or a batch of more than 32 queries, up to
-    /// 128 KiB for a one-shot warp, which reads a larger texture by runs of the 32-byte
-    /// sectors its lanes' texels lie in), else for whole aligned 32-byte sectors, keeping
+    /// 128 KiB for a one-shot warp, which reads a larger texture by the 32-byte sectors its
+    /// lanes' texels lie in: one read each 2 KiB block of it, from the first such sector to
+    /// the last), else for whole aligned 32-byte sectors, keeping
     /// both for the call, or for the life of a binding; for the exact bytes only where a
     /// sector cannot be read.
     TLD4_MEMORY_CALLBACK = 2,

@@ -113,7 +113,7 @@ const NONE: tld4_texel_address = tld4_texel_address {
     bytes: 0,
     address: 0,
 };
-const BLANK: tld4_lane_texels = tld4_lane_texels {
+pub(crate) const BLANK: tld4_lane_texels = tld4_lane_texels {
     texels: [NONE; 4],
     sectors: [1; 4],
     num_sectors: 9,

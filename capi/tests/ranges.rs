@@ -9,7 +9,7 @@ use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
 
 use crate::common::{exec_of, flat_memory, image_entry, owned_pool, pool_image, Texture};
-use crate::memory_exec::{fixture, Warp, BASE};
+use crate::memory_exec::{fixture, Warp, BASE, BLANK};
 use tld4_capi::*;
 use tld4_status::*;
 
@@ -237,8 +237,8 @@ fn a_callback_memory_is_asked_for_whole_textures_and_sectors_once() {
 }
 
 /// A one-shot call reads a texture larger than 128 KiB (`ONE_WARP_MAX_VIEW`) by the sectors
-/// its lanes' texels lie in (each run of adjacent ones in one call), each asked once, not
-/// whole every call; a binding, read over many warps, still asks for it whole, once.
+/// its lanes' texels lie in (one call each 2 KiB block of the texture they lie in, from the
+/// first such sector to the last), each asked once, not whole every call; a binding, read over many warps, still asks for it whole, once.
 #[test]
 fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
     let (width, height) = (256u32, 256u32);
@@ -259,27 +259,54 @@ fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
     let mut e = tld4_error::new();
     let want = one_shot(exec, &flat, hp, sp, &mut e);
     assert_eq!(want.1.executed.count_ones(), 27);
+    // the sectors the lanes' texels lie in, recorded over the flat range (the texels from
+    // the first 4 KiB boundary after the pools, tld4_pool_image's layout)
+    let texels_at = BASE + 4096;
+    let mut texels = [BLANK; 32];
+    let mut w = Warp::new(0);
+    let f = w.flat();
+    let st = unsafe {
+        let t = texels.as_mut_ptr();
+        tld4_exec_run_flat_memory(exec, &flat, hp, sp, &f, t, null_mut(), &mut e)
+    };
+    assert_eq!(st, TLD4_OK, "{}", e.message());
+    let needed: std::collections::BTreeSet<u64> = texels
+        .iter()
+        .flat_map(|t| t.sectors[..t.num_sectors as usize].to_vec())
+        .map(|s| (s - texels_at) / 32)
+        .collect();
+    assert!(needed.len() >= 27, "{needed:?}");
+    let blocks: std::collections::BTreeSet<u64> = needed.iter().map(|n| n / 64).collect();
     for _ in 0..2 {
         assert_eq!(one_shot(exec, &mem, hp, sp, &mut e), want);
         let mut calls = counted.calls.take();
-        // whole aligned sectors only: the two descriptors' and runs of the texels'
+        calls.sort_unstable();
+        // the two descriptors (whole sectors below the texels), then one read a 2 KiB block
+        // of the texture the texels lie in: whole sectors, from a sector a texel lies in to
+        // one, none asked twice
+        let (descriptors, reads) = calls.split_at(2);
         assert!(
-            calls
+            descriptors
                 .iter()
-                .all(|&(a, n)| a % 32 == 0 && n % 32 == 0 && n > 0),
+                .all(|&(a, n)| a % 32 == 0 && n == 32 && a < texels_at),
             "{calls:?}"
         );
-        // more than the descriptors, no byte asked twice: 27 lanes' footprints, far apart,
-        // at most four sectors each (pitch rows of 1 KiB: two rows, one or two sectors each)
-        let n = calls.len();
-        calls.sort_unstable();
+        assert_eq!(reads.len(), blocks.len(), "{calls:?}");
+        for &(a, n) in reads {
+            let (first, last) = ((a - texels_at) / 32, (a + n as u64 - 1 - texels_at) / 32);
+            assert!(
+                (a - texels_at).is_multiple_of(32)
+                    && n % 32 == 0
+                    && first / 64 == last / 64
+                    && needed.contains(&first)
+                    && needed.contains(&last),
+                "({a:#x}, {n}) in {calls:?}"
+            );
+        }
         assert!(
             calls.windows(2).all(|w| w[0].0 + w[0].1 as u64 <= w[1].0),
             "a byte asked twice: {calls:?}"
         );
-        assert!(n > 2 + 27, "{n} calls");
-        let sectors: usize = calls.iter().map(|&(_, len)| len / 32).sum();
-        assert!(sectors <= 2 + 27 * 4, "{sectors} sectors");
     }
     // bound: the texture whole on the first warp, nothing on the next
     bound_warps(exec, &mem, (hp, sp), &want.0, |k| {

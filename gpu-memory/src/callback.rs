@@ -10,7 +10,7 @@
 
 use std::cell::{Cell, OnceCell, RefCell};
 
-use crate::memory::{Memory, MemoryError};
+use crate::memory::{words8, Memory, MemoryError};
 
 /// What a [`CallbackMemory`] reads with.
 pub trait ReadBytes {
@@ -55,7 +55,8 @@ impl<F: Fn(u64, &mut [u8]) -> bool> ReadBytes for F {
 /// ```
 pub struct CallbackMemory<R> {
     read: R,
-    sectors: RefCell<Box<Sectors>>,
+    /// Made on the first read through them (a one-shot call's memory seldom reads one).
+    sectors: RefCell<Option<Box<Sectors>>>,
     views: Box<Views>,
     /// The largest view fetched whole.
     max_view: u64,
@@ -80,7 +81,7 @@ impl<R> CallbackMemory<R> {
     fn with_max_view(read: R, max_view: u64) -> Self {
         CallbackMemory {
             read,
-            sectors: RefCell::new(Box::new(Sectors::new())),
+            sectors: RefCell::new(None),
             views: Box::new(Views::new()),
             max_view,
         }
@@ -96,13 +97,17 @@ impl<R> CallbackMemory<R> {
     /// for. Call it after those bytes changed.
     pub fn invalidate(&mut self, addr: u64, len: u64) {
         self.views.invalidate(addr, len);
-        self.sectors.get_mut().invalidate(addr, len);
+        if let Some(sectors) = self.sectors.get_mut() {
+            sectors.invalidate(addr, len);
+        }
     }
 
     /// Drops everything kept.
     pub fn clear(&mut self) {
         self.views.clear();
-        self.sectors.get_mut().clear();
+        if let Some(sectors) = self.sectors.get_mut() {
+            sectors.clear();
+        }
     }
 
     /// When every view slot holds a range, drops the least recently used one, so the next
@@ -118,10 +123,9 @@ impl<R> CallbackMemory<R> {
     pub fn kept(&self) -> Kept {
         Kept {
             views: self.views.kept.iter().filter(|c| c.get().is_some()).count(),
-            sectors: self
-                .sectors
-                .try_borrow()
-                .map_or(0, |s| s.valid.count_ones() as usize),
+            sectors: self.sectors.try_borrow().map_or(0, |s| {
+                s.as_ref().map_or(0, |s| s.valid.count_ones() as usize)
+            }),
         }
     }
 }
@@ -145,6 +149,7 @@ fn overlaps(a: u64, n: u64, b: u64, m: u64) -> bool {
 impl<R: ReadBytes> Memory for CallbackMemory<R> {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
         if let Ok(mut sectors) = self.sectors.try_borrow_mut() {
+            let sectors = sectors.get_or_insert_with(|| Box::new(Sectors::new()));
             if sectors.read(addr, buf, |at, dst| self.read.read_bytes(at, dst)) {
                 return Ok(());
             }
@@ -165,6 +170,18 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
         }
     }
 
+    /// The descriptor kept in place ([`Memory::descriptor_view`]), else read.
+    fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
+        match self.descriptor_view(addr) {
+            Some(bytes) => Ok(words8(bytes)),
+            None => {
+                let mut b = [0u8; 32];
+                self.read(addr, &mut b)?;
+                Ok(words8(&b))
+            }
+        }
+    }
+
     /// The whole range, asked for once and kept.
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         self.views.view(addr, len, self.max_view, |at, dst| {
@@ -172,13 +189,22 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
         })
     }
 
-    /// Kept in place once read (as [`Memory::read`] reads it), so that a call kept across
-    /// calls compares its descriptors where they lie (none copied a call); None where every
-    /// slot holds another descriptor or the read fails (the caller then reads them). (Out of
-    /// line: a memory choosing among forms, as C's, keeps its flat form's code small.)
+    /// Kept in place once read (an aligned one asked for as its whole sector, and kept
+    /// here only, not as a sector too; else as [`Memory::read`] reads it), so that a call
+    /// kept across calls compares its descriptors where they lie (none copied a call);
+    /// None where every slot holds another descriptor or the read fails (the caller then
+    /// reads them). (Out of line: a memory choosing among forms, as C's, keeps its flat
+    /// form's code small.)
     #[inline(never)]
     fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
-        (self.views.descriptors).view(addr, |dst| self.read(addr, dst).is_ok())
+        (self.views.descriptors).view(addr, |dst| {
+            // (an aligned descriptor is a whole sector: asked for as `read` would)
+            if addr.is_multiple_of(SECTOR as u64) {
+                self.read.read_bytes(addr, dst)
+            } else {
+                self.read(addr, dst).is_ok()
+            }
+        })
     }
 }
 
@@ -457,9 +483,15 @@ mod tests {
         let mut m = CallbackMemory::new(reader(&bytes));
         let want = |at: usize| -> [u8; 32] { std::array::from_fn(|i| (at + i) as u8) };
         assert_eq!(m.descriptor_view(0x40), Some(&want(0x40)));
+        // (aligned: its sector asked for, kept as the descriptor only)
+        assert_eq!(m.kept().sectors, 0);
         bytes.borrow_mut()[0x41] = 0xaa;
-        // kept: the bytes read before the change
+        // kept: the bytes read before the change, viewed and read as words alike
         assert_eq!(m.descriptor_view(0x40), Some(&want(0x40)));
+        let word = |d: [u8; 32]| u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+        assert_eq!(m.read_words8(0x40).unwrap()[0], word(want(0x40)));
+        // (unaligned: read as `read` reads, its bytes alone across two sectors)
+        assert_eq!(m.descriptor_view(0x84), Some(&want(0x84)));
         m.invalidate(0x41, 1);
         let mut changed = want(0x40);
         changed[1] = 0xaa;
@@ -467,8 +499,8 @@ mod tests {
         // past the memory's end: nothing kept, the caller reads (and names the address)
         assert_eq!(m.descriptor_view(4090), None);
         assert!(m.read_words8(4090).is_err());
-        // the other seven slots, then none free
-        for k in 1..DESCRIPTORS as u64 {
+        // the other six slots, then none free
+        for k in 2..DESCRIPTORS as u64 {
             assert!(m.descriptor_view(0x100 * k).is_some());
         }
         assert_eq!(m.descriptor_view(0xc00), None);

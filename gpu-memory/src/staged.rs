@@ -4,8 +4,9 @@
 //! runs twice over a scratch copy of the texture kept per thread. The first run is watched
 //! ([`TexelWatcher`]): the kernels name the texels they read, and the per-lane path's lanes
 //! their footprints ([`SiteGatherer::addresses`]); those sectors are read from the memory
-//! (each run of adjacent sectors within 2 KiB in one read); the second run gathers from
-//! them. The second run reads the texels the first named (the texel addresses depend on the
+//! (one read each 2 KiB block of the texture they lie in, from its first such sector to its
+//! last: a call of a read function costs more than the sectors between); the second run
+//! gathers from them. The second run reads the texels the first named (the texel addresses depend on the
 //! queries, the descriptors and the gather, never on the texels' values), so what the
 //! scratch held before is never read. Where the texture is larger than [`MAX_STAGED`], the
 //! scratch is in use (a read function calling tld4 again on its thread) or a read fails,
@@ -71,28 +72,29 @@ impl Marks<'_> {
         }
     }
 
-    /// Reads each run of adjacent collected sectors within a word's 64 (2 KiB of the
-    /// texture) from `memory` into `bytes` (the texture from `address`, the last sector cut
-    /// at its end), clearing every bit whatever happens; false where a read failed.
-    fn read_runs(&mut self, memory: &dyn Memory, address: u64, bytes: &mut [u8]) -> bool {
+    /// Reads the collected sectors of each word (64 sectors: 2 KiB of the texture) in one
+    /// read, from the first to the last, from `memory` into `bytes` (the texture from
+    /// `address`, the last sector cut at its end), clearing every bit whatever happens;
+    /// false where a read failed. (One read a block, not one a run of adjacent sectors: a
+    /// lane's footprint often lies in two sectors a row of a GOB apart; 50 -> 32 calls a
+    /// warp, docs/benchmarks.md, "One read a 2 KiB block".)
+    fn read_blocks(&mut self, memory: &dyn Memory, address: u64, bytes: &mut [u8]) -> bool {
         let mut ok = true;
         for &w in self.words.iter() {
             let w = w as usize;
             let Some(word) = self.seen.get_mut(w) else {
                 continue;
             };
-            let mut bits = std::mem::take(word);
-            while bits != 0 && ok {
-                let first = bits.trailing_zeros();
-                let run = (!(bits >> first)).trailing_zeros();
-                bits = bits
-                    .checked_shr(first + run)
-                    .map_or(0, |rest| rest << (first + run));
-                let start = (w * 64 + first as usize) * SECTOR;
-                let span = start..(start + run as usize * SECTOR).min(bytes.len());
-                if let Some(dst) = bytes.get_mut(span.clone()) {
-                    ok = memory.read_once(address + span.start as u64, dst).is_ok();
-                }
+            let bits = std::mem::take(word);
+            if bits == 0 || !ok {
+                continue;
+            }
+            let first = bits.trailing_zeros() as usize;
+            let last = 63 - bits.leading_zeros() as usize;
+            let start = (w * 64 + first) * SECTOR;
+            let span = start..((w * 64 + last + 1) * SECTOR).min(bytes.len());
+            if let Some(dst) = bytes.get_mut(span.clone()) {
+                ok = memory.read_once(address + span.start as u64, dst).is_ok();
             }
         }
         self.words.clear();
@@ -190,7 +192,7 @@ impl DetachedTexture {
                 }
                 let unreported = watch.unreported;
                 self.mark_footprints(&mut marks, unreported, queries);
-                if !marks.read_runs(memory, self.header().address, bytes) {
+                if !marks.read_blocks(memory, self.header().address, bytes) {
                     return None;
                 }
                 Some(gatherer.gather_lane_range(bytes, level, queries, range, out))

@@ -277,21 +277,49 @@ fn a_texture_read_by_sectors_gathers_what_the_texel_by_texel_path_gathers() {
                 let want = per_read.per_read.gather(&queries[k]).unwrap();
                 assert_eq!(out.get(k).unwrap(), want, "{at} at {level:?}, lane {k}");
             }
-            // whole sectors of the texture, from its first byte, none asked twice
+            // the sectors (from the texture's first byte) the lanes' texels lie in
+            let mut needed = std::collections::BTreeSet::new();
+            for k in range.clone() {
+                for t in per_read.per_read.addresses(&queries[k]).texels {
+                    if let TexelAddress::Texel { bytes, address } = t {
+                        let first = address - texture_at;
+                        needed.extend(first / 32..=(first + bytes as u64 - 1) / 32);
+                    }
+                }
+            }
+            // each read: whole sectors within one 2 KiB block of the texture, from a needed
+            // sector to a needed sector; none asked twice; every needed sector asked
             let mut asked = calls.take();
             asked.sort_unstable();
-            assert!(
-                asked.iter().all(|&(addr, len)| addr >= texture_at
-                    && (addr - texture_at) % 32 == 0
-                    && len > 0),
-                "{at}: {asked:?}"
-            );
+            let sectors = |&(addr, len): &(u64, usize)| {
+                let first = (addr - texture_at) / 32;
+                first..first + (len as u64).div_ceil(32)
+            };
+            for read in &asked {
+                let s = sectors(read);
+                assert!(
+                    read.0 >= texture_at
+                        && (read.0 - texture_at) % 32 == 0
+                        && read.1 > 0
+                        && s.start / 64 == (s.end - 1) / 64
+                        && needed.contains(&s.start)
+                        && needed.contains(&(s.end - 1)),
+                    "{at}: {read:?} in {asked:?}"
+                );
+            }
             assert!(
                 asked.windows(2).all(|w| w[0].0 + w[0].1 as u64 <= w[1].0),
                 "{at}: a byte asked twice: {asked:?}"
             );
-            let sectors: usize = asked.iter().map(|&(_, len)| len.div_ceil(32)).sum();
-            assert!(sectors <= 4 * range.len(), "{at}: {sectors} sectors");
+            assert!(
+                needed
+                    .iter()
+                    .all(|n| asked.iter().any(|r| sectors(r).contains(n))),
+                "{at}: a needed sector not asked: {asked:?}"
+            );
+            // one read a 2 KiB block the lanes' texels lie in
+            let blocks: std::collections::BTreeSet<u64> = needed.iter().map(|n| n / 64).collect();
+            assert_eq!(asked.len(), blocks.len(), "{at}: {asked:?}");
         }
     }
 }
