@@ -144,11 +144,6 @@ impl TexelWatcher for Collect<'_, '_> {
     fn unreported(&mut self, lanes: u32) {
         self.unreported |= lanes;
     }
-
-    /// (The first run's results are not used: the kernels stop once they named the texels.)
-    fn texels_only(&self) -> bool {
-        true
-    }
 }
 
 impl DetachedTexture {

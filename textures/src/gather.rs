@@ -233,8 +233,7 @@ impl DetachedGatherer {
     }
 
     /// [`DetachedGatherer::gather_lane_range`] with a watcher that sees the texels the
-    /// kernels read ([`Gatherer::gather_lane_range_watched`]); the same results and errors
-    /// (results unspecified where the watcher wants the texels only).
+    /// kernels read ([`Gatherer::gather_lane_range_watched`]); the same results and errors.
     pub fn gather_lane_range_watched(
         &self,
         bytes: &[u8],

@@ -302,37 +302,6 @@ fn report<P: LaneProbe>(
     }
 }
 
-/// Whether the probe wants the texels alone ([`LaneProbe::texels_only`]): then they are
-/// reported ([`report`]) and the kernel stops before its fetch. (The check is one branch
-/// where nobody watches; the report out of line, so the kernel's code is as before.)
-#[inline(always)]
-fn texels_only<P: LaneProbe>(
-    probe: &mut P,
-    lanes: u32,
-    unreported: u32,
-    index: &[[u32; LANES]; 4],
-    border: Option<BorderCoords<'_>>,
-    element: usize,
-) -> bool {
-    #[cold]
-    #[inline(never)]
-    fn report_alone<P: LaneProbe>(
-        probe: &mut P,
-        lanes: u32,
-        unreported: u32,
-        index: &[[u32; LANES]; 4],
-        border: Option<BorderCoords<'_>>,
-        element: usize,
-    ) -> bool {
-        if !probe.texels_only() {
-            return false;
-        }
-        report(probe, lanes, unreported, index, border, element);
-        true
-    }
-    probe.watching() && report_alone(probe, lanes, unreported, index, border, element)
-}
-
 impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
     for Planar<'_, '_, '_, '_, T, C, A, P>
 {
@@ -385,14 +354,8 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
             ys = [y1, y1, y0, y0];
             footprint_indices(&g.place, l.element, &layer, [&x0, &x1], [&y0, &y1])
         };
-        let borderless = A::BORDERLESS || !(may_border(au) || may_border(av));
-        let range = range_bits(&l.range);
-        let redone = lane_bits::<I>(&outside) & range;
-        let border = (!borderless).then_some(BorderCoords { xs: &xs, ys: &ys });
-        if texels_only(probe, range, redone, &index, border, l.element) {
-            return;
-        }
         let mut values = fetch_convert::<I, T, C>(&l, &index);
+        let borderless = A::BORDERLESS || !(may_border(au) || may_border(av));
         if !borderless {
             for t in 0..4 {
                 for k in 0..LANES {
@@ -402,7 +365,10 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
                 }
             }
         }
+        let range = range_bits(&l.range);
         store(out, range, &values);
+        let redone = lane_bits::<I>(&outside) & range;
+        let border = (!borderless).then_some(BorderCoords { xs: &xs, ys: &ys });
         report(probe, range, redone, &index, border, l.element);
         redo(&l, redone, out);
     }
@@ -713,13 +679,10 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
             }
         }
     }
-    let redone = lane_bits::<I>(&redo_lane) & range & !edges;
-    // (a cube face has no border: every texel of a footprint on the faces is read)
-    if texels_only(probe, range, redone, &index, None, l.element) {
-        return;
-    }
     let values = fetch_convert::<I, T, C>(&l, &index);
     store(out, range, &values);
+    let redone = lane_bits::<I>(&redo_lane) & range & !edges;
+    // (a cube face has no border: every texel of a footprint on the faces is read)
     report(probe, range, redone, &index, None, l.element);
     // unsure lanes, lanes outside the 32-bit range and footprints with a corner: the
     // per-lane path

@@ -285,8 +285,7 @@ impl<'g> Gatherer<'g> {
     }
 
     /// [`Gatherer::gather_lane_range`] with a watcher that sees the texels the kernels read
-    /// ([`TexelWatcher`]); the results are the same (unspecified where the watcher wants the
-    /// texels only, [`TexelWatcher::texels_only`]).
+    /// ([`TexelWatcher`]); the results are the same.
     pub fn gather_lane_range_watched(
         &self,
         level: SimdLevel,

@@ -72,12 +72,6 @@ pub trait TexelWatcher {
     fn texels(&mut self, t: &KernelTexels<'_>);
     /// The lanes (bits) whose texels were not reported: the per-lane path gathered them.
     fn unreported(&mut self, lanes: u32);
-    /// Whether the watcher wants the texels alone, not the results: the kernels may then stop
-    /// once they reported, gathering neither the lanes reported nor those not (the results
-    /// are unspecified). False by default.
-    fn texels_only(&self) -> bool {
-        false
-    }
 }
 
 /// What the kernels are generic over: [`Watch`] is the one implementation, so they are
@@ -89,8 +83,6 @@ pub(crate) trait LaneProbe {
     fn texels(&mut self, t: &KernelTexels<'_>);
     /// The lanes (bits) whose texels were not reported: the per-lane path gathered them.
     fn unreported(&mut self, lanes: u32);
-    /// Whether the watcher wants the texels alone ([`TexelWatcher::texels_only`]).
-    fn texels_only(&self) -> bool;
 }
 
 /// An optional watcher: the probe every kernel is compiled with.
@@ -112,9 +104,5 @@ impl LaneProbe for Watch<'_> {
         if let Some(w) = self.0.as_deref_mut() {
             w.unreported(lanes);
         }
-    }
-    #[inline(always)]
-    fn texels_only(&self) -> bool {
-        self.0.as_deref().is_some_and(|w| w.texels_only())
     }
 }
