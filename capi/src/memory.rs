@@ -27,9 +27,8 @@ pub enum tld4_memory_kind {
     /// them in place: up to 64 MiB for a binding or a batch of more than 32 queries, up to
     /// 128 KiB for a one-shot warp, which reads a larger texture by the 32-byte sectors its
     /// lanes' texels lie in: one read each 2 KiB block of it, from the first such sector to
-    /// the last), else for whole aligned 32-byte sectors, keeping
-    /// both for the call, or for the life of a binding; for the exact bytes only where a
-    /// sector cannot be read.
+    /// the last), else for whole aligned 32-byte sectors, keeping both for the call, or for
+    /// the life of a binding; for the exact bytes only where a sector cannot be read.
     TLD4_MEMORY_CALLBACK = 2,
     /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
     /// `tld4_memory`): many ranges, checked once, read in place.

@@ -238,7 +238,8 @@ fn a_callback_memory_is_asked_for_whole_textures_and_sectors_once() {
 
 /// A one-shot call reads a texture larger than 128 KiB (`ONE_WARP_MAX_VIEW`) by the sectors
 /// its lanes' texels lie in (one call each 2 KiB block of the texture they lie in, from the
-/// first such sector to the last), each asked once, not whole every call; a binding, read over many warps, still asks for it whole, once.
+/// first such sector to the last), each asked once, not whole every call; a binding, read
+/// over many warps, still asks for it whole, once.
 #[test]
 fn a_one_shot_call_reads_a_texture_over_128_kib_by_its_sectors() {
     let (width, height) = (256u32, 256u32);

@@ -10,7 +10,7 @@
 
 use std::cell::{Cell, OnceCell, RefCell};
 
-use crate::memory::{words8, Memory, MemoryError};
+use crate::memory::{words8_or_read, Memory, MemoryError};
 
 /// What a [`CallbackMemory`] reads with.
 pub trait ReadBytes {
@@ -172,14 +172,7 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
 
     /// The descriptor kept in place ([`Memory::descriptor_view`]), else read.
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
-        match self.descriptor_view(addr) {
-            Some(bytes) => Ok(words8(bytes)),
-            None => {
-                let mut b = [0u8; 32];
-                self.read(addr, &mut b)?;
-                Ok(words8(&b))
-            }
-        }
+        words8_or_read(self, addr, self.descriptor_view(addr))
     }
 
     /// The whole range, asked for once and kept.

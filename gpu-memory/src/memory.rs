@@ -33,9 +33,7 @@ pub trait Memory {
 
     /// Eight little-endian u32 words (one 32-byte descriptor) at `addr`.
     fn read_words8(&self, addr: u64) -> Result<[u32; 8], MemoryError> {
-        let mut b = [0u8; 32];
-        self.read(addr, &mut b)?;
-        Ok(words8(&b))
+        words8_or_read(self, addr, None)
     }
 
     /// The 32 bytes of one descriptor at `addr` in place, where this memory holds them and
@@ -107,7 +105,18 @@ pub(crate) fn words8(b: &[u8; 32]) -> [u32; 8] {
 /// result.
 #[inline(always)]
 pub fn view_words8<M: Memory + ?Sized>(m: &M, addr: u64) -> Result<[u32; 8], MemoryError> {
-    match m.view(addr, 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+    words8_or_read(m, addr, view32(m, addr))
+}
+
+/// The words of a descriptor's 32 bytes at `addr`: of `found` where the memory holds them
+/// in place, else of the bytes `m` reads.
+#[inline(always)]
+pub(crate) fn words8_or_read<M: Memory + ?Sized>(
+    m: &M,
+    addr: u64,
+    found: Option<&[u8; 32]>,
+) -> Result<[u32; 8], MemoryError> {
+    match found {
         Some(b) => Ok(words8(b)),
         None => {
             let mut b = [0u8; 32];

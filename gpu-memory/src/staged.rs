@@ -6,9 +6,9 @@
 //! their footprints ([`SiteGatherer::addresses`]); those sectors are read from the memory
 //! (one read each 2 KiB block of the texture they lie in, from its first such sector to its
 //! last: a call of a read function costs more than the sectors between); the second run
-//! gathers from them. The second run reads the texels the first named (the texel addresses depend on the
-//! queries, the descriptors and the gather, never on the texels' values), so what the
-//! scratch held before is never read. Where the texture is larger than [`MAX_STAGED`], the
+//! gathers from them. The second run reads the texels the first named (the texel addresses
+//! depend on the queries, the descriptors and the gather, never on the texels' values), so
+//! what the scratch held before is never read. Where the texture is larger than [`MAX_STAGED`], the
 //! scratch is in use (a read function calling tld4 again on its thread) or a read fails,
 //! nothing is returned and the caller reads texel by texel, as before, with its exact
 //! errors. A choice, measured (docs/sources.md, Decisions: a texture read by its sectors).
