@@ -4,8 +4,9 @@
 
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
+use std::ops::Range;
 
-use tld4_emu::gpu_memory::memory::{read_mapped, view32, view_mapped, view_words8};
+use tld4_emu::gpu_memory::memory::{read_mapped, read_spans, view32, view_mapped, view_words8};
 use tld4_emu::gpu_memory::{CallbackMemory, Memory, RangesMemory, ReadBytes};
 use tld4_emu::textures::layout::sector_of;
 use tld4_emu::textures::{LaneTexels, MemoryError, TexelAddress};
@@ -161,11 +162,11 @@ impl Memory for CMemory<'_> {
         }
     }
 
-    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+    fn read_spans_once(&self, base: u64, bytes: &mut [u8], spans: &[Range<usize>]) -> bool {
         match self {
-            CMemory::Callback(c) => c.read_once(addr, buf),
-            CMemory::Cache(c) => c.memory().read_once(addr, buf),
-            _ => self.read(addr, buf),
+            CMemory::Callback(c) => c.read_spans_once(base, bytes, spans),
+            CMemory::Cache(c) => c.memory().read_spans_once(base, bytes, spans),
+            _ => read_spans(base, bytes, spans, |at, dst| self.read(at, dst).is_ok()),
         }
     }
 

@@ -9,8 +9,9 @@
 //! Decisions).
 
 use std::cell::{Cell, OnceCell, RefCell};
+use std::ops::Range;
 
-use crate::memory::{words8_or_read, Memory, MemoryError};
+use crate::memory::{read_spans, words8_or_read, Memory, MemoryError};
 
 /// What a [`CallbackMemory`] reads with.
 pub trait ReadBytes {
@@ -154,12 +155,8 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
                 return Ok(());
             }
         }
-        // a read across sectors, or in a sector that cannot be read whole
-        self.read_once(addr, buf)
-    }
-
-    /// Asked for as it is, nothing kept.
-    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
+        // a read across sectors, or in a sector that cannot be read whole: asked for as it
+        // is, nothing kept
         if self.read.read_bytes(addr, buf) {
             Ok(())
         } else {
@@ -168,6 +165,11 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
                 len: buf.len(),
             })
         }
+    }
+
+    /// Each asked for as it is, nothing kept.
+    fn read_spans_once(&self, base: u64, bytes: &mut [u8], spans: &[Range<usize>]) -> bool {
+        read_spans(base, bytes, spans, |at, dst| self.read.read_bytes(at, dst))
     }
 
     /// The descriptor kept in place ([`Memory::descriptor_view`]), else read.

@@ -4,6 +4,8 @@
 //! vector at a base address) and [`SparseMemory`] (separate mapped regions) are for tests,
 //! tools and the CLI. Reading an unmapped byte is a typed [`MemoryError`], never a panic.
 
+use std::ops::Range;
+
 use thiserror::Error;
 
 use crate::hints::Hints;
@@ -44,12 +46,33 @@ pub trait Memory {
         None
     }
 
-    /// [`Memory::read`] of bytes read once and not asked for again (a warp's texture
-    /// sectors, [`crate::staged`]): a memory that keeps what it reads need not keep these
-    /// (the default reads them as any others).
-    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        self.read(addr, buf)
+    /// [`Memory::read`] of spans of bytes read once and not asked for again (a warp's
+    /// texture sectors, [`crate::staged`]), all in one call: each span `s` of `bytes` filled
+    /// with the bytes at `base + s.start`; false where a span is not within `bytes` or a read
+    /// fails (the spans after it are then not read). A memory that keeps what it reads need
+    /// not keep these (the default reads each as any other, [`read_spans`]).
+    fn read_spans_once(&self, base: u64, bytes: &mut [u8], spans: &[Range<usize>]) -> bool {
+        read_spans(base, bytes, spans, |at, dst| self.read(at, dst).is_ok())
     }
+}
+
+/// Each span `s` of `bytes` filled by `read` with the bytes at `base + s.start`, in order;
+/// false at the first span not within `bytes`, past 2^64 or that `read` cannot read
+/// ([`Memory::read_spans_once`]).
+#[inline(always)]
+pub fn read_spans(
+    base: u64,
+    bytes: &mut [u8],
+    spans: &[Range<usize>],
+    mut read: impl FnMut(u64, &mut [u8]) -> bool,
+) -> bool {
+    spans.iter().all(|s| {
+        let at = base.checked_add(s.start as u64);
+        match (at, bytes.get_mut(s.clone())) {
+            (Some(at), Some(dst)) => read(at, dst),
+            _ => false,
+        }
+    })
 }
 
 /// [`Memory::descriptor_view`] of a memory whose views cost no more than a read (its
@@ -277,8 +300,8 @@ impl<M: Memory + ?Sized> Memory for &M {
     fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
         (**self).descriptor_view(addr)
     }
-    fn read_once(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemoryError> {
-        (**self).read_once(addr, buf)
+    fn read_spans_once(&self, base: u64, bytes: &mut [u8], spans: &[Range<usize>]) -> bool {
+        (**self).read_spans_once(base, bytes, spans)
     }
 }
 

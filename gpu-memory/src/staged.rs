@@ -4,8 +4,9 @@
 //! runs twice over a scratch copy of the texture kept per thread. The first run is watched
 //! ([`TexelWatcher`]): the kernels name the texels they read, and the per-lane path's lanes
 //! their footprints ([`SiteGatherer::addresses`]); those sectors are read from the memory
-//! (one read each 2 KiB block of the texture they lie in, from its first such sector to its
-//! last: a call of a read function costs more than the sectors between); the second run
+//! (one span each 2 KiB block of the texture they lie in, from its first such sector to its
+//! last: a call of a read function costs more than the sectors between; all the spans in
+//! one call of the memory, [`Memory::read_spans_once`], in address order); the second run
 //! gathers from them. The second run reads the texels the first named (the texel addresses
 //! depend on the queries, the descriptors and the gather, never on the texels' values), so
 //! what the scratch held before is never read. Where the texture is larger than [`MAX_STAGED`], the
@@ -20,7 +21,7 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use tld4_textures::{
-    Error, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress, TexelWatcher,
+    Error, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress, TexelWatcher, LANES,
 };
 
 use crate::memory::Memory;
@@ -35,12 +36,13 @@ const SECTOR: usize = 32;
 
 /// What a thread keeps for reading textures by sectors: the scratch copy (16 bytes longer
 /// than the largest texture staged, so that an aligned start can be found in it), one bit
-/// a sector of it (set while a call collects its sectors; all clear between calls) and the
-/// words of bits a call set.
+/// a sector of it and one bit a word of those (set while a call collects its sectors; all
+/// clear between calls), and the spans a call reads (one a word at most).
 struct Scratch {
     bytes: Vec<u8>,
     seen: Vec<u64>,
-    words: Vec<u32>,
+    words: Vec<u64>,
+    spans: Vec<Range<usize>>,
 }
 
 thread_local! {
@@ -49,56 +51,81 @@ thread_local! {
             bytes: Vec::new(),
             seen: Vec::new(),
             words: Vec::new(),
+            spans: Vec::new(),
         })
     };
 }
 
-/// The sectors a call collects: a bit each, and the words of bits set, in first-use order.
+/// The sectors a call collects: a bit each in `seen` (as many words as the texture has
+/// sectors, in 64s), and a bit in `words` for each word of `seen` with bits set.
 struct Marks<'s> {
     seen: &'s mut [u64],
-    words: &'s mut Vec<u32>,
+    words: &'s mut [u64],
 }
 
 impl Marks<'_> {
-    /// Collects sector `n` (a sector past the texture is not collected).
+    /// Collects sector `n` (a sector past the texture is not collected): two bits set, no
+    /// branch on whether either was clear (half the marks of scattered lanes are new,
+    /// unpredictably).
     #[inline(always)]
     fn mark(&mut self, n: usize) {
-        if let Some(word) = self.seen.get_mut(n / 64) {
-            if *word == 0 {
-                // (at most 2^15 words: MAX_STAGED)
-                self.words.push((n / 64) as u32);
-            }
-            *word |= 1u64 << (n % 64);
-        }
+        mark(self.seen, self.words, n);
     }
 
-    /// Reads the collected sectors of each word (64 sectors: 2 KiB of the texture) in one
-    /// read, from the first to the last, from `memory` into `bytes` (the texture from
-    /// `address`, the last sector cut at its end), clearing every bit whatever happens;
-    /// false where a read failed. (One read a block, not one a run of adjacent sectors: a
-    /// lane's footprint often lies in two sectors a row of a GOB apart; 50 -> 32 calls a
-    /// warp, docs/benchmarks.md, "One read a 2 KiB block".)
-    fn read_blocks(&mut self, memory: &dyn Memory, address: u64, bytes: &mut [u8]) -> bool {
-        let mut ok = true;
-        for &w in self.words.iter() {
-            let w = w as usize;
-            let Some(word) = self.seen.get_mut(w) else {
-                continue;
-            };
-            let bits = std::mem::take(word);
-            if bits == 0 || !ok {
-                continue;
-            }
-            let first = bits.trailing_zeros() as usize;
-            let last = 63 - bits.leading_zeros() as usize;
-            let start = (w * 64 + first) * SECTOR;
-            let span = start..((w * 64 + last + 1) * SECTOR).min(bytes.len());
-            if let Some(dst) = bytes.get_mut(span.clone()) {
-                ok = memory.read_once(address + span.start as u64, dst).is_ok();
+    /// Reads the collected sectors of each word (64 sectors: 2 KiB of the texture) as one
+    /// span, from the first to the last, in address order, from `memory` into `bytes` (the
+    /// texture from `address`, the last sector cut at its end), all spans in one call of
+    /// `memory` ([`Memory::read_spans_once`]), clearing every bit whatever happens; false
+    /// where a read failed. (One read a block, not one a run of adjacent sectors: a lane's
+    /// footprint often lies in two sectors a row of a GOB apart; 50 -> 32 calls a warp,
+    /// docs/benchmarks.md, "One read a 2 KiB block".)
+    fn read_blocks(
+        &mut self,
+        memory: &dyn Memory,
+        address: u64,
+        bytes: &mut [u8],
+        spans: &mut [Range<usize>],
+    ) -> bool {
+        let mut n = 0;
+        for (i, words) in self.words.iter_mut().enumerate() {
+            let mut set = std::mem::take(words);
+            while set != 0 {
+                let w = i * 64 + set.trailing_zeros() as usize;
+                set &= set - 1;
+                let bits = self.seen.get_mut(w).map_or(0, std::mem::take);
+                // (a word marked has bits set; `spans` has one entry a word: in it)
+                if let (true, Some(span)) = (bits != 0, spans.get_mut(n)) {
+                    let first = bits.trailing_zeros() as usize;
+                    let last = 63 - bits.leading_zeros() as usize;
+                    let end = ((w * 64 + last + 1) * SECTOR).min(bytes.len());
+                    *span = (w * 64 + first) * SECTOR..end;
+                    n += 1;
+                }
             }
         }
-        self.words.clear();
-        ok
+        memory.read_spans_once(address, bytes, &spans[..n])
+    }
+}
+
+/// [`Marks::mark`] on the marks' slices (held in locals by a caller marking many).
+#[inline(always)]
+fn mark(seen: &mut [u64], words: &mut [u64], n: usize) {
+    let w = n / 64;
+    if let (Some(word), Some(words)) = (seen.get_mut(w), words.get_mut(w / 64)) {
+        *word |= 1u64 << (n % 64);
+        *words |= 1u64 << (w % 64);
+    }
+}
+
+/// [`mark`] of the sectors of `lanes` (bits) of `sectors`. (The slices as arguments: the
+/// compiler knows that the bits it sets are not the slices', and keeps them in registers.)
+#[inline]
+fn mark_lanes(seen: &mut [u64], words: &mut [u64], sectors: &[u32; LANES], lanes: u32) {
+    let mut lanes = lanes;
+    while lanes != 0 {
+        let k = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        mark(seen, words, sectors[k] as usize);
     }
 }
 
@@ -106,12 +133,15 @@ impl Marks<'_> {
 /// panic unwinding through it) are cleared as the marks go, so the next call starts clear.
 impl Drop for Marks<'_> {
     fn drop(&mut self) {
-        for &w in self.words.iter() {
-            if let Some(word) = self.seen.get_mut(w as usize) {
-                *word = 0;
+        for (i, words) in self.words.iter_mut().enumerate() {
+            let mut set = std::mem::take(words);
+            while set != 0 {
+                if let Some(word) = self.seen.get_mut(i * 64 + set.trailing_zeros() as usize) {
+                    *word = 0;
+                }
+                set &= set - 1;
             }
         }
-        self.words.clear();
     }
 }
 
@@ -119,25 +149,54 @@ impl Drop for Marks<'_> {
 /// they did not report.
 struct Collect<'s, 'm> {
     marks: &'m mut Marks<'s>,
-    element_bytes: usize,
+    /// A storage index's sector: the index shifted right by this (elements of 1 to 16
+    /// bytes, a power of two, at indices aligned to them: an element lies in one sector).
+    shift: u32,
     unreported: u32,
 }
 
+/// The lanes (bits) where `a` and `b` are equal (a loop the compiler makes vector compares).
+#[inline(always)]
+fn lanes_equal(a: &[u32; LANES], b: &[u32; LANES]) -> u32 {
+    let mut m = 0;
+    for k in 0..LANES {
+        m |= u32::from(a[k] == b[k]) << k;
+    }
+    m
+}
+
+/// The lanes (bits) that are true.
+#[inline(always)]
+fn lanes_true(a: &[bool; LANES]) -> u32 {
+    let mut m = 0;
+    for (k, &b) in a.iter().enumerate() {
+        m |= u32::from(b) << k;
+    }
+    m
+}
+
 impl TexelWatcher for Collect<'_, '_> {
+    /// Marks each texel's sector but a border texel's (not read) and one in a sector an
+    /// earlier texel of its lane marked (a footprint's texels share sectors more often than
+    /// not: RGBA8 in a GOB, 1.9 sectors a lane of scattered lanes).
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        let mut lanes = t.lanes;
-        while lanes != 0 {
-            let k = lanes.trailing_zeros() as usize;
-            lanes &= lanes - 1;
-            for texel in 0..4 {
-                // (a border texel is not read)
-                if t.real.is_none_or(|real| real[texel][k]) {
-                    // (an element of at most 16 bytes at an index aligned to it lies in one
-                    // sector)
-                    let at = t.index[texel][k] as usize * self.element_bytes;
-                    self.marks.mark(at / SECTOR);
-                }
+        let mut s = [[0u32; LANES]; 4];
+        for (row, index) in s.iter_mut().zip(t.index) {
+            for (sector, &i) in row.iter_mut().zip(index) {
+                *sector = i >> self.shift;
             }
+        }
+        // (the marks' slices in locals: their stores do not reload them)
+        let Marks { seen, words } = &mut *self.marks;
+        let mut marked = [0u32; 4];
+        for texel in 0..4 {
+            let real = t.real.map_or(u32::MAX, |r| lanes_true(&r[texel]));
+            let mut fresh = t.lanes & real;
+            for earlier in 0..texel {
+                fresh &= !(marked[earlier] & lanes_equal(&s[texel], &s[earlier]));
+            }
+            marked[texel] = fresh;
+            mark_lanes(seen, words, &s[texel], fresh);
         }
     }
 
@@ -173,15 +232,17 @@ impl DetachedTexture {
         SCRATCH
             .try_with(|scratch| {
                 let mut scratch = scratch.try_borrow_mut().ok()?;
-                let Scratch { bytes, seen, words } = &mut *scratch;
-                grow(bytes, seen, extent);
+                let Staging {
+                    bytes,
+                    mut marks,
+                    spans,
+                } = grow(&mut scratch, extent);
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
-                let mut marks = Marks { seen, words };
                 // the first, watched run over the scratch (whatever it holds)
                 let mut watch = Collect {
                     marks: &mut marks,
-                    element_bytes: self.header().format.storage().bytes() as usize,
+                    shift: 5 - self.header().format.storage().bytes().trailing_zeros(),
                     unreported: 0,
                 };
                 let watched = range.clone();
@@ -192,7 +253,7 @@ impl DetachedTexture {
                 }
                 let unreported = watch.unreported;
                 self.mark_footprints(&mut marks, unreported, queries);
-                if !marks.read_blocks(memory, self.header().address, bytes) {
+                if !marks.read_blocks(memory, self.header().address, bytes, spans) {
                     return None;
                 }
                 Some(gatherer.gather_lane_range(bytes, level, queries, range, out))
@@ -225,15 +286,40 @@ impl DetachedTexture {
     }
 }
 
-/// Makes the scratch hold `extent` bytes and their bits at least (a fresh zeroed
-/// allocation where it grows: the system lends its pages as they are written).
-fn grow(bytes: &mut Vec<u8>, seen: &mut Vec<u64>, extent: usize) {
+/// A call's part of the scratch: the texture's bytes (and 16 more, for an aligned start),
+/// its sectors' marks and room for a span a word of marks.
+struct Staging<'s> {
+    bytes: &'s mut [u8],
+    marks: Marks<'s>,
+    spans: &'s mut [Range<usize>],
+}
+
+/// Makes the scratch hold `extent` bytes, their bits and spans at least (a fresh zeroed
+/// allocation where it grows: the system lends its pages as they are written); the part
+/// of it for `extent` bytes.
+fn grow(scratch: &mut Scratch, extent: usize) -> Staging<'_> {
+    let Scratch {
+        bytes,
+        seen,
+        words,
+        spans,
+    } = scratch;
     if bytes.len() < extent + 16 {
         *bytes = vec![0; extent + 16];
     }
-    let words = extent.div_ceil(SECTOR).div_ceil(64);
-    if seen.len() < words {
-        // (every bit is clear between calls: the larger set starts clear too)
-        *seen = vec![0; words];
+    let n = extent.div_ceil(SECTOR).div_ceil(64);
+    if seen.len() < n {
+        // (every bit is clear between calls: the larger sets start clear too)
+        *seen = vec![0; n];
+        *words = vec![0; n.div_ceil(64)];
+        *spans = vec![0..0; n];
+    }
+    Staging {
+        bytes,
+        marks: Marks {
+            seen: &mut seen[..n],
+            words: &mut words[..n.div_ceil(64)],
+        },
+        spans: &mut spans[..n],
     }
 }

@@ -287,10 +287,14 @@ fn a_texture_read_by_sectors_gathers_what_the_texel_by_texel_path_gathers() {
                     }
                 }
             }
-            // each read: whole sectors within one 2 KiB block of the texture, from a needed
-            // sector to a needed sector; none asked twice; every needed sector asked
-            let mut asked = calls.take();
-            asked.sort_unstable();
+            // the reads in address order; each: whole sectors within one 2 KiB block of the
+            // texture, from a needed sector to a needed sector; none asked twice; every
+            // needed sector asked
+            let asked = calls.take();
+            assert!(
+                asked.is_sorted_by_key(|r| r.0),
+                "{at}: reads out of address order: {asked:?}"
+            );
             let sectors = |&(addr, len): &(u64, usize)| {
                 let first = (addr - texture_at) / 32;
                 first..first + (len as u64).div_ceil(32)
