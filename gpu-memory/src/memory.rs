@@ -309,6 +309,34 @@ impl<M: Memory + ?Sized> Memory for &M {
 mod tests {
     use super::*;
 
+    /// Spans are filled in order from `base + start`; a span not within the destination, an
+    /// address past 2^64 or a failed read stops the call, false, the later spans unread.
+    #[test]
+    fn spans_are_read_in_order_and_the_first_failure_stops_the_rest() {
+        let image: Vec<u8> = (0..=255u8).collect();
+        let flat = FlatMemory::new(0x1000, image.clone());
+        let mut dst = [0u8; 96];
+        assert!(flat.read_spans_once(0x1000, &mut dst, &[0..8, 32..40, 64..96]));
+        assert_eq!(dst[..8], image[..8]);
+        assert_eq!(dst[32..40], image[32..40]);
+        assert_eq!(dst[64..96], image[64..96]);
+        assert!(dst[8..32].iter().chain(&dst[40..64]).all(|&b| b == 0));
+        // the image ends at 0x1100: the span past it fails, the one after is not read
+        let mut dst = [0u8; 96];
+        assert!(!flat.read_spans_once(0x10c0, &mut dst, &[0..8, 32..96, 8..16]));
+        assert_eq!(dst[..8], image[0xc0..0xc8]);
+        assert!(dst[8..].iter().all(|&b| b == 0));
+        // a span not within the destination; an address past 2^64
+        assert!(!flat.read_spans_once(0x1000, &mut dst, &[0..4, 90..100]));
+        let mut asked = Vec::new();
+        let read = |at: u64, d: &mut [u8]| {
+            asked.push((at, d.len()));
+            true
+        };
+        assert!(!read_spans(u64::MAX - 4, &mut dst, &[0..4, 8..12], read));
+        assert_eq!(asked, [(u64::MAX - 4, 4)]);
+    }
+
     /// Regions mapped out of order are found by address; overlaps are refused; descriptor
     /// words read in place equal those read by copy, and a read past a region is an error.
     #[test]
