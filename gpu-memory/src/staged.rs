@@ -87,23 +87,30 @@ impl Marks<'_> {
         spans: &mut [Range<usize>],
     ) -> bool {
         let mut n = 0;
+        self.take(|w, bits| {
+            // (a word marked has bits set; `spans` has one entry a word: in it)
+            if let (true, Some(span)) = (bits != 0, spans.get_mut(n)) {
+                let first = bits.trailing_zeros() as usize;
+                let last = 63 - bits.leading_zeros() as usize;
+                *span = (w * 64 + first) * SECTOR..((w * 64 + last + 1) * SECTOR).min(bytes.len());
+                n += 1;
+            }
+        });
+        memory.read_spans_once(address, bytes, &spans[..n])
+    }
+
+    /// Clears every bit set, handing `f` each marked word's number and the bits it held, in
+    /// address order.
+    #[inline(always)]
+    fn take(&mut self, mut f: impl FnMut(usize, u64)) {
         for (i, words) in self.words.iter_mut().enumerate() {
             let mut set = std::mem::take(words);
             while set != 0 {
                 let w = i * 64 + set.trailing_zeros() as usize;
                 set &= set - 1;
-                let bits = self.seen.get_mut(w).map_or(0, std::mem::take);
-                // (a word marked has bits set; `spans` has one entry a word: in it)
-                if let (true, Some(span)) = (bits != 0, spans.get_mut(n)) {
-                    let first = bits.trailing_zeros() as usize;
-                    let last = 63 - bits.leading_zeros() as usize;
-                    let end = ((w * 64 + last + 1) * SECTOR).min(bytes.len());
-                    *span = (w * 64 + first) * SECTOR..end;
-                    n += 1;
-                }
+                f(w, self.seen.get_mut(w).map_or(0, std::mem::take));
             }
         }
-        memory.read_spans_once(address, bytes, &spans[..n])
     }
 }
 
@@ -133,15 +140,7 @@ fn mark_lanes(seen: &mut [u64], words: &mut [u64], sectors: &[u32; LANES], lanes
 /// panic unwinding through it) are cleared as the marks go, so the next call starts clear.
 impl Drop for Marks<'_> {
     fn drop(&mut self) {
-        for (i, words) in self.words.iter_mut().enumerate() {
-            let mut set = std::mem::take(words);
-            while set != 0 {
-                if let Some(word) = self.seen.get_mut(i * 64 + set.trailing_zeros() as usize) {
-                    *word = 0;
-                }
-                set &= set - 1;
-            }
-        }
+        self.take(|_, _| {});
     }
 }
 
