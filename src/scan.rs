@@ -78,7 +78,8 @@ enum Listed {
 /// `not modeled: <why>` for a TLD4 form of the architecture tld4 does not model yet.
 fn text_column(site: &Tld4Site) -> (String, Listed) {
     match &site.decoded {
-        Ok(insn) => (insn.text(), Listed::Text),
+        // (as nvdisasm lists a cubin's code: ` ;` whatever the scheduling)
+        Ok(insn) => (insn.listing_text(), Listed::Text),
         Err(e @ DecodeError::FormNotModeled { .. }) => {
             (format!("not modeled: {e}"), Listed::NotModeled)
         }

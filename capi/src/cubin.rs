@@ -62,7 +62,7 @@ unsafe fn store(
                 kernel: kernel.to_string(),
                 offset,
                 arch: found.insn.arch,
-                text: found.insn.text(),
+                text: found.insn.listing_text(),
             }));
         }
         let boxed = Box::into_raw(Box::new(tld4_insn(found.insn.insn)));

@@ -352,6 +352,19 @@ impl ArchTld4 {
         let _ = self.write_text(&mut s);
         s
     }
+
+    /// The text as nvdisasm lists it in a cubin's code (`nvdisasm` on an ELF file, not
+    /// `-b <arch>` on raw words): the closing ` ;` whatever the scheduling fields hold
+    /// ([`Tld4::write_listing_text`](crate::Tld4::write_listing_text)).
+    pub fn listing_text(&self) -> String {
+        let mut s = String::with_capacity(72);
+        let d = Dialect {
+            listing: true,
+            ..self.dialect()
+        };
+        let _ = self.insn.write_text_in(&mut s, &d);
+        s
+    }
 }
 
 impl fmt::Display for ArchTld4 {

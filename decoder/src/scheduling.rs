@@ -102,7 +102,44 @@ impl Scheduling {
     }
 }
 
+/// The scheduling fields whose values make nvdisasm print the closing `;` right after the
+/// operands, with no space before it (`... 2D;` where every other value prints `... 2D ;`):
+/// `opex` 0 (`usched_info` 0, `batch_t` 0), both scoreboards 7 and no wait. nvdisasm 13.5.37
+/// `-b` SM75 ... SM121, every legal `opex` with each scoreboard pair and wait mask tried on
+/// the TLD4 forms of each architecture, 2026-12-07 (docs/sources.md, Encoding); the other
+/// bits (92-104, 125-127) change nothing. The parser gives a text without that space these
+/// values, and one with it zeros.
+pub(crate) const TIGHT_SEMICOLON: TightSemicolon = TightSemicolon {
+    usched_info: 0,
+    batch_t: 0,
+    dst_wr_sb: 7,
+    src_rel_sb: 7,
+    req_bit_set: 0,
+};
+
+/// The values of [`TIGHT_SEMICOLON`].
+pub(crate) struct TightSemicolon {
+    pub(crate) usched_info: u8,
+    pub(crate) batch_t: u8,
+    pub(crate) dst_wr_sb: u8,
+    pub(crate) src_rel_sb: u8,
+    pub(crate) req_bit_set: u8,
+}
+
 impl Tld4 {
+    /// Whether nvdisasm prints this word's closing `;` with no space before it
+    /// ([`TIGHT_SEMICOLON`]).
+    #[inline(always)]
+    pub(crate) fn tight_semicolon(&self) -> bool {
+        let t = &TIGHT_SEMICOLON;
+        (self.usched_info ^ t.usched_info)
+            | (self.batch_t ^ t.batch_t)
+            | (self.dst_wr_sb ^ t.dst_wr_sb)
+            | (self.src_rel_sb ^ t.src_rel_sb)
+            | (self.req_bit_set ^ t.req_bit_set)
+            == 0
+    }
+
     /// The scheduling-control fields, typed.
     pub const fn scheduling(&self) -> Scheduling {
         Scheduling {
@@ -136,5 +173,52 @@ mod tests {
         assert_eq!(none.dst_wr_sb.slot(), None);
         let d = decode(base).unwrap();
         assert_eq!(d.scheduling().opex(), d.opex());
+    }
+
+    /// nvdisasm closes the text with `;` and no space for opex 0, both scoreboards 7 and no
+    /// wait, and only then (tests/golden/nvdisasm_arch_*.tsv hold such words, measured); the
+    /// parser reads each closing back into the word that prints it, on every family.
+    #[test]
+    fn the_semicolon_follows_the_operands_for_one_scheduling_only() {
+        use crate::{decode_arch, parse_arch, Arch};
+        let base = parse("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap().encode();
+        let tight = [
+            (field::usched_info, 0),
+            (field::batch_t, 0),
+            (field::dst_wr_sb, 7),
+            (field::src_rel_sb, 7),
+            (field::req_bit_set, 0),
+        ]
+        .iter()
+        .fold(base, |w, (f, v)| f.set(w, *v));
+        assert_eq!(
+            decode(tight).unwrap().text(),
+            "TLD4.R R10, R8, R20, UR4, 2D;"
+        );
+        let p = parse("TLD4.R R10, R8, R20, UR4, 2D;").unwrap();
+        assert_eq!(p.encode(), tight);
+        let p = parse("TLD4.R R10, R8, R20, UR4, 2D ;").unwrap();
+        assert_eq!(p.encode(), base);
+        // each field moved off its value alone gives the space back
+        let moved = [
+            field::usched_info.set(tight, 1),
+            field::batch_t.set(field::usched_info.set(tight, 1), 1),
+            field::dst_wr_sb.set(tight, 6),
+            field::src_rel_sb.set(tight, 0),
+            field::req_bit_set.set(tight, 0x20),
+        ];
+        for w in moved {
+            assert_eq!(decode(w).unwrap().text(), "TLD4.R R10, R8, R20, UR4, 2D ;");
+        }
+        // the other architectures' forms follow the same rule
+        for arch in [Arch::Sm75, Arch::Sm86, Arch::Sm120] {
+            let w = decode_arch(arch, tight).unwrap();
+            let text = w.text();
+            assert!(text.ends_with("2D;"), "{arch}: {text}");
+            assert_eq!(parse_arch(arch, &text).unwrap().encode(), tight, "{arch}");
+            let spaced = decode_arch(arch, base).unwrap().text();
+            assert!(spaced.ends_with("2D ;"), "{arch}: {spaced}");
+            assert_eq!(parse_arch(arch, &spaced).unwrap().encode(), base, "{arch}");
+        }
     }
 }

@@ -17,6 +17,7 @@ use core::fmt::{self, Write};
 
 use crate::error::ParseError;
 use crate::fields::Tld4;
+use crate::scheduling::TIGHT_SEMICOLON;
 use crate::text_pieces::*;
 use crate::values::*;
 
@@ -49,6 +50,9 @@ pub(crate) struct Dialect {
     pub imms: [u16; 3],
     /// How many of `imms` are printed (0: URc as the form says).
     pub imm_count: u8,
+    /// As nvdisasm lists a cubin's code (` ;` always), not a raw word (where one
+    /// scheduling closes with `;` alone: [`crate::scheduling::TIGHT_SEMICOLON`]).
+    pub listing: bool,
 }
 
 impl Dialect {
@@ -63,6 +67,7 @@ impl Dialect {
         b_name: None,
         imms: [0; 3],
         imm_count: 0,
+        listing: false,
     };
 }
 
@@ -217,8 +222,23 @@ impl Tld4 {
             self.write_mask != WriteMask::ALL,
             &MASK_TEXT[(self.write_mask.0 & 0xf) as usize],
         );
-        t.put(&const { Piece::new(" ;") });
+        // (`;` alone after the operands for one combination of the scheduling fields)
+        const CLOSE: [Piece; 2] = [Piece::new(" ;"), Piece::new(";")];
+        t.put(&CLOSE[(self.tight_semicolon() && !d.listing) as usize]);
         out.write_str(t.as_str())
+    }
+
+    /// The text as nvdisasm lists it in a cubin's code (`nvdisasm` on an ELF file): as
+    /// [`Tld4::write_text`], but the closing is ` ;` whatever the scheduling fields hold
+    /// (nvdisasm 13.5.37, docs/sources.md, Encoding).
+    pub fn write_listing_text(&self, out: &mut impl Write) -> fmt::Result {
+        self.write_text_in(
+            out,
+            &Dialect {
+                listing: true,
+                ..Dialect::BASE
+            },
+        )
     }
 
     /// nvdisasm's text as a new string (see [`Tld4::write_text`]).
@@ -490,6 +510,8 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
     }
     c.skip_ws();
     let at = c.pos;
+    // `;` right after the operands: the scheduling values nvdisasm prints so
+    let tight = c.rest().starts_with(';') && !c.text[..at].ends_with(char::is_whitespace);
     if !(c.eat(";") || c.rest().is_empty()) {
         return Err(c.error(at, "`,` or the closing ` ;`"));
     }
@@ -620,11 +642,19 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
         ignored_92_101: 0,
         pm_pred: 0,
         ignored_104: false,
-        usched_info: 0,
-        dst_wr_sb: 0,
-        src_rel_sb: 0,
-        req_bit_set: 0,
-        batch_t: 0,
+        usched_info: if tight {
+            TIGHT_SEMICOLON.usched_info
+        } else {
+            0
+        },
+        dst_wr_sb: if tight { TIGHT_SEMICOLON.dst_wr_sb } else { 0 },
+        src_rel_sb: if tight { TIGHT_SEMICOLON.src_rel_sb } else { 0 },
+        req_bit_set: if tight {
+            TIGHT_SEMICOLON.req_bit_set
+        } else {
+            0
+        },
+        batch_t: if tight { TIGHT_SEMICOLON.batch_t } else { 0 },
         ignored_125_127: 0,
     })
 }

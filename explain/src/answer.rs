@@ -228,10 +228,15 @@ pub fn read_on(
     };
     let data = ArchData {
         name: arch.nvdisasm_name().to_string(),
-        sass: on.to_string().trim_end_matches(" ;").to_string(),
+        sass: on.to_string().trim_end_matches(';').trim_end().to_string(),
         word: format!("{:032x}", on.encode()),
         form: format!("{:#05x}", on.opcode),
-        base_sass: read.insn.to_string().trim_end_matches(" ;").to_string(),
+        base_sass: read
+            .insn
+            .to_string()
+            .trim_end_matches(';')
+            .trim_end()
+            .to_string(),
         descriptor_class,
     };
     Ok((read, data))

@@ -201,7 +201,7 @@ pub fn explain_on(
         }
         Subject::Question(q) => {
             let text = insn.to_string();
-            let doc = question::scenario_json(insn, text.trim_end_matches(" ;"), q)?;
+            let doc = question::scenario_json(insn, text.trim_end_matches(';').trim_end(), q)?;
             let name = "the command line's texture";
             let (s, precision) = load::load_text(
                 &doc.to_string(),

@@ -390,7 +390,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         rows: &rows,
         title: format!(
             "{}  lane {lane}, texture {header}",
-            insn.text().trim_end_matches(" ;")
+            insn.text().trim_end_matches(';').trim_end()
         ),
         hatched_border: !cube || trace.is_some_and(|tr| !tr.seamless),
         panels_w: pic

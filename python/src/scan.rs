@@ -28,7 +28,8 @@ pub fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Row>> {
                 let file = format!("{}{}", path.display(), image.origin);
                 for site in image.cubin.tld4s() {
                     let text = match &site.decoded {
-                        Ok(insn) => insn.text(),
+                        // (as nvdisasm lists a cubin's code)
+                        Ok(insn) => insn.listing_text(),
                         Err(e @ DecodeError::FormNotModeled { .. }) => format!("not modeled: {e}"),
                         Err(e) => format!("error: {e}"),
                     };

@@ -189,7 +189,7 @@ async function update() {
     } else {
       showError('');
       answer = j;
-      state.insn = j.sass.replace(/ ;$/, '');
+      state.insn = j.sass.replace(/ ?;$/, '');
       if (scenarioText !== null || state.arch !== undefined) state.arch = j.arch.name;
       render();
     }
