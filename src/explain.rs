@@ -180,7 +180,7 @@ pub fn explain_to(args: &ExplainArgs, out: &mut dyn Write) -> CmdResult {
             let text = insn.to_string();
             let doc = tld4_explain::question::scenario_json(
                 &insn,
-                text.trim_end_matches(';').trim_end(),
+                tld4_decoder::without_closing(&text),
                 &question,
             )?;
             writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;

@@ -217,7 +217,7 @@ pub fn parse_arch(arch: Arch, text: &str) -> Result<ArchTld4, ParseError> {
             Change::Required { .. } => {}
         }
     }
-    let rebuilt = rebuild(&head, head_column, &ops, tight_semicolon(text));
+    let rebuilt = rebuild(&head, head_column, &ops, crate::text::closes_tight(text));
     let mut insn = crate::parse(&rebuilt.text).map_err(|e| rebuilt.map_error(e))?;
     if family_renames_offset3(family)
         && !uaoffi
@@ -260,14 +260,6 @@ struct Rebuilt {
     columns: Vec<(usize, usize)>,
 }
 
-/// Whether `text` closes with `;` right after its operands (no space before it: the
-/// scheduling values [`crate::scheduling::TIGHT_SEMICOLON`]).
-fn tight_semicolon(text: &str) -> bool {
-    let t = text.trim_end();
-    t.strip_suffix(';')
-        .is_some_and(|before| !before.ends_with(char::is_whitespace))
-}
-
 fn rebuild(head: &str, head_column: usize, ops: &[Op], tight: bool) -> Rebuilt {
     let mut text = format!("{head} ");
     let mut columns = Vec::with_capacity(ops.len());
@@ -278,6 +270,7 @@ fn rebuild(head: &str, head_column: usize, ops: &[Op], tight: bool) -> Rebuilt {
         columns.push((text.chars().count() + 1, o.column));
         text.push_str(o);
     }
+    // (the closing as the original has it: the base parser reads the scheduling from it)
     text.push_str(if tight { ";" } else { " ;" });
     Rebuilt {
         text,

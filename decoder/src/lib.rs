@@ -59,7 +59,7 @@ pub use immediates::{immediates, Immediate, ImmediateSlot};
 pub use operands::{RaLayout, RbLayout};
 pub use opex::{is_legal_opex, opex_value, LEGAL_OPEX_VALUES};
 pub use scheduling::{BatchT, PmPred, Scheduling, Scoreboard, UschedInfo, WaitMask};
-pub use text::{parse, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
+pub use text::{parse, without_closing, PARSE_DEFAULT_IGNORED_48_59_UNIFORM};
 pub use values::*;
 pub use word::{looks_like_word, parse_half, parse_word, WordError, HALF_DIGITS, WORD_DIGITS};
 

@@ -109,7 +109,7 @@ impl Scheduling {
 /// the TLD4 forms of each architecture, 2026-12-07 (docs/sources.md, Encoding); the other
 /// bits (92-104, 125-127) change nothing. The parser gives a text without that space these
 /// values, and one with it zeros.
-pub(crate) const TIGHT_SEMICOLON: TightSemicolon = TightSemicolon {
+pub(crate) const TIGHT_SEMICOLON: SchedulingBits = SchedulingBits {
     usched_info: 0,
     batch_t: 0,
     dst_wr_sb: 7,
@@ -117,13 +117,31 @@ pub(crate) const TIGHT_SEMICOLON: TightSemicolon = TightSemicolon {
     req_bit_set: 0,
 };
 
-/// The values of [`TIGHT_SEMICOLON`].
-pub(crate) struct TightSemicolon {
+/// Raw values of the scheduling fields that nvdisasm's text can show (by its closing).
+pub(crate) struct SchedulingBits {
     pub(crate) usched_info: u8,
     pub(crate) batch_t: u8,
     pub(crate) dst_wr_sb: u8,
     pub(crate) src_rel_sb: u8,
     pub(crate) req_bit_set: u8,
+}
+
+impl SchedulingBits {
+    /// The values the parser gives a text: [`TIGHT_SEMICOLON`]'s where it closes with `;`
+    /// alone (`tight`), else all zero (the text shows no other scheduling).
+    pub(crate) const fn parsed(tight: bool) -> SchedulingBits {
+        if tight {
+            TIGHT_SEMICOLON
+        } else {
+            SchedulingBits {
+                usched_info: 0,
+                batch_t: 0,
+                dst_wr_sb: 0,
+                src_rel_sb: 0,
+                req_bit_set: 0,
+            }
+        }
+    }
 }
 
 impl Tld4 {

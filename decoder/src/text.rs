@@ -17,7 +17,7 @@ use core::fmt::{self, Write};
 
 use crate::error::ParseError;
 use crate::fields::Tld4;
-use crate::scheduling::TIGHT_SEMICOLON;
+use crate::scheduling::SchedulingBits;
 use crate::text_pieces::*;
 use crate::values::*;
 
@@ -98,6 +98,32 @@ pub(crate) const fn rz_text(operand: GprOperand, form: HandleForm) -> Rz {
         (GprOperand::Ra, _) | (GprOperand::Rb, HandleForm::Register) => Rz::Unknown,
         (GprOperand::Rb, HandleForm::Uniform) => Rz::Omitted,
     }
+}
+
+/// The closings nvdisasm prints after the operands: ` ;`, and `;` alone for one combination
+/// of the scheduling fields ([`crate::scheduling::TIGHT_SEMICOLON`]) in a raw word's text.
+const CLOSE: [Piece; 2] = [Piece::new(" ;"), Piece::new(";")];
+
+/// Whether `text` closes with `;` right after its operands, no space before it (the text of
+/// a raw word with the scheduling values [`crate::scheduling::TIGHT_SEMICOLON`]).
+pub(crate) fn closes_tight(text: &str) -> bool {
+    text.trim_end()
+        .strip_suffix(';')
+        .is_some_and(|before| !before.ends_with(char::is_whitespace))
+}
+
+/// `text` without its closing (` ;` or `;`) and trailing whitespace: the instruction as it
+/// stands in a sentence, a title or a scenario.
+///
+/// ```
+/// use tld4_decoder::without_closing;
+/// assert_eq!(without_closing("TLD4.R R10, R8, R20, UR4, 2D ;"), "TLD4.R R10, R8, R20, UR4, 2D");
+/// assert_eq!(without_closing("TLD4.R R10, R8, R20, UR4, 2D;"), "TLD4.R R10, R8, R20, UR4, 2D");
+/// assert_eq!(without_closing("TLD4.R R10, R8, R20, UR4, 2D"), "TLD4.R R10, R8, R20, UR4, 2D");
+/// ```
+pub fn without_closing(text: &str) -> &str {
+    let t = text.trim_end();
+    t.strip_suffix(';').unwrap_or(t).trim_end()
 }
 
 impl Tld4 {
@@ -222,8 +248,6 @@ impl Tld4 {
             self.write_mask != WriteMask::ALL,
             &MASK_TEXT[(self.write_mask.0 & 0xf) as usize],
         );
-        // (`;` alone after the operands for one combination of the scheduling fields)
-        const CLOSE: [Piece; 2] = [Piece::new(" ;"), Piece::new(";")];
         t.put(&CLOSE[(self.tight_semicolon() && !d.listing) as usize]);
         out.write_str(t.as_str())
     }
@@ -510,8 +534,6 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
     }
     c.skip_ws();
     let at = c.pos;
-    // `;` right after the operands: the scheduling values nvdisasm prints so
-    let tight = c.rest().starts_with(';') && !c.text[..at].ends_with(char::is_whitespace);
     if !(c.eat(";") || c.rest().is_empty()) {
         return Err(c.error(at, "`,` or the closing ` ;`"));
     }
@@ -521,6 +543,7 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
     }
 
     let end = c.pos;
+    let scheduling = SchedulingBits::parsed(closes_tight(text));
     let mut k = 0;
     let next = |k: &mut usize| ops.get(*k).copied();
     let expect =
@@ -642,19 +665,11 @@ pub fn parse(text: &str) -> Result<Tld4, ParseError> {
         ignored_92_101: 0,
         pm_pred: 0,
         ignored_104: false,
-        usched_info: if tight {
-            TIGHT_SEMICOLON.usched_info
-        } else {
-            0
-        },
-        dst_wr_sb: if tight { TIGHT_SEMICOLON.dst_wr_sb } else { 0 },
-        src_rel_sb: if tight { TIGHT_SEMICOLON.src_rel_sb } else { 0 },
-        req_bit_set: if tight {
-            TIGHT_SEMICOLON.req_bit_set
-        } else {
-            0
-        },
-        batch_t: if tight { TIGHT_SEMICOLON.batch_t } else { 0 },
+        usched_info: scheduling.usched_info,
+        dst_wr_sb: scheduling.dst_wr_sb,
+        src_rel_sb: scheduling.src_rel_sb,
+        req_bit_set: scheduling.req_bit_set,
+        batch_t: scheduling.batch_t,
         ignored_125_127: 0,
     })
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use tld4_decoder::Tld4;
+use tld4_decoder::{without_closing, Tld4};
 use tld4_textures::trace::{texel_selected_in, TexelSite, TexelValue, FACE_NAMES};
 use tld4_textures::{TexelSource, ValueKind};
 
@@ -228,15 +228,10 @@ pub fn read_on(
     };
     let data = ArchData {
         name: arch.nvdisasm_name().to_string(),
-        sass: on.to_string().trim_end_matches(';').trim_end().to_string(),
+        sass: without_closing(&on.to_string()).to_string(),
         word: format!("{:032x}", on.encode()),
         form: format!("{:#05x}", on.opcode),
-        base_sass: read
-            .insn
-            .to_string()
-            .trim_end_matches(';')
-            .trim_end()
-            .to_string(),
+        base_sass: without_closing(&read.insn.to_string()).to_string(),
         descriptor_class,
     };
     Ok((read, data))

@@ -55,7 +55,7 @@ pub mod words;
 
 use std::path::Path;
 
-use tld4_decoder::{decode, parse, Tld4};
+use tld4_decoder::{decode, parse, without_closing, Tld4};
 use tld4_emu::WARP_SIZE;
 use tld4_scenario::cubin_ref::{CubinRef, CubinRefError};
 use tld4_scenario::LoadOptions;
@@ -201,7 +201,7 @@ pub fn explain_on(
         }
         Subject::Question(q) => {
             let text = insn.to_string();
-            let doc = question::scenario_json(insn, text.trim_end_matches(';').trim_end(), q)?;
+            let doc = question::scenario_json(insn, without_closing(&text), q)?;
             let name = "the command line's texture";
             let (s, precision) = load::load_text(
                 &doc.to_string(),

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use tld4_decoder::Tld4;
+use tld4_decoder::{without_closing, Tld4};
 use tld4_textures::trace::{
     texel_components_in, texel_depth_in, texel_selected_in, GatherTrace, TexelSite, FACE_NAMES,
 };
@@ -390,7 +390,7 @@ pub(super) fn picture<S: TexelSource + ?Sized>(
         rows: &rows,
         title: format!(
             "{}  lane {lane}, texture {header}",
-            insn.text().trim_end_matches(';').trim_end()
+            without_closing(&insn.text())
         ),
         hatched_border: !cube || trace.is_some_and(|tr| !tr.seamless),
         panels_w: pic

@@ -107,7 +107,7 @@ pub fn variants_tsv(cubin: &[u8], l: &Layout, nv: &std::path::Path) -> Result<St
         let dec = insn.text();
         let norm = |s: &str| {
             let c = crate::nvdisasm::collapse(s);
-            c.trim_end_matches(';').trim_end().to_string()
+            tld4_decoder::without_closing(&c).to_string()
         };
         if norm(t) != norm(&dec) || insn.imm8 != 0 {
             return Err(format!(
@@ -129,7 +129,7 @@ pub fn variants_tsv(cubin: &[u8], l: &Layout, nv: &std::path::Path) -> Result<St
                 )
             })?;
         if crate::nvdisasm::collapse(&line.text)
-            != crate::nvdisasm::collapse(t.trim_end_matches(';').trim_end())
+            != crate::nvdisasm::collapse(tld4_decoder::without_closing(t))
         {
             return Err(format!(
                 "{}: patched cubin prints `{}`, the word alone `{t}`",

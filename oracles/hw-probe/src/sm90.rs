@@ -22,7 +22,7 @@ pub const SM90_IMM_BITS: u32 = 8;
 /// before the dimension), and that immediate; whitespace collapsed.
 pub fn strip_sm90_immediate(text: &str) -> (String, Option<u32>) {
     let text = collapse(text);
-    let text = text.trim_end_matches(';').trim_end().to_string();
+    let text = tld4_decoder::without_closing(&text).to_string();
     let parts: Vec<&str> = text.split(", ").collect();
     let is_dim = |p: &str| tld4_decoder::Dimension::ALL.iter().any(|d| d.name() == p);
     for i in 0..parts.len().saturating_sub(1) {
@@ -114,10 +114,7 @@ pub struct Sm90Report {
 fn expected(word: u128) -> Result<(String, u32), String> {
     crate::patch::decode_sm90(word).map(|d| {
         let t = collapse(&d.text());
-        (
-            t.trim_end_matches(';').trim_end().to_string(),
-            d.imm8 as u32,
-        )
+        (tld4_decoder::without_closing(&t).to_string(), d.imm8 as u32)
     })
 }
 
@@ -225,7 +222,7 @@ pub fn verify(nvdisasm: &Path, words: &[(String, u128)]) -> std::io::Result<Sm90
         let ok = match (&e, &g) {
             (Ok((t, imm)), Ok(s)) => {
                 let c = collapse(s);
-                c.trim_end_matches(';').trim_end() == t && strip_sm90_immediate(s).1 == Some(*imm)
+                tld4_decoder::without_closing(&c) == t && strip_sm90_immediate(s).1 == Some(*imm)
             }
             (Err(_), Err(_)) => true,
             _ => false,
