@@ -16,7 +16,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 use std::time::Instant;
-use tld4_emu::gpu_memory::{pool_image, FlatMemory, LayoutChoice, SparseMemory};
+use tld4_emu::gpu_memory::{pool_image, LayoutChoice};
 use tld4_emu::textures::*;
 use tld4_emu::{copy_lanes, ExecConfig, MemoryPool, RegisterFile, Tld4Exec, WARP_SIZE};
 
@@ -59,17 +59,6 @@ impl RegisterFile for Rows<'_> {
     fn set_reg_lanes(&mut self, r: u8, lanes: u32, values: &[u32; WARP_SIZE]) {
         copy_lanes(&mut self.rows[r as usize], lanes, values);
     }
-}
-
-/// The image's regions copied into one flat range (as `tld4 bench`'s flat memory rows).
-fn flat(image: &SparseMemory) -> FlatMemory {
-    let base = image.regions().map(|(b, _)| b).min().unwrap_or(0);
-    let end = image.regions().map(|(b, r)| b + r.len() as u64).max();
-    let mut bytes = vec![0u8; (end.unwrap_or(base) - base) as usize];
-    for (b, r) in image.regions() {
-        bytes[(b - base) as usize..][..r.len()].copy_from_slice(r);
-    }
-    FlatMemory::new(base, bytes)
 }
 
 /// A warp with registers `rows` in `buf` from index `at`.
@@ -116,7 +105,7 @@ fn main() {
         gobs_per_block_height_log2: 4,
     };
     let image = pool_image(&[(&texture, &sampler, layout)], 0x1_0000_0000).expect("image");
-    let memory = flat(&image.memory);
+    let memory = image.memory.to_flat();
     let memory = MemoryPool::new(&memory, image.header_pool, image.sampler_pool);
     let mut pool = TexturePool::new();
     let t = pool.add_texture(texture).expect("room in the pool");
@@ -157,42 +146,36 @@ fn main() {
             place(&mut bound_buf, at, &rows, uregs),
         );
         let offset = each_warp.rows.as_ptr() as usize & 0xfff;
+        // each side's call (the one-shot call or `execute`; the binding)
+        let each = |w: &mut Rows| match in_memory {
+            true => exec.execute_memory(w, &memory, None),
+            false => exec.execute(w, &pool).map_err(Into::into),
+        };
+        let mut once = |w: &mut Rows| match in_memory {
+            true => bound_memory.execute(w),
+            false => bound.execute(w).map_err(Into::into),
+        };
         // the two sides agree before they are timed
-        let results = (
-            match in_memory {
-                true => exec.execute_memory(&mut each_warp, &memory, None),
-                false => exec.execute(&mut each_warp, &pool).map_err(Into::into),
-            },
-            match in_memory {
-                true => bound_memory.execute(&mut bound_warp),
-                false => bound.execute(&mut bound_warp).map_err(Into::into),
-            },
-        );
-        match results {
+        match (each(&mut each_warp), once(&mut bound_warp)) {
             (Ok(a), Ok(b)) if a == b && each_warp.rows[10..14] == bound_warp.rows[10..14] => {}
             other => panic!("the sides differ at place {k}: {other:?}"),
         }
+        let rate = |t0: Instant| (warps * WARP_SIZE) as f64 / t0.elapsed().as_secs_f64() / 1e6;
         let (mut e, mut b, mut r) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..TIMINGS {
             let t0 = Instant::now();
             for _ in 0..warps {
-                let _ = black_box(match in_memory {
-                    true => exec.execute_memory(&mut each_warp, &memory, None),
-                    false => exec.execute(&mut each_warp, &pool).map_err(Into::into),
-                });
+                let _ = black_box(each(&mut each_warp));
             }
-            let each = (warps * WARP_SIZE) as f64 / t0.elapsed().as_secs_f64() / 1e6;
+            let each_rate = rate(t0);
             let t0 = Instant::now();
             for _ in 0..warps {
-                let _ = black_box(match in_memory {
-                    true => bound_memory.execute(&mut bound_warp),
-                    false => bound.execute(&mut bound_warp).map_err(Into::into),
-                });
+                let _ = black_box(once(&mut bound_warp));
             }
-            let once = (warps * WARP_SIZE) as f64 / t0.elapsed().as_secs_f64() / 1e6;
-            e.push(each);
-            b.push(once);
-            r.push(each / once);
+            let once_rate = rate(t0);
+            e.push(each_rate);
+            b.push(once_rate);
+            r.push(each_rate / once_rate);
         }
         let ratio = median(&mut r);
         ratios.push(ratio);

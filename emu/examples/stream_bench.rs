@@ -162,21 +162,7 @@ fn main() {
         let flat = image
             .as_ref()
             .filter(|_| std::env::var_os("FLAT").is_some())
-            .map(|i| {
-                let base = i.memory.regions().map(|(b, _)| b).min().unwrap_or(0);
-                let end = i
-                    .memory
-                    .regions()
-                    .map(|(b, r)| b + r.len() as u64)
-                    .max()
-                    .unwrap_or(base);
-                let mut bytes = vec![0u8; (end - base) as usize];
-                for (b, r) in i.memory.regions() {
-                    let at = (b - base) as usize;
-                    bytes[at..at + r.len()].copy_from_slice(r);
-                }
-                FlatMemory::new(base, bytes)
-            });
+            .map(|i| i.memory.to_flat());
         let mem: Option<&dyn Memory> = match (&flat, &image) {
             (Some(f), _) => Some(f),
             (None, Some(i)) => Some(&i.memory),

@@ -253,6 +253,22 @@ impl SparseMemory {
         self.regions.iter().map(|r| (r.base, r.bytes.as_slice()))
     }
 
+    /// Every region copied to its place in one flat range, from the lowest region's address
+    /// to the end of the highest, zeros between (as a simulator's image handed over as one
+    /// range; the benchmarks' flat forms); no region: an empty range at 0.
+    pub fn to_flat(&self) -> FlatMemory {
+        let (Some(first), Some(last)) = (self.regions.first(), self.regions.last()) else {
+            return FlatMemory::new(0, Vec::new());
+        };
+        // (sorted and disjoint: the last region ends highest)
+        let mut bytes = vec![0u8; (last.base - first.base) as usize + last.bytes.len()];
+        for r in &self.regions {
+            let at = (r.base - first.base) as usize;
+            bytes[at..at + r.bytes.len()].copy_from_slice(&r.bytes);
+        }
+        FlatMemory::new(first.base, bytes)
+    }
+
     /// The bytes at `addr .. addr + len`, where one region holds them all: the last region
     /// starting at or below `addr` (the only one that can), through the hints, else by a
     /// binary search. (Always through the hints: checked once, a hint that holds them costs
@@ -307,6 +323,29 @@ impl<M: Memory + ?Sized> Memory for &M {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_sparse_memory_made_flat_reads_as_it_does() {
+        use super::{FlatMemory, Memory, SparseMemory};
+        assert_eq!(
+            SparseMemory::new().to_flat(),
+            FlatMemory::new(0, Vec::new())
+        );
+        let mut m = SparseMemory::new();
+        m.map(0x1010, vec![7, 8, 9]).unwrap();
+        m.map(0x1000, vec![1, 2]).unwrap();
+        let flat = m.to_flat();
+        assert_eq!(flat.base, 0x1000);
+        assert_eq!(flat.bytes.len(), 0x13);
+        for addr in [0x1000u64, 0x1001, 0x1010, 0x1012] {
+            let (mut a, mut b) = ([0u8], [0u8]);
+            m.read(addr, &mut a).unwrap();
+            flat.read(addr, &mut b).unwrap();
+            assert_eq!(a, b, "{addr:#x}");
+        }
+        assert_eq!(flat.bytes[2..0x10], [0; 14]);
+        assert!(flat.read(0x1013, &mut [0u8]).is_err());
+    }
+
     use super::*;
 
     /// Spans are filled in order from `base + start`; a span not within the destination, an

@@ -15,9 +15,7 @@ use std::hint::black_box;
 use std::io::Write;
 
 use tld4_emu::WARP_SIZE;
-use tld4_gpu_memory::{
-    pool_image, CallbackMemory, FlatMemory, LayoutChoice, MemoryPool, Range, RangesMemory,
-};
+use tld4_gpu_memory::{pool_image, CallbackMemory, LayoutChoice, MemoryPool, Range, RangesMemory};
 use tld4_textures::Handle;
 
 use super::{Spread, Workload};
@@ -138,21 +136,6 @@ fn clock() -> f64 {
         .as_secs_f64()
 }
 
-/// The flat image's bytes from `BASE` (the pool image's regions in place, zeros between).
-fn flat_bytes(image: &tld4_gpu_memory::SparseMemory) -> Vec<u8> {
-    let end = image
-        .regions()
-        .map(|(b, r)| b + r.len() as u64)
-        .max()
-        .unwrap_or(BASE);
-    let mut bytes = vec![0u8; (end - BASE) as usize];
-    for (b, r) in image.regions() {
-        let at = (b - BASE) as usize;
-        bytes[at..at + r.len()].copy_from_slice(r);
-    }
-    bytes
-}
-
 /// Times the sparse-memory row of `w` (block-linear, 16 GOBs a block, as the memory rows);
 /// prints each side's rate, each non-flat side's ratio to the flat side of its kind, and the
 /// callback's read calls over one run's warps.
@@ -164,8 +147,8 @@ pub(super) fn row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize)
     };
     let image = pool_image(&[(texture, sampler, layout)], BASE).map_err(|e| e.to_string())?;
     let (hp, sp) = (image.header_pool, image.sampler_pool);
-    let bytes = flat_bytes(&image.memory);
-    let flat = FlatMemory::new(BASE, bytes.clone());
+    let flat = image.memory.to_flat();
+    let (base, bytes) = (flat.base, &flat.bytes);
     let filler = vec![0u8; 4096];
     let fill = |address| Range {
         address,
@@ -187,9 +170,9 @@ pub(super) fn row(out: &mut impl Write, w: &Workload, runs: usize, warps: usize)
     let calls = Cell::new(0u64);
     let read = |addr: u64, dst: &mut [u8]| {
         calls.set(calls.get() + 1);
-        let at = addr.wrapping_sub(BASE) as usize;
+        let at = addr.wrapping_sub(base) as usize;
         match bytes.get(at..at.saturating_add(dst.len())) {
-            Some(b) if addr >= BASE => {
+            Some(b) if addr >= base => {
                 dst.copy_from_slice(b);
                 true
             }
