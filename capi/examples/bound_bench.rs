@@ -14,7 +14,9 @@
 //!
 //! `cargo run --release -p tld4-capi --example bound_bench [WARPS]` (default 200,000 warps a
 //! row; median of 5 rounds). `SIZE=256` makes the texture 256 x 256 (256 KiB, as `tld4
-//! bench`'s sparse rows) instead of 64 x 64. Results are checked equal between the forms
+//! bench`'s sparse rows) instead of 64 x 64. `COORDS=coherent` makes each warp an 8 x 4
+//! block of pixels one texel apart at a random place (a screen-space pass) instead of 32
+//! scattered lanes (`COORDS=scattered`, the default). Results are checked equal between the forms
 //! before timing. `ONLY=owned` runs the owned one-shot and bound C calls alone, once each
 //! (for callgrind); `ONLY=memory` the same for the flat memory image; `ONLY=flat`,
 //! `ONLY=callback` and `ONLY=cached` run only the one-shot memory calls over the flat range,
@@ -39,8 +41,10 @@ const N: usize = 256;
 const BASE: u64 = 0x4000_0000;
 const INSN: &str = "TLD4.R R10, R8, R20, UR4, 2D ;";
 
-/// A xorshift stream of coordinates in [0, 1).
-fn coords() -> Vec<[f32; 2]> {
+/// A xorshift stream of coordinates in [0, 1): scattered (each lane's own), or with
+/// `coherent` each warp an 8 x 4 block of pixels drawn one texel apart at a random place,
+/// as a screen-space pass over a texture the size of its target reads it.
+fn coords(size: u32, coherent: bool) -> Vec<[f32; 2]> {
     let mut s = 0x2545_f491_4f6c_dd1du64;
     let mut next = || {
         s ^= s << 13;
@@ -48,7 +52,18 @@ fn coords() -> Vec<[f32; 2]> {
         s ^= s << 17;
         (s >> 40) as f32 / (1u64 << 24) as f32
     };
-    (0..N * 32).map(|_| [next(), next()]).collect()
+    if !coherent {
+        return (0..N * 32).map(|_| [next(), next()]).collect();
+    }
+    let texel = 1.0 / size as f32;
+    (0..N)
+        .flat_map(|_| {
+            let origin = [next(), next()];
+            (0..32).map(move |l| {
+                [0, 1].map(|a| (origin[a] + ([l % 8, l / 8][a] as f32 + 0.5) * texel).fract())
+            })
+        })
+        .collect()
 }
 
 /// Median and range of the ratios a/b of 7 rounds of `total` warps each, a and b timed in
@@ -155,7 +170,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let flat_mem = FlatMemory::new(BASE, bytes.clone());
     let handle = Handle::new(0, 0)?.0;
-    let xy = coords();
+    let coherent = match std::env::var("COORDS").ok().as_deref() {
+        None | Some("scattered") => false,
+        Some("coherent") => true,
+        Some(other) => return Err(format!("COORDS={other}: scattered or coherent").into()),
+    };
+    let xy = coords(size, coherent);
 
     // Rust: WarpStates.
     let word = decoder::assemble(INSN)?;

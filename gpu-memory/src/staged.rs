@@ -164,6 +164,16 @@ fn lanes_equal(a: &[u32; LANES], b: &[u32; LANES]) -> u32 {
     m
 }
 
+/// The lanes (bits) whose entry in `a` equals the lane before's (lane 0 never: it has none
+/// in this report).
+#[inline(always)]
+fn lanes_equal_previous(a: &[u32; LANES]) -> u32 {
+    // (the entries a lane on, compared as whole arrays: vector compares)
+    let mut previous = [0u32; LANES];
+    previous[1..].copy_from_slice(&a[..LANES - 1]);
+    lanes_equal(a, &previous) & !1
+}
+
 /// The lanes (bits) that are true.
 #[inline(always)]
 fn lanes_true(a: &[bool; LANES]) -> u32 {
@@ -175,9 +185,14 @@ fn lanes_true(a: &[bool; LANES]) -> u32 {
 }
 
 impl TexelWatcher for Collect<'_, '_> {
-    /// Marks each texel's sector but a border texel's (not read) and one in a sector an
-    /// earlier texel of its lane marked (a footprint's texels share sectors more often than
-    /// not: RGBA8 in a GOB, 1.9 sectors a lane of scattered lanes).
+    /// Marks each texel's sector but a border texel's (not read) and one in a sector that an
+    /// earlier texel of its lane, or the same texel of the lane before, lies in (a texel
+    /// skipped so lies in a sector marked: by the texel it equals, or by the one that texel
+    /// equals, and so on back to one marked). A footprint's texels share sectors more often
+    /// than not (RGBA8 in a GOB, 1.9 sectors a lane of scattered lanes), and neighbouring
+    /// lanes of a screen-space warp share theirs (an 8 x 4 block of pixels a texel apart:
+    /// 59.5 marks a warp without the lane before, 24.8 with it; scattered lanes 60 either
+    /// way, docs/benchmarks.md).
     fn texels(&mut self, t: &KernelTexels<'_>) {
         let mut s = [[0u32; LANES]; 4];
         for (row, index) in s.iter_mut().zip(t.index) {
@@ -187,14 +202,14 @@ impl TexelWatcher for Collect<'_, '_> {
         }
         // (the marks' slices in locals: their stores do not reload them)
         let Marks { seen, words } = &mut *self.marks;
-        let mut marked = [0u32; 4];
+        let mut read = [0u32; 4];
         for texel in 0..4 {
             let real = t.real.map_or(u32::MAX, |r| lanes_true(&r[texel]));
-            let mut fresh = t.lanes & real;
+            read[texel] = t.lanes & real;
+            let mut fresh = read[texel] & !(read[texel] << 1 & lanes_equal_previous(&s[texel]));
             for earlier in 0..texel {
-                fresh &= !(marked[earlier] & lanes_equal(&s[texel], &s[earlier]));
+                fresh &= !(read[earlier] & lanes_equal(&s[texel], &s[earlier]));
             }
-            marked[texel] = fresh;
             mark_lanes(seen, words, &s[texel], fresh);
         }
     }

@@ -3,8 +3,9 @@
 //! each case first reads a texture of other texels at the same addresses by sectors, every
 //! texel of it, so a sector the second reading failed to fetch would give the first one's
 //! bytes. Textures of each kind, pitch and block-linear, every address mode's edge, AOFFI,
-//! PTP and depth compare; lane-parallel levels and the per-lane path (the scalar level, and
-//! runs of fewer lanes than the kernels take).
+//! PTP and depth compare, lanes at scattered and at neighbouring places; lane-parallel
+//! levels and the per-lane path (the scalar level, and runs of fewer lanes than the kernels
+//! take).
 
 use std::cell::RefCell;
 
@@ -122,6 +123,35 @@ fn query(case: &Case, rng: &mut Rng) -> GatherQuery {
         offsets,
         dref: rng.float(0.0, 1.0),
     }
+}
+
+/// A warp of `case` at neighbouring places, as a screen-space pass samples: lane `l` is
+/// `origin` moved (l % 8, l / 8) texels along the face's axes (2D kinds: along x and y;
+/// cube kinds: along the two axes other than the major one), so that neighbouring lanes
+/// share sectors, up to and past the texture's edges (the origin lies anywhere `query`
+/// puts it).
+fn coherent(case: &Case, origin: &GatherQuery) -> Vec<GatherQuery> {
+    let step = [case.desc.width, case.desc.height].map(|n| 1.0 / n as f32);
+    let cube = case.desc.kind.is_cube();
+    // (a cube coordinate's axes past its major one move across that face, two per unit)
+    let major = (0..3)
+        .max_by(|&a, &b| origin.coords[a].abs().total_cmp(&origin.coords[b].abs()))
+        .unwrap_or(0);
+    let axes = if cube {
+        [(major + 1) % 3, (major + 2) % 3]
+    } else {
+        [0, 1]
+    };
+    let scale = if cube { 2.0 } else { 1.0 };
+    (0..LANES)
+        .map(|l| {
+            let mut q = *origin;
+            for (a, d) in [(l % 8) as f32, (l / 8) as f32].into_iter().enumerate() {
+                q.coords[axes[a]] += d * step[a] * scale;
+            }
+            q
+        })
+        .collect()
 }
 
 /// Queries covering every texel of `case`'s texture (2D kinds: one a 2x2 footprint; cube
@@ -265,7 +295,11 @@ fn a_texture_read_by_sectors_gathers_what_the_texel_by_texel_path_gathers() {
         let texture_at = ta.header().address;
         for round in 0..24 {
             let level = levels[round % levels.len()];
-            let queries: Vec<GatherQuery> = (0..LANES).map(|_| query(&case, &mut rng)).collect();
+            // (every third round a warp at neighbouring places: lanes sharing sectors)
+            let queries: Vec<GatherQuery> = match round % 3 {
+                1 => coherent(&case, &query(&case, &mut rng)),
+                _ => (0..LANES).map(|_| query(&case, &mut rng)).collect(),
+            };
             let lanes = lanes_of(&queries);
             // (a short run now and then: fewer lanes than the kernels take)
             let range = if round % 5 == 4 { 3..8 } else { 0..LANES };
