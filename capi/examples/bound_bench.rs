@@ -30,7 +30,7 @@ use std::ptr::null_mut;
 use std::time::Instant;
 
 use tld4_capi::*;
-use tld4_emu::gpu_memory::{pool_image, FlatMemory, LayoutChoice, MemoryPool};
+use tld4_emu::gpu_memory::{pool_image, LayoutChoice, MemoryPool};
 use tld4_emu::{
     decoder, ExecConfig, Format, Handle, Sampler, Texture, TextureDesc, TextureKind, TexturePool,
     Tld4Exec, WarpState,
@@ -157,18 +157,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let image = pool_image(&[(&tex, &smp, layout)], BASE)?;
     // one flat range, as a simulator holds its memory image
-    let end = image
-        .memory
-        .regions()
-        .map(|(b, r)| b + r.len() as u64)
-        .max()
-        .unwrap_or(BASE);
-    let mut bytes = vec![0u8; (end - BASE) as usize];
-    for (b, r) in image.memory.regions() {
-        let at = (b - BASE) as usize;
-        bytes[at..at + r.len()].copy_from_slice(r);
-    }
-    let flat_mem = FlatMemory::new(BASE, bytes.clone());
+    let flat_mem = image.memory.to_flat();
+    let bytes = flat_mem.bytes.clone();
     let handle = Handle::new(0, 0)?.0;
     let coherent = match std::env::var("COORDS").ok().as_deref() {
         None | Some("scattered") => false,
@@ -259,7 +249,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     let cmem = tld4_memory {
         kind: tld4_memory_kind::TLD4_MEMORY_FLAT as u32,
-        base: BASE,
+        base: flat_mem.base,
         bytes: bytes.as_ptr(),
         len: bytes.len(),
         user: null_mut(),

@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use tld4_emu::decoder;
 use tld4_emu::gpu_memory::{
     pool_image, ClassDescriptors, FlatMemory, GpuClass, LayoutChoice, Memory, MemoryError,
-    MemoryPool, SparseMemory,
+    MemoryPool,
 };
 use tld4_emu::textures::{AddressMode, Format, Sampler, Texture, TextureDesc, TextureKind};
 use tld4_emu::{ExecConfig, LaneTexels, Tld4Exec, WarpState, WARP_SIZE};
@@ -35,21 +35,6 @@ fn rgba8(width: u32, height: u32, seed: u32) -> Texture {
     .unwrap()
 }
 
-/// The pool image's regions as one flat range from `BASE`.
-fn flat(image: &SparseMemory) -> FlatMemory {
-    let end = image
-        .regions()
-        .map(|(b, r)| b + r.len() as u64)
-        .max()
-        .unwrap();
-    let mut bytes = vec![0u8; (end - BASE) as usize];
-    for (b, r) in image.regions() {
-        let at = (b - BASE) as usize;
-        bytes[at..at + r.len()].copy_from_slice(r);
-    }
-    FlatMemory::new(BASE, bytes)
-}
-
 /// A flat memory holding `textures` (header and sampler k for texture k), and its pools.
 fn memory(textures: &[(&Texture, &Sampler)]) -> (FlatMemory, u64, u64) {
     let layout = LayoutChoice::BlockLinear {
@@ -57,7 +42,11 @@ fn memory(textures: &[(&Texture, &Sampler)]) -> (FlatMemory, u64, u64) {
     };
     let parts: Vec<_> = textures.iter().map(|&(t, s)| (t, s, layout)).collect();
     let image = pool_image(&parts, BASE).unwrap();
-    (flat(&image.memory), image.header_pool, image.sampler_pool)
+    (
+        image.memory.to_flat(),
+        image.header_pool,
+        image.sampler_pool,
+    )
 }
 
 /// A warp at random coordinates, handle `handle` in UR4.
