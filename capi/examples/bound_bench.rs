@@ -158,7 +158,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let image = pool_image(&[(&tex, &smp, layout)], BASE)?;
     // one flat range, as a simulator holds its memory image
     let flat_mem = image.memory.to_flat();
-    let bytes = flat_mem.bytes.clone();
+    let bytes = &flat_mem.bytes;
     let handle = Handle::new(0, 0)?.0;
     let coherent = match std::env::var("COORDS").ok().as_deref() {
         None | Some("scattered") => false,
@@ -414,7 +414,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let rmem = tld4_ranges_memory(cranges);
     let cb_image = Image {
-        bytes: &bytes,
+        bytes,
         calls: Cell::new(0),
     };
     let cbmem = tld4_memory {
