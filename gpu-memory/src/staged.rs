@@ -1,9 +1,11 @@
 //! A texture read by the 32-byte sectors a warp's texels lie in, for a memory that hands out
 //! no view of it (a read callback made for one warp, [`CallbackMemory::for_one_warp`], over a
 //! texture larger than it fetches whole; a texture across two ranges): the in-place gatherer
-//! runs twice over a scratch copy of the texture kept per thread. The first run is watched
-//! ([`TexelWatcher`]): the kernels name the texels they read, and the per-lane path's lanes
-//! their footprints ([`SiteGatherer::addresses`]); those sectors are read from the memory
+//! runs twice over a scratch copy of the texture kept per thread. The first run stops at the
+//! texels ([`DetachedGatherer::watch_lane_range`]: no loads, no results): the kernels name
+//! the texels they would read to a [`TexelWatcher`], which marks the sectors each brings
+//! first ([`KernelTexels::sectors`]), and the per-lane path's lanes their footprints
+//! ([`SiteGatherer::addresses`]); those sectors are read from the memory
 //! (one span each 2 KiB block of the texture they lie in, from its first such sector to its
 //! last: a call of a read function costs more than the sectors between; all the spans in
 //! one call of the memory, [`Memory::read_spans_once`], in address order); the second run
@@ -16,12 +18,14 @@
 //!
 //! [`CallbackMemory::for_one_warp`]: crate::CallbackMemory::for_one_warp
 //! [`SiteGatherer::addresses`]: tld4_textures::SiteGatherer::addresses
+//! [`DetachedGatherer::watch_lane_range`]: tld4_textures::DetachedGatherer::watch_lane_range
 
 use std::cell::RefCell;
 use std::ops::Range;
 
 use tld4_textures::{
-    Error, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress, TexelWatcher, LANES,
+    Error, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress, TexelSectors,
+    TexelWatcher, LANES,
 };
 
 use crate::memory::Memory;
@@ -151,66 +155,28 @@ struct Collect<'s, 'm> {
     /// A storage index's sector: the index shifted right by this (elements of 1 to 16
     /// bytes, a power of two, at indices aligned to them: an element lies in one sector).
     shift: u32,
+    /// The level the sectors are compared at (the gather's).
+    level: SimdLevel,
+    /// A chunk's sectors (written whole by each report).
+    sectors: TexelSectors,
     unreported: u32,
 }
 
-/// The lanes (bits) where `a` and `b` are equal (a loop the compiler makes vector compares).
-#[inline(always)]
-fn lanes_equal(a: &[u32; LANES], b: &[u32; LANES]) -> u32 {
-    let mut m = 0;
-    for k in 0..LANES {
-        m |= u32::from(a[k] == b[k]) << k;
-    }
-    m
-}
-
-/// The lanes (bits) whose entry in `a` equals the lane before's (lane 0 never: it has none
-/// in this report).
-#[inline(always)]
-fn lanes_equal_previous(a: &[u32; LANES]) -> u32 {
-    // (the entries a lane on, compared as whole arrays: vector compares)
-    let mut previous = [0u32; LANES];
-    previous[1..].copy_from_slice(&a[..LANES - 1]);
-    lanes_equal(a, &previous) & !1
-}
-
-/// The lanes (bits) that are true.
-#[inline(always)]
-fn lanes_true(a: &[bool; LANES]) -> u32 {
-    let mut m = 0;
-    for (k, &b) in a.iter().enumerate() {
-        m |= u32::from(b) << k;
-    }
-    m
-}
-
 impl TexelWatcher for Collect<'_, '_> {
-    /// Marks each texel's sector but a border texel's (not read) and one in a sector that an
-    /// earlier texel of its lane, or the same texel of the lane before, lies in (a texel
-    /// skipped so lies in a sector marked: by the texel it equals, or by the one that texel
-    /// equals, and so on back to one marked). A footprint's texels share sectors more often
+    /// Marks the sector of each texel that brings it first ([`KernelTexels::sectors`]: not a
+    /// border texel, which is not read, nor one in a sector that an earlier texel of its
+    /// lane, or the same texel of the lane before, lies in; compared at the gather's level).
+    /// A footprint's texels share sectors more often
     /// than not (RGBA8 in a GOB, 1.9 sectors a lane of scattered lanes), and neighbouring
     /// lanes of a screen-space warp share theirs (an 8 x 4 block of pixels a texel apart:
     /// 59.5 marks a warp without the lane before, 24.8 with it; scattered lanes 60 either
     /// way, docs/benchmarks.md).
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        let mut s = [[0u32; LANES]; 4];
-        for (row, index) in s.iter_mut().zip(t.index) {
-            for (sector, &i) in row.iter_mut().zip(index) {
-                *sector = i >> self.shift;
-            }
-        }
+        t.sectors(self.level, self.shift, &mut self.sectors);
         // (the marks' slices in locals: their stores do not reload them)
         let Marks { seen, words } = &mut *self.marks;
-        let mut read = [0u32; 4];
-        for texel in 0..4 {
-            let real = t.real.map_or(u32::MAX, |r| lanes_true(&r[texel]));
-            read[texel] = t.lanes & real;
-            let mut fresh = read[texel] & !(read[texel] << 1 & lanes_equal_previous(&s[texel]));
-            for earlier in 0..texel {
-                fresh &= !(read[earlier] & lanes_equal(&s[texel], &s[earlier]));
-            }
-            mark_lanes(seen, words, &s[texel], fresh);
+        for (sector, fresh) in self.sectors.sector.iter().zip(self.sectors.fresh) {
+            mark_lanes(seen, words, sector, fresh);
         }
     }
 
@@ -253,15 +219,17 @@ impl DetachedTexture {
                 } = grow(&mut scratch, extent);
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
-                // the first, watched run over the scratch (whatever it holds)
+                // the first run, to the texels only, over the scratch (whatever it holds)
                 let mut watch = Collect {
                     marks: &mut marks,
                     shift: 5 - self.header().format.storage().bytes().trailing_zeros(),
+                    level,
+                    sectors: TexelSectors::default(),
                     unreported: 0,
                 };
                 let watched = range.clone();
-                if let Err(e) = gatherer
-                    .gather_lane_range_watched(bytes, level, queries, watched, out, &mut watch)
+                if let Err(e) =
+                    gatherer.watch_lane_range(bytes, level, queries, watched, &mut watch)
                 {
                     return Some(Err(e));
                 }
@@ -277,8 +245,8 @@ impl DetachedTexture {
     }
 
     /// Collects into `marks` the sectors of the footprints of `lanes` (bits of `queries`),
-    /// the lanes the per-lane path gathered in the first run: their texel addresses from the
-    /// texel-by-texel gatherer's footprint.
+    /// the lanes the kernels left to the per-lane path in the first run: their texel
+    /// addresses from the texel-by-texel gatherer's footprint.
     fn mark_footprints(&self, marks: &mut Marks<'_>, lanes: u32, queries: &LaneQueries) {
         let base = self.header().address;
         let mut lanes = lanes;

@@ -229,7 +229,7 @@ impl DetachedGatherer {
         range: std::ops::Range<usize>,
         out: &mut LaneResults,
     ) -> Result<(), Error> {
-        self.gather_watched_by(bytes, level, queries, range, out, Watch(None))
+        self.gather_watched_by(bytes, level, queries, range, out, Watch::none())
     }
 
     /// [`DetachedGatherer::gather_lane_range`] with a watcher that sees the texels the
@@ -243,7 +243,32 @@ impl DetachedGatherer {
         out: &mut LaneResults,
         watcher: &mut dyn TexelWatcher,
     ) -> Result<(), Error> {
-        self.gather_watched_by(bytes, level, queries, range, out, Watch(Some(watcher)))
+        self.gather_watched_by(bytes, level, queries, range, out, Watch::results(watcher))
+    }
+
+    /// The texels [`DetachedGatherer::gather_lane_range_watched`] would report to `watcher`,
+    /// and the lanes it would not, for a gather that computes no results: the kernels stop
+    /// at the texels' storage indices, loading none (for a watcher that only collects where
+    /// the texels lie: what a memory read by its sectors must fetch before the gather,
+    /// 32-byte sectors' worth at a time). The same errors.
+    pub fn watch_lane_range(
+        &self,
+        bytes: &[u8],
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: std::ops::Range<usize>,
+        watcher: &mut dyn TexelWatcher,
+    ) -> Result<(), Error> {
+        // (results the kernels may still write, unread: the apron kernel's, owned only)
+        let mut unread = LaneResults::new();
+        self.gather_watched_by(
+            bytes,
+            level,
+            queries,
+            range,
+            &mut unread,
+            Watch::addresses(watcher),
+        )
     }
 
     /// The gather of `bytes` in place, watched by `watch`.
@@ -469,7 +494,7 @@ impl<'a> Gatherer<'a> {
                 lanes.push_unchecked(q);
             }
             let n = qs.len().min(os.len());
-            self.gather_lanes_at(level, &lanes, 0..n, &mut results, &mut probe::Watch(None));
+            self.gather_lanes_at(level, &lanes, 0..n, &mut results, &mut probe::Watch::none());
             for (k, o) in os[..n].iter_mut().enumerate() {
                 *o = results.get_unchecked(k);
             }

@@ -109,6 +109,7 @@ pub use simd::loads::{
     detected_texel_loads, set_texel_loads, texel_loads, texel_loads_env_error, with_texel_loads,
     TexelLoads,
 };
+pub use simd::sectors::TexelSectors;
 pub use simd::{
     avx2_available, detected_simd_level, run_at, set_simd_level, simd_env_error, simd_level,
     AtLevel, SimdLevel,

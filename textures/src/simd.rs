@@ -32,12 +32,14 @@
 //! after which its texels are loaded without a check each, by gathers (of elements or of
 //! pairs) or one by one, in lanes or checked ([`Isa`] for `Avx2`, [`loads`]; tested against the checked loads at and past
 //! the slice's end, for every element width); and the AVX2 writer of a whole chunk's texel
-//! addresses ([`addresses`]: 32-byte stores of `repr(u32)` entries).
+//! addresses ([`addresses`]: 32-byte stores of `repr(u32)` entries); and the AVX2 compares of
+//! a chunk's texel sectors ([`sectors`]: 32-byte loads and stores of its index rows).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub(crate) mod addresses;
 pub(crate) mod loads;
+pub(crate) mod sectors;
 
 /// Which implementation of the lane-parallel pipeline runs (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

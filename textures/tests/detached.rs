@@ -1,7 +1,9 @@
 //! A [`DetachedGatherer`] gathering from a call's bytes as it is
 //! ([`DetachedGatherer::gather_lane_range`]) gives what the gatherer attached to the same
 //! bytes gives ([`DetachedGatherer::attach`]), at every SIMD level, lanes the kernels hand
-//! back to the per-lane path included; bytes that do not fit are an error, not a read.
+//! back to the per-lane path included; bytes that do not fit are an error, not a read; a
+//! gather stopped at its texels ([`DetachedGatherer::watch_lane_range`]) tells its watcher
+//! what the watched gather does.
 
 use tld4_textures::layout::{Layout, LayoutKind};
 use tld4_textures::*;
@@ -157,4 +159,87 @@ fn bytes_that_do_not_fit_are_an_error() {
         matches!(e, Error::Invalid(InvalidInput::LaneRange { .. })),
         "{e:?}"
     );
+}
+
+/// One report of a kernel's texels, as told.
+#[derive(Debug, PartialEq)]
+struct Report {
+    lanes: u32,
+    index: [[u32; LANES]; 4],
+    real: Option<[[bool; LANES]; 4]>,
+    element: u32,
+}
+
+/// What a watcher was told: each report, and the lanes not reported.
+#[derive(Default, Debug, PartialEq)]
+struct Told {
+    reports: Vec<Report>,
+    unreported: u32,
+}
+
+impl TexelWatcher for Told {
+    fn texels(&mut self, t: &KernelTexels<'_>) {
+        self.reports.push(Report {
+            lanes: t.lanes,
+            index: *t.index,
+            real: t.real.copied(),
+            element: t.element,
+        });
+    }
+    fn unreported(&mut self, lanes: u32) {
+        self.unreported |= lanes;
+    }
+}
+
+/// A gather stopped at its texels ([`DetachedGatherer::watch_lane_range`]) tells its watcher
+/// what the whole watched gather tells it (border texels, lanes handed to the per-lane path
+/// and lanes outside the range alike), at every level, and leaves nothing else to see.
+#[test]
+fn watching_without_results_tells_what_the_watched_gather_tells() {
+    let q = queries();
+    for address in [
+        AddressMode::Repeat,
+        AddressMode::ClampToEdge,
+        AddressMode::ClampToBorder,
+    ] {
+        for (format, seed) in [(Format::Rgba8Unorm, 1), (Format::R32Uint, 77)] {
+            let (layout, desc, bytes) = texture(format, seed);
+            let d = detached(&layout, desc, address);
+            for level in SimdLevel::ALL.map(SimdLevel::supported) {
+                for range in [0..32, 3..29, 5..6] {
+                    let mut want = Told::default();
+                    let mut out = LaneResults::new();
+                    d.gather_lane_range_watched(
+                        &bytes,
+                        level,
+                        &q,
+                        range.clone(),
+                        &mut out,
+                        &mut want,
+                    )
+                    .unwrap();
+                    let mut got = Told::default();
+                    d.watch_lane_range(&bytes, level, &q, range.clone(), &mut got)
+                        .unwrap();
+                    assert_eq!(got, want, "{address:?} {format:?} {level:?} {range:?}");
+                    // every lane of the range is told of, reported or not
+                    let told = want
+                        .reports
+                        .iter()
+                        .fold(want.unreported, |m, r| m | r.lanes);
+                    let lanes = (range.start..range.end).fold(0u32, |m, k| m | 1 << k);
+                    assert_eq!(told & lanes, lanes, "{address:?} {format:?} {level:?}");
+                    if address == AddressMode::ClampToBorder
+                        && level == SimdLevel::Avx2
+                        && range.len() == 32
+                    {
+                        assert!(
+                            want.reports.iter().any(|r| r.real.is_some()),
+                            "border texels reported"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -354,8 +354,15 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
             ys = [y1, y1, y0, y0];
             footprint_indices(&g.place, l.element, &layer, [&x0, &x1], [&y0, &y1])
         };
-        let mut values = fetch_convert::<I, T, C>(&l, &index);
         let borderless = A::BORDERLESS || !(may_border(au) || may_border(av));
+        let range = range_bits(&l.range);
+        let redone = lane_bits::<I>(&outside) & range;
+        let border = (!borderless).then_some(BorderCoords { xs: &xs, ys: &ys });
+        report(probe, range, redone, &index, border, l.element);
+        if probe.addresses_only() {
+            return;
+        }
+        let mut values = fetch_convert::<I, T, C>(&l, &index);
         if !borderless {
             for t in 0..4 {
                 for k in 0..LANES {
@@ -365,11 +372,7 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
                 }
             }
         }
-        let range = range_bits(&l.range);
         store(out, range, &values);
-        let redone = lane_bits::<I>(&outside) & range;
-        let border = (!borderless).then_some(BorderCoords { xs: &xs, ys: &ys });
-        report(probe, range, redone, &index, border, l.element);
         redo(&l, redone, out);
     }
 }
@@ -679,11 +682,14 @@ fn direct_faces<I: Isa, T: Copy + Into<u32>, C: Convert, P: LaneProbe>(
             }
         }
     }
-    let values = fetch_convert::<I, T, C>(&l, &index);
-    store(out, range, &values);
     let redone = lane_bits::<I>(&redo_lane) & range & !edges;
     // (a cube face has no border: every texel of a footprint on the faces is read)
     report(probe, range, redone, &index, None, l.element);
+    if probe.addresses_only() {
+        return;
+    }
+    let values = fetch_convert::<I, T, C>(&l, &index);
+    store(out, range, &values);
     // unsure lanes, lanes outside the 32-bit range and footprints with a corner: the
     // per-lane path
     redo(&l, redone, out);

@@ -240,7 +240,7 @@ impl<'g> Gatherer<'g> {
             queries,
             0..queries.len,
             out,
-            &mut Watch(None),
+            &mut Watch::none(),
         )
     }
 
@@ -256,7 +256,7 @@ impl<'g> Gatherer<'g> {
         range: Range<usize>,
         out: &mut LaneResults,
     ) -> Result<(), Error> {
-        self.gather_lane_range_in(level, queries, range, out, Watch(None))
+        self.gather_lane_range_in(level, queries, range, out, Watch::none())
     }
 
     /// False where the lane-parallel path is not taken: sparse textures, textures too large
@@ -294,7 +294,7 @@ impl<'g> Gatherer<'g> {
         out: &mut LaneResults,
         watcher: &mut dyn TexelWatcher,
     ) -> Result<(), Error> {
-        self.gather_lane_range_in(level, queries, range, out, Watch(Some(watcher)))
+        self.gather_lane_range_in(level, queries, range, out, Watch::results(watcher))
     }
 
     fn gather_lane_range_in(
@@ -360,6 +360,9 @@ impl<'g> Gatherer<'g> {
         if level == SimdLevel::Scalar || !self.lane_parallel() || range.len() < MIN_PARALLEL_LANES {
             if probe.watching() {
                 probe.unreported(range_bits(&range));
+            }
+            if probe.addresses_only() {
+                return;
             }
             return self.gather_lanes_per_lane(texels, q, range, out);
         }

@@ -8,14 +8,16 @@
 
 use super::lanes::{range_bits, LANES};
 use crate::simd::addresses::{entry, write_chunk, AddressRule};
+use crate::simd::sectors::{sectors, TexelSectors};
 use crate::simd::SimdLevel;
 use crate::sites::LaneTexels;
 
 /// What the kernels computed for the texels of a warp: `index[t][k]` is the storage index
-/// the kernel loaded for texel `t` (gather order) of lane `k` (the element of the texel the
-/// value rule reads: its first element plus `element`), and `real[t][k]` is false for a
-/// border texel, which is not read (its index is then meaningless); `real` is None where
-/// the kernel has no border texels (every texel is read).
+/// the kernel loads (or, stopped at the texels, would load) for texel `t` (gather order) of
+/// lane `k` (the element of the texel the value rule reads: its first element plus
+/// `element`), and `real[t][k]` is false for a border texel, which is not read (its index
+/// is then meaningless); `real` is None where the kernel has no border texels (every texel
+/// is read).
 pub struct KernelTexels<'a> {
     /// The lanes reported (bits).
     pub lanes: u32,
@@ -64,6 +66,18 @@ impl KernelTexels<'_> {
             }
         }
     }
+
+    /// Writes into `out` the 32-byte sectors of the reported lanes' texels (a kernel's whole
+    /// chunk: every entry is written), a storage index's sector being the
+    /// index shifted right by `shift` (5 - log2 of the element's bytes, for storage that is a
+    /// flat view of memory from a 32-byte boundary), and the lanes whose texel brings its
+    /// sector first (see [`TexelSectors`]): what a watcher marks to collect the sectors a
+    /// warp reads, each about once. Compared with AVX2 where `level` is `Avx2` and the CPU
+    /// has it, else lane by lane; the same result.
+    #[inline]
+    pub fn sectors(&self, level: SimdLevel, shift: u32, out: &mut TexelSectors) {
+        sectors(level, self.index, self.real, self.lanes, shift, out);
+    }
 }
 
 /// A watcher of lane-parallel gathers (held as `&mut dyn TexelWatcher`).
@@ -79,6 +93,9 @@ pub trait TexelWatcher {
 pub(crate) trait LaneProbe {
     /// Whether anyone watches this gather (checked at run time, once a chunk of lanes).
     fn watching(&self) -> bool;
+    /// Whether the gather stops at the texels' addresses: the kernels report them and
+    /// compute no results (checked at run time, once a chunk of lanes, after the report).
+    fn addresses_only(&self) -> bool;
     /// The texels the kernel read for the lanes of `t.lanes`.
     fn texels(&mut self, t: &KernelTexels<'_>);
     /// The lanes (bits) whose texels were not reported: the per-lane path gathered them.
@@ -86,22 +103,55 @@ pub(crate) trait LaneProbe {
 }
 
 /// An optional watcher: the probe every kernel is compiled with.
-pub(crate) struct Watch<'w>(pub(crate) Option<&'w mut dyn TexelWatcher>);
+pub(crate) struct Watch<'w> {
+    watcher: Option<&'w mut dyn TexelWatcher>,
+    addresses_only: bool,
+}
+
+impl<'w> Watch<'w> {
+    /// Nobody watches: the gather's results only.
+    pub(crate) fn none() -> Self {
+        Watch {
+            watcher: None,
+            addresses_only: false,
+        }
+    }
+
+    /// `watcher` sees the texels of a gather that computes its results.
+    pub(crate) fn results(watcher: &'w mut dyn TexelWatcher) -> Self {
+        Watch {
+            watcher: Some(watcher),
+            addresses_only: false,
+        }
+    }
+
+    /// `watcher` sees the texels of a gather that stops at them (no results).
+    pub(crate) fn addresses(watcher: &'w mut dyn TexelWatcher) -> Self {
+        Watch {
+            watcher: Some(watcher),
+            addresses_only: true,
+        }
+    }
+}
 
 impl LaneProbe for Watch<'_> {
     #[inline(always)]
     fn watching(&self) -> bool {
-        self.0.is_some()
+        self.watcher.is_some()
+    }
+    #[inline(always)]
+    fn addresses_only(&self) -> bool {
+        self.addresses_only
     }
     #[inline(always)]
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        if let Some(w) = self.0.as_deref_mut() {
+        if let Some(w) = self.watcher.as_deref_mut() {
             w.texels(t);
         }
     }
     #[inline(always)]
     fn unreported(&mut self, lanes: u32) {
-        if let Some(w) = self.0.as_deref_mut() {
+        if let Some(w) = self.watcher.as_deref_mut() {
             w.unreported(lanes);
         }
     }
