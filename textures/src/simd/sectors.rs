@@ -110,34 +110,33 @@ unsafe fn equal_sectors_avx2(
         _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))) as u32
     };
     let mut equal = Equal::default();
-    // (loops of constant counts, pairs from a table: unrolled whole, no branch but `real`'s)
-    let mut s = [[_mm256_setzero_si256(); LANES / 8]; 4];
-    for ((s, index), sector) in s.iter_mut().zip(index).zip(sector.iter_mut()) {
-        for (g, s) in s.iter_mut().enumerate() {
-            // SAFETY: `index` and `sector` hold 32 u32, and 8g + 7 < 32.
-            unsafe {
-                let i = _mm256_loadu_si256(index.as_ptr().add(8 * g).cast::<__m256i>());
-                *s = _mm256_srl_epi32(i, count);
-                _mm256_storeu_si256(sector.as_mut_ptr().add(8 * g).cast::<__m256i>(), *s);
-            }
-        }
-    }
+    // (eight lanes of every texel at a time, in lane order: the lane before lane 8g is
+    // stored by then; loops of constant counts, pairs from a table, all unrolled)
     let back = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
-    for ((previous, s), sector) in equal.previous.iter_mut().zip(&s).zip(sector.iter()) {
-        // lane 0 against itself (its bit cleared below), lanes 1-7 against 0-6
-        let mut m = mask(s[0], _mm256_permutevar8x32_epi32(s[0], back));
-        for (g, s) in s.iter().enumerate().skip(1) {
-            // SAFETY: 8g - 1 + 7 < 32, and lanes 8g - 1 .. 8g + 7 were stored above.
-            let before =
-                unsafe { _mm256_loadu_si256(sector.as_ptr().add(8 * g - 1).cast::<__m256i>()) };
-            m |= mask(*s, before) << (8 * g);
+    for g in 0..LANES / 8 {
+        let mut s = [_mm256_setzero_si256(); 4];
+        for (t, s) in s.iter_mut().enumerate() {
+            // SAFETY: `index[t]` and `sector[t]` hold 32 u32, and 8g + 7 < 32; from lane
+            // 8g - 1 (g > 0), stored by the step before.
+            let before = unsafe {
+                let i = _mm256_loadu_si256(index[t].as_ptr().add(8 * g).cast::<__m256i>());
+                *s = _mm256_srl_epi32(i, count);
+                _mm256_storeu_si256(sector[t].as_mut_ptr().add(8 * g).cast::<__m256i>(), *s);
+                if g == 0 {
+                    // lane 0 against itself (its bit cleared below), lanes 1-7 against 0-6
+                    _mm256_permutevar8x32_epi32(*s, back)
+                } else {
+                    _mm256_loadu_si256(sector[t].as_ptr().add(8 * g - 1).cast::<__m256i>())
+                }
+            };
+            equal.previous[t] |= mask(*s, before) << (8 * g);
         }
-        *previous = m & !1;
+        for (t, e) in [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2)] {
+            equal.earlier[t][e] |= mask(s[t], s[e]) << (8 * g);
+        }
     }
-    for (t, e) in [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2)] {
-        for (g, (a, b)) in s[t].iter().zip(&s[e]).enumerate() {
-            equal.earlier[t][e] |= mask(*a, *b) << (8 * g);
-        }
+    for previous in &mut equal.previous {
+        *previous &= !1;
     }
     equal.real = match real {
         None => [u32::MAX; 4],
