@@ -41,12 +41,14 @@ const SECTOR: usize = 32;
 /// What a thread keeps for reading textures by sectors: the scratch copy (16 bytes longer
 /// than the largest texture staged, so that an aligned start can be found in it), one bit
 /// a sector of it and one bit a word of those (set while a call collects its sectors; all
-/// clear between calls), and the spans a call reads (one a word at most).
+/// clear between calls), the spans a call reads (one a word at most), and room for a chunk's
+/// sectors (boxed: the thread-local stays small where no texture is read by sectors).
 struct Scratch {
     bytes: Vec<u8>,
     seen: Vec<u64>,
     words: Vec<u64>,
     spans: Vec<Range<usize>>,
+    sectors: Option<Box<TexelSectors>>,
 }
 
 thread_local! {
@@ -56,6 +58,7 @@ thread_local! {
             seen: Vec::new(),
             words: Vec::new(),
             spans: Vec::new(),
+            sectors: None,
         })
     };
 }
@@ -158,7 +161,7 @@ struct Collect<'s, 'm> {
     /// The level the sectors are compared at (the gather's).
     level: SimdLevel,
     /// A chunk's sectors (written whole by each report).
-    sectors: TexelSectors,
+    sectors: &'s mut TexelSectors,
     unreported: u32,
 }
 
@@ -172,7 +175,7 @@ impl TexelWatcher for Collect<'_, '_> {
     /// 59.5 marks a warp without the lane before, 24.8 with it; scattered lanes 60 either
     /// way, docs/benchmarks.md).
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        t.sectors(self.level, self.shift, &mut self.sectors);
+        t.sectors(self.level, self.shift, self.sectors);
         // (the marks' slices in locals: their stores do not reload them)
         let Marks { seen, words } = &mut *self.marks;
         for (sector, fresh) in self.sectors.sector.iter().zip(self.sectors.fresh) {
@@ -216,6 +219,7 @@ impl DetachedTexture {
                     bytes,
                     mut marks,
                     spans,
+                    sectors,
                 } = grow(&mut scratch, extent);
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
@@ -224,7 +228,7 @@ impl DetachedTexture {
                     marks: &mut marks,
                     shift: 5 - self.header().format.storage().bytes().trailing_zeros(),
                     level,
-                    sectors: TexelSectors::default(),
+                    sectors,
                     unreported: 0,
                 };
                 let watched = range.clone();
@@ -274,6 +278,7 @@ struct Staging<'s> {
     bytes: &'s mut [u8],
     marks: Marks<'s>,
     spans: &'s mut [Range<usize>],
+    sectors: &'s mut TexelSectors,
 }
 
 /// Makes the scratch hold `extent` bytes, their bits and spans at least (a fresh zeroed
@@ -285,6 +290,7 @@ fn grow(scratch: &mut Scratch, extent: usize) -> Staging<'_> {
         seen,
         words,
         spans,
+        sectors,
     } = scratch;
     if bytes.len() < extent + 16 {
         *bytes = vec![0; extent + 16];
@@ -303,5 +309,6 @@ fn grow(scratch: &mut Scratch, extent: usize) -> Staging<'_> {
             words: &mut words[..n.div_ceil(64)],
         },
         spans: &mut spans[..n],
+        sectors: sectors.get_or_insert_default(),
     }
 }
