@@ -9,7 +9,9 @@
 //! (one span each 2 KiB block of the texture they lie in, from its first such sector to its
 //! last: a call of a read function costs more than the sectors between; all the spans in
 //! one call of the memory, [`Memory::read_spans_once`], in address order); the second run
-//! gathers from them. The second run reads the texels the first named (the texel addresses
+//! gathers from them, finished from the texels the first found
+//! ([`DetachedGatherer::gather_found`]: fetched and converted, nothing before them computed
+//! again). The second run reads the texels the first named (the texel addresses
 //! depend on the queries, the descriptors and the gather, never on the texels' values), so
 //! what the scratch held before is never read. Where the texture is larger than [`MAX_STAGED`], the
 //! scratch is in use (a read function calling tld4 again on its thread) or a read fails,
@@ -19,13 +21,14 @@
 //! [`CallbackMemory::for_one_warp`]: crate::CallbackMemory::for_one_warp
 //! [`SiteGatherer::addresses`]: tld4_textures::SiteGatherer::addresses
 //! [`DetachedGatherer::watch_lane_range`]: tld4_textures::DetachedGatherer::watch_lane_range
+//! [`DetachedGatherer::gather_found`]: tld4_textures::DetachedGatherer::gather_found
 
 use std::cell::RefCell;
 use std::ops::Range;
 
 use tld4_textures::{
-    Error, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress, TexelSectors,
-    TexelWatcher, LANES,
+    Error, FoundTexels, KernelTexels, LaneQueries, LaneResults, SimdLevel, TexelAddress,
+    TexelSectors, TexelWatcher, LANES,
 };
 
 use crate::memory::Memory;
@@ -41,14 +44,23 @@ const SECTOR: usize = 32;
 /// What a thread keeps for reading textures by sectors: the scratch copy (16 bytes longer
 /// than the largest texture staged, so that an aligned start can be found in it), one bit
 /// a sector of it and one bit a word of those (set while a call collects its sectors; all
-/// clear between calls), the spans a call reads (one a word at most), and room for a chunk's
-/// sectors (boxed: the thread-local stays small where no texture is read by sectors).
+/// clear between calls), the spans a call reads (one a word at most), and room for what the
+/// first run reports (boxed: the thread-local stays small where no texture is read by
+/// sectors).
 struct Scratch {
     bytes: Vec<u8>,
     seen: Vec<u64>,
     words: Vec<u64>,
     spans: Vec<Range<usize>>,
-    sectors: Option<Box<TexelSectors>>,
+    reports: Option<Box<Reports>>,
+}
+
+/// What the first run's watcher keeps of a report: the chunk's sectors (written whole by
+/// each report) and the texels found, from which the second run is finished.
+#[derive(Default)]
+struct Reports {
+    sectors: TexelSectors,
+    found: FoundTexels,
 }
 
 thread_local! {
@@ -58,7 +70,7 @@ thread_local! {
             seen: Vec::new(),
             words: Vec::new(),
             spans: Vec::new(),
-            sectors: None,
+            reports: None,
         })
     };
 }
@@ -160,8 +172,7 @@ struct Collect<'s, 'm> {
     shift: u32,
     /// The level the sectors are compared at (the gather's).
     level: SimdLevel,
-    /// A chunk's sectors (written whole by each report).
-    sectors: &'s mut TexelSectors,
+    reports: &'s mut Reports,
     unreported: u32,
 }
 
@@ -175,15 +186,18 @@ impl TexelWatcher for Collect<'_, '_> {
     /// 59.5 marks a warp without the lane before, 24.8 with it; scattered lanes 60 either
     /// way, docs/benchmarks.md).
     fn texels(&mut self, t: &KernelTexels<'_>) {
-        t.sectors(self.level, self.shift, self.sectors);
+        self.reports.found.texels(t);
+        let sectors = &mut self.reports.sectors;
+        t.sectors(self.level, self.shift, sectors);
         // (the marks' slices in locals: their stores do not reload them)
         let Marks { seen, words } = &mut *self.marks;
-        for (sector, fresh) in self.sectors.sector.iter().zip(self.sectors.fresh) {
+        for (sector, fresh) in sectors.sector.iter().zip(sectors.fresh) {
             mark_lanes(seen, words, sector, fresh);
         }
     }
 
     fn unreported(&mut self, lanes: u32) {
+        self.reports.found.unreported(lanes);
         self.unreported |= lanes;
     }
 }
@@ -219,7 +233,7 @@ impl DetachedTexture {
                     bytes,
                     mut marks,
                     spans,
-                    sectors,
+                    reports,
                 } = grow(&mut scratch, extent);
                 let at = bytes.as_ptr().align_offset(16).min(16);
                 let bytes = bytes.get_mut(at..at + extent)?;
@@ -228,21 +242,29 @@ impl DetachedTexture {
                     marks: &mut marks,
                     shift: 5 - self.header().format.storage().bytes().trailing_zeros(),
                     level,
-                    sectors,
+                    reports,
                     unreported: 0,
                 };
+                watch.reports.found.clear();
                 let watched = range.clone();
                 if let Err(e) =
                     gatherer.watch_lane_range(bytes, level, queries, watched, &mut watch)
                 {
                     return Some(Err(e));
                 }
-                let unreported = watch.unreported;
+                let Collect {
+                    unreported,
+                    reports,
+                    ..
+                } = watch;
                 self.mark_footprints(&mut marks, unreported, queries);
                 if !marks.read_blocks(memory, self.header().address, bytes, spans) {
                     return None;
                 }
-                Some(gatherer.gather_lane_range(bytes, level, queries, range, out))
+                // the second run from the texels found (the whole gather where the first
+                // took the per-lane path for every lane)
+                let found = &reports.found;
+                Some(gatherer.gather_found(bytes, level, queries, range, found, out))
             })
             .ok()
             .flatten()
@@ -278,7 +300,7 @@ struct Staging<'s> {
     bytes: &'s mut [u8],
     marks: Marks<'s>,
     spans: &'s mut [Range<usize>],
-    sectors: &'s mut TexelSectors,
+    reports: &'s mut Reports,
 }
 
 /// Makes the scratch hold `extent` bytes, their bits and spans at least (a fresh zeroed
@@ -290,7 +312,7 @@ fn grow(scratch: &mut Scratch, extent: usize) -> Staging<'_> {
         seen,
         words,
         spans,
-        sectors,
+        reports,
     } = scratch;
     if bytes.len() < extent + 16 {
         *bytes = vec![0; extent + 16];
@@ -309,6 +331,6 @@ fn grow(scratch: &mut Scratch, extent: usize) -> Staging<'_> {
             words: &mut words[..n.div_ceil(64)],
         },
         spans: &mut spans[..n],
-        sectors: sectors.get_or_insert_default(),
+        reports: reports.get_or_insert_default(),
     }
 }

@@ -23,6 +23,7 @@ use crate::texture::{Residency, Swizzle, Texture, TextureDesc, TextureKind};
 use std::convert::Infallible;
 
 mod convert;
+mod found;
 mod kernels;
 mod lanes;
 mod probe;
@@ -30,6 +31,7 @@ use convert::{
     Addr, AnyMode, ClampEdge, CompareConv, ConstConv, Convert, DecodeConv, PlainRaw, PlainUnorm,
     UnormConv,
 };
+pub use found::FoundTexels;
 pub use lanes::{LaneQueries, LaneResults, LANES};
 use probe::Watch;
 pub use probe::{KernelTexels, TexelWatcher};
@@ -269,6 +271,41 @@ impl DetachedGatherer {
             &mut unread,
             Watch::addresses(watcher),
         )
+    }
+
+    /// [`DetachedGatherer::gather_lane_range`] finished from what
+    /// [`DetachedGatherer::watch_lane_range`] of the same lanes, queries and gatherer found
+    /// (`found`, cleared before that watch): the texels it named are fetched and converted,
+    /// and nothing before them is computed again. The same results and errors where `found`
+    /// is such a record; where it holds no single report of those lanes (a gather the
+    /// per-lane path took whole, a record cleared since) the whole gather runs. A record of
+    /// other queries gives the values of the texels it names (no read leaves `bytes`).
+    pub fn gather_found(
+        &self,
+        bytes: &[u8],
+        level: SimdLevel,
+        queries: &LaneQueries,
+        range: std::ops::Range<usize>,
+        found: &FoundTexels,
+        out: &mut LaneResults,
+    ) -> Result<(), Error> {
+        let Some(texels) = self.texels_of(bytes) else {
+            return Err(self.unfit(bytes));
+        };
+        if level == SimdLevel::Scalar || !found.complete(&range) {
+            return self.gatherer.gather_lanes_checked(
+                texels,
+                level,
+                queries,
+                range,
+                out,
+                Watch::none(),
+            );
+        }
+        lanes::check_range(queries, &range)?;
+        self.gatherer
+            .gather_found_over(texels, level, queries, range, found, out);
+        Ok(())
     }
 
     /// The gather of `bytes` in place, watched by `watch`.

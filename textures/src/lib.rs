@@ -96,7 +96,8 @@ pub use format::{
     StorageWidth, ValueKind,
 };
 pub use gather::{
-    DetachedGatherer, Gatherer, KernelTexels, LaneQueries, LaneResults, TexelWatcher, LANES,
+    DetachedGatherer, FoundTexels, Gatherer, KernelTexels, LaneQueries, LaneResults, TexelWatcher,
+    LANES,
 };
 pub use lane::{LaneAddress, Probe, Site};
 pub use memory_error::MemoryError;

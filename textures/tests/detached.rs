@@ -243,3 +243,80 @@ fn watching_without_results_tells_what_the_watched_gather_tells() {
         }
     }
 }
+
+/// A gather finished from what a gather stopped at its texels found
+/// ([`DetachedGatherer::gather_found`]) gives what the whole gather gives, at every level,
+/// border texels and lanes left to the per-lane path included; a record that is not one of
+/// those lanes (cleared, or of another range) runs the whole gather, with the same results.
+#[test]
+fn finishing_from_the_texels_found_gives_the_whole_gather() {
+    let q = queries();
+    for address in [
+        AddressMode::Repeat,
+        AddressMode::ClampToEdge,
+        AddressMode::ClampToBorder,
+    ] {
+        for (format, seed) in [(Format::Rgba8Unorm, 3), (Format::R32Uint, 91)] {
+            let (layout, desc, bytes) = texture(format, seed);
+            let d = detached(&layout, desc, address);
+            for level in SimdLevel::ALL.map(SimdLevel::supported) {
+                for range in [0..32, 3..29, 5..6] {
+                    let mut want = LaneResults::new();
+                    d.gather_lane_range(&bytes, level, &q, range.clone(), &mut want)
+                        .unwrap();
+                    let mut found = FoundTexels::default();
+                    d.watch_lane_range(&bytes, level, &q, range.clone(), &mut found)
+                        .unwrap();
+                    let mut other = FoundTexels::default();
+                    d.watch_lane_range(&bytes, level, &q, 0..range.end - 1, &mut other)
+                        .unwrap();
+                    let mut cleared = found.clone();
+                    cleared.clear();
+                    for (record, what) in
+                        [(&found, "found"), (&other, "other"), (&cleared, "cleared")]
+                    {
+                        let mut got = LaneResults::new();
+                        d.gather_found(&bytes, level, &q, range.clone(), record, &mut got)
+                            .unwrap();
+                        for lane in range.clone() {
+                            assert_eq!(
+                                got.get(lane),
+                                want.get(lane),
+                                "{address:?} {format:?} {level:?} {range:?} {what}: lane {lane}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A record's gather checks what the whole gather checks: bytes that do not fit, and a range
+/// past the queries, are errors.
+#[test]
+fn finishing_checks_what_the_whole_gather_checks() {
+    let q = queries();
+    let (layout, desc, bytes) = texture(Format::R32Uint, 5);
+    let d = detached(&layout, desc, AddressMode::Repeat);
+    let level = SimdLevel::Avx2.supported();
+    let mut found = FoundTexels::default();
+    d.watch_lane_range(&bytes, level, &q, 0..32, &mut found)
+        .unwrap();
+    let mut out = LaneResults::new();
+    assert!(d
+        .gather_found(
+            &bytes[..bytes.len() - 8],
+            level,
+            &q,
+            0..32,
+            &found,
+            &mut out
+        )
+        .is_err());
+    let mut few = LaneQueries::new();
+    few.push(&GatherQuery::at(0.5, 0.5)).unwrap();
+    assert!(d
+        .gather_found(&bytes, level, &few, 0..32, &found, &mut out)
+        .is_err());
+}

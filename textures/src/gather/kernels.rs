@@ -364,13 +364,7 @@ impl<T: Copy + Into<u32>, C: Convert, A: Addr, P: LaneProbe> Kernel
         }
         let mut values = fetch_convert::<I, T, C>(&l, &index);
         if !borderless {
-            for t in 0..4 {
-                for k in 0..LANES {
-                    let b = l.conv.for_lane(q.dref[k]).border(g.border);
-                    let real = xs[t][k] >= 0 && ys[t][k] >= 0;
-                    values[t][k] = if real { values[t][k] } else { b };
-                }
-            }
+            replace_borders(&l, &mut values, |t, k| xs[t][k] >= 0 && ys[t][k] >= 0);
         }
         store(out, range, &values);
         redo(&l, redone, out);
@@ -419,9 +413,26 @@ fn planar_origins(g: &Gatherer<'_>, q: &LaneQueries) -> ([[i32; LANES]; 2], [i32
     ([i0, j0], outside)
 }
 
+/// The border value in place of each texel that `real(t, k)` says is not read (texel `t`
+/// of lane `k`, a border texel: its value is the sampler's border, through the lane's value
+/// rule).
+#[inline(always)]
+pub(super) fn replace_borders<T, C: Convert>(
+    l: &Lanes<'_, '_, T, C>,
+    values: &mut [[u32; LANES]; 4],
+    real: impl Fn(usize, usize) -> bool,
+) {
+    for (t, values) in values.iter_mut().enumerate() {
+        for (k, v) in values.iter_mut().enumerate() {
+            let b = l.conv.for_lane(l.q.dref[k]).border(l.g.border);
+            *v = if real(t, k) { *v } else { b };
+        }
+    }
+}
+
 /// fetch -> convert of the four footprint texels of every lane.
 #[inline(always)]
-fn fetch_convert<I: Isa, T: Copy + Into<u32>, C: Convert>(
+pub(super) fn fetch_convert<I: Isa, T: Copy + Into<u32>, C: Convert>(
     l: &Lanes<'_, '_, T, C>,
     index: &[[u32; LANES]; 4],
 ) -> [[u32; LANES]; 4] {
@@ -465,7 +476,7 @@ fn convert_lanes_outlined<C: Convert>(
 
 /// Writes the lanes of `range` (bits) of `out`.
 #[inline(always)]
-fn store(out: &mut LaneResults, range: u32, values: &[[u32; LANES]; 4]) {
+pub(super) fn store(out: &mut LaneResults, range: u32, values: &[[u32; LANES]; 4]) {
     for (slot, texel) in out.values.iter_mut().zip(values) {
         if range == u32::MAX {
             *slot = *texel;
@@ -480,7 +491,7 @@ fn store(out: &mut LaneResults, range: u32, values: &[[u32; LANES]; 4]) {
 
 /// The lanes of `redo` by the per-lane path.
 #[inline(always)]
-fn redo<T: Copy + Into<u32>, C: Convert>(
+pub(super) fn redo<T: Copy + Into<u32>, C: Convert>(
     l: &Lanes<'_, '_, T, C>,
     redo: u32,
     out: &mut LaneResults,

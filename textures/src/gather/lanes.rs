@@ -275,7 +275,7 @@ impl<'g> Gatherer<'g> {
     /// texture's.
     /// `texels`: those given apart from the gatherer, None for its own.
     #[inline(always)]
-    fn kernel_texels<'t>(&'t self, texels: Option<Texels<'t>>) -> Texels<'t> {
+    pub(super) fn kernel_texels<'t>(&'t self, texels: Option<Texels<'t>>) -> Texels<'t> {
         match self.cube.and_then(|t| t.cube_apron()) {
             Some(ApronTexels::U8(v)) => Texels::U8(v),
             Some(ApronTexels::U16(v)) => Texels::U16(v),
@@ -470,7 +470,7 @@ impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
 
 /// [`InvalidInput::LaneRange`] where `range` is not within the lanes `queries` holds.
 #[inline(always)]
-fn check_range(queries: &LaneQueries, range: &Range<usize>) -> Result<(), Error> {
+pub(super) fn check_range(queries: &LaneQueries, range: &Range<usize>) -> Result<(), Error> {
     if range.start > range.end || range.end > queries.len {
         return Err(InvalidInput::LaneRange {
             start: range.start,

@@ -5,6 +5,9 @@
 //! reference, checked once a chunk of lanes (a gather nobody watches skips the report), so
 //! that a watched gather needs no second instantiation of every kernel (which took 22 of a
 //! cold release build's CPU-seconds in tld4-gpu-memory; docs/benchmarks.md, Build cost).
+//! A kernel reports a chunk's texels before it loads them; a gather stopped at its texels
+//! ([`Watch::addresses`], `DetachedGatherer::watch_lane_range`) stops there, and one that
+//! recorded them ([`FoundTexels`](super::FoundTexels)) can be finished from them.
 
 use super::lanes::{range_bits, LANES};
 use crate::simd::addresses::{entry, write_chunk, AddressRule};
