@@ -9,10 +9,10 @@
 use std::ops::Range;
 
 use super::kernels::{fetch_convert, redo, replace_borders, store};
-use super::lanes::{range_bits, LaneQueries, LaneResults, Lanes, LANES};
-use super::probe::{KernelTexels, TexelWatcher};
-use super::{Convert, Gatherer, Run, Texels};
-use crate::simd::{self, Isa, Kernel, SimdLevel};
+use super::lanes::{range_bits, LaneQueries, LaneResults, Lanes, Parallel, LANES};
+use super::probe::{KernelTexels, TexelWatcher, Watch};
+use super::{Convert, Gatherer, Texels};
+use crate::simd::{Isa, Kernel, SimdLevel};
 
 /// What the kernels reported of one gather of a run of lanes (a watcher: pass it to
 /// [`DetachedGatherer::watch_lane_range`](super::DetachedGatherer::watch_lane_range) after
@@ -77,10 +77,10 @@ impl TexelWatcher for FoundTexels {
 
 /// The kernels after their report: fetch -> convert -> border from the indices found, then
 /// the per-lane path for the lanes they left to it.
-struct Found<'a, 'g, 'o, 'f, T, C> {
-    l: Lanes<'a, 'g, T, C>,
-    out: &'o mut LaneResults,
-    found: &'f FoundTexels,
+pub(super) struct Found<'a, 'g, 'o, 'f, T, C> {
+    pub(super) l: Lanes<'a, 'g, T, C>,
+    pub(super) out: &'o mut LaneResults,
+    pub(super) found: &'f FoundTexels,
 }
 
 impl<T: Copy + Into<u32>, C: Convert> Kernel for Found<'_, '_, '_, '_, T, C> {
@@ -97,45 +97,6 @@ impl<T: Copy + Into<u32>, C: Convert> Kernel for Found<'_, '_, '_, '_, T, C> {
     }
 }
 
-/// [`Found`] over the lanes of `range`, for the storage type and value rule dispatched.
-struct FoundRun<'q, 'o, 'f> {
-    level: SimdLevel,
-    q: &'q LaneQueries,
-    range: Range<usize>,
-    found: &'f FoundTexels,
-    out: &'o mut LaneResults,
-}
-
-impl Run for FoundRun<'_, '_, '_> {
-    #[inline(always)]
-    fn run<T: Copy + Into<u32>, C: Convert>(
-        self,
-        g: &Gatherer<'_>,
-        d: &[T],
-        element: usize,
-        conv: C,
-    ) {
-        let FoundRun {
-            level,
-            q,
-            range,
-            found,
-            out,
-        } = self;
-        // Every lane of the range is written: clear their non-resident bits.
-        out.nonresident &= !range_bits(&range);
-        let l = Lanes {
-            g,
-            d,
-            element,
-            conv,
-            q,
-            range,
-        };
-        simd::run(level, Found { l, out, found });
-    }
-}
-
 impl Gatherer<'_> {
     /// Lanes `range` of `q` finished from `found` ([`FoundTexels::complete`] for `range`),
     /// reading `texels`, at `level` (not `Scalar`: its gathers report nothing).
@@ -148,17 +109,14 @@ impl Gatherer<'_> {
         found: &FoundTexels,
         out: &mut LaneResults,
     ) {
-        let run = FoundRun {
+        let run = Parallel {
             level,
             q,
             range,
-            found,
             out,
+            probe: &mut Watch::none(),
+            found: Some(found),
         };
-        match self.kernel_texels(Some(texels)) {
-            Texels::U8(d) => self.with_convert(d, run),
-            Texels::U16(d) => self.with_convert(d, run),
-            Texels::U32(d) => self.with_convert(d, run),
-        }
+        self.dispatch(Some(texels), run)
     }
 }

@@ -16,6 +16,7 @@
 use std::marker::PhantomData;
 use std::ops::Range;
 
+use super::found::{Found, FoundTexels};
 use super::kernels::{Cube, CubeInPlace, Planar};
 use super::probe::{LaneProbe, TexelWatcher, Watch};
 use super::{AnyMode, ClampEdge, Convert, GatherQuery, GatherResult, Gatherer, Run, Texels};
@@ -372,7 +373,15 @@ impl<'g> Gatherer<'g> {
             range,
             out,
             probe,
+            found: None,
         };
+        self.dispatch(texels, run)
+    }
+
+    /// `run` over the kernels' texels (`texels` in place of the gatherer's own where given),
+    /// for their storage type and value rule.
+    #[inline(always)]
+    pub(super) fn dispatch<V: Run>(&self, texels: Option<Texels<'_>>, run: V) {
         match self.kernel_texels(texels) {
             Texels::U8(d) => self.with_convert(d, run),
             Texels::U16(d) => self.with_convert(d, run),
@@ -407,16 +416,18 @@ impl Gatherer<'_> {
     }
 }
 
-/// The lane-parallel lane loop over `range`.
-struct Parallel<'q, 'o, 'p, P> {
-    level: SimdLevel,
-    q: &'q LaneQueries,
-    range: Range<usize>,
-    out: &'o mut LaneResults,
-    probe: &'p mut P,
+/// The lane-parallel lane loop over `range`: the kernel of the texture's kind, or, where
+/// `found` is given, the gather finished from those texels ([`super::found`]).
+pub(super) struct Parallel<'q, 'o, 'p, 'f, P> {
+    pub(super) level: SimdLevel,
+    pub(super) q: &'q LaneQueries,
+    pub(super) range: Range<usize>,
+    pub(super) out: &'o mut LaneResults,
+    pub(super) probe: &'p mut P,
+    pub(super) found: Option<&'f FoundTexels>,
 }
 
-impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
+impl<P: LaneProbe> Run for Parallel<'_, '_, '_, '_, P> {
     #[inline(always)]
     fn run<T: Copy + Into<u32>, C: Convert>(
         self,
@@ -431,6 +442,7 @@ impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
             range,
             out,
             probe,
+            found,
         } = self;
         // Every lane of the range is written: clear their non-resident bits.
         let bits = range_bits(&range);
@@ -444,7 +456,9 @@ impl<P: LaneProbe> Run for Parallel<'_, '_, '_, P> {
             range,
         };
         // (non-seamless cubes never get here: `lane_parallel`)
-        if g.plan.kind.is_cube() && g.cube.is_some() {
+        if let Some(found) = found {
+            simd::run(level, Found { l, out, found })
+        } else if g.plan.kind.is_cube() && g.cube.is_some() {
             simd::run(level, Cube { l, out, probe })
         } else if g.plan.kind.is_cube() {
             simd::run(level, CubeInPlace { l, out, probe })
