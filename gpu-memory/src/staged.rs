@@ -163,8 +163,8 @@ impl Drop for Marks<'_> {
     }
 }
 
-/// The watcher of the first run: the sectors of the texels the kernels read, and the lanes
-/// they did not report.
+/// The watcher of the first run: the sectors of the texels the kernels would read, the
+/// texels themselves (the second run's start), and the lanes they did not report.
 struct Collect<'s, 'm> {
     marks: &'m mut Marks<'s>,
     /// A storage index's sector: the index shifted right by this (elements of 1 to 16
@@ -172,19 +172,20 @@ struct Collect<'s, 'm> {
     shift: u32,
     /// The level the sectors are compared at (the gather's).
     level: SimdLevel,
+    /// A report's sectors and the texels found.
     reports: &'s mut Reports,
     unreported: u32,
 }
 
 impl TexelWatcher for Collect<'_, '_> {
-    /// Marks the sector of each texel that brings it first ([`KernelTexels::sectors`]: not a
-    /// border texel, which is not read, nor one in a sector that an earlier texel of its
-    /// lane, or the same texel of the lane before, lies in; compared at the gather's level).
-    /// A footprint's texels share sectors more often
-    /// than not (RGBA8 in a GOB, 1.9 sectors a lane of scattered lanes), and neighbouring
-    /// lanes of a screen-space warp share theirs (an 8 x 4 block of pixels a texel apart:
-    /// 59.5 marks a warp without the lane before, 24.8 with it; scattered lanes 60 either
-    /// way, docs/benchmarks.md).
+    /// Records the texels found, and marks the sector of each texel that brings it first
+    /// ([`KernelTexels::sectors`]: not a border texel, which is not read, nor one in a sector
+    /// that an earlier texel of its lane, or the same texel of the lane before, lies in;
+    /// compared at the gather's level). A footprint's texels share sectors more often than
+    /// not (RGBA8 in a GOB, 1.9 sectors a lane of scattered lanes), and neighbouring lanes
+    /// of a screen-space warp share theirs (an 8 x 4 block of pixels a texel apart: 59.5
+    /// marks a warp without the lane before, 24.8 with it; scattered lanes 60 either way,
+    /// docs/benchmarks.md).
     fn texels(&mut self, t: &KernelTexels<'_>) {
         self.reports.found.texels(t);
         let sectors = &mut self.reports.sectors;
