@@ -163,8 +163,8 @@ impl Drop for Marks<'_> {
     }
 }
 
-/// The watcher of the first run: the sectors of the texels the kernels would read, the
-/// texels themselves (the second run's start), and the lanes they did not report.
+/// The watcher of the first run: the sectors of the texels the kernels would read, and the
+/// texels themselves and the lanes they did not report (the second run's start).
 struct Collect<'s, 'm> {
     marks: &'m mut Marks<'s>,
     /// A storage index's sector: the index shifted right by this (elements of 1 to 16
@@ -174,7 +174,6 @@ struct Collect<'s, 'm> {
     level: SimdLevel,
     /// A report's sectors and the texels found.
     reports: &'s mut Reports,
-    unreported: u32,
 }
 
 impl TexelWatcher for Collect<'_, '_> {
@@ -199,7 +198,6 @@ impl TexelWatcher for Collect<'_, '_> {
 
     fn unreported(&mut self, lanes: u32) {
         self.reports.found.unreported(lanes);
-        self.unreported |= lanes;
     }
 }
 
@@ -244,7 +242,6 @@ impl DetachedTexture {
                     shift: 5 - self.header().format.storage().bytes().trailing_zeros(),
                     level,
                     reports,
-                    unreported: 0,
                 };
                 watch.reports.found.clear();
                 let watched = range.clone();
@@ -253,18 +250,13 @@ impl DetachedTexture {
                 {
                     return Some(Err(e));
                 }
-                let Collect {
-                    unreported,
-                    reports,
-                    ..
-                } = watch;
-                self.mark_footprints(&mut marks, unreported, queries);
+                let found = &watch.reports.found;
+                self.mark_footprints(&mut marks, found.unreported_lanes(), queries);
                 if !marks.read_blocks(memory, self.header().address, bytes, spans) {
                     return None;
                 }
                 // the second run from the texels found (the whole gather where the first
                 // took the per-lane path for every lane)
-                let found = &reports.found;
                 Some(gatherer.gather_found(bytes, level, queries, range, found, out))
             })
             .ok()

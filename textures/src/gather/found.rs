@@ -49,6 +49,12 @@ impl FoundTexels {
         self.borders = false;
     }
 
+    /// The lanes (bits) the kernels left to the per-lane path (reported so), whose texels
+    /// were not named.
+    pub fn unreported_lanes(&self) -> u32 {
+        self.unreported
+    }
+
     /// Whether the reports are those of one kernel over the lanes of `range`: one report,
     /// and every lane of the range either in it or left to the per-lane path (a gather that
     /// took the per-lane path for all its lanes has no report: it cannot be finished so).
