@@ -68,24 +68,40 @@ fn equal_sectors(
         return unsafe { equal_sectors_avx2(index, real, shift, sector) };
     }
     let _ = level;
-    for (s, i) in sector.iter_mut().flatten().zip(index.iter().flatten()) {
-        *s = i.checked_shr(shift).unwrap_or(0);
+    // (row by row, the shift checked once: a flattened iterator with a checked shift each
+    // compiled to a scalar loop of about ten instructions an index)
+    for (s, i) in sector.iter_mut().zip(index) {
+        *s = match shift {
+            0..32 => i.map(|i| i >> shift),
+            _ => [0; LANES],
+        };
     }
-    let lanes_equal = |a: &[u32; LANES], b: &dyn Fn(usize) -> Option<u32>| {
-        (0..LANES).fold(0u32, |m, k| m | u32::from(b(k) == Some(a[k])) << k)
-    };
+    // (whole arrays compared in loops of constant counts, the pairs from a table, as the
+    // AVX2 path does: compared through a `dyn Fn` over `t`, LLVM built each bit on its own;
+    // with the shifts above, 1,019 instructions a chunk instead of 3,222, docs/benchmarks.md)
+    let before: [[u32; LANES]; 4] =
+        std::array::from_fn(|t| std::array::from_fn(|k| sector[t][k.saturating_sub(1)]));
     let mut equal = Equal::default();
     for t in 0..4 {
-        equal.real[t] = real.map_or(u32::MAX, |r| {
-            (0..LANES).fold(0u32, |m, k| m | u32::from(r[t][k]) << k)
-        });
-        let s = &sector[t];
-        equal.previous[t] = lanes_equal(s, &|k| k.checked_sub(1).map(|p| s[p]));
-        for (earlier, e) in equal.earlier[t].iter_mut().zip(&sector[..t]) {
-            *earlier = lanes_equal(s, &|k| Some(e[k]));
-        }
+        equal.real[t] = real.map_or(u32::MAX, |r| lane_mask(|k| r[t][k]));
+        // (lane 0, which has no lane before, compared with itself: its bit cleared)
+        equal.previous[t] = lane_mask(|k| sector[t][k] == before[t][k]) & !1;
+    }
+    for (t, e) in [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2)] {
+        equal.earlier[t][e] = lane_mask(|k| sector[t][k] == sector[e][k]);
     }
     equal
+}
+
+/// Bit k set where `flag(k)`, for the 32 lanes: a loop of constant count, which the
+/// baseline level compares four lanes an instruction and puts in place by constant masks.
+#[inline(always)]
+fn lane_mask(flag: impl Fn(usize) -> bool) -> u32 {
+    let mut m = 0;
+    for k in 0..LANES {
+        m |= u32::from(flag(k)) << k;
+    }
+    m
 }
 
 /// [`equal_sectors`] eight lanes at a time: the sectors by one shift, each comparison by one
