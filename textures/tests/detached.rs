@@ -67,35 +67,78 @@ fn detached(layout: &Layout, desc: TextureDesc, address: AddressMode) -> Detache
     .expect("pitch rows of whole texels are read in place")
 }
 
-#[test]
-fn gathering_from_bytes_equals_the_attached_gatherer() {
-    let q = queries();
-    for address in [AddressMode::Repeat, AddressMode::ClampToEdge] {
-        for (format, seed) in [(Format::Rgba8Unorm, 1), (Format::R32Uint, 77)] {
+/// One case of the tests that run over address modes, formats, levels and lane ranges: the
+/// detached gatherer, the bytes it reads, and what the case is.
+struct Case<'a> {
+    address: AddressMode,
+    format: Format,
+    level: SimdLevel,
+    range: std::ops::Range<usize>,
+    d: &'a DetachedGatherer,
+    bytes: &'a [u8],
+}
+
+/// Runs `f` for every address mode of `addresses`, texture of `formats` (a format and the
+/// seed of its bytes), supported SIMD level, and the lane ranges 0..32, 3..29 and 5..6.
+fn for_each_case(
+    addresses: &[AddressMode],
+    formats: [(Format, u32); 2],
+    mut f: impl FnMut(&Case<'_>),
+) {
+    for &address in addresses {
+        for (format, seed) in formats {
             let (layout, desc, bytes) = texture(format, seed);
             let d = detached(&layout, desc, address);
-            assert!(d.fits(&bytes));
-            let attached = d.attach(&bytes).unwrap();
             for level in SimdLevel::ALL.map(SimdLevel::supported) {
                 for range in [0..32, 3..29, 5..6] {
-                    let mut want = LaneResults::new();
-                    attached
-                        .gather_lane_range(level, &q, range.clone(), &mut want)
-                        .unwrap();
-                    let mut got = LaneResults::new();
-                    d.gather_lane_range(&bytes, level, &q, range.clone(), &mut got)
-                        .unwrap();
-                    for lane in range.clone() {
-                        assert_eq!(
-                            got.get(lane),
-                            want.get(lane),
-                            "{address:?} {format:?} {level:?} lane {lane}"
-                        );
-                    }
+                    f(&Case {
+                        address,
+                        format,
+                        level,
+                        range,
+                        d: &d,
+                        bytes: &bytes,
+                    });
                 }
             }
         }
     }
+}
+
+/// `got` and `want` agree on every lane of `range`; `what` names the case.
+fn assert_lanes_equal(
+    got: &LaneResults,
+    want: &LaneResults,
+    range: std::ops::Range<usize>,
+    what: &str,
+) {
+    for lane in range {
+        assert_eq!(got.get(lane), want.get(lane), "{what}: lane {lane}");
+    }
+}
+
+#[test]
+fn gathering_from_bytes_equals_the_attached_gatherer() {
+    let q = queries();
+    let addresses = [AddressMode::Repeat, AddressMode::ClampToEdge];
+    for_each_case(
+        &addresses,
+        [(Format::Rgba8Unorm, 1), (Format::R32Uint, 77)],
+        |c| {
+            let (d, bytes, range) = (c.d, c.bytes, c.range.clone());
+            assert!(d.fits(bytes));
+            let mut want = LaneResults::new();
+            d.attach(bytes)
+                .unwrap()
+                .gather_lane_range(c.level, &q, range.clone(), &mut want)
+                .unwrap();
+            let mut got = LaneResults::new();
+            d.gather_lane_range(bytes, c.level, &q, range.clone(), &mut got)
+                .unwrap();
+            let what = format!("{:?} {:?} {:?}", c.address, c.format, c.level);
+            assert_lanes_equal(&got, &want, range, &what);
+        },
+    );
 }
 
 #[test]
@@ -197,51 +240,49 @@ impl TexelWatcher for Told {
 #[test]
 fn watching_without_results_tells_what_the_watched_gather_tells() {
     let q = queries();
-    for address in [
+    let addresses = [
         AddressMode::Repeat,
         AddressMode::ClampToEdge,
         AddressMode::ClampToBorder,
-    ] {
-        for (format, seed) in [(Format::Rgba8Unorm, 1), (Format::R32Uint, 77)] {
-            let (layout, desc, bytes) = texture(format, seed);
-            let d = detached(&layout, desc, address);
-            for level in SimdLevel::ALL.map(SimdLevel::supported) {
-                for range in [0..32, 3..29, 5..6] {
-                    let mut want = Told::default();
-                    let mut out = LaneResults::new();
-                    d.gather_lane_range_watched(
-                        &bytes,
-                        level,
-                        &q,
-                        range.clone(),
-                        &mut out,
-                        &mut want,
-                    )
-                    .unwrap();
-                    let mut got = Told::default();
-                    d.watch_lane_range(&bytes, level, &q, range.clone(), &mut got)
-                        .unwrap();
-                    assert_eq!(got, want, "{address:?} {format:?} {level:?} {range:?}");
-                    // every lane of the range is told of, reported or not
-                    let told = want
-                        .reports
-                        .iter()
-                        .fold(want.unreported, |m, r| m | r.lanes);
-                    let lanes = (range.start..range.end).fold(0u32, |m, k| m | 1 << k);
-                    assert_eq!(told & lanes, lanes, "{address:?} {format:?} {level:?}");
-                    if address == AddressMode::ClampToBorder
-                        && level == SimdLevel::Avx2
-                        && range.len() == 32
-                    {
-                        assert!(
-                            want.reports.iter().any(|r| r.real.is_some()),
-                            "border texels reported"
-                        );
-                    }
-                }
+    ];
+    for_each_case(
+        &addresses,
+        [(Format::Rgba8Unorm, 1), (Format::R32Uint, 77)],
+        |c| {
+            let Case {
+                address,
+                format,
+                level,
+                ref range,
+                d,
+                bytes,
+            } = *c;
+            let mut want = Told::default();
+            let mut out = LaneResults::new();
+            d.gather_lane_range_watched(bytes, level, &q, range.clone(), &mut out, &mut want)
+                .unwrap();
+            let mut got = Told::default();
+            d.watch_lane_range(bytes, level, &q, range.clone(), &mut got)
+                .unwrap();
+            assert_eq!(got, want, "{address:?} {format:?} {level:?} {range:?}");
+            // every lane of the range is told of, reported or not
+            let told = want
+                .reports
+                .iter()
+                .fold(want.unreported, |m, r| m | r.lanes);
+            let lanes = (range.start..range.end).fold(0u32, |m, k| m | 1 << k);
+            assert_eq!(told & lanes, lanes, "{address:?} {format:?} {level:?}");
+            if address == AddressMode::ClampToBorder
+                && level == SimdLevel::Avx2
+                && range.len() == 32
+            {
+                assert!(
+                    want.reports.iter().any(|r| r.real.is_some()),
+                    "border texels reported"
+                );
             }
-        }
-    }
+        },
+    );
 }
 
 /// A gather finished from what a gather stopped at its texels found
@@ -251,45 +292,36 @@ fn watching_without_results_tells_what_the_watched_gather_tells() {
 #[test]
 fn finishing_from_the_texels_found_gives_the_whole_gather() {
     let q = queries();
-    for address in [
+    let addresses = [
         AddressMode::Repeat,
         AddressMode::ClampToEdge,
         AddressMode::ClampToBorder,
-    ] {
-        for (format, seed) in [(Format::Rgba8Unorm, 3), (Format::R32Uint, 91)] {
-            let (layout, desc, bytes) = texture(format, seed);
-            let d = detached(&layout, desc, address);
-            for level in SimdLevel::ALL.map(SimdLevel::supported) {
-                for range in [0..32, 3..29, 5..6] {
-                    let mut want = LaneResults::new();
-                    d.gather_lane_range(&bytes, level, &q, range.clone(), &mut want)
-                        .unwrap();
-                    let mut found = FoundTexels::default();
-                    d.watch_lane_range(&bytes, level, &q, range.clone(), &mut found)
-                        .unwrap();
-                    let mut other = FoundTexels::default();
-                    d.watch_lane_range(&bytes, level, &q, 0..range.end - 1, &mut other)
-                        .unwrap();
-                    let mut cleared = found.clone();
-                    cleared.clear();
-                    for (record, what) in
-                        [(&found, "found"), (&other, "other"), (&cleared, "cleared")]
-                    {
-                        let mut got = LaneResults::new();
-                        d.gather_found(&bytes, level, &q, range.clone(), record, &mut got)
-                            .unwrap();
-                        for lane in range.clone() {
-                            assert_eq!(
-                                got.get(lane),
-                                want.get(lane),
-                                "{address:?} {format:?} {level:?} {range:?} {what}: lane {lane}"
-                            );
-                        }
-                    }
-                }
+    ];
+    for_each_case(
+        &addresses,
+        [(Format::Rgba8Unorm, 3), (Format::R32Uint, 91)],
+        |c| {
+            let (d, bytes, level, range) = (c.d, c.bytes, c.level, c.range.clone());
+            let mut want = LaneResults::new();
+            d.gather_lane_range(bytes, level, &q, range.clone(), &mut want)
+                .unwrap();
+            let mut found = FoundTexels::default();
+            d.watch_lane_range(bytes, level, &q, range.clone(), &mut found)
+                .unwrap();
+            let mut other = FoundTexels::default();
+            d.watch_lane_range(bytes, level, &q, 0..range.end - 1, &mut other)
+                .unwrap();
+            let mut cleared = found.clone();
+            cleared.clear();
+            for (record, what) in [(&found, "found"), (&other, "other"), (&cleared, "cleared")] {
+                let mut got = LaneResults::new();
+                d.gather_found(bytes, level, &q, range.clone(), record, &mut got)
+                    .unwrap();
+                let what = format!("{:?} {:?} {level:?} {range:?} {what}", c.address, c.format);
+                assert_lanes_equal(&got, &want, range.clone(), &what);
             }
-        }
-    }
+        },
+    );
 }
 
 /// A record's gather checks what the whole gather checks: bytes that do not fit, and a range
