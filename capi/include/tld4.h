@@ -705,7 +705,9 @@ typedef struct tld4_regfile {
 //
 // `read(user, addr, dst, len)` fills `dst` with the `len` bytes at `addr` and returns 0, or
 // returns nonzero when some byte cannot be read (the value is reported in the error
-// message). It must return normally (no C++ exception, no longjmp through tld4).
+// message). `dst` is not cleared first (it may hold bytes of an earlier call's read): a
+// read that returns 0 writes all `len` bytes. It must return normally (no C++ exception, no
+// longjmp through tld4).
 typedef struct tld4_memory {
   // A `tld4_memory_kind` value.
   uint32_t kind;

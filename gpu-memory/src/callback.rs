@@ -8,14 +8,22 @@
 //! sectors). A sector is the unit of the texel addresses' sector lists (docs/sources.md,
 //! Decisions).
 
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::RefCell;
 use std::ops::Range;
 
 use crate::memory::{read_spans, words8_or_read, Memory, MemoryError};
 
+mod views;
+
+use views::Views;
+#[cfg(test)]
+use views::DESCRIPTORS;
+
 /// What a [`CallbackMemory`] reads with.
 pub trait ReadBytes {
     /// Fills `dst` with the `dst.len()` bytes at `addr`; false when some byte cannot be read.
+    /// `dst` is not cleared first (it may hold bytes of an earlier read): true says that
+    /// every byte of it was written.
     fn read_bytes(&self, addr: u64, dst: &mut [u8]) -> bool;
 }
 
@@ -58,7 +66,9 @@ pub struct CallbackMemory<R> {
     read: R,
     /// Made on the first read through them (a one-shot call's memory seldom reads one).
     sectors: RefCell<Option<Box<Sectors>>>,
-    views: Box<Views>,
+    /// The views and descriptors kept (taken only as the memory drops: a one-shot memory's
+    /// box goes back to its thread, [`Views::recycle`]).
+    views: Option<Box<Views>>,
     /// The largest view fetched whole.
     max_view: u64,
 }
@@ -80,11 +90,33 @@ impl<R> CallbackMemory<R> {
     }
 
     fn with_max_view(read: R, max_view: u64) -> Self {
+        // (a memory made for one warp: the box the thread's last one left, if any)
+        let views = if max_view <= ONE_WARP_MAX_VIEW {
+            Views::for_one_warp()
+        } else {
+            Box::new(Views::new())
+        };
         CallbackMemory {
             read,
             sectors: RefCell::new(None),
-            views: Box::new(Views::new()),
+            views: Some(views),
             max_view,
+        }
+    }
+
+    /// The views and descriptors kept.
+    fn views(&self) -> &Views {
+        match &self.views {
+            Some(views) => views,
+            None => unreachable!("the views are taken only as the memory drops"),
+        }
+    }
+
+    /// The views and descriptors kept, to drop some.
+    fn views_mut(&mut self) -> &mut Views {
+        match &mut self.views {
+            Some(views) => views,
+            None => unreachable!("the views are taken only as the memory drops"),
         }
     }
 
@@ -97,7 +129,7 @@ impl<R> CallbackMemory<R> {
     /// may end at 2^64; nothing is dropped for `len` 0): they are read again when next asked
     /// for. Call it after those bytes changed.
     pub fn invalidate(&mut self, addr: u64, len: u64) {
-        self.views.invalidate(addr, len);
+        self.views_mut().invalidate(addr, len);
         if let Some(sectors) = self.sectors.get_mut() {
             sectors.invalidate(addr, len);
         }
@@ -105,7 +137,7 @@ impl<R> CallbackMemory<R> {
 
     /// Drops everything kept.
     pub fn clear(&mut self) {
-        self.views.clear();
+        self.views_mut().clear();
         if let Some(sectors) = self.sectors.get_mut() {
             sectors.clear();
         }
@@ -116,17 +148,31 @@ impl<R> CallbackMemory<R> {
     /// a fifth texture sector by sector). Call it between calls of a memory kept across
     /// them.
     pub fn make_room(&mut self) {
-        self.views.make_room();
-        self.views.descriptors.make_room();
+        let views = self.views_mut();
+        views.make_room();
+        views.descriptors.make_room();
     }
 
     /// How many views and sectors are kept.
     pub fn kept(&self) -> Kept {
         Kept {
-            views: self.views.kept.iter().filter(|c| c.get().is_some()).count(),
+            views: self.views().count(),
             sectors: self.sectors.try_borrow().map_or(0, |s| {
                 s.as_ref().map_or(0, |s| s.valid.count_ones() as usize)
             }),
+        }
+    }
+}
+
+/// A one-shot memory's box of views goes back to its thread, emptied, for the next one-shot
+/// memory (the buffers of its views kept: [`Views::recycle`]).
+impl<R> Drop for CallbackMemory<R> {
+    fn drop(&mut self) {
+        // (a memory made for one warp, `for_one_warp`: the box it took from the thread)
+        if self.max_view <= ONE_WARP_MAX_VIEW {
+            if let Some(views) = self.views.take() {
+                views.recycle();
+            }
         }
     }
 }
@@ -179,7 +225,7 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
 
     /// The whole range, asked for once and kept.
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        self.views.view(addr, len, self.max_view, |at, dst| {
+        self.views().view(addr, len, self.max_view, |at, dst| {
             self.read.read_bytes(at, dst)
         })
     }
@@ -192,7 +238,7 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
     /// form's code small.)
     #[inline(never)]
     fn descriptor_view(&self, addr: u64) -> Option<&[u8; 32]> {
-        (self.views.descriptors).view(addr, |dst| {
+        (self.views().descriptors).view(addr, |dst| {
             // (an aligned descriptor is a whole sector: asked for as `read` would)
             if addr.is_multiple_of(SECTOR as u64) {
                 self.read.read_bytes(addr, dst)
@@ -203,71 +249,6 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
     }
 }
 
-/// Empties the slots whose bytes (kept from the address beside them) overlap the `len`
-/// bytes at `addr`.
-fn drop_overlapping<B: AsRef<[u8]>>(slots: &mut [OnceCell<(u64, B)>], addr: u64, len: u64) {
-    for cell in slots {
-        if let Some((at, bytes)) = cell.get() {
-            if overlaps(*at, bytes.as_ref().len() as u64, addr, len) {
-                cell.take();
-            }
-        }
-    }
-}
-
-/// Empties every slot.
-fn drop_all<T>(slots: &mut [OnceCell<T>]) {
-    for cell in slots {
-        cell.take();
-    }
-}
-
-/// Descriptors a callback memory keeps in place.
-const DESCRIPTORS: usize = 8;
-
-/// Descriptors kept in place ([`Descriptors::view`]): a descriptor's address and its 32
-/// bytes each, kept as long as the memory or until invalidated.
-#[derive(Default)]
-struct Descriptors {
-    kept: [OnceCell<(u64, [u8; 32])>; DESCRIPTORS],
-}
-
-impl Descriptors {
-    /// The 32 bytes at `addr`: kept, or read with `fetch` (true when it read) into a free
-    /// slot; None where every slot holds another descriptor or `fetch` fails.
-    #[inline]
-    fn view(&self, addr: u64, fetch: impl FnOnce(&mut [u8; 32]) -> bool) -> Option<&[u8; 32]> {
-        for cell in &self.kept {
-            match cell.get() {
-                Some((at, bytes)) if *at == addr => return Some(bytes),
-                Some(_) => {}
-                None => {
-                    let mut bytes = [0u8; 32];
-                    if !fetch(&mut bytes) {
-                        return None;
-                    }
-                    // (a slot filled meanwhile, by a read function that reads this memory
-                    // too, keeps what it holds: then None)
-                    let got = cell.get_or_init(|| (addr, bytes));
-                    return (got.0 == addr).then_some(&got.1);
-                }
-            }
-        }
-        None
-    }
-
-    /// When every slot is taken, drops them all (the descriptors in use are read again on
-    /// the next call).
-    fn make_room(&mut self) {
-        if self.kept.iter().all(|c| c.get().is_some()) {
-            drop_all(&mut self.kept);
-        }
-    }
-}
-
-/// Views a callback memory keeps (a texture's bytes each: one a binding's handle, or a
-/// call's).
-const VIEWS: usize = 4;
 /// The largest view fetched whole (larger textures are read sector by sector).
 const MAX_VIEW: u64 = 64 << 20;
 /// The largest view a memory made for one warp fetches whole
@@ -278,89 +259,6 @@ const MAX_VIEW: u64 = 64 << 20;
 /// 40-50 KiB); the limit stays, as a call recording texel addresses still reads a texture
 /// without a view texel by texel (docs/benchmarks.md, "Read by its sectors, in place").
 pub const ONE_WARP_MAX_VIEW: u64 = 128 << 10;
-
-/// Ranges a callback memory fetched whole ([`Views::view`]), kept as long as the memory or
-/// until invalidated; `used[i]` is when slot `i` was last asked for (a count of the views
-/// asked for, `clock`); and the descriptors it keeps in place (here, behind the memory's
-/// one box of views: a memory made a call stays small).
-struct Views {
-    kept: [OnceCell<(u64, Box<[u8]>)>; VIEWS],
-    used: [Cell<u64>; VIEWS],
-    clock: Cell<u64>,
-    descriptors: Descriptors,
-}
-
-impl Views {
-    /// None kept.
-    fn new() -> Self {
-        Views {
-            kept: Default::default(),
-            used: Default::default(),
-            clock: Cell::new(0),
-            descriptors: Descriptors::default(),
-        }
-    }
-
-    /// Marks slot `k` used now.
-    fn touch(&self, k: usize) {
-        let now = self.clock.get() + 1;
-        self.clock.set(now);
-        self.used[k].set(now);
-    }
-
-    /// Drops the views and descriptors overlapping the `len` bytes at `addr`.
-    fn invalidate(&mut self, addr: u64, len: u64) {
-        drop_overlapping(&mut self.kept, addr, len);
-        drop_overlapping(&mut self.descriptors.kept, addr, len);
-    }
-
-    /// Drops every view and descriptor.
-    fn clear(&mut self) {
-        drop_all(&mut self.kept);
-        drop_all(&mut self.descriptors.kept);
-    }
-
-    /// When every slot is taken, drops the least recently used view.
-    fn make_room(&mut self) {
-        if self.kept.iter().all(|c| c.get().is_some()) {
-            let oldest = (0..VIEWS).min_by_key(|&k| self.used[k].get());
-            if let Some(k) = oldest {
-                self.kept[k].take();
-            }
-        }
-    }
-
-    /// The `len` bytes at `addr` as one slice: kept, or fetched whole with `fetch` (true
-    /// when it read) into a free slot; None where `fetch` refuses them, they are larger than
-    /// `max` bytes, or every slot holds another range (the texture unit then reads texel by
-    /// texel).
-    fn view(
-        &self,
-        addr: u64,
-        len: u64,
-        max: u64,
-        fetch: impl FnOnce(u64, &mut [u8]) -> bool,
-    ) -> Option<&[u8]> {
-        let kept = |(at, bytes): &(u64, Box<[u8]>)| *at == addr && bytes.len() as u64 == len;
-        if let Some(k) = (0..VIEWS).find(|&k| self.kept[k].get().is_some_and(kept)) {
-            self.touch(k);
-            return self.kept[k].get().map(|(_, bytes)| &bytes[..]);
-        }
-        let k = (0..VIEWS).find(|&k| self.kept[k].get().is_none())?;
-        if len > max {
-            return None;
-        }
-        let mut bytes = vec![0u8; len as usize].into_boxed_slice();
-        if !fetch(addr, &mut bytes) {
-            return None;
-        }
-        self.touch(k);
-        // (a slot filled meanwhile, by a read function that reads this memory too, keeps
-        // what it holds: then None)
-        let got = self.kept[k].get_or_init(|| (addr, bytes));
-        kept(got).then_some(&got.1[..])
-    }
-}
 
 /// Bytes a sector.
 const SECTOR: usize = 32;
@@ -555,7 +453,7 @@ mod tests {
     #[test]
     fn make_room_drops_the_least_recently_used_view_only_when_all_are_taken() {
         let read = reader(&changing());
-        let calls = Cell::new(0);
+        let calls = std::cell::Cell::new(0);
         let mut m = CallbackMemory::new(|a: u64, d: &mut [u8]| {
             calls.set(calls.get() + 1);
             read(a, d)
@@ -649,40 +547,6 @@ mod tests {
             }
         }
         assert_eq!(fetched, [0x10_0000, 0x20_0000, 0x40_0000, 0x1_0000_0000]);
-    }
-
-    #[test]
-    fn views_are_fetched_once_and_refused_ones_are_not_kept() {
-        let memory: Vec<u8> = (0..4096).map(|i| i as u8).collect();
-        let mut fetched = Vec::new();
-        let views = Views::new();
-        let mut fetch = |at: u64, dst: &mut [u8]| {
-            fetched.push((at, dst.len()));
-            match memory.get(at as usize..at as usize + dst.len()) {
-                Some(b) => {
-                    dst.copy_from_slice(b);
-                    true
-                }
-                None => false,
-            }
-        };
-        assert_eq!(
-            views.view(0x100, 4, MAX_VIEW, &mut fetch),
-            Some(&memory[0x100..0x104])
-        );
-        assert_eq!(
-            views.view(0x100, 4, MAX_VIEW, &mut fetch),
-            Some(&memory[0x100..0x104])
-        );
-        assert_eq!(views.view(0xffe, 4, MAX_VIEW, &mut fetch), None); // refused: not kept
-        for k in 1..4u64 {
-            assert!(views.view(k * 0x200, 8, MAX_VIEW, &mut fetch).is_some());
-        }
-        assert_eq!(views.view(0x900, 8, MAX_VIEW, &mut fetch), None); // every slot taken
-        assert_eq!(
-            fetched,
-            [(0x100, 4), (0xffe, 4), (0x200, 8), (0x400, 8), (0x600, 8)]
-        );
     }
 
     #[test]
