@@ -264,11 +264,12 @@ typedef enum tld4_memory_kind {
   // be 2^64: the range may hold the last byte); every other address is unmapped.
   TLD4_MEMORY_FLAT = 1,
   // `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (then reads
-  // them in place: up to 64 MiB for a binding or a batch of more than 32 queries, up to
-  // 128 KiB for a one-shot warp, which reads a larger texture by the 32-byte sectors its
-  // lanes' texels lie in: one read each 2 KiB block of it, from the first such sector to
-  // the last), else for whole aligned 32-byte sectors, keeping both for the call, or for
-  // the life of a binding; for the exact bytes only where a sector cannot be read.
+  // them in place: up to 64 MiB for a binding or a batch of more than 32 queries; for a
+  // one-shot warp up to 16 KiB, or 128 KiB where it records texel addresses, and a
+  // larger texture by the 32-byte sectors its lanes' texels lie in: one read each 2 KiB
+  // block of it, from the first such sector to the last), else for whole aligned 32-byte
+  // sectors, keeping both for the call, or for the life of a binding; for the exact bytes
+  // only where a sector cannot be read.
   TLD4_MEMORY_CALLBACK = 2,
   // `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
   // `tld4_memory`): many ranges, checked once, read in place.

@@ -25,11 +25,12 @@ pub enum tld4_memory_kind {
     /// be 2^64: the range may hold the last byte); every other address is unmapped.
     TLD4_MEMORY_FLAT = 1,
     /// `read` fetches bytes, with `user`. tld4 asks for a texture's bytes whole (then reads
-    /// them in place: up to 64 MiB for a binding or a batch of more than 32 queries, up to
-    /// 128 KiB for a one-shot warp, which reads a larger texture by the 32-byte sectors its
-    /// lanes' texels lie in: one read each 2 KiB block of it, from the first such sector to
-    /// the last), else for whole aligned 32-byte sectors, keeping both for the call, or for
-    /// the life of a binding; for the exact bytes only where a sector cannot be read.
+    /// them in place: up to 64 MiB for a binding or a batch of more than 32 queries; for a
+    /// one-shot warp up to 16 KiB, or 128 KiB where it records texel addresses, and a
+    /// larger texture by the 32-byte sectors its lanes' texels lie in: one read each 2 KiB
+    /// block of it, from the first such sector to the last), else for whole aligned 32-byte
+    /// sectors, keeping both for the call, or for the life of a binding; for the exact bytes
+    /// only where a sector cannot be read.
     TLD4_MEMORY_CALLBACK = 2,
     /// `user` is a `tld4_ranges *` (`tld4_ranges_new`; `tld4_ranges_memory` makes such a
     /// `tld4_memory`): many ranges, checked once, read in place.
@@ -181,6 +182,16 @@ impl Memory for CMemory<'_> {
             CMemory::Callback(c) => c.view(addr, len),
             CMemory::Ranges(r) => r.view(addr, len),
             CMemory::Cache(c) => c.memory().view(addr, len),
+        }
+    }
+
+    /// [`CMemory::view`], a one-shot callback's only up to 16 KiB (a larger texture is then
+    /// read by its sectors: [`Memory::view_for_one_warp`]).
+    fn view_for_one_warp(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        match self {
+            CMemory::Callback(c) => c.view_for_one_warp(addr, len),
+            CMemory::Cache(c) => c.memory().view_for_one_warp(addr, len),
+            _ => self.view(addr, len),
         }
     }
 

@@ -81,10 +81,12 @@ impl<R> CallbackMemory<R> {
     }
 
     /// Nothing read yet, for the one warp of a one-shot call (nothing kept after it): a view
-    /// is fetched whole only up to [`ONE_WARP_MAX_VIEW`]; a larger texture is read by its
-    /// 32-byte sectors, the ones the warp's texels lie in (a warp's 128 texels lie in some
-    /// 50-75 sectors, where a texture fetched whole each warp costs its size: 64 MiB a warp
-    /// at most). A choice (docs/sources.md, Decisions: a C read-callback memory).
+    /// is fetched whole only up to [`ONE_WARP_MAX_VIEW`], and for a gather that can read the
+    /// sectors its texels lie in instead only up to [`ONE_WARP_VIEW_OVER_SECTORS`]
+    /// ([`Memory::view_for_one_warp`]); a larger texture is read by its 32-byte sectors, the
+    /// ones the warp's texels lie in (a warp's 128 texels lie in some 50-75 sectors, where a
+    /// texture fetched whole each warp costs its size: 64 MiB a warp at most). A choice
+    /// (docs/sources.md, Decisions: a C read-callback memory).
     pub fn for_one_warp(read: R) -> Self {
         Self::with_max_view(read, ONE_WARP_MAX_VIEW)
     }
@@ -230,6 +232,19 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
         })
     }
 
+    /// The whole range as [`Memory::view`] fetches it, but for a memory made for one warp
+    /// only up to [`ONE_WARP_VIEW_OVER_SECTORS`] bytes (a range kept already is handed out
+    /// whatever its size).
+    fn view_for_one_warp(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        let max = if self.max_view <= ONE_WARP_MAX_VIEW {
+            ONE_WARP_VIEW_OVER_SECTORS
+        } else {
+            self.max_view
+        };
+        self.views()
+            .view(addr, len, max, |at, dst| self.read.read_bytes(at, dst))
+    }
+
     /// Kept in place once read (an aligned one asked for as its whole sector, and kept
     /// here only, not as a sector too; else as [`Memory::read`] reads it), so that a call
     /// kept across calls compares its descriptors where they lie (none copied a call);
@@ -259,6 +274,14 @@ const MAX_VIEW: u64 = 64 << 20;
 /// 40-50 KiB); the limit stays, as a call recording texel addresses still reads a texture
 /// without a view texel by texel (docs/benchmarks.md, "Read by its sectors, in place").
 pub const ONE_WARP_MAX_VIEW: u64 = 128 << 10;
+/// The largest view a memory made for one warp fetches whole for a gather that can read the
+/// sectors its texels lie in instead ([`Memory::view_for_one_warp`]: a one-shot call that
+/// records no texel addresses): about where the two cost alike for 32 scattered lanes, a
+/// warp of neighbouring pixels reading far fewer sectors (measured from C: at 16 KiB the
+/// copy 0.55x a flat range's rate, at 25 KiB 0.37 against the sectors' 0.39, at 64 KiB
+/// 0.26 against 0.35; docs/benchmarks.md, "A one-shot callback's views kept by the
+/// thread"). A choice (docs/sources.md, Decisions: a C read-callback memory).
+pub const ONE_WARP_VIEW_OVER_SECTORS: u64 = 16 << 10;
 
 /// Bytes a sector.
 const SECTOR: usize = 32;
@@ -547,6 +570,49 @@ mod tests {
             }
         }
         assert_eq!(fetched, [0x10_0000, 0x20_0000, 0x40_0000, 0x1_0000_0000]);
+    }
+
+    #[test]
+    fn a_gather_that_can_read_sectors_is_handed_a_one_warp_view_only_up_to_its_limit() {
+        let limit = ONE_WARP_VIEW_OVER_SECTORS;
+        let memory: Vec<u8> = (0..2 * limit as usize).map(|i| (i * 5) as u8).collect();
+        let asked = RefCell::new(Vec::new());
+        let read = |at: u64, dst: &mut [u8]| {
+            asked.borrow_mut().push((at, dst.len()));
+            match memory.get(at as usize..at as usize + dst.len()) {
+                Some(b) => {
+                    dst.copy_from_slice(b);
+                    true
+                }
+                None => false,
+            }
+        };
+        let one = CallbackMemory::for_one_warp(&read);
+        // past the limit: refused without a call (the gather reads the sectors)
+        assert_eq!(one.view_for_one_warp(0, limit + 1), None);
+        assert!(asked.borrow().is_empty());
+        // up to it: fetched whole
+        assert_eq!(
+            one.view_for_one_warp(32, limit),
+            Some(&memory[32..32 + limit as usize])
+        );
+        assert_eq!(*asked.borrow(), [(32, limit as usize)]);
+        // a view fetched for a gather that reads no sectors is handed out as kept
+        asked.borrow_mut().clear();
+        assert!(one.view(0, limit + 1).is_some());
+        assert_eq!(
+            one.view_for_one_warp(0, limit + 1),
+            Some(&memory[..limit as usize + 1])
+        );
+        assert_eq!(*asked.borrow(), [(0, limit as usize + 1)]);
+        // a memory kept over many warps fetches it whole at once
+        asked.borrow_mut().clear();
+        let kept = CallbackMemory::new(&read);
+        assert_eq!(
+            kept.view_for_one_warp(64, limit + 1),
+            Some(&memory[64..64 + limit as usize + 1])
+        );
+        assert_eq!(*asked.borrow(), [(64, limit as usize + 1)]);
     }
 
     #[test]

@@ -38,7 +38,9 @@ pub mod staged;
 pub mod texels;
 pub mod to_memory;
 
-pub use callback::{CallbackMemory, Kept, ReadBytes, ONE_WARP_MAX_VIEW};
+pub use callback::{
+    CallbackMemory, Kept, ReadBytes, ONE_WARP_MAX_VIEW, ONE_WARP_VIEW_OVER_SECTORS,
+};
 pub use descriptor::class::{ClassDescriptors, ClassError, GpuClass, HeaderFormat};
 pub use descriptor::tic::{HeaderLayout, TextureHeader};
 pub use descriptor::tsc::{HwAddressMode, SamplerState};

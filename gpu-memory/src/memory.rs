@@ -26,6 +26,15 @@ pub trait Memory {
         None
     }
 
+    /// [`Memory::view`], for one warp's gather that can read the 32-byte sectors its texels
+    /// lie in instead ([`crate::staged`]): None where a view would cost more than those
+    /// reads (a read function made for one warp copies a texture whole only up to
+    /// [`ONE_WARP_VIEW_OVER_SECTORS`](crate::callback::ONE_WARP_VIEW_OVER_SECTORS) bytes:
+    /// [`crate::CallbackMemory::for_one_warp`]). The default is [`Memory::view`].
+    fn view_for_one_warp(&self, addr: u64, len: u64) -> Option<&[u8]> {
+        self.view(addr, len)
+    }
+
     /// The little-endian u32 at `addr`.
     fn read_u32(&self, addr: u64) -> Result<u32, MemoryError> {
         let mut b = [0u8; 4];

@@ -244,13 +244,15 @@ impl DetachedTexture {
         self.in_place.as_ref()
     }
 
-    /// `memory`'s view of the texels, where the in-place gatherer can read them as they are
-    /// ([`DetachedGatherer::fits`]); None where it has none, or they are not in one view or
-    /// do not fit (then `attach` reads texel by texel).
+    /// `memory`'s view of the texels for one warp ([`Memory::view_for_one_warp`]), where
+    /// the in-place gatherer can read them as they are ([`DetachedGatherer::fits`]); None
+    /// where it has none, or they are not in one view or do not fit (then
+    /// [`DetachedTexture::gather_by_sectors`] reads their sectors, or `attach` texel by
+    /// texel).
     #[inline]
     pub fn in_place_view<'m>(&self, memory: &'m dyn Memory) -> Option<&'m [u8]> {
         let gatherer = self.in_place.as_ref()?;
-        let bytes = memory.view(self.header.address, self.extent)?;
+        let bytes = memory.view_for_one_warp(self.header.address, self.extent)?;
         gatherer.fits(bytes).then_some(bytes)
     }
 
