@@ -75,7 +75,8 @@ pub struct tld4_memory {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Lives {
     /// One warp's (a one-shot call, a batch of up to 32 queries): a texture over 128 KiB by
-    /// its sectors ([`CallbackMemory::for_one_warp`]; a one-shot call reads them in place,
+    /// its sectors, over 16 KiB where the call records no texel addresses
+    /// ([`CallbackMemory::for_one_warp`]; a one-shot call reads them in place,
     /// `DetachedTexture::gather_by_sectors`).
     OneWarp,
     /// Many warps' (a binding, a larger batch): textures whole, up to 64 MiB.
