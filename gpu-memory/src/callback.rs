@@ -572,12 +572,12 @@ mod tests {
         assert_eq!(fetched, [0x10_0000, 0x20_0000, 0x40_0000, 0x1_0000_0000]);
     }
 
-    #[test]
-    fn a_gather_that_can_read_sectors_is_handed_a_one_warp_view_only_up_to_its_limit() {
-        let limit = ONE_WARP_VIEW_OVER_SECTORS;
-        let memory: Vec<u8> = (0..2 * limit as usize).map(|i| (i * 5) as u8).collect();
-        let asked = RefCell::new(Vec::new());
-        let read = |at: u64, dst: &mut [u8]| {
+    /// A read function over `memory`, recording in `asked` what it was asked for.
+    pub(super) fn recording<'m>(
+        memory: &'m [u8],
+        asked: &'m RefCell<Vec<(u64, usize)>>,
+    ) -> impl Fn(u64, &mut [u8]) -> bool + 'm {
+        move |at, dst| {
             asked.borrow_mut().push((at, dst.len()));
             match memory.get(at as usize..at as usize + dst.len()) {
                 Some(b) => {
@@ -586,7 +586,15 @@ mod tests {
                 }
                 None => false,
             }
-        };
+        }
+    }
+
+    #[test]
+    fn a_gather_that_can_read_sectors_is_handed_a_one_warp_view_only_up_to_its_limit() {
+        let limit = ONE_WARP_VIEW_OVER_SECTORS;
+        let memory: Vec<u8> = (0..2 * limit as usize).map(|i| (i * 5) as u8).collect();
+        let asked = RefCell::new(Vec::new());
+        let read = recording(&memory, &asked);
         let one = CallbackMemory::for_one_warp(&read);
         // past the limit: refused without a call (the gather reads the sectors)
         assert_eq!(one.view_for_one_warp(0, limit + 1), None);
@@ -620,16 +628,7 @@ mod tests {
         let limit = ONE_WARP_MAX_VIEW as usize;
         let memory: Vec<u8> = (0..2 * limit + 64).map(|i| (i * 7) as u8).collect();
         let asked = RefCell::new(Vec::new());
-        let read = |at: u64, dst: &mut [u8]| {
-            asked.borrow_mut().push((at, dst.len()));
-            match memory.get(at as usize..at as usize + dst.len()) {
-                Some(b) => {
-                    dst.copy_from_slice(b);
-                    true
-                }
-                None => false,
-            }
-        };
+        let read = recording(&memory, &asked);
         let one = CallbackMemory::for_one_warp(&read);
         // up to the limit: fetched whole, once
         assert_eq!(

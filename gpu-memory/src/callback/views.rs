@@ -235,30 +235,14 @@ impl Views {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::recording;
     use super::*;
-
-    /// A fetch over `memory`, recording what it was asked for.
-    fn fetch_from<'m>(
-        memory: &'m [u8],
-        asked: &'m RefCell<Vec<(u64, usize)>>,
-    ) -> impl Fn(u64, &mut [u8]) -> bool + 'm {
-        move |at, dst| {
-            asked.borrow_mut().push((at, dst.len()));
-            match memory.get(at as usize..at as usize + dst.len()) {
-                Some(b) => {
-                    dst.copy_from_slice(b);
-                    true
-                }
-                None => false,
-            }
-        }
-    }
 
     #[test]
     fn views_are_fetched_once_and_refused_ones_are_not_kept() {
         let memory: Vec<u8> = (0..4096).map(|i| i as u8).collect();
         let asked = RefCell::new(Vec::new());
-        let fetch = fetch_from(&memory, &asked);
+        let fetch = recording(&memory, &asked);
         let views = Views::new();
         let max = super::super::MAX_VIEW;
         assert_eq!(
@@ -285,7 +269,7 @@ mod tests {
         // (this test's thread starts with no box kept)
         let memory: Vec<u8> = (0..8192).map(|i| (i * 3) as u8).collect();
         let asked = RefCell::new(Vec::new());
-        let fetch = fetch_from(&memory, &asked);
+        let fetch = recording(&memory, &asked);
         let max = ONE_WARP_MAX_VIEW;
         let views = Views::for_one_warp();
         let first = views.view(0, 4096, max, &fetch).map(<[u8]>::as_ptr);
@@ -318,7 +302,7 @@ mod tests {
     fn only_buffers_of_one_shot_sizes_are_kept() {
         let memory = vec![5u8; ONE_WARP_MAX_VIEW as usize + 64];
         let asked = RefCell::new(Vec::new());
-        let fetch = fetch_from(&memory, &asked);
+        let fetch = recording(&memory, &asked);
         let views = Views::for_one_warp();
         let big = ONE_WARP_MAX_VIEW + 32;
         assert!(views.view(0, big, super::super::MAX_VIEW, &fetch).is_some());
