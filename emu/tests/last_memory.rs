@@ -402,3 +402,63 @@ fn a_large_texture_read_by_its_sectors_gives_what_a_binding_gives() {
         }
     }
 }
+
+/// A texture between the two limits of a read callback made for one warp (over 16 KiB, at
+/// most 128 KiB): a one-shot call that records no texel addresses reads it by the sectors
+/// its lanes' texels lie in, never asking for it whole; one that records them asks for it
+/// whole, once; both give the registers, report and addresses a binding over flat memory
+/// gives.
+#[test]
+fn a_mid_sized_texture_is_read_by_sectors_unless_the_call_records_addresses() {
+    use std::cell::RefCell;
+    use tld4_emu::gpu_memory::{CallbackMemory, ONE_WARP_MAX_VIEW, ONE_WARP_VIEW_OVER_SECTORS};
+    let exec = exec("TLD4.R R10, R8, R20, UR4, 2D ;");
+    let t = rgba8(128, 128, 9);
+    let s = Sampler::default();
+    let (m, hp, sp) = memory(&[(&t, &s)]);
+    let texture_bytes = 128 * 128 * 4;
+    assert!(ONE_WARP_VIEW_OVER_SECTORS < texture_bytes && texture_bytes <= ONE_WARP_MAX_VIEW);
+    let calls = RefCell::new(Vec::new());
+    let read = |addr: u64, dst: &mut [u8]| {
+        calls.borrow_mut().push(dst.len() as u64);
+        m.read(addr, dst).is_ok()
+    };
+    let whole = |calls: &RefCell<Vec<u64>>| {
+        let n = calls
+            .borrow()
+            .iter()
+            .filter(|&&len| len >= texture_bytes)
+            .count();
+        calls.borrow_mut().clear();
+        n
+    };
+    let mut rng = StdRng::seed_from_u64(12);
+    for _ in 0..4 {
+        let w = warp(&mut rng, 0);
+        let mut want = w.clone();
+        let mut want_texels = [LaneTexels::default(); WARP_SIZE];
+        let bound = exec
+            .bind_memory(MemoryPool::new(&m, hp, sp))
+            .execute_with_texels(&mut want, Some(&mut want_texels));
+        assert!(bound.is_ok());
+        // no addresses: by sectors
+        let mut got = w.clone();
+        let one_warp = CallbackMemory::for_one_warp(&read);
+        let one_shot = exec.execute_memory(&mut got, &MemoryPool::new(&one_warp, hp, sp), None);
+        assert_eq!((one_shot, &got), (bound.clone(), &want));
+        assert!(
+            calls.borrow().len() > 3,
+            "more calls than the descriptors and one texture"
+        );
+        assert_eq!(whole(&calls), 0, "the texture asked for whole");
+        // addresses: whole, once
+        let mut got = w.clone();
+        let mut texels = [LaneTexels::default(); WARP_SIZE];
+        let one_warp = CallbackMemory::for_one_warp(&read);
+        let pool = MemoryPool::new(&one_warp, hp, sp);
+        let one_shot = exec.execute_memory(&mut got, &pool, Some(&mut texels));
+        assert_eq!((one_shot, &got), (bound, &want));
+        assert_eq!(texels, want_texels);
+        assert_eq!(whole(&calls), 1, "the texture asked for whole once");
+    }
+}
