@@ -167,7 +167,7 @@ impl<R> CallbackMemory<R> {
 }
 
 /// A one-shot memory's box of views goes back to its thread, emptied, for the next one-shot
-/// memory (the buffers of its views kept: [`Views::recycle`]).
+/// memory (the buffers of its views kept: `Views::recycle`).
 impl<R> Drop for CallbackMemory<R> {
     fn drop(&mut self) {
         // (a memory made for one warp, `for_one_warp`: the box it took from the thread)
