@@ -106,6 +106,21 @@ impl<R> CallbackMemory<R> {
         }
     }
 
+    /// Whether this memory was made for one warp ([`CallbackMemory::for_one_warp`]): its
+    /// box of views came from the thread and goes back to it.
+    fn made_for_one_warp(&self) -> bool {
+        self.max_view <= ONE_WARP_MAX_VIEW
+    }
+
+    /// The range at `addr` as one slice: kept, or fetched whole up to `max` bytes.
+    fn view_up_to(&self, addr: u64, len: u64, max: u64) -> Option<&[u8]>
+    where
+        R: ReadBytes,
+    {
+        self.views()
+            .view(addr, len, max, |at, dst| self.read.read_bytes(at, dst))
+    }
+
     /// The views and descriptors kept.
     fn views(&self) -> &Views {
         match &self.views {
@@ -170,8 +185,7 @@ impl<R> CallbackMemory<R> {
 /// memory (the buffers of its views kept: `Views::recycle`).
 impl<R> Drop for CallbackMemory<R> {
     fn drop(&mut self) {
-        // (a memory made for one warp, `for_one_warp`: the box it took from the thread)
-        if self.max_view <= ONE_WARP_MAX_VIEW {
+        if self.made_for_one_warp() {
             if let Some(views) = self.views.take() {
                 views.recycle();
             }
@@ -227,22 +241,19 @@ impl<R: ReadBytes> Memory for CallbackMemory<R> {
 
     /// The whole range, asked for once and kept.
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        self.views().view(addr, len, self.max_view, |at, dst| {
-            self.read.read_bytes(at, dst)
-        })
+        self.view_up_to(addr, len, self.max_view)
     }
 
     /// The whole range as [`Memory::view`] fetches it, but for a memory made for one warp
     /// only up to [`ONE_WARP_VIEW_OVER_SECTORS`] bytes (a range kept already is handed out
     /// whatever its size).
     fn view_for_one_warp(&self, addr: u64, len: u64) -> Option<&[u8]> {
-        let max = if self.max_view <= ONE_WARP_MAX_VIEW {
+        let max = if self.made_for_one_warp() {
             ONE_WARP_VIEW_OVER_SECTORS
         } else {
             self.max_view
         };
-        self.views()
-            .view(addr, len, max, |at, dst| self.read.read_bytes(at, dst))
+        self.view_up_to(addr, len, max)
     }
 
     /// Kept in place once read (an aligned one asked for as its whole sector, and kept

@@ -140,7 +140,8 @@ impl Views {
                 }
             }
         }
-        drop_all(&mut self.descriptors.kept);
+        // (the views taken above: the descriptors go)
+        self.clear();
         self.clock.set(0);
         for used in &self.used {
             used.set(0);
