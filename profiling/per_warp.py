@@ -19,6 +19,7 @@ FILE (see profiling/checks.txt) and exits 1 where one fails.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import shlex
@@ -71,13 +72,19 @@ def callgrind(command, env, at, functions):
         return int(m.group(1)), per
 
 
-def per_unit(command, env, steps, units, functions=False):
-    """Instructions a unit of work: the two runs' difference over the work between them; and
-    each function's, largest first."""
-    (a, fa), (b, fb) = (callgrind(command, env, s, functions) for s in steps)
+def work_between(steps, units):
+    """The units of work between the two steps (an error unless the second is larger)."""
     work = (steps[1] - steps[0]) * units
     if work <= 0:
         raise ProfileError("the second amount of work must be the larger")
+    return work
+
+
+def per_unit(command, env, steps, units, functions=False):
+    """Instructions a unit of work: the two runs' difference over the work between them; and
+    each function's, largest first."""
+    work = work_between(steps, units)
+    (a, fa), (b, fb) = (callgrind(command, env, s, functions) for s in steps)
     rows = sorted(
         ((fb.get(n, 0) - fa.get(n, 0)) / work, n) for n in set(fa) | set(fb)
     )
@@ -99,8 +106,9 @@ def parse_env(pairs):
 def check(path):
     """Each check line of `path`: `NAME | MAX | ENV_A | ENV_B | UNITS | STEP STEP | COMMAND`:
     the command's instructions a unit with ENV_A over those with ENV_B at most MAX. Returns
-    the number of checks that failed."""
-    failed = 0
+    the number of checks that failed. The callgrind runs (four a check) run side by side, one
+    a CPU (instruction counts do not depend on what else runs); the lines print in order."""
+    checks = []
     with open(path, encoding="utf-8") as f:
         lines = [(n, l.strip()) for n, l in enumerate(f, 1)]
     for n, line in lines:
@@ -117,13 +125,25 @@ def check(path):
             raise ProfileError(f"{path}:{n}: {e}") from None
         if len(steps) != 2:
             raise ProfileError(f"{path}:{n}: two steps of work, found {len(steps)}")
-        cmd = shlex.split(command)
-        a, _ = per_unit(cmd, parse_env(env_a.split()), steps, units)
-        b, _ = per_unit(cmd, parse_env(env_b.split()), steps, units)
-        ratio = a / b
-        ok = ratio <= most
-        failed += not ok
-        print(f"{'ok' if ok else 'FAILED'}: {name}: {a:.0f} / {b:.0f} = {ratio:.3f} (at most {most})")
+        try:
+            work = work_between(steps, units)
+        except ProfileError as e:
+            raise ProfileError(f"{path}:{n}: {e}") from None
+        envs = (parse_env(env_a.split()), parse_env(env_b.split()))
+        checks.append((name, most, work, steps, shlex.split(command), envs))
+    jobs = max(1, min(len(os.sched_getaffinity(0)), 4 * len(checks)))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        counts = [
+            [[pool.submit(callgrind, cmd, env, s, False) for s in steps] for env in envs]
+            for (_, _, _, steps, cmd, envs) in checks
+        ]
+        failed = 0
+        for (name, most, work, _, _, _), runs in zip(checks, counts):
+            a, b = ((end.result()[0] - start.result()[0]) / work for start, end in runs)
+            ratio = a / b
+            ok = ratio <= most
+            failed += not ok
+            print(f"{'ok' if ok else 'FAILED'}: {name}: {a:.0f} / {b:.0f} = {ratio:.3f} (at most {most})")
     return failed
 
 

@@ -4,7 +4,8 @@
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -149,7 +150,8 @@ impl Report {
 /// The fuzzer's settings.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Mutation time, shared equally by the targets (after the seeds).
+    /// Mutation time, shared equally by the targets (after the seeds): CPU time, the
+    /// targets running side by side on [`Settings::jobs`] threads.
     pub duration: Duration,
     /// The random generator's seed.
     pub seed: u64,
@@ -157,60 +159,105 @@ pub struct Settings {
     pub crash_dir: PathBuf,
     /// The targets to fuzz.
     pub targets: Vec<Target>,
+    /// Threads the targets run on, each target on one (at least 1; the report is the same
+    /// in shape whatever the number).
+    pub jobs: usize,
+}
+
+/// What one target's run did (merged into the [`Report`] in the targets' order).
+struct TargetRun {
+    tried: u64,
+    refused: u64,
+    crashes: Vec<Crash>,
+    wrong_verdicts: Vec<WrongVerdict>,
 }
 
 /// Runs every seed (checking its verdict), then mutates each target's seeds for its share of
-/// the time. A seed's crash is reported like any other.
+/// the time, the targets side by side on `settings.jobs` threads (a target's inputs depend
+/// on its own random stream only). A seed's crash is reported like any other.
 pub fn fuzz(seeds: &[Seed], settings: &Settings) -> Report {
-    let mut report = Report::default();
     let share = settings.duration / settings.targets.len().max(1) as u32;
-    for (k, &target) in settings.targets.iter().enumerate() {
-        let (mut tried, mut refused) = (0u64, 0u64);
-        let mut record = |input: &[u8], report: &mut Report| -> Option<Verdict> {
-            tried += 1;
-            match run_caught(target, input) {
-                Ok(v) => {
-                    refused += u64::from(v.is_refused());
-                    Some(v)
-                }
-                Err(message) => {
-                    report
-                        .crashes
-                        .push(save(&settings.crash_dir, target, input, &message));
-                    None
-                }
-            }
-        };
-        let mine: Vec<&Seed> = seeds.iter().filter(|s| s.target == target).collect();
-        for seed in &mine {
-            if let Some(got) = record(&seed.data, &mut report) {
-                if got.is_refused() != (seed.expect == Expect::Refuse) {
-                    report.wrong_verdicts.push(WrongVerdict {
-                        seed: seed.name.clone(),
-                        expected: seed.expect,
-                        got,
-                    });
-                }
-            }
+    let next = AtomicUsize::new(0);
+    let runs: Mutex<Vec<Option<TargetRun>>> =
+        Mutex::new(settings.targets.iter().map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..settings.jobs.clamp(1, settings.targets.len().max(1)) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&target) = settings.targets.get(k) else {
+                    break;
+                };
+                let run = fuzz_target(k, target, seeds, settings, share);
+                runs.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(run);
+            });
         }
-        // Accepted seeds three times over: their mutants reach further than a refused one's.
-        let pool: Vec<Vec<u8>> = mine
-            .iter()
-            .flat_map(|s| {
-                let n = if s.expect == Expect::Accept { 3 } else { 1 };
-                std::iter::repeat_n(s.data.clone(), n)
-            })
-            .collect();
-        // One stream per target, so that a target's inputs do not depend on the others'.
-        let mut rng =
-            ChaCha8Rng::seed_from_u64(settings.seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
-        let end = Instant::now() + share;
-        while Instant::now() < end {
-            let input = next_input(target, &pool, &mut rng);
-            record(&input, &mut report);
-        }
-        report.tried.push((target, tried));
-        report.refused.push((target, refused));
+    });
+    let mut report = Report::default();
+    let runs = runs.into_inner().unwrap_or_else(|e| e.into_inner());
+    for (&target, run) in settings.targets.iter().zip(runs) {
+        let run = run.expect("every target ran (a worker's panic ends the scope first)");
+        report.tried.push((target, run.tried));
+        report.refused.push((target, run.refused));
+        report.crashes.extend(run.crashes);
+        report.wrong_verdicts.extend(run.wrong_verdicts);
     }
     report
+}
+
+/// Target `target` (the `k`th of the settings'): its seeds, then `share` of mutation.
+fn fuzz_target(
+    k: usize,
+    target: Target,
+    seeds: &[Seed],
+    settings: &Settings,
+    share: Duration,
+) -> TargetRun {
+    let mut run = TargetRun {
+        tried: 0,
+        refused: 0,
+        crashes: Vec::new(),
+        wrong_verdicts: Vec::new(),
+    };
+    let record = |input: &[u8], run: &mut TargetRun| -> Option<Verdict> {
+        run.tried += 1;
+        match run_caught(target, input) {
+            Ok(v) => {
+                run.refused += u64::from(v.is_refused());
+                Some(v)
+            }
+            Err(message) => {
+                run.crashes
+                    .push(save(&settings.crash_dir, target, input, &message));
+                None
+            }
+        }
+    };
+    let mine: Vec<&Seed> = seeds.iter().filter(|s| s.target == target).collect();
+    for seed in &mine {
+        if let Some(got) = record(&seed.data, &mut run) {
+            if got.is_refused() != (seed.expect == Expect::Refuse) {
+                run.wrong_verdicts.push(WrongVerdict {
+                    seed: seed.name.clone(),
+                    expected: seed.expect,
+                    got,
+                });
+            }
+        }
+    }
+    // Accepted seeds three times over: their mutants reach further than a refused one's.
+    let pool: Vec<Vec<u8>> = mine
+        .iter()
+        .flat_map(|s| {
+            let n = if s.expect == Expect::Accept { 3 } else { 1 };
+            std::iter::repeat_n(s.data.clone(), n)
+        })
+        .collect();
+    // One stream per target, so that a target's inputs do not depend on the others'.
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
+    let end = Instant::now() + share;
+    while Instant::now() < end {
+        let input = next_input(target, &pool, &mut rng);
+        record(&input, &mut run);
+    }
+    run
 }

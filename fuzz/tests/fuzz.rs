@@ -18,9 +18,13 @@ fn every_target_runs_two_seconds_without_a_crash() {
         seed: 1,
         crash_dir: crash_dir("two-seconds"),
         targets: Target::ALL.to_vec(),
+        jobs: 2,
     };
     let report = fuzz(&seeds, &settings);
     assert!(report.crashes.is_empty(), "crashes: {:#?}", report.crashes);
+    // (two threads: the report still lists the targets in the settings' order)
+    let order: Vec<Target> = report.tried.iter().map(|(t, _)| *t).collect();
+    assert_eq!(order, Target::ALL.to_vec());
     assert!(
         report.wrong_verdicts.is_empty(),
         "{:#?}",
@@ -107,6 +111,7 @@ fn a_seed_with_the_wrong_verdict_fails_the_run() {
         seed: 0,
         crash_dir: crash_dir("verdict"),
         targets: vec![Target::Word],
+        jobs: 1,
     };
     let report = fuzz(&seeds, &settings);
     assert_eq!(report.wrong_verdicts.len(), 1);
@@ -114,4 +119,58 @@ fn a_seed_with_the_wrong_verdict_fails_the_run() {
     assert!(report.crashes.is_empty());
     assert!(!report.ok());
     assert_eq!(report.tried, vec![(Target::Word, 1)]);
+}
+
+/// Targets run side by side: each target's seeds are checked on its own, and the report lists
+/// the targets, their verdicts and counts in the settings' order, whatever the threads.
+#[test]
+fn targets_on_several_threads_report_in_the_settings_order() {
+    let seed = |name: &str, target, data: &[u8], expect| tld4_fuzz::Seed {
+        name: name.into(),
+        target,
+        data: data.to_vec(),
+        expect,
+    };
+    let seeds = vec![
+        seed(
+            "asm/ok",
+            Target::Asm,
+            b"TLD4.G.AOFFI R10, R8, R28, R24, UR4, 2D ;",
+            Expect::Accept,
+        ),
+        seed(
+            "word/wrong",
+            Target::Word,
+            b"00000000081e9f0a20ff041814087f63",
+            Expect::Refuse,
+        ),
+        seed("word/bad", Target::Word, b"not hex", Expect::Refuse),
+    ];
+    for jobs in [1, 2, 5] {
+        let settings = Settings {
+            duration: Duration::ZERO,
+            seed: 0,
+            crash_dir: crash_dir("threads"),
+            targets: vec![Target::Word, Target::Cases, Target::Asm],
+            jobs,
+        };
+        let report = fuzz(&seeds, &settings);
+        assert_eq!(
+            report.tried,
+            vec![(Target::Word, 2), (Target::Cases, 0), (Target::Asm, 1)],
+            "{jobs} threads"
+        );
+        assert_eq!(
+            report.refused,
+            vec![(Target::Word, 1), (Target::Cases, 0), (Target::Asm, 0)],
+            "{jobs} threads"
+        );
+        let wrong: Vec<&str> = report
+            .wrong_verdicts
+            .iter()
+            .map(|w| w.seed.as_str())
+            .collect();
+        assert_eq!(wrong, ["word/wrong"], "{jobs} threads");
+        assert!(report.crashes.is_empty(), "{jobs} threads");
+    }
 }

@@ -59,7 +59,9 @@ build_test() {
   nvcc -arch=sm_$arch -cudart shared -O2 -I"$prefix/include" -o "$d/$1" "$here/$1.cu" \
     "$prefix/lib/libtld4.a" -ldl -lpthread
 }
-for arch in 75 86; do
+# The tests of architecture $1 (75 or 86) on its configuration; 1 if one failed.
+arch_tests() {
+  local arch=$1 cfg status=0
   case $arch in 75) cfg=SM75_RTX2060 ;; 86) cfg=SM86_RTX3070 ;; esac
   # Each program is told the architecture the configuration models (its compute
   # capability): the texture headers it reads back must be in that GPU class's layout.
@@ -96,28 +98,45 @@ for arch in 75 86; do
   else
     echo "FAIL depth sm_$arch off (log: $d/log): tld4's verdict '${verdict}'"; grep -E "TLD4_VERDICT|ERROR" "$d/log" | head -5; status=1
   fi
-done
+  return $status
+}
 # Other GPU classes: SM86_RTX3070 with its compute capability set to 9.0 (HOPPER_A) and 12.0
 # (BLACKWELL_B), both V2 headers, runs unnormalized.cu (its checks read the headers back in
 # that class's layout); 7.0 (GPGPU-Sim's default, Volta, whose layouts tld4 has not restated)
-# must make cudaCreateTextureObject fail, saying why.
-arch=86 cfg=SM86_RTX3070
-for cc in 90 120 70; do
-  build_test unnormalized cc$cc
-  printf -- '-gpgpu_compute_capability_major %s\n-gpgpu_compute_capability_minor %s\n' \
-    "${cc%?}" "${cc: -1}" >>"$d/gpgpusim.config"
-  if [ $cc = 70 ]; then
-    (cd "$d" && ./unnormalized sm_75 >"$d/log" 2>&1) || true
-    if grep -q "cudaCreateTextureObject: not modeled: the configuration's compute capability 7.0" "$d/log"; then
-      echo "PASS compute capability 7.0 refused: $(grep -o 'GPGPU-Sim tld4: cudaCreateTextureObject.*' "$d/log" | head -1 | cut -c1-200)"
+# must make cudaCreateTextureObject fail, saying why. 1 if one failed.
+class_tests() {
+  local arch=86 cfg=SM86_RTX3070 status=0
+  for cc in 90 120 70; do
+    build_test unnormalized cc$cc
+    printf -- '-gpgpu_compute_capability_major %s\n-gpgpu_compute_capability_minor %s\n' \
+      "${cc%?}" "${cc: -1}" >>"$d/gpgpusim.config"
+    if [ $cc = 70 ]; then
+      (cd "$d" && ./unnormalized sm_75 >"$d/log" 2>&1) || true
+      if grep -q "cudaCreateTextureObject: not modeled: the configuration's compute capability 7.0" "$d/log"; then
+        echo "PASS compute capability 7.0 refused: $(grep -o 'GPGPU-Sim tld4: cudaCreateTextureObject.*' "$d/log" | head -1 | cut -c1-200)"
+      else
+        echo "FAIL compute capability 7.0 (log: $d/log)"; status=1
+      fi
+    elif (cd "$d" && ./unnormalized sm_$cc >"$d/log" 2>&1); then
+      grep -E "^GPGPU-Sim tld4: texture headers" "$d/log" | head -1 | sed "s/^/  cc $cc /" || true
+      echo "PASS unnormalized on compute capability ${cc%?}.${cc: -1} ($(grep -c '^PASS descriptors' "$d/log") headers read back, $(grep -c '^PASS unnormalized_' "$d/log") cases equal)"
     else
-      echo "FAIL compute capability 7.0 (log: $d/log)"; status=1
+      echo "FAIL unnormalized on compute capability $cc (log: $d/log)"; grep -E "^FAIL|ERROR" "$d/log" | head -5; status=1
     fi
-  elif (cd "$d" && ./unnormalized sm_$cc >"$d/log" 2>&1); then
-    grep -E "^GPGPU-Sim tld4: texture headers" "$d/log" | head -1 | sed "s/^/  cc $cc /" || true
-    echo "PASS unnormalized on compute capability ${cc%?}.${cc: -1} ($(grep -c '^PASS descriptors' "$d/log") headers read back, $(grep -c '^PASS unnormalized_' "$d/log") cases equal)"
-  else
-    echo "FAIL unnormalized on compute capability $cc (log: $d/log)"; grep -E "^FAIL|ERROR" "$d/log" | head -5; status=1
-  fi
+  done
+  return $status
+}
+# The three groups side by side (each simulation runs on one CPU), their output in order (a
+# group stops at its first error, as the script did before: its status is then not 0).
+pids=()
+for group in "arch_tests 75" "arch_tests 86" class_tests; do
+  $group >"$run_dir/${group// /-}.out" 2>&1 &
+  pids+=($!)
+done
+for k in 0 1 2; do
+  wait "${pids[$k]}" || status=1
+done
+for group in "arch_tests 75" "arch_tests 86" class_tests; do
+  cat "$run_dir/${group// /-}.out"
 done
 exit $status
