@@ -12,6 +12,7 @@ Usage: python python/bench/disasm_bench.py TLD4_BINARY [N] [ROUNDS]
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,14 +23,20 @@ from pathlib import Path
 import numpy as np
 
 import tld4
+from bench_args import parser, positive
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden" / "nvdisasm_sm100.tsv"
 
 
 def main() -> None:
-    binary = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
+    p = parser(__doc__)
+    p.add_argument("binary", help="the tld4 command-line tool (target/release/tld4)")
+    p.add_argument("n", nargs="?", type=positive, default=1_000_000, help="words (default 1000000)")
+    p.add_argument("rounds", nargs="?", type=positive, default=7, help="rounds (default 7)")
+    a = p.parse_args()
+    binary, n, rounds = a.binary, a.n, a.rounds
+    if shutil.which(binary) is None:
+        p.error(f"{binary}: not an executable file (build it: cargo build --release --bin tld4)")
     corpus = [
         int(line.split("\t", 1)[0], 16)
         for line in GOLDEN.read_text().splitlines()

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 import tld4
 from tld4 import _native
+from bench_args import parser, positive
 
 KINDS: list[tld4.TextureKind] = ["2d", "2d_array", "cube", "cube_array"]
 LAYERS = 4
@@ -38,9 +39,16 @@ def queries(kind: tld4.TextureKind, n: int, rng: np.random.Generator) -> npt.NDA
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
-    fmt = sys.argv[3] if len(sys.argv) > 3 else "rgba8_unorm"
+    p = parser(__doc__)
+    p.add_argument("n", nargs="?", type=positive, default=1_000_000, help="queries a call (default 1000000)")
+    p.add_argument("rounds", nargs="?", type=positive, default=7, help="rounds a kind (default 7)")
+    p.add_argument("format", nargs="?", default="rgba8_unorm", help="the texel format (default rgba8_unorm)")
+    a = p.parse_args()
+    n, rounds, fmt = a.n, a.rounds, a.format
+    try:
+        tld4.Texture.texel_shape("2d", fmt, 1, 1)
+    except ValueError as e:
+        p.error(f"format {fmt!r}: {e}")
     rng = np.random.default_rng(20261203)
     smp = tld4.Sampler(address_u="repeat", address_v="mirrored_repeat")
     print(f"{n} queries a call, {fmt} 256x256 ({LAYERS} layers for arrays), {rounds} rounds a kind")

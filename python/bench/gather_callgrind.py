@@ -26,6 +26,7 @@ from tld4 import _native
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gather_bench import KINDS, LAYERS, queries  # noqa: E402
+from bench_args import parser, positive  # noqa: E402
 
 
 
@@ -62,7 +63,9 @@ def dumps(function: str, n: int) -> list[int]:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    p = parser(__doc__)
+    p.add_argument("n", nargs="?", type=positive, default=100_000, help="queries a call (default 100000)")
+    n = p.parse_args().n
     if os.environ.get("TLD4_CALLGRIND_CHILD"):
         child(n)
         return

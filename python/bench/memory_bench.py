@@ -22,6 +22,7 @@ from typing import Optional
 import numpy as np
 
 import tld4
+from bench_args import parser, positive
 
 WARPS = 8
 
@@ -77,8 +78,11 @@ def rate(exec_: tld4.Exec, warps: list[tld4.Warp], mem: tld4.Memory, n: int, cle
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    p = parser(__doc__)
+    p.add_argument("n", nargs="?", type=positive, default=20_000, help="calls a round (default 20000)")
+    p.add_argument("rounds", nargs="?", type=positive, default=7, help="rounds a workload (default 7)")
+    a = p.parse_args()
+    n, rounds = a.n, a.rounds
     rng = np.random.default_rng(20261206)
     print(f"{n} execute_memory calls a round, {rounds} rounds a workload")
     for kind in ("2d", "cube_array"):

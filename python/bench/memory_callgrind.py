@@ -20,6 +20,7 @@ import tld4
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from memory_bench import WARPS, Backing, workload  # noqa: E402
+from bench_args import parser, positive  # noqa: E402
 
 
 def loop(kind: str, form: str, n: int) -> None:
@@ -55,7 +56,9 @@ def main() -> None:
     if sys.argv[1:2] == ["--loop"]:
         loop(sys.argv[2], sys.argv[3], int(sys.argv[4]))
         return
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    p = parser(__doc__)
+    p.add_argument("n", nargs="?", type=positive, default=2000, help="calls (default 2000)")
+    n = p.parse_args().n
     for kind in ("2d", "cube_array"):
         per_call = {form: (instructions(kind, form, 2 * n) - instructions(kind, form, n)) / n for form in ("ranges", "callback")}
         print(
