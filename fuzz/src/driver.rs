@@ -165,6 +165,7 @@ pub struct Settings {
 }
 
 /// What one target's run did (merged into the [`Report`] in the targets' order).
+#[derive(Default)]
 struct TargetRun {
     tried: u64,
     refused: u64,
@@ -212,12 +213,7 @@ fn fuzz_target(
     settings: &Settings,
     share: Duration,
 ) -> TargetRun {
-    let mut run = TargetRun {
-        tried: 0,
-        refused: 0,
-        crashes: Vec::new(),
-        wrong_verdicts: Vec::new(),
-    };
+    let mut run = TargetRun::default();
     let record = |input: &[u8], run: &mut TargetRun| -> Option<Verdict> {
         run.tried += 1;
         match run_caught(target, input) {

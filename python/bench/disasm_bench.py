@@ -15,7 +15,6 @@ from __future__ import annotations
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path

@@ -13,7 +13,6 @@ Usage: python python/bench/gather_bench.py [N] [ROUNDS] [FORMAT]
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 
 import numpy as np

@@ -15,7 +15,6 @@ Usage: python python/bench/memory_bench.py [N] [ROUNDS]
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from typing import Optional
 

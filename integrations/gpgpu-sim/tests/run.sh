@@ -128,15 +128,14 @@ class_tests() {
 }
 # The three groups side by side (each simulation runs on one CPU), their output in order (a
 # group stops at its first error, as the script did before: its status is then not 0).
+groups=("arch_tests 75" "arch_tests 86" class_tests)
 pids=()
-for group in "arch_tests 75" "arch_tests 86" class_tests; do
+for group in "${groups[@]}"; do
   $group >"$run_dir/${group// /-}.out" 2>&1 &
   pids+=($!)
 done
-for k in 0 1 2; do
+for k in "${!groups[@]}"; do
   wait "${pids[$k]}" || status=1
-done
-for group in "arch_tests 75" "arch_tests 86" class_tests; do
-  cat "$run_dir/${group// /-}.out"
+  cat "$run_dir/${groups[$k]// /-}.out"
 done
 exit $status
